@@ -1,0 +1,5 @@
+import sys
+
+from refbench.cli import main
+
+sys.exit(main())

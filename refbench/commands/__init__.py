@@ -1,0 +1,1 @@
+"""Subcommands of ``refbench``, one module each, discovered by :mod:`refbench.cli`."""

@@ -1,0 +1,37 @@
+"""Exceptions raised by refbench, one class for each thing that can go wrong.
+
+All derive from :class:`RefbenchError`. Parameter errors are plain ``ValueError``
+(as in pyca/cryptography): ``ValueError("Invalid key size (15 bytes) for AES; accepted: 16, 24, 32")``.
+"""
+
+from __future__ import annotations
+
+
+class RefbenchError(Exception):
+    """Base class of every refbench exception."""
+
+
+class InvalidTag(RefbenchError):
+    """An authentication tag (GCM, CCM, CMAC, Poly1305, Ascon, HMAC) did not verify.
+
+    Raised without a message and without releasing any plaintext.
+    """
+
+
+class InvalidSignature(RefbenchError):
+    """A signature did not verify."""
+
+
+class DataFileError(RefbenchError, ValueError):
+    """A vector or data file is malformed. Names the file, the line and the field."""
+
+    def __init__(self, path: str, line: int | None, field: str | None, problem: str, text: str = ""):
+        self.path = str(path)
+        self.line = line
+        self.field = field
+        self.problem = problem
+        self.text = text
+        where = self.path if line is None else f"{self.path}:{line}"
+        parts = [where] + ([f"field {field!r}"] if field else []) + [problem]
+        message = ": ".join(parts)
+        super().__init__(f"{message}: {text!r}" if text else message)

@@ -1,0 +1,4 @@
+"""Traced algorithms, one module per family; each module exposes ``TRACES``.
+
+See :mod:`refbench.tracing`.
+"""

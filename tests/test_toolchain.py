@@ -1,0 +1,49 @@
+"""The cross-compiler driver: reproducible bytes, cache keyed on inputs, clear errors."""
+
+import pytest
+
+from cortexm_emu.toolchain import ToolchainError, build, flags_for, gcc_available
+
+SOURCE = "unsigned mix(unsigned a, unsigned b) { return (a ^ (b << 3)) * 2654435761u; }\nvoid cortexm_emu_halt(void) { for (;;) ; }\n"
+
+
+def _write(directory, text=SOURCE):
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "mix.c"
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("compiler", ["zig", pytest.param("gcc", marks=pytest.mark.skipif(not gcc_available(), reason="arm-none-eabi-gcc not installed"))])
+def test_same_inputs_same_bytes_from_different_folders(tmp_path, monkeypatch, compiler):
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / "cache1"))
+    first = build([_write(tmp_path / "a")], "m4", opt="O2", compiler=compiler)
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / "cache2"))
+    second = build([_write(tmp_path / "b")], "m4", opt="O2", compiler=compiler)
+    assert not first.cached and not second.cached
+    assert first.elf.read_bytes() == second.elf.read_bytes()
+    assert first.elf.read_bytes()[:4] == b"\x7fELF"
+
+
+def test_cache_hit_and_miss(tmp_path, monkeypatch):
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / "cache"))
+    src = _write(tmp_path / "a")
+    assert not build([src], "m0plus").cached
+    assert build([src], "m0plus").cached
+    assert not build([src], "m0plus", opt="O3").cached  # the flags are part of the key
+    src.write_text(SOURCE.replace("3)", "5)"))
+    assert not build([src], "m0plus").cached  # so is the source
+
+
+def test_bad_core_and_opt_are_named():
+    with pytest.raises(ValueError, match=r"Invalid core 'm5'; accepted: m0, m0plus, m3, m4, m7, m33"):
+        flags_for("m5", "zig", "Os")
+    with pytest.raises(ValueError, match=r"Invalid optimisation level 'O9'"):
+        flags_for("m4", "zig", "O9")
+
+
+def test_compile_error_carries_compiler_message(tmp_path, monkeypatch):
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / "cache"))
+    bad = _write(tmp_path / "bad", "int f(void) { return undeclared_name; }\n")
+    with pytest.raises(ToolchainError, match="undeclared_name"):
+        build([bad], "m4")
