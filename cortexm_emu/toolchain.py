@@ -117,12 +117,17 @@ def build(
     linker_script: Path | str | None = None,
     extra_flags: Sequence[str] = (),
     include_dirs: Sequence[Path | str] = (),
+    exports: Sequence[str] | None = None,
 ) -> Build:
     """Compile and link ``sources`` (``.c``, ``.S``, ``.s``) into an ELF for ``core``.
 
     The default linker script is the ideal machine's (code at 0, SRAM at
-    0x20000000). The result is cached; ``Build.cached`` says whether this call
-    compiled anything.
+    0x20000000). The entry symbol is ``cortexm_emu_halt`` (zig would otherwise
+    ask for ``_start``). With ``exports`` (the functions the caller will call),
+    unreferenced sections are dropped (``--gc-sections`` keeping those roots),
+    which gives small ELFs; without it nothing is dropped (with zig, all of
+    compiler-rt is then linked in: larger, but harmless).
+    The result is cached; ``Build.cached`` says whether this call compiled anything.
     """
     sources = [Path(s).resolve() for s in sources]
     for src in sources:
@@ -131,6 +136,11 @@ def build(
     script = Path(linker_script).resolve() if linker_script else IDEAL_LINKER_SCRIPT
     flags = flags_for(core, compiler, opt) + list(extra_flags)
     flags += [f"-I{Path(d).resolve()}" for d in include_dirs]
+    flags += ["-Wl,--entry=cortexm_emu_halt"]
+    if exports is not None:
+        flags += ["-Wl,--gc-sections"] + [f"-Wl,-u,{name}" for name in exports]
+    else:
+        flags += ["-Wl,--no-gc-sections"]  # zig's driver garbage-collects by default
     version = compiler_version(compiler)
     key = hashlib.sha256()
     for part in (version, " ".join(flags), script.read_bytes()):
@@ -143,7 +153,7 @@ def build(
     digest = key.hexdigest()[:24]
     out_dir = _cache_dir() / digest
     elf = out_dir / "out.elf"
-    command = tuple(_driver(compiler) + flags + [f"-Wl,-T,{script}", "-Wl,--gc-sections", *map(str, sources), *_libraries(compiler), "-o"])
+    command = tuple(_driver(compiler) + flags + [f"-Wl,-T,{script}", *map(str, sources), *_libraries(compiler), "-o"])
     if elf.is_file():
         return Build(elf, compiler, version, command + (str(elf),), cached=True)
     out_dir.mkdir(parents=True, exist_ok=True)

@@ -47,3 +47,19 @@ def test_compile_error_carries_compiler_message(tmp_path, monkeypatch):
     bad = _write(tmp_path / "bad", "int f(void) { return undeclared_name; }\n")
     with pytest.raises(ToolchainError, match="undeclared_name"):
         build([bad], "m4")
+
+
+def test_exports_keep_roots_and_drop_the_rest(tmp_path, monkeypatch):
+    from elftools.elf.elffile import ELFFile
+
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / "cache"))
+    src = _write(tmp_path / "a", SOURCE + "unsigned unused_helper(unsigned x) { return x / 7u; }\n")
+
+    def functions(elf_path):
+        with open(elf_path, "rb") as f:
+            symtab = ELFFile(f).get_section_by_name(".symtab")
+            return {s.name for s in symtab.iter_symbols() if s["st_info"]["type"] == "STT_FUNC"}
+
+    kept = functions(build([src], "m4", exports=["mix"]).elf)
+    assert {"mix", "cortexm_emu_halt"} <= kept and "unused_helper" not in kept
+    assert "unused_helper" in functions(build([src], "m4").elf)
