@@ -36,7 +36,11 @@ def main(argv: list[str] | None = None) -> int:
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2
-    return int(args.handler(args) or 0)
+    try:
+        return int(args.handler(args) or 0)
+    except BrokenPipeError:  # e.g. `refbench verify --json | head`: the reader left; not an error
+        sys.stdout = None  # type: ignore[assignment]
+        return 0
 
 
 if __name__ == "__main__":
