@@ -1,16 +1,18 @@
 """The kernel catalogue: every ``refbench/kernels/<family>/kernel.toml``.
 
 A manifest names the family's standard, the sources shared by its variants,
-its *operations* (C function, operation kind, and the reference it must
-equal) and its *variants* (sub-folders named for what they trade, as in
+its *operations* (C function, its arguments by role, and the reference it
+must equal) and its *variants* (sub-folders named for what they trade, as in
 pqm4). The generic harness (:mod:`refbench.kernels.harness`) calls any
 operation from these facts alone: there is no per-kernel Python glue.
 
 Manifest fields
 ---------------
 ``family`` (str), ``standard`` (str), ``sources`` (list of paths, optional),
-``[[operations]]`` with ``name``, ``kind`` (one of :data:`KINDS`),
-``function``, ``reference``, and ``[variants.<name>]`` with ``sources`` and
+``[[operations]]`` with ``name``, ``function``, ``args`` (roles from
+:data:`ROLES`, in the C parameter order), ``reference`` (a name of
+:mod:`refbench.kernels.references`), optional ``output_bytes``,
+``context_bytes``, ``setup`` and ``setup_args``; and ``[variants.<name>]`` with ``sources`` and
 ``trades``. Paths are relative to the family folder; ``common/`` is always
 on the include path and ``common/runtime.c`` always linked.
 """
@@ -29,19 +31,43 @@ from refbench.errors import DataFileError
 KERNELS = Path(__file__).resolve().parent
 COMMON = KERNELS / "common"
 
-#: Operation kinds the harness knows, with their C signatures.
-KINDS: dict[str, str] = {
-    "hash": "void f(const uint8_t *msg, uint32_t len, uint8_t *digest)",
-    "stream": "void f(const uint8_t key[32], const uint8_t nonce[12], uint32_t counter, const uint8_t *in, uint8_t *out, uint32_t len)",
+#: Argument roles a kernel function may take, in any order the manifest gives.
+#: Buffers are placed in SRAM by the harness; ``*_len`` roles are the byte
+#: length of the buffer of the same stem (``len`` is the length of ``in``/``msg``).
+ROLES: dict[str, str] = {
+    "ctx": "context buffer of `context_bytes`, filled by the setup function (key schedule)",
+    "key": "key bytes (input)",
+    "key_len": "length of key in bytes",
+    "iv": "IV / chaining value, 16 or 8 bytes (input, updated in place for streaming)",
+    "counter": "counter block (input, updated in place)",
+    "nonce": "nonce bytes (input)",
+    "nonce_len": "length of nonce",
+    "counter32": "initial 32-bit block counter (integer)",
+    "aad": "additional authenticated data (input)",
+    "aad_len": "length of aad",
+    "msg": "message (input)",
+    "in": "input text",
+    "len": "length of msg/in (and of out)",
+    "out": "output text of the same length as in",
+    "digest": "digest output of `output_bytes`",
+    "tag": "tag output of `output_bytes`",
 }
-
-
 @dataclass(frozen=True)
 class Operation:
+    """One C function: its arguments by role, and the reference it must equal.
+
+    ``setup`` (optional) is a function called once before, e.g. the key
+    schedule filling ``ctx``; only ``function`` is timed.
+    """
+
     name: str
-    kind: str
     function: str
+    args: tuple[str, ...]
     reference: str
+    output_bytes: int | None = None
+    context_bytes: int | None = None
+    setup: str | None = None
+    setup_args: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -110,13 +136,29 @@ def load_family(manifest: Path) -> Family:
     if name != folder.name:
         raise DataFileError(str(manifest), _line_of(text, "family"), "family", f"must equal the folder name {folder.name!r}", name)
     shared = paths(data.get("sources", []), "sources")
+    def roles(op: dict, key: str, where: str) -> tuple[str, ...]:
+        listed = tuple(need(op, key, list, where))
+        for role in listed:
+            if role not in ROLES:
+                raise DataFileError(str(manifest), _line_of(text, key), f"{where}{key}", f"unknown role; valid: {', '.join(ROLES)}", role)
+        return listed
+
     operations = []
     for i, op in enumerate(need(data, "operations", list)):
         where = f"operations[{i}]."
-        kind = need(op, "kind", str, where)
-        if kind not in KINDS:
-            raise DataFileError(str(manifest), _line_of(text, "kind"), f"{where}kind", f"unknown kind; valid: {', '.join(KINDS)}", kind)
-        operations.append(Operation(need(op, "name", str, where), kind, need(op, "function", str, where), need(op, "reference", str, where)))
+        setup = op.get("setup")
+        operations.append(
+            Operation(
+                name=need(op, "name", str, where),
+                function=need(op, "function", str, where),
+                args=roles(op, "args", where),
+                reference=need(op, "reference", str, where),
+                output_bytes=op.get("output_bytes"),
+                context_bytes=op.get("context_bytes"),
+                setup=setup,
+                setup_args=roles(op, "setup_args", where) if setup else (),
+            )
+        )
     variants = {}
     for vname, v in need(data, "variants", dict).items():
         where = f"variants.{vname}."
@@ -148,5 +190,5 @@ def build_variant(variant: Variant, core: str, *, opt: str = "Os", compiler: str
         compiler=compiler,  # type: ignore[arg-type]
         linker_script=linker_script,
         include_dirs=[COMMON, fam.folder],
-        exports=[op.function for op in fam.operations],
+        exports=sorted({name for op in fam.operations for name in (op.function, op.setup) if name}),
     )

@@ -1,0 +1,258 @@
+"""Loading and schema-checking the per-core timing tables (``data/<core>.toml``).
+
+Each file is the single place where a core's cycle numbers live; every number carries a
+``source`` (document id, table or section) next to it. A malformed file raises
+:class:`TimingDataError` naming the file, the line, the field and the problem.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+
+#: Pipeline roles a class can play; the pairing rules of the model are written in these terms.
+ROLES = (
+    "data",
+    "multiply",
+    "divide",
+    "load",
+    "store",
+    "load_double",
+    "store_double",
+    "load_multiple",
+    "store_multiple",
+    "branch",
+    "it",
+    "other",
+)
+
+#: Operand patterns a class may require (checked on the capstone decoding).
+PATTERNS = ("writes_pc", "reglist_pc", "reg_offset")
+
+#: Kinds of operand-dependent extra cost a class may carry.
+DYNAMIC = ("divide", "mull_m3", "mlal_m3")
+
+#: The rules every file must state, each with a ``<rule>_source`` string.
+RULES: dict[str, type] = {
+    "branch_refill": int,
+    "unaligned_wide_target_extra": int,
+    "load_pipelining": bool,
+    "writeback_load_pipelines": bool,
+    "writeback_store_after_load_extra": int,
+    "address_interlock": int,
+    "writeback_store_interlock": int,
+    "store_then_load": int,
+    "it_folding": bool,
+    "skipped_conditional": int,
+}
+
+
+class TimingDataError(ValueError):
+    """A timing data file is malformed; the message names file:line, the field and the problem."""
+
+    def __init__(self, path: Path, line: int, field: str, problem: str) -> None:
+        self.path = path
+        self.line = line
+        self.field = field
+        self.problem = problem
+        super().__init__(f"{path}:{line}: field {field!r}: {problem}")
+
+
+@dataclass(frozen=True, slots=True)
+class ClassEntry:
+    """One instruction class of a core: which instructions, what they cost, and why."""
+
+    name: str
+    role: str
+    mnemonics: frozenset[str]
+    cycles: int
+    per_register: int
+    taken_extra: int
+    dynamic: str | None
+    pattern: str | None
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class CoreData:
+    """The parsed, checked content of one ``data/<core>.toml``."""
+
+    path: Path
+    core: str
+    title: str
+    architecture: str
+    document: str
+    rules: dict[str, int | bool]
+    rule_sources: dict[str, str]
+    classes: tuple[ClassEntry, ...]
+    divide: dict[str, int] | None
+    divide_source: str
+    long_multiply_bits: int | None
+    long_multiply_source: str
+    only_32bit: frozenset[str] | None
+    lacks_16bit: frozenset[str]
+    lacks: frozenset[str]
+    lacks_reason: str
+    multiplier: dict[str, int] | None
+    multiplier_default: str | None
+    multiplier_source: str
+    text: str
+
+
+def _line_of(text: str, pattern: str) -> int:
+    """1-based line of the first regex match in ``text`` (1 when absent, i.e. the file as a whole)."""
+    match = re.search(pattern, text, flags=re.M)
+    return text.count("\n", 0, match.start()) + 1 if match else 1
+
+
+class _Checker:
+    def __init__(self, path: Path, text: str) -> None:
+        self.path = path
+        self.text = text
+
+    def fail(self, field: str, problem: str, anchor: str | None = None) -> TimingDataError:
+        line = _line_of(self.text, anchor) if anchor else _line_of(self.text, rf"^\s*{re.escape(field.split('.')[-1])}\s*=")
+        return TimingDataError(self.path, line, field, problem)
+
+    def get(self, table: dict[str, Any], key: str, kind: type, where: str, anchor: str | None = None) -> Any:
+        field = f"{where}.{key}" if where else key
+        if key not in table:
+            raise self.fail(field, "missing", anchor)
+        value = table[key]
+        if kind is int and (isinstance(value, bool) or not isinstance(value, int)):
+            raise self.fail(field, f"expected an integer, got {value!r}", anchor)
+        if kind is not int and not isinstance(value, kind):
+            raise self.fail(field, f"expected {kind.__name__}, got {value!r}", anchor)
+        if kind is str and not value.strip() and key.endswith("source"):
+            raise self.fail(field, "empty source: every number must cite where it comes from", anchor)
+        return value
+
+
+def parse_core_data(path: Path) -> CoreData:
+    """Read and check one timing file; raise :class:`TimingDataError` on any problem."""
+    text = path.read_text(encoding="utf-8")
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = int(m.group(1)) if (m := re.search(r"line (\d+)", str(exc))) else 1
+        raise TimingDataError(path, line, "(syntax)", str(exc)) from exc
+    chk = _Checker(path, text)
+    core = chk.get(doc, "core", dict, "")
+    rules = chk.get(doc, "rules", dict, "")
+    isa = chk.get(doc, "isa", dict, "")
+    rule_values: dict[str, int | bool] = {}
+    rule_sources: dict[str, str] = {}
+    for name, kind in RULES.items():
+        rule_values[name] = chk.get(rules, name, kind, "rules")
+        rule_sources[name] = chk.get(rules, f"{name}_source", str, "rules")
+        if kind is int and rule_values[name] < 0:
+            raise chk.fail(f"rules.{name}", f"must be >= 0, got {rule_values[name]}")
+    for key in rules:
+        if key.removesuffix("_source") not in RULES:
+            raise chk.fail(f"rules.{key}", f"unknown rule; accepted: {', '.join(RULES)}")
+
+    multiplier = None
+    multiplier_default = None
+    multiplier_source = ""
+    options = doc.get("options", {})
+    if "multiplier" in options:
+        table = options["multiplier"]
+        multiplier_default = chk.get(table, "default", str, "options.multiplier")
+        multiplier = {k: chk.get(table, k, int, "options.multiplier") for k in table if k not in ("default", "source")}
+        multiplier_source = chk.get(table, "source", str, "options.multiplier")
+        if multiplier_default not in multiplier:
+            raise chk.fail("options.multiplier.default", f"{multiplier_default!r} is not one of {sorted(multiplier)}")
+
+    classes: list[ClassEntry] = []
+    seen: set[str] = set()
+    for index, entry in enumerate(chk.get(doc, "class", list, "")):
+        name = entry.get("name", f"#{index}")
+        anchor = rf'^name\s*=\s*"{re.escape(str(name))}"'
+        where = f"class[{name}]"
+        name = chk.get(entry, "name", str, where, anchor)
+        if name in seen:
+            raise chk.fail(f"{where}.name", "duplicate class name", anchor)
+        seen.add(name)
+        role = chk.get(entry, "role", str, where, anchor)
+        if role not in ROLES:
+            raise chk.fail(f"{where}.role", f"{role!r} is not one of {', '.join(ROLES)}", anchor)
+        mnemonics = chk.get(entry, "mnemonics", list, where, anchor)
+        if not mnemonics or not all(isinstance(m, str) for m in mnemonics):
+            raise chk.fail(f"{where}.mnemonics", "expected a non-empty list of strings", anchor)
+        raw_cycles = entry.get("cycles")
+        if raw_cycles == "multiplier":
+            if multiplier is None:
+                raise chk.fail(f"{where}.cycles", "'multiplier' needs an [options.multiplier] table", anchor)
+            cycles = -1  # resolved per model option
+        else:
+            cycles = chk.get(entry, "cycles", int, where, anchor)
+            if cycles < 0:
+                raise chk.fail(f"{where}.cycles", f"must be >= 0, got {cycles}", anchor)
+        per_register = entry.get("per_register", 0)
+        if not isinstance(per_register, int) or isinstance(per_register, bool):
+            raise chk.fail(f"{where}.per_register", f"expected an integer, got {per_register!r}", anchor)
+        raw_taken = entry.get("taken_extra", 0)
+        if raw_taken == "P":
+            taken_extra = int(rule_values["branch_refill"])
+        elif isinstance(raw_taken, int) and not isinstance(raw_taken, bool) and raw_taken >= 0:
+            taken_extra = raw_taken
+        else:
+            raise chk.fail(f"{where}.taken_extra", f"expected an integer >= 0 or \"P\", got {raw_taken!r}", anchor)
+        dynamic = entry.get("dynamic")
+        if dynamic is not None and dynamic not in DYNAMIC:
+            raise chk.fail(f"{where}.dynamic", f"{dynamic!r} is not one of {', '.join(DYNAMIC)}", anchor)
+        pattern = entry.get("pattern")
+        if pattern is not None and pattern not in PATTERNS:
+            raise chk.fail(f"{where}.pattern", f"{pattern!r} is not one of {', '.join(PATTERNS)}", anchor)
+        source = chk.get(entry, "source", str, where, anchor)
+        classes.append(
+            ClassEntry(name, role, frozenset(mnemonics), cycles, per_register, taken_extra, dynamic, pattern, source)
+        )
+
+    divide = None
+    divide_source = ""
+    if "divide" in doc:
+        table = doc["divide"]
+        divide = {k: chk.get(table, k, int, "divide") for k in ("zero_operand", "quotient_zero", "base", "quotient_bits_per_cycle", "maximum")}
+        divide_source = chk.get(table, "source", str, "divide")
+        if divide["quotient_bits_per_cycle"] <= 0:
+            raise chk.fail("divide.quotient_bits_per_cycle", "must be > 0")
+    if any(c.dynamic == "divide" for c in classes) and divide is None:
+        raise chk.fail("divide", "a class uses dynamic = \"divide\" but the file has no [divide] table")
+
+    long_bits = None
+    long_source = ""
+    if "long_multiply" in doc:
+        long_bits = chk.get(doc["long_multiply"], "operand_bits", int, "long_multiply")
+        long_source = chk.get(doc["long_multiply"], "source", str, "long_multiply")
+    if any(c.dynamic in ("mull_m3", "mlal_m3") for c in classes) and long_bits is None:
+        raise chk.fail("long_multiply", "a class uses an early-terminating multiply but the file has no [long_multiply] table")
+
+    only_32 = isa.get("only_32bit")
+    return CoreData(
+        path=path,
+        core=chk.get(core, "name", str, "core"),
+        title=chk.get(core, "title", str, "core"),
+        architecture=chk.get(core, "architecture", str, "core"),
+        document=chk.get(core, "document", str, "core"),
+        rules=rule_values,
+        rule_sources=rule_sources,
+        classes=tuple(classes),
+        divide=divide,
+        divide_source=divide_source,
+        long_multiply_bits=long_bits,
+        long_multiply_source=long_source,
+        only_32bit=frozenset(only_32) if only_32 is not None else None,
+        lacks_16bit=frozenset(isa.get("lacks_16bit", [])),
+        lacks=frozenset(chk.get(isa, "lacks", list, "isa")),
+        lacks_reason=chk.get(isa, "lacks_reason", str, "isa"),
+        multiplier=multiplier,
+        multiplier_default=multiplier_default,
+        multiplier_source=multiplier_source,
+        text=text,
+    )

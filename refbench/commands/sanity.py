@@ -1,0 +1,121 @@
+"""``refbench sanity``: judge every published figure with the rules that need no emulator."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections import Counter
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
+from refbench.sanity import VERDICTS, Judgement, judge, select_figures
+
+VERDICT_STYLE = {"consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
+FORMATS = ("table", "markdown", "json")
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "sanity",
+        help="check the published figures: arithmetic, board, invariants, cross-board",
+        description=(
+            "Apply the sanity rules that need no emulator to every published figure and print figure, "
+            "published value, normalised value, verdict (consistent, explained, suspicious, inconsistent) "
+            "and the reasons, numbers included. Verdicts are findings: the exit status is 0 whenever the "
+            "report ran, 2 for a bad option. Examples: refbench sanity ; refbench sanity --source wolfssl "
+            "--board H753 --format markdown ; refbench sanity --algorithm AES-256 --format json"
+        ),
+    )
+    add_source_option(parser)
+    parser.add_argument("--board", action="append", metavar="TEXT",
+                        help="only boards/parts whose name contains TEXT (e.g. H753, NUCLEO-F756ZG); repeatable")
+    parser.add_argument("--algorithm", action="append", metavar="TEXT",
+                        help="only algorithms whose name contains TEXT (e.g. AES-128, ECDSA); repeatable")
+    parser.add_argument("--format", default="table", metavar="FORMAT",
+                        help=f"output format: {', '.join(FORMATS)} (default table)")
+    parser.set_defaults(handler=run)
+
+
+def _validate(args: argparse.Namespace, judgements: list[Judgement]) -> str | None:
+    if args.format not in FORMATS:
+        return f"Invalid --format ({args.format!r}); accepted: {', '.join(FORMATS)}"
+    for option, values, known in (
+        ("--board", args.board, sorted({j.figure.part for j in judgements} | {j.figure.board for j in judgements if j.figure.board})),
+        ("--algorithm", args.algorithm, sorted({j.figure.algorithm for j in judgements})),
+    ):
+        for value in values or ():
+            if not any(value.lower() in k.lower() for k in known):
+                return f"Invalid {option} ({value!r}); accepted: any part of {', '.join(known)}"
+    return None
+
+
+def normalised_text(j: Judgement) -> str:
+    n = j.normalised
+    parts = []
+    if n.cycles_per_byte is not None:
+        parts.append(f"{fmt_cycles(n.cycles_per_byte)} c/B")
+    if n.cycles_per_op is not None:
+        parts.append(f"{fmt_cycles(n.cycles_per_op)} c/op")
+    return ", ".join(parts) or "-"
+
+
+def summary(judgements: list[Judgement]) -> list[str]:
+    lines = []
+    by_source = Counter((j.figure.source, j.verdict) for j in judgements)
+    for source in sorted({j.figure.source for j in judgements}):
+        counts = ", ".join(f"{v} {by_source[(source, v)]}" for v in VERDICTS)
+        unjudged = sum(1 for j in judgements if j.figure.source == source and not j.judged)
+        lines.append(f"{source}: {counts}; value not judged by any rule: {unjudged}")
+    total = Counter(j.verdict for j in judgements)
+    lines.append(f"all: {len(judgements)} figures: " + ", ".join(f"{v} {total[v]}" for v in VERDICTS))
+    return lines
+
+
+def render_markdown(judgements: list[Judgement]) -> str:
+    def cell(text: str) -> str:
+        return text.replace("|", "\\|").replace("\n", " ")
+    rows = ["| figure | published | normalised | verdict | reasons |", "|---|---|---|---|---|"]
+    for j in judgements:
+        f = j.figure
+        rows.append(f"| {cell(f.id + ' ' + f.describe())} | {cell(f.text + ' ' + f.unit)} | {normalised_text(j)} | "
+                    f"{j.verdict} | {cell('<br>'.join(j.reasons))} |")
+    rows.append("")
+    rows += [f"- {line}" for line in summary(judgements)]
+    return "\n".join(rows) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        sources = resolve_sources(args.source)
+    except ValueError as exc:
+        print(f"refbench sanity: {exc}", file=sys.stderr)
+        return 2
+    everything = judge()  # rules see every figure; the options only filter the report
+    problem = _validate(args, everything)
+    if problem:
+        print(f"refbench sanity: {problem}", file=sys.stderr)
+        return 2
+    judgements = select_figures(everything, source=sources, board=args.board, algorithm=args.algorithm)
+    if args.format == "json":
+        print(json.dumps([j.as_json() for j in judgements], indent=1, ensure_ascii=False))
+        return 0
+    if args.format == "markdown":
+        sys.stdout.write(render_markdown(judgements))
+        return 0
+    table = Table(title="refbench sanity: published figures against arithmetic, board, invariants, cross-board",
+                  show_lines=True)
+    for column in ("figure", "published", "normalised", "verdict", "reasons"):
+        table.add_column(column, justify="right" if column in ("published", "normalised") else "left")
+    for j in judgements:
+        f = j.figure
+        table.add_row(escape(f"{f.id}\n{f.describe()}"), escape(f"{f.text} {f.unit}"), normalised_text(j),
+                      f"[{VERDICT_STYLE[j.verdict]}]{j.verdict}[/]", escape("\n".join(j.reasons)))
+    console = Console()
+    console.print(table)
+    for line in summary(judgements):
+        console.print(line, markup=False)
+    return 0

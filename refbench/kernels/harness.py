@@ -1,0 +1,133 @@
+"""The one generic harness: build a kernel variant, call an operation in the
+emulator with inputs by role, and compare every output with the reference.
+
+Nothing here knows a particular algorithm: the manifest says which roles the
+C function takes (:data:`refbench.kernels.catalog.ROLES`), and
+:mod:`refbench.kernels.references` says what the outputs must be.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from cortexm_emu import Buffer, Machine
+from cortexm_emu.errors import EmulatorError
+
+from refbench.kernels.catalog import Operation, Variant, build_variant, family
+from refbench.kernels.references import reference
+
+#: Roles that are plain integers passed in a register.
+INTEGER_ROLES = {"key_len", "nonce_len", "aad_len", "len", "counter32"}
+#: Roles whose buffer the kernel writes (compared with the reference after the call).
+OUTPUT_ROLES = {"out", "digest", "tag", "iv", "counter"}
+#: Input roles that are buffers the harness fills.
+DATA_ROLES = {"key", "iv", "counter", "nonce", "aad", "msg", "in"}
+
+
+@dataclass(frozen=True)
+class KernelRun:
+    """One verified (or not) call of a kernel operation."""
+
+    variant: str
+    operation: str
+    core: str
+    size: int
+    cycles: int
+    instructions: int
+    stack_bytes: int
+    code_bytes: int
+    verified: bool
+    mismatch: str  # empty when verified
+    elf_sha256: str
+
+
+def _length_of(role: str, inputs: dict[str, Any]) -> int:
+    stem = {"len": "in" if "in" in inputs else "msg"}.get(role, role.removesuffix("_len"))
+    return len(inputs[stem])
+
+
+def _arguments(op: Operation, roles: tuple[str, ...], inputs: dict[str, Any], ctx: bytes | None) -> list[Any]:
+    args: list[Any] = []
+    for role in roles:
+        if role == "ctx":
+            args.append(Buffer(ctx if ctx is not None else bytes(op.context_bytes or 0), "ctx"))
+        elif role == "counter32":
+            args.append(int(inputs["counter32"]))
+        elif role in INTEGER_ROLES:
+            args.append(_length_of(role, inputs))
+        elif role == "out":
+            args.append(Buffer(bytes(len(inputs["in"])), "out"))
+        elif role in ("digest", "tag"):
+            if op.output_bytes is None:
+                raise ValueError(f"operation {op.name!r} has a {role} but no output_bytes in its manifest")
+            args.append(Buffer(bytes(op.output_bytes), role))
+        else:
+            args.append(Buffer(bytes(inputs[role]), role))
+    return args
+
+
+class KernelHarness:
+    """A built variant loaded in a machine, ready to call its operations.
+
+    ``core`` and build options choose the ELF; ``machine_options`` go to
+    :class:`cortexm_emu.Machine` (e.g. a board's memory system).
+    """
+
+    def __init__(self, family_name: str, variant: str, core: str, *, opt: str = "Os",
+                 compiler: str = "zig", **machine_options: Any) -> None:
+        self.family = family(family_name)
+        self.variant: Variant = self.family.variant(variant)
+        self.core = core
+        self.build = build_variant(self.variant, core, opt=opt, compiler=compiler)
+        self.machine = Machine(core, **machine_options)
+        self.machine.load_elf(self.build.elf)
+        import hashlib
+
+        self.elf_sha256 = hashlib.sha256(self.build.elf.read_bytes()).hexdigest()
+
+    def operation(self, name: str | None = None) -> Operation:
+        ops = self.family.operations
+        if name is None:
+            return ops[0]
+        for op in ops:
+            if op.name == name:
+                return op
+        raise ValueError(f"Unknown operation {name!r} of kernel {self.family.name!r}; valid: {', '.join(o.name for o in ops)}")
+
+    def run(self, inputs: dict[str, Any], operation: str | None = None, *, budget: int | None = 200_000_000) -> KernelRun:
+        """Call the operation on ``inputs`` (by role); verify every output against the reference.
+
+        An emulator fault is not swallowed: it propagates with the emulator's message.
+        """
+        op = self.operation(operation)
+        ctx = None
+        if op.setup:
+            setup = self.machine.call(op.setup, *_arguments(op, op.setup_args, inputs, None), budget=budget)
+            ctx = setup.buffer("ctx")
+        result = self.machine.call(op.function, *_arguments(op, op.args, inputs, ctx), budget=budget)
+        expected = reference(op.reference)(inputs)
+        problems = []
+        for role, want in expected.items():
+            if role not in op.args:
+                continue
+            got = result.buffer(role)
+            if got != want:
+                problems.append(f"{role}: expected {want.hex() or '(empty)'}, got {got.hex() or '(empty)'}")
+        size = len(inputs.get("in", inputs.get("msg", b"")))
+        return KernelRun(
+            variant=self.variant.path,
+            operation=op.name,
+            core=self.core,
+            size=size,
+            cycles=result.cycles,
+            instructions=result.instructions,
+            stack_bytes=result.stack_bytes,
+            code_bytes=result.code_bytes,
+            verified=not problems,
+            mismatch="; ".join(problems),
+            elf_sha256=self.elf_sha256,
+        )
+
+
+__all__ = ["KernelHarness", "KernelRun", "EmulatorError"]

@@ -1,0 +1,314 @@
+"""Published figures as typed records, loaded from ``figures.json`` with a schema check.
+
+A schema error raises :class:`refbench.errors.DataFileError` naming the file, the line
+(``figures.json`` keeps one figure per line for this purpose), the field and the bad text.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from refbench.errors import DataFileError
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+FIGURES_PATH = PACKAGE_DIR / "figures.json"
+SOURCES_PATH = PACKAGE_DIR / "sources.toml"
+PARTS_PATH = PACKAGE_DIR / "parts.toml"
+SEEDS_DIR = PACKAGE_DIR / "seeds"
+
+SOURCE_FILES = (
+    "000_950e0926bdf8c114.txt",
+    "001_9657ad2345ba06fe.txt",
+    "002_5291703a875d4f7f.txt",
+    "003_370dc4a6b790accc.txt",
+    "004_ce9b801e91a00a6b.txt",
+)
+
+#: metric -> the original units it may carry
+METRIC_UNITS: dict[str, frozenset[str]] = {
+    "throughput": frozenset({"KB/s", "MB/s", "KiB/s", "MiB/s", "Kbytes/s"}),
+    "time_per_op": frozenset({"ms", "µs"}),
+    "cycles": frozenset({"cycles"}),
+    "code_bytes": frozenset({"bytes"}),
+    "constant_bytes": frozenset({"bytes"}),
+    "global_bytes": frozenset({"bytes"}),
+    "stack_bytes": frozenset({"bytes"}),
+    "working_buffer_bytes": frozenset({"bytes"}),
+}
+AUX_UNITS: dict[str, frozenset[str]] = {
+    "amount": frozenset({"KB", "MB", "KiB", "MiB"}),
+    "duration": frozenset({"s"}),
+    "ops": frozenset({"ops"}),
+    "ops_per_s": frozenset({"ops/s"}),
+    "time": frozenset({"µs", "ms"}),
+    "throughput": frozenset({"Kbytes/s"}),
+}
+FOOTPRINT_METRICS = frozenset(m for m in METRIC_UNITS if m.endswith("_bytes"))
+IMPLEMENTATIONS = frozenset({"software", "hardware"})
+PERIPHERALS = frozenset({"AES", "DES", "HASH", "PKA", "RNG"})
+
+
+@dataclass(frozen=True)
+class Aux:
+    """A number printed in the same row that supports the figure (amount, seconds, ops...)."""
+
+    metric: str
+    value: float
+    unit: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One published number with its provenance, context and original unit."""
+
+    id: str
+    source: str
+    section: str
+    row: str
+    offset: int
+    label: str
+    board: str | None
+    part: str
+    core: str
+    clock_mhz: float
+    library: str
+    version: str
+    compiler: str
+    options: str
+    config: str
+    hw: tuple[str, ...]
+    implementation: str
+    math: str | None
+    asm: str | None
+    cache: str | None
+    notes: str | None
+    variant: str | None
+    algorithm: str
+    mode: str | None
+    operation: str
+    key_bits: int | None
+    curve: str | None
+    message_bytes: int | None
+    chunk_bytes: int | None
+    block_bytes: int | None
+    metric: str
+    value: float
+    unit: str
+    text: str
+    aux: tuple[Aux, ...] = field(default_factory=tuple)
+    line: int = 0
+
+    def aux_value(self, metric: str) -> Aux | None:
+        return next((a for a in self.aux if a.metric == metric), None)
+
+    @property
+    def is_footprint(self) -> bool:
+        return self.metric in FOOTPRINT_METRICS
+
+    def describe(self) -> str:
+        """Short human label: board, library, algorithm, operation and variant."""
+        parts = [self.part, f"{self.library} {self.version}", self.algorithm, self.operation]
+        if self.implementation == "hardware":
+            parts.append("HW")
+        if self.variant:
+            parts.append(self.variant)
+        if self.message_bytes:
+            parts.append(f"{self.message_bytes} B")
+        if self.chunk_bytes:
+            parts.append(f"chunk {self.chunk_bytes} B")
+        return " / ".join(parts)
+
+
+_STR = (str,)
+_OPT_STR = (str, type(None))
+_INT = (int,)
+_OPT_INT = (int, type(None))
+_NUM = (int, float)
+
+FIELD_TYPES: dict[str, tuple[type, ...]] = {
+    "id": _STR, "source": _STR, "section": _STR, "row": _STR, "offset": _INT, "label": _STR,
+    "board": _OPT_STR, "part": _STR, "core": _STR, "clock_mhz": _NUM, "library": _STR,
+    "version": _STR, "compiler": _STR, "options": _STR, "config": _STR, "hw": (list,),
+    "implementation": _STR, "math": _OPT_STR, "asm": _OPT_STR, "cache": _OPT_STR,
+    "notes": _OPT_STR, "variant": _OPT_STR, "algorithm": _STR, "mode": _OPT_STR,
+    "operation": _STR, "key_bits": _OPT_INT, "curve": _OPT_STR, "message_bytes": _OPT_INT,
+    "chunk_bytes": _OPT_INT, "block_bytes": _OPT_INT, "metric": _STR, "value": _NUM,
+    "unit": _STR, "text": _STR, "aux": (list,),
+}
+
+
+def _number_text_value(text: str) -> float | None:
+    try:
+        return float(text.replace(" ", ""))
+    except ValueError:
+        return None
+
+
+def _check_number(path: Path, line: int, name: str, value: Any, text: Any) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+        raise DataFileError(str(path), line, name, "must be a finite number >= 0", repr(value))
+    if not isinstance(text, str) or _number_text_value(text) != float(value):
+        raise DataFileError(str(path), line, name, f"value {value!r} does not equal its printed text", repr(text))
+
+
+def figure_from_record(record: Any, path: Path, line: int) -> Figure:
+    """Check one JSON record against the schema and build a :class:`Figure`."""
+    if not isinstance(record, dict):
+        raise DataFileError(str(path), line, None, "a figure must be a JSON object", repr(record)[:80])
+    missing = [k for k in FIELD_TYPES if k not in record]
+    if missing:
+        raise DataFileError(str(path), line, missing[0], "missing field")
+    extra = [k for k in record if k not in FIELD_TYPES]
+    if extra:
+        raise DataFileError(str(path), line, extra[0], "unknown field")
+    for name, types in FIELD_TYPES.items():
+        value = record[name]
+        if isinstance(value, bool) or not isinstance(value, types):
+            accepted = " or ".join("null" if t is type(None) else t.__name__ for t in types)
+            raise DataFileError(str(path), line, name, f"must be {accepted}", repr(value))
+    if record["source"] not in SOURCE_FILES:
+        raise DataFileError(str(path), line, "source", f"unknown source; accepted: {', '.join(SOURCE_FILES)}",
+                            record["source"])
+    if record["metric"] not in METRIC_UNITS:
+        raise DataFileError(str(path), line, "metric", f"unknown metric; accepted: {', '.join(METRIC_UNITS)}",
+                            record["metric"])
+    if record["unit"] not in METRIC_UNITS[record["metric"]]:
+        accepted = ", ".join(sorted(METRIC_UNITS[record["metric"]]))
+        raise DataFileError(str(path), line, "unit", f"not a unit of {record['metric']}; accepted: {accepted}",
+                            record["unit"])
+    if record["implementation"] not in IMPLEMENTATIONS:
+        raise DataFileError(str(path), line, "implementation", "accepted: software, hardware",
+                            record["implementation"])
+    if record["clock_mhz"] <= 0:
+        raise DataFileError(str(path), line, "clock_mhz", "must be > 0", repr(record["clock_mhz"]))
+    for peripheral in record["hw"]:
+        if peripheral not in PERIPHERALS:
+            raise DataFileError(str(path), line, "hw", f"unknown peripheral; accepted: {', '.join(sorted(PERIPHERALS))}",
+                                repr(peripheral))
+    if record["text"] not in record["row"]:
+        raise DataFileError(str(path), line, "text", "printed number does not occur in the row text", record["text"])
+    _check_number(path, line, "value", record["value"], record["text"])
+    aux_items = []
+    for k, item in enumerate(record["aux"]):
+        name = f"aux[{k}]"
+        if not isinstance(item, dict) or set(item) != {"metric", "value", "unit", "text"}:
+            raise DataFileError(str(path), line, name, "must be an object with metric, value, unit, text", repr(item))
+        if item["metric"] not in AUX_UNITS:
+            raise DataFileError(str(path), line, f"{name}.metric", f"accepted: {', '.join(AUX_UNITS)}", repr(item["metric"]))
+        if item["unit"] not in AUX_UNITS[item["metric"]]:
+            raise DataFileError(str(path), line, f"{name}.unit", f"not a unit of {item['metric']}", repr(item["unit"]))
+        _check_number(path, line, f"{name}.value", item["value"], item["text"])
+        aux_items.append(Aux(item["metric"], float(item["value"]), item["unit"], item["text"]))
+    values = dict(record)
+    values["hw"] = tuple(record["hw"])
+    values["aux"] = tuple(aux_items)
+    values["value"] = float(record["value"])
+    values["clock_mhz"] = float(record["clock_mhz"])
+    return Figure(line=line, **values)
+
+
+def load_figures(path: Path | str = FIGURES_PATH) -> tuple[Figure, ...]:
+    """Load and schema-check every figure of ``figures.json`` (one figure per line)."""
+    path = Path(path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataFileError(str(path), exc.lineno, None, f"not valid JSON: {exc.msg}") from None
+    figures: list[Figure] = []
+    seen: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), start=1):
+        stripped = raw.strip()
+        if not stripped.startswith('{"id"'):
+            continue
+        record = json.loads(stripped.rstrip(","))
+        figure = figure_from_record(record, path, number)
+        if figure.id in seen:
+            raise DataFileError(str(path), number, "id", f"duplicate id (first on line {seen[figure.id]})", figure.id)
+        seen[figure.id] = number
+        figures.append(figure)
+    if not figures:
+        raise DataFileError(str(path), None, "figures", "no figure records found")
+    return tuple(figures)
+
+
+@dataclass(frozen=True)
+class UnitRule:
+    source: str
+    versions: tuple[str, ...]
+    bytes: dict[str, int]
+    status: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Source:
+    file: str
+    sha256: str
+    title: str
+    library: str
+    how: str
+    units: tuple[UnitRule, ...]
+
+
+def load_sources(path: Path | str = SOURCES_PATH) -> dict[str, Source]:
+    path = Path(path)
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    units: list[UnitRule] = []
+    for k, entry in enumerate(data.get("unit", [])):
+        for key in ("source", "bytes", "status", "reason"):
+            if key not in entry:
+                raise DataFileError(str(path), None, f"unit[{k}].{key}", "missing field")
+        if entry["source"] not in SOURCE_FILES:
+            raise DataFileError(str(path), None, f"unit[{k}].source", "unknown source", entry["source"])
+        if entry["status"] not in ("verified", "assumed"):
+            raise DataFileError(str(path), None, f"unit[{k}].status", "accepted: verified, assumed", entry["status"])
+        units.append(UnitRule(entry["source"], tuple(entry.get("versions", ())), dict(entry["bytes"]),
+                              entry["status"], entry["reason"]))
+    sources = {}
+    for k, entry in enumerate(data.get("source", [])):
+        for key in ("file", "sha256", "title", "library", "how"):
+            if key not in entry:
+                raise DataFileError(str(path), None, f"source[{k}].{key}", "missing field")
+        sources[entry["file"]] = Source(entry["file"], entry["sha256"], entry["title"], entry["library"], entry["how"],
+                                        tuple(u for u in units if u.source == entry["file"]))
+    missing = [f for f in SOURCE_FILES if f not in sources]
+    if missing:
+        raise DataFileError(str(path), None, "source", "source not described", missing[0])
+    return sources
+
+
+@dataclass(frozen=True)
+class Part:
+    name: str
+    core: str
+    max_clock_mhz: float
+    crypto: frozenset[str]
+    aes_key_bits: frozenset[int]
+    hash_algorithms: frozenset[str]
+    source: str
+    checked: str
+
+
+def load_parts(path: Path | str = PARTS_PATH) -> dict[str, Part]:
+    path = Path(path)
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    parts = {}
+    for name, entry in data.get("part", {}).items():
+        for key in ("core", "max_clock_mhz", "crypto", "aes_key_bits", "hash_algorithms", "source", "checked"):
+            if key not in entry:
+                raise DataFileError(str(path), None, f"part.{name}.{key}", "missing field")
+        unknown = set(entry["crypto"]) - PERIPHERALS
+        if unknown:
+            raise DataFileError(str(path), None, f"part.{name}.crypto",
+                                f"unknown peripheral; accepted: {', '.join(sorted(PERIPHERALS))}", min(unknown))
+        parts[name] = Part(name, entry["core"], float(entry["max_clock_mhz"]), frozenset(entry["crypto"]),
+                           frozenset(entry["aes_key_bits"]), frozenset(entry["hash_algorithms"]),
+                           entry["source"], entry["checked"])
+    return parts

@@ -1,0 +1,42 @@
+"""Sanity rules for published figures that need no emulator: arithmetic, board,
+algorithmic invariants and cross-board agreement. The library returns data; the
+``refbench sanity`` command renders it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from refbench.published.model import Figure, Part, load_figures, load_parts
+from refbench.published.normalise import normalise
+from refbench.sanity.rules import RULES
+from refbench.sanity.verdicts import VERDICTS, Finding, Judgement, Verdict
+
+__all__ = ["VERDICTS", "Finding", "Judgement", "Verdict", "judge", "select_figures"]
+
+
+def judge(figures: Iterable[Figure] | None = None, parts: dict[str, Part] | None = None) -> list[Judgement]:
+    """Apply every rule to ``figures`` (default: all published figures) and return one
+    judgement per figure, in the figures' order. Rules see all the given figures, so
+    filtering before judging removes partners; filter the judgements instead
+    (:func:`select_figures`)."""
+    figures = list(load_figures() if figures is None else figures)
+    parts = load_parts() if parts is None else parts
+    judgements = {f.id: Judgement(f, normalise(f)) for f in figures}
+    for rule in RULES.values():
+        for figure_id, finding in rule(figures, parts):
+            judgements[figure_id].findings.append(finding)
+    return [judgements[f.id] for f in figures]
+
+
+def select_figures(judgements: Iterable[Judgement], source: list[str] | None = None,
+                   board: list[str] | None = None, algorithm: list[str] | None = None) -> list[Judgement]:
+    """Keep judgements whose source file starts with / board or part contains / algorithm
+    contains any of the given texts (case-insensitive)."""
+    def matches(texts: list[str] | None, *values: str | None) -> bool:
+        if not texts:
+            return True
+        return any(t.lower() in (v or "").lower() for t in texts for v in values)
+    return [j for j in judgements
+            if matches(source, j.figure.source)
+            and matches(board, j.figure.board, j.figure.part)
+            and matches(algorithm, j.figure.algorithm)]
