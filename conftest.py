@@ -1,10 +1,20 @@
 """Root pytest configuration.
 
-The normal test run never pays for benchmarks: unless ``--benchmark-only`` is
-given, benchmark tests are skipped (pytest-benchmark's ``--benchmark-skip``).
+The normal test run never pays for benchmarks: unless ``--benchmark-only`` (or
+``--benchmark-enable``) is given, tests that use pytest-benchmark's
+``benchmark`` fixture are deselected (reported as "deselected", not skipped).
+``pytest --benchmark-only`` runs exactly those tests, as pytest-benchmark users expect.
 """
 
 
-def pytest_configure(config):
-    if not config.getoption("benchmark_only", False) and not config.getoption("benchmark_enable", False):
-        config.option.benchmark_skip = True
+def _benchmarks_requested(config) -> bool:
+    return bool(config.getoption("benchmark_only", False) or config.getoption("benchmark_enable", False))
+
+
+def pytest_collection_modifyitems(config, items):
+    if _benchmarks_requested(config):
+        return
+    benchmarks = [item for item in items if "benchmark" in getattr(item, "fixturenames", ())]
+    if benchmarks:
+        config.hook.pytest_deselected(items=benchmarks)
+        items[:] = [item for item in items if "benchmark" not in getattr(item, "fixturenames", ())]

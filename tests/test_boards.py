@@ -10,11 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from cortexm_emu.errors import EmulatorError
 from cortexm_emu.boards import (
+    AES_KEY_BITS,
     BOARD_DIR,
     CONFIDENCES,
     CRYPTO_BLOCKS,
+    CRYPTO_FUNCTIONS,
+    HASH_ALGORITHMS,
     Board,
     BoardDataError,
     board_names,
@@ -23,6 +25,7 @@ from cortexm_emu.boards import (
     load_board_file,
     wait_states,
 )
+from cortexm_emu.errors import EmulatorError
 
 #: Every board in shared/seeds/ plus the STM32F407 reference, with the core of its part.
 EXPECTED_CORES = {
@@ -86,6 +89,56 @@ EXPECTED_CRYPTO = {
     "stm32g071rb": {"AES": False, "HASH": False, "PKA": False, "RNG": False},
     "stm32wl33cc": {"AES": True, "HASH": False, "CRYP": False},
     "stm32u385rg": {"AES": True, "SAES": True, "PKA": True, "CCB": True},
+}
+
+
+#: What each part's crypto peripherals provide, as settled against the sources cited in the
+#: files (RM0090/RM0351/RM0438/RM0453/RM0456/RM0487 text, CubeH5/CubeH7/CubeL4/CubeWL3 code):
+#: (functions, AES key sizes, HASH algorithms). These are the facts refbench's board rules use.
+MD5_SHA2_256 = {"MD5", "SHA-1", "SHA-224", "SHA-256"}
+EXPECTED_PROVIDES = {
+    "stm32f407vg": ({"RNG"}, set(), set()),
+    "stm32f437ii": ({"AES", "DES", "HASH", "RNG"}, {128, 192, 256}, MD5_SHA2_256),
+    "stm32f756zg": ({"AES", "DES", "HASH", "RNG"}, {128, 192, 256}, MD5_SHA2_256),
+    "stm32f777xi": ({"AES", "DES", "HASH", "RNG"}, {128, 192, 256}, MD5_SHA2_256),
+    "stm32h753zi": ({"AES", "DES", "HASH", "RNG"}, {128, 192, 256}, MD5_SHA2_256),
+    "stm32wb55rg": ({"AES", "PKA", "RNG"}, {128, 256}, set()),
+    "stm32wl55jc": ({"AES", "PKA", "RNG"}, {128, 256}, set()),
+    "stm32l4a6zg": ({"AES", "HASH", "RNG"}, {128, 256}, MD5_SHA2_256),
+    "stm32l562qe": ({"AES", "HASH", "PKA", "RNG"}, {128, 256}, MD5_SHA2_256),
+    # RM0456 §3.1: the U5 HASH does MD5 too (the former refbench parts.toml left it out).
+    "stm32u585ai": ({"AES", "HASH", "PKA", "RNG"}, {128, 256}, MD5_SHA2_256),
+    # The H5 HASH is the newer IP: SHA-2 up to SHA-512, no MD5.
+    "stm32h563zi": (
+        {"HASH", "RNG"},
+        set(),
+        {"SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512", "SHA-512/224", "SHA-512/256"},
+    ),
+    "stm32g071rb": (set(), set(), set()),
+    # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table); the former parts.toml had one.
+    "stm32wl33cc": ({"AES", "RNG"}, {128, 256}, set()),
+    "stm32u385rg": (
+        {"AES", "HASH", "PKA", "RNG"},
+        {128, 256},
+        {"SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512"},
+    ),
+}
+
+#: Datasheet numbers as settled when the part facts were merged (repositories citing the ST
+#: documents by number and URL; see each file's ``datasheet`` string).
+EXPECTED_DATASHEETS = {
+    "stm32f407vg": "DS8626",
+    "stm32f437ii": "DS9484",
+    "stm32f756zg": "DS10915",
+    "stm32f777xi": "DS11243",
+    "stm32h753zi": "DS12117",
+    "stm32wb55rg": "DS11929",
+    "stm32wl55jc": "DS13293",
+    "stm32l4a6zg": "DS11584",
+    "stm32u585ai": "DS13086",
+    "stm32h563zi": "DS14258",
+    "stm32g071rb": "DS12232",
+    "stm32wl33cc": "DS14221",
 }
 
 
@@ -177,8 +230,10 @@ def test_every_value_cites_a_source(boards):
         json.dumps(data)  # JSON-ready for `cortexm-emu boards --json`
         before = cited
         walk(data, name)
-        # max clock + flash + prefetch + every cache, SRAM region and crypto block
-        expected = 3 + len(board.accelerators) + len(board.sram) + len(board.crypto_hw)
+        # max clock + flash + prefetch + every cache, SRAM region and crypto block, and what
+        # every present crypto block provides
+        present = sum(block.present for block in board.crypto_hw)
+        expected = 3 + len(board.accelerators) + len(board.sram) + len(board.crypto_hw) + present
         assert cited - before == expected, name
         for clock in board.published_clocks:
             assert clock.source.strip(), name
@@ -311,6 +366,53 @@ def test_crypto_hw_matches_the_datasheets(boards, name):
     board = boards[name]
     for peripheral, present in EXPECTED_CRYPTO[name].items():
         assert board.has_crypto(peripheral) is present, (name, peripheral)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_CORES))
+def test_present_blocks_state_what_they_provide_and_absent_ones_do_not(boards, name):
+    for block in boards[name].crypto_hw:
+        if not block.present:
+            assert block.provides is None, (name, block.name)
+            continue
+        provides = block.provides
+        assert provides is not None, (name, block.name)
+        assert set(provides.functions) <= set(CRYPTO_FUNCTIONS)
+        assert provides.citation.source.strip() and provides.citation.confidence in CONFIDENCES
+        assert bool(provides.aes_key_bits) == ("AES" in provides.functions), (name, block.name)
+        assert bool(provides.hash_algorithms) == ("HASH" in provides.functions), (name, block.name)
+        assert set(provides.aes_key_bits) <= set(AES_KEY_BITS)
+        assert set(provides.hash_algorithms) <= set(HASH_ALGORITHMS)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_PROVIDES))
+def test_part_crypto_functions_key_sizes_and_hash_algorithms(boards, name):
+    board = boards[name]
+    functions, key_bits, hashes = EXPECTED_PROVIDES[name]
+    assert board.crypto_functions() == functions
+    assert board.aes_key_bits() == key_bits
+    assert board.hash_algorithms() == hashes
+
+
+def test_every_board_has_an_expected_provides_entry():
+    assert set(EXPECTED_PROVIDES) == set(EXPECTED_CORES)
+
+
+def test_a_part_with_two_aes_engines_unions_their_key_sizes(boards):
+    u585 = boards["stm32u585ai"]
+    engines = {block.name for block in u585.blocks_providing("AES")}
+    assert engines == {"AES", "SAES"}
+    assert u585.aes_key_bits() == {128, 256}
+
+
+def test_blocks_providing_rejects_an_unknown_function(boards):
+    with pytest.raises(ValueError) as info:
+        boards["stm32f437ii"].blocks_providing("SHA-256")
+    assert "'SHA-256'" in str(info.value) and "HASH" in str(info.value)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED_DATASHEETS))
+def test_datasheet_numbers(boards, name):
+    assert boards[name].datasheet.split()[0] == EXPECTED_DATASHEETS[name]
 
 
 def test_crypto_lookup_rejects_an_unknown_peripheral(boards):
@@ -449,6 +551,87 @@ def test_bad_confidence_is_reported(tmp_path):
         load_board_file(path)
     assert info.value.field == "crypto_hw.PKA.confidence"
     assert info.value.line == _line_of(path, 'confidence = "probably"')
+
+
+def test_present_block_without_provides_is_reported(tmp_path):
+    text = (BOARD_DIR / "stm32wl55jc.toml").read_text(encoding="utf-8")
+    start = text.index("[crypto_hw.PKA.provides]")
+    end = text.index("[crypto_hw.RNG]")
+    path = tmp_path / "stm32wl55jc.toml"
+    path.write_text(text[:start] + text[end:], encoding="utf-8")
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.PKA.provides"
+    assert info.value.line == _line_of(path, "[crypto_hw.PKA]")
+    assert "missing field" in info.value.problem
+
+
+def test_absent_block_with_provides_is_reported(tmp_path):
+    path = _corrupt(
+        tmp_path,
+        "stm32g071rb",
+        "[crypto_hw.RNG]",
+        '[crypto_hw.PKA.provides]\nfunctions = ["PKA"]\nsource = "x"\nconfidence = "primary"\n\n'
+        "[crypto_hw.RNG]",
+    )
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.PKA.provides"
+    assert info.value.line == _line_of(path, "[crypto_hw.PKA.provides]")
+    assert "absent peripheral" in info.value.problem
+
+
+def test_unknown_crypto_function_lists_accepted_values(tmp_path):
+    path = _corrupt(tmp_path, "stm32wb55rg", 'functions = ["PKA"]', 'functions = ["ECC"]')
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.PKA.provides.functions"
+    assert info.value.line == _line_of(path, 'functions = ["ECC"]')
+    assert "'ECC'" in info.value.problem and "AES, DES, HASH, PKA, RNG" in info.value.problem
+
+
+def test_aes_engine_must_state_its_key_sizes(tmp_path):
+    path = _corrupt(tmp_path, "stm32wl55jc", "aes_key_bits = [128, 256]\n", "")
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.AES.provides.aes_key_bits"
+    assert info.value.line == _line_of(path, "[crypto_hw.AES.provides]")
+
+
+def test_aes_key_size_must_be_one_of_fips_197(tmp_path):
+    path = _corrupt(
+        tmp_path, "stm32wl55jc", "aes_key_bits = [128, 256]", "aes_key_bits = [128, 512]"
+    )
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.AES.provides.aes_key_bits"
+    assert "512" in info.value.problem and "128, 192, 256" in info.value.problem
+
+
+def test_key_sizes_only_for_a_block_providing_aes(tmp_path):
+    path = _corrupt(
+        tmp_path,
+        "stm32wl55jc",
+        'functions = ["PKA"]\n',
+        'functions = ["PKA"]\naes_key_bits = [128]\n',
+    )
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.PKA.provides.aes_key_bits"
+    assert "only for a block whose functions include AES" in info.value.problem
+
+
+def test_hash_algorithms_must_not_repeat(tmp_path):
+    path = _corrupt(
+        tmp_path,
+        "stm32f437ii",
+        'hash_algorithms = ["MD5", "SHA-1", "SHA-224", "SHA-256"]',
+        'hash_algorithms = ["MD5", "SHA-1", "SHA-1"]',
+    )
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.HASH.provides.hash_algorithms"
+    assert "must not repeat" in info.value.problem
 
 
 def test_published_clock_above_maximum_needs_a_finding(tmp_path):

@@ -6,13 +6,20 @@ import hashlib
 import json
 import re
 from collections import Counter, defaultdict
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from refbench.errors import DataFileError
-from refbench.published import load_figures, load_parts, load_sources, normalise, transcribe
-from refbench.published.model import FIGURES_PATH, PARTS_PATH, SEEDS_DIR, SOURCE_FILES, SOURCES_PATH
+from refbench.published import load_figures, load_parts, load_sources, model, normalise, transcribe
+from refbench.published.model import (
+    FIGURES_PATH,
+    PERIPHERALS,
+    SEEDS_DIR,
+    SOURCE_FILES,
+    SOURCES_PATH,
+)
 from refbench.published.normalise import unit_bytes
 
 SHARED_SEEDS = Path(__file__).resolve().parents[2] / "shared" / "seeds"
@@ -209,12 +216,20 @@ def test_duplicate_id_is_rejected(tmp_path):
     assert (info.value.line, info.value.field) == (number, "id")
 
 
-def test_parts_missing_field_is_named(tmp_path):
-    path = tmp_path / "parts.toml"
-    path.write_text(PARTS_PATH.read_text(encoding="utf-8").replace("max_clock_mhz = 480\n", "", 1), encoding="utf-8")
+def test_a_figure_part_without_a_board_profile_names_its_line(monkeypatch):
+    first = FIGURES[0]
+    renamed = [replace(f, part="STM32F999") if f.part == first.part else f for f in FIGURES]
+    monkeypatch.setattr(model, "load_figures", lambda: tuple(renamed))
     with pytest.raises(DataFileError) as info:
-        load_parts(path)
-    assert info.value.field == "part.STM32H753ZI.max_clock_mhz"
+        load_parts()
+    assert (info.value.path, info.value.line, info.value.field) == (str(FIGURES_PATH), first.line, "part")
+    assert "STM32F999" in str(info.value) and "matches no board" in str(info.value)
+
+
+def test_an_ambiguous_part_name_is_rejected():
+    with pytest.raises(ValueError) as info:
+        load_parts(["STM32F7"])
+    assert "'STM32F7'" in str(info.value) and "stm32f756zg" in str(info.value)
 
 
 def test_sources_bad_status_is_named(tmp_path):
@@ -226,11 +241,44 @@ def test_sources_bad_status_is_named(tmp_path):
     assert info.value.field.endswith(".status") and "guessed" in str(info.value)
 
 
-def test_every_part_of_the_figures_has_part_facts():
+def test_every_part_of_the_figures_has_part_facts_from_its_board_profile():
     parts = load_parts()
-    assert {f.part for f in FIGURES} <= set(parts)
+    assert set(parts) == {f.part for f in FIGURES}
+    repo = Path(__file__).resolve().parents[1]
+    for f in FIGURES:
+        part = parts[f.part]
+        assert part.core == f.core, (f.id, part.board)
+        assert part.board.upper().startswith(f.part[:9].upper())
     for part in parts.values():
-        assert part.source.startswith("ST ") and part.max_clock_mhz > 0
+        assert (repo / part.profile).is_file()
+        assert part.max_clock_mhz > 0 and part.datasheet
+        assert part.crypto <= PERIPHERALS
+        assert bool(part.aes_key_bits) == ("AES" in part.crypto)
+        assert bool(part.hash_algorithms) == ("HASH" in part.crypto)
+    # the wolfSSL page names the WL55 line, CMOX the order code: one board, the same facts
+    assert parts["STM32WL55"].board == parts["STM32WL55JC"].board == "stm32wl55jc"
+    assert replace(parts["STM32WL55"], name="STM32WL55JC") == parts["STM32WL55JC"]
+
+
+def test_part_facts_settled_at_the_merge():
+    parts = load_parts(["STM32WL33CC", "STM32U585", "STM32H563ZI", "STM32L4A6Z"])
+    assert "PKA" not in parts["STM32WL33CC"].crypto  # the former parts.toml said yes
+    assert "MD5" in parts["STM32U585"].hash_algorithms  # the former parts.toml left it out
+    assert "MD5" not in parts["STM32H563ZI"].hash_algorithms
+    assert parts["STM32L4A6Z"].datasheet == "DS11584"
+
+
+def test_part_citation_names_the_profile_and_rejects_other_tables():
+    part = load_parts(["STM32WL55"])["STM32WL55"]
+    assert part.cite("max_clock") == "DS13293; cortexm_emu/boards/stm32wl55jc.toml [max_clock], primary"
+    assert part.cite("crypto_hw") == "DS13293; cortexm_emu/boards/stm32wl55jc.toml [crypto_hw]"
+    with pytest.raises(ValueError) as info:
+        part.cite("flash")
+    assert "'flash'" in str(info.value) and "max_clock, crypto_hw" in str(info.value)
+
+
+def test_parts_toml_is_gone():
+    assert not (SEEDS_DIR.parent / "parts.toml").exists()
 
 
 # --- normalisation and unit semantics ---------------------------------------------------

@@ -52,7 +52,8 @@ def test_every_value_rule_fires_somewhere():
 def test_wolfssl_wl55_at_64_mhz_is_over_the_part_maximum():
     j = next(j for j in JUDGEMENTS if j.figure.part == "STM32WL55" and j.figure.label == "AES-128-CBC-enc")
     assert j.verdict == "inconsistent"
-    assert any("64 MHz exceeds" in r and "48 MHz" in r and "DS13293" in r for r in j.reasons)
+    assert any("64 MHz exceeds" in r and "48 MHz" in r and "DS13293" in r
+               and "cortexm_emu/boards/stm32wl55jc.toml [max_clock]" in r for r in j.reasons)
 
 
 def test_wb55_hash_acceleration_claim_has_no_peripheral():
@@ -167,6 +168,23 @@ def test_board_clock_and_peripheral():
                   operation="encrypt")
     assert verdicts(rules.rule_board_peripheral([aes192], PARTS)) == ["consistent"]
     assert verdicts(rules.rule_board_peripheral([replace(aes192, key_bits=192)], PARTS)) == ["inconsistent"]
+
+
+def test_board_rules_use_the_facts_settled_in_the_board_profiles():
+    # WL33: no PKA (the former parts.toml listed one); a PKA claim there would be inconsistent.
+    wl33 = find(part="STM32WL33CC", implementation="hardware", algorithm="AES-128-CBC", operation="encrypt")
+    assert verdicts(rules.rule_board_peripheral([wl33], PARTS)) == ["consistent"]
+    pka = replace(wl33, hw=("PKA",), algorithm="ECDSA-P256", key_bits=None)
+    result = rules.rule_board_peripheral([pka], PARTS)
+    assert verdicts(result) == ["inconsistent"]
+    assert "cortexm_emu/boards/stm32wl33cc.toml [crypto_hw]" in result[0][1].message
+    # U585 HASH computes MD5 (RM0456 §3.1); the H5 HASH does not, but does SHA-512.
+    u585 = find(part="STM32U585", hw=("HASH",), algorithm="SHA-256")
+    assert verdicts(rules.rule_board_peripheral([replace(u585, algorithm="MD5")], PARTS)) == ["consistent"]
+    assert verdicts(rules.rule_board_peripheral([replace(u585, algorithm="SHA-512")], PARTS)) == ["inconsistent"]
+    h563 = replace(u585, part="STM32H563ZI")
+    assert verdicts(rules.rule_board_peripheral([replace(h563, algorithm="SHA-512")], PARTS)) == ["consistent"]
+    assert verdicts(rules.rule_board_peripheral([replace(h563, algorithm="MD5")], PARTS)) == ["inconsistent"]
 
 
 def test_aes_key_size_bounds():

@@ -11,6 +11,11 @@ carries a ``source`` (document number, revision where known, section/table) and 
 * ``unconfirmed`` -- not seen in a primary or secondary source while writing the file; the
   value is the best available and the source string says what it rests on.
 
+Every present crypto peripheral also states what it provides (``[crypto_hw.X.provides]``:
+the functions AES/DES/HASH/PKA/RNG, the AES key sizes, the HASH algorithms), with its own
+citation; ``Board.crypto_functions()``, ``aes_key_bits()`` and ``hash_algorithms()`` give the
+part-level union that refbench's board rules use.
+
 The loader checks the schema and names file, line and field on any bad or missing value
 (:class:`BoardDataError`). ``wait_states(board, clock)`` looks the flash latency up in the
 board's reference-manual table; a clock above the part maximum is a ``ValueError``.
@@ -21,25 +26,30 @@ This package imports nothing from refbench and nothing cryptographic.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
 from cortexm_emu.errors import EmulatorError
 
 __all__ = [
+    "AES_KEY_BITS",
     "BOARD_DIR",
     "CONFIDENCES",
     "CORES",
     "CRYPTO_BLOCKS",
+    "CRYPTO_FUNCTIONS",
+    "HASH_ALGORITHMS",
     "Board",
     "BoardDataError",
     "Cache",
     "Citation",
     "CryptoBlock",
+    "CryptoCapability",
     "Flash",
     "FlashLatency",
     "Prefetch",
@@ -64,6 +74,23 @@ CONFIDENCES: tuple[str, ...] = ("primary", "secondary", "unconfirmed")
 #: ``SAES`` the side-channel-protected AES of U5/U3/H573; ``CCB`` the coupling and chaining
 #: bridge of U3; ``PKA`` the public-key accelerator.
 CRYPTO_BLOCKS: tuple[str, ...] = ("AES", "CRYP", "HASH", "PKA", "RNG", "SAES", "CCB")
+#: What a crypto peripheral can be asked to do, named as published benchmark pages name the
+#: hardware they used: ``AES`` (any AES engine: CRYP's AES part, AES, SAES), ``DES`` (CRYP's
+#: DES/TDES part), ``HASH``, ``PKA``, ``RNG``.
+CRYPTO_FUNCTIONS: tuple[str, ...] = ("AES", "DES", "HASH", "PKA", "RNG")
+#: Key sizes an AES engine may accept (FIPS 197: 128, 192, 256 bits).
+AES_KEY_BITS: tuple[int, ...] = (128, 192, 256)
+#: Digests a HASH peripheral may compute, with the names of FIPS 180-4 / RFC 1321.
+HASH_ALGORITHMS: tuple[str, ...] = (
+    "MD5",
+    "SHA-1",
+    "SHA-224",
+    "SHA-256",
+    "SHA-384",
+    "SHA-512",
+    "SHA-512/224",
+    "SHA-512/256",
+)
 CACHE_KINDS: tuple[str, ...] = (
     "art_icache",  # ST ART accelerator instruction cache on the flash I-Code path
     "art_dcache",  # ST ART accelerator data cache on the flash D-Code path
@@ -184,11 +211,29 @@ class SramRegion:
 
 
 @dataclass(frozen=True)
+class CryptoCapability:
+    """What a present crypto peripheral provides, with the citation for exactly these facts.
+
+    ``aes_key_bits`` is empty unless ``"AES"`` is in ``functions``; ``hash_algorithms`` is
+    empty unless ``"HASH"`` is. ``functions`` may be empty for blocks that are no engine of
+    their own (the U3 coupling and chaining bridge, OTFDEC).
+    """
+
+    functions: tuple[str, ...]
+    aes_key_bits: tuple[int, ...]
+    hash_algorithms: tuple[str, ...]
+    citation: Citation
+
+
+@dataclass(frozen=True)
 class CryptoBlock:
+    """One crypto peripheral: present or not, and (when present) what it provides."""
+
     name: str
     present: bool
     detail: str
     citation: Citation
+    provides: CryptoCapability | None
 
 
 @dataclass(frozen=True)
@@ -228,6 +273,43 @@ class Board:
 
     def has_crypto(self, name: str) -> bool:
         return self.crypto(name).present
+
+    def blocks_providing(self, function: str) -> tuple[CryptoBlock, ...]:
+        """The present peripherals that provide ``function`` (one of :data:`CRYPTO_FUNCTIONS`)."""
+        if function not in CRYPTO_FUNCTIONS:
+            raise ValueError(
+                f"Invalid crypto function ({function!r}); accepted: {', '.join(CRYPTO_FUNCTIONS)}"
+            )
+        return tuple(
+            block
+            for block in self.crypto_hw
+            if block.provides is not None and function in block.provides.functions
+        )
+
+    def crypto_functions(self) -> frozenset[str]:
+        """Every function some present crypto peripheral of the part provides."""
+        return frozenset(
+            function
+            for block in self.crypto_hw
+            if block.provides is not None
+            for function in block.provides.functions
+        )
+
+    def aes_key_bits(self) -> frozenset[int]:
+        """Key sizes accepted by at least one AES engine of the part (empty: no AES engine)."""
+        return frozenset(
+            bits
+            for block in self.blocks_providing("AES")
+            for bits in block.provides.aes_key_bits  # type: ignore[union-attr]
+        )
+
+    def hash_algorithms(self) -> frozenset[str]:
+        """Digests computed by the part's HASH peripheral (empty: no HASH peripheral)."""
+        return frozenset(
+            algorithm
+            for block in self.blocks_providing("HASH")
+            for algorithm in block.provides.hash_algorithms  # type: ignore[union-attr]
+        )
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (for ``cortexm-emu boards --json`` and reports)."""
@@ -328,7 +410,7 @@ def wait_states(board: Board | str, clock_mhz: float) -> int:
 # Parsing and schema check
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load_cached(path: Path) -> Board:
     return _parse(path)
 
@@ -414,6 +496,19 @@ class _Reader:
         if not isinstance(value, bool):
             raise self.fail(field, f"expected true or false, got {type(value).__name__}")
         return value
+
+    def choice_list(self, field: Path_, accepted: tuple[Any, ...]) -> tuple[Any, ...]:
+        """An array of distinct values, each one of ``accepted`` (strings or integers)."""
+        value = self.value(field)
+        if not isinstance(value, list):
+            raise self.fail(field, f"expected an array, got {type(value).__name__}")
+        shown = ", ".join(str(item) for item in accepted)
+        for item in value:
+            if isinstance(item, bool) or item not in accepted:
+                raise self.fail(field, f"invalid value {item!r}; accepted: {shown}")
+        if len(set(value)) != len(value):
+            raise self.fail(field, "values must not repeat")
+        return tuple(value)
 
     def table_list(self, field: Path_) -> int:
         value = self.value(field)
@@ -606,7 +701,7 @@ def _sram(r: _Reader, i: int) -> SramRegion:
 
 def _check_no_overlap(r: _Reader, regions: tuple[SramRegion, ...]) -> None:
     ordered = sorted(enumerate(regions), key=lambda item: item[1].base)
-    for (_, low), (index, high) in zip(ordered, ordered[1:]):
+    for (_, low), (index, high) in itertools.pairwise(ordered):
         if high.base < low.end:
             raise r.fail(("sram", index, "base"), f"region {high.name} overlaps {low.name}")
 
@@ -622,15 +717,60 @@ def _crypto(r: _Reader) -> tuple[CryptoBlock, ...]:
                 "missing field (every board states every crypto peripheral)",
             )
     names = list(CRYPTO_BLOCKS) + sorted(key for key in table if key not in CRYPTO_BLOCKS)
-    return tuple(
-        CryptoBlock(
-            name=name,
-            present=r.boolean(("crypto_hw", name, "present")),
-            detail=r.string(("crypto_hw", name, "detail"), allow_empty=True),
-            citation=r.citation(("crypto_hw", name)),
+    blocks = []
+    for name in names:
+        present = r.boolean(("crypto_hw", name, "present"))
+        blocks.append(
+            CryptoBlock(
+                name=name,
+                present=present,
+                detail=r.string(("crypto_hw", name, "detail"), allow_empty=True),
+                citation=r.citation(("crypto_hw", name)),
+                provides=_provides(r, name, present),
+            )
         )
-        for name in names
+    return tuple(blocks)
+
+
+def _provides(r: _Reader, name: str, present: bool) -> CryptoCapability | None:
+    """``[crypto_hw.<name>.provides]``: required for a present block, forbidden otherwise."""
+    field: Path_ = ("crypto_hw", name, "provides")
+    if not present:
+        if r.has(field):
+            raise r.fail(field, "an absent peripheral provides nothing; remove this table")
+        return None
+    if not r.has(field):
+        raise r.fail(field, "missing field (a present peripheral states what it provides)")
+    if not isinstance(r.value(field), dict):
+        raise r.fail(field, "expected a table")
+    functions = r.choice_list((*field, "functions"), CRYPTO_FUNCTIONS)
+    return CryptoCapability(
+        functions=functions,
+        aes_key_bits=_capability_list(r, field, "aes_key_bits", "AES", functions, AES_KEY_BITS),
+        hash_algorithms=_capability_list(
+            r, field, "hash_algorithms", "HASH", functions, HASH_ALGORITHMS
+        ),
+        citation=r.citation(field),
     )
+
+
+def _capability_list(
+    r: _Reader,
+    field: Path_,
+    key: str,
+    function: str,
+    functions: tuple[str, ...],
+    accepted: tuple[Any, ...],
+) -> tuple[Any, ...]:
+    """``key`` is stated (non-empty) exactly when the block provides ``function``."""
+    if function not in functions:
+        if r.has((*field, key)):
+            raise r.fail((*field, key), f"only for a block whose functions include {function}")
+        return ()
+    values = r.choice_list((*field, key), accepted)
+    if not values:
+        raise r.fail((*field, key), f"a block providing {function} must name at least one")
+    return values
 
 
 # --------------------------------------------------------------------------------------------

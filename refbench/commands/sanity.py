@@ -37,12 +37,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="only algorithms whose name contains TEXT (e.g. AES-128, ECDSA); repeatable")
     parser.add_argument("--format", default="table", metavar="FORMAT",
                         help=f"output format: {', '.join(FORMATS)} (default table)")
+    parser.add_argument("--reasons", default="first", choices=("first", "all"),
+                        help="table: show the reason that set the verdict (first, default) or every reason (all); "
+                             "markdown and json always carry all of them")
+    parser.add_argument("--only", action="append", metavar="VERDICT",
+                        help=f"only figures with this verdict ({', '.join(VERDICTS)}); repeatable")
     parser.set_defaults(handler=run)
 
 
 def _validate(args: argparse.Namespace, judgements: list[Judgement]) -> str | None:
     if args.format not in FORMATS:
         return f"Invalid --format ({args.format!r}); accepted: {', '.join(FORMATS)}"
+    for verdict in args.only or ():
+        if verdict not in VERDICTS:
+            return f"Invalid --only ({verdict!r}); accepted: {', '.join(VERDICTS)}"
     for option, values, known in (
         ("--board", args.board, sorted({j.figure.part for j in judgements} | {j.figure.board for j in judgements if j.figure.board})),
         ("--algorithm", args.algorithm, sorted({j.figure.algorithm for j in judgements})),
@@ -100,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"refbench sanity: {problem}", file=sys.stderr)
         return 2
     judgements = select_figures(everything, source=sources, board=args.board, algorithm=args.algorithm)
+    if args.only:
+        judgements = [j for j in judgements if j.verdict in args.only]
     if args.format == "json":
         print(json.dumps([j.as_json() for j in judgements], indent=1, ensure_ascii=False))
         return 0
@@ -107,13 +117,17 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(render_markdown(judgements))
         return 0
     table = Table(title="refbench sanity: published figures against arithmetic, board, invariants, cross-board",
-                  show_lines=True)
+                  show_lines=args.reasons == "all")
     for column in ("figure", "published", "normalised", "verdict", "reasons"):
-        table.add_column(column, justify="right" if column in ("published", "normalised") else "left")
+        table.add_column(column, justify="right" if column in ("published", "normalised") else "left",
+                         ratio=3 if column == "reasons" else None, overflow="fold")
     for j in judgements:
         f = j.figure
-        table.add_row(escape(f"{f.id}\n{f.describe()}"), escape(f"{f.text} {f.unit}"), normalised_text(j),
-                      f"[{VERDICT_STYLE[j.verdict]}]{j.verdict}[/]", escape("\n".join(j.reasons)))
+        reasons = j.reasons if args.reasons == "all" else j.reasons[:1]
+        more = len(j.reasons) - len(reasons)
+        text = "\n".join(reasons) + (f" (+{more} more: --reasons all)" if more else "")
+        table.add_row(escape(f"{f.id} {f.describe()}"), escape(f"{f.text} {f.unit}"), normalised_text(j),
+                      f"[{VERDICT_STYLE[j.verdict]}]{j.verdict}[/]", escape(text))
     console = Console()
     console.print(table)
     for line in summary(judgements):

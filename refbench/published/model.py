@@ -8,17 +8,19 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cortexm_emu.boards import Board, find_board
 from refbench.errors import DataFileError
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 FIGURES_PATH = PACKAGE_DIR / "figures.json"
 SOURCES_PATH = PACKAGE_DIR / "sources.toml"
-PARTS_PATH = PACKAGE_DIR / "parts.toml"
 SEEDS_DIR = PACKAGE_DIR / "seeds"
 
 SOURCE_FILES = (
@@ -284,31 +286,83 @@ def load_sources(path: Path | str = SOURCES_PATH) -> dict[str, Source]:
     return sources
 
 
+#: board-profile core names (cortexm_emu.boards.CORES) as the figures write them
+CORE_NAMES: dict[str, str] = {"m0plus": "Cortex-M0+", "m4": "Cortex-M4", "m7": "Cortex-M7", "m33": "Cortex-M33"}
+
+
 @dataclass(frozen=True)
 class Part:
+    """The facts the board rules need about the part a figure names.
+
+    Derived from the part's board profile in ``cortexm_emu/boards/`` (the single source of part
+    facts, each value cited there); ``board`` names that profile. ``crypto`` is the set of
+    functions (``PERIPHERALS``) some present crypto peripheral provides, ``aes_key_bits`` the
+    key sizes some AES engine accepts, ``hash_algorithms`` the digests the HASH peripheral
+    computes.
+    """
+
     name: str
+    board: str
     core: str
     max_clock_mhz: float
     crypto: frozenset[str]
     aes_key_bits: frozenset[int]
     hash_algorithms: frozenset[str]
-    source: str
-    checked: str
+    datasheet: str
+    max_clock_confidence: str
+
+    @property
+    def profile(self) -> str:
+        """Path of the board profile, relative to the repository root."""
+        return f"cortexm_emu/boards/{self.board}.toml"
+
+    def cite(self, table: str) -> str:
+        """Short citation of a fact of the profile: ``table`` is ``max_clock`` or ``crypto_hw``."""
+        if table == "max_clock":
+            return f"{self.datasheet}; {self.profile} [max_clock], {self.max_clock_confidence}"
+        if table == "crypto_hw":
+            return f"{self.datasheet}; {self.profile} [crypto_hw]"
+        raise ValueError(f"Invalid table ({table!r}) for a part citation; accepted: max_clock, crypto_hw")
 
 
-def load_parts(path: Path | str = PARTS_PATH) -> dict[str, Part]:
-    path = Path(path)
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+def _datasheet_id(datasheet: str) -> str:
+    """``"DS13293 = ST literature ..."`` -> ``"DS13293"``; without a DS number, the text before
+    the first parenthesis (``"ST literature DM00532745"``)."""
+    match = re.search(r"\bDS\d{4,5}\b", datasheet)
+    return match.group(0) if match else datasheet.split(" (")[0].strip()
+
+
+def part_from_board(name: str, board: Board) -> Part:
+    """The rules' view of ``board`` for figures that name the part ``name``."""
+    unknown = board.crypto_functions() - PERIPHERALS
+    if unknown:
+        raise ValueError(f"Invalid crypto function ({min(unknown)!r}) in board {board.name}; "
+                         f"accepted: {', '.join(sorted(PERIPHERALS))}")
+    return Part(name=name, board=board.name, core=CORE_NAMES[board.core], max_clock_mhz=float(board.max_clock_mhz),
+                crypto=board.crypto_functions(), aes_key_bits=board.aes_key_bits(),
+                hash_algorithms=board.hash_algorithms(), datasheet=_datasheet_id(board.datasheet),
+                max_clock_confidence=board.max_clock.confidence)
+
+
+def load_parts(part_names: Iterable[str] | None = None) -> dict[str, Part]:
+    """Part facts for every part string the figures use (default) or for ``part_names``.
+
+    Each part string is mapped to its board profile with ``cortexm_emu.boards.find_board``
+    (a unique part-number prefix, e.g. ``"STM32WL55"`` -> ``stm32wl55jc``). A figure part with
+    no unique board raises :class:`DataFileError` naming the first figure line that uses it;
+    an explicit name with no unique board raises ``ValueError``.
+    """
+    if part_names is not None:
+        return {name: part_from_board(name, find_board(name)) for name in part_names}
+    first_line: dict[str, int] = {}
+    for figure in load_figures():
+        first_line.setdefault(figure.part, figure.line)
     parts = {}
-    for name, entry in data.get("part", {}).items():
-        for key in ("core", "max_clock_mhz", "crypto", "aes_key_bits", "hash_algorithms", "source", "checked"):
-            if key not in entry:
-                raise DataFileError(str(path), None, f"part.{name}.{key}", "missing field")
-        unknown = set(entry["crypto"]) - PERIPHERALS
-        if unknown:
-            raise DataFileError(str(path), None, f"part.{name}.crypto",
-                                f"unknown peripheral; accepted: {', '.join(sorted(PERIPHERALS))}", min(unknown))
-        parts[name] = Part(name, entry["core"], float(entry["max_clock_mhz"]), frozenset(entry["crypto"]),
-                           frozenset(entry["aes_key_bits"]), frozenset(entry["hash_algorithms"]),
-                           entry["source"], entry["checked"])
+    for name, line in first_line.items():
+        try:
+            board = find_board(name)
+        except ValueError as exc:
+            raise DataFileError(str(FIGURES_PATH), line, "part", f"no board profile for this part ({exc})",
+                                name) from None
+        parts[name] = part_from_board(name, board)
     return parts

@@ -216,6 +216,7 @@ def rule_cycles_time(figures: list[Figure], parts: dict[str, Part]) -> Result:
 
 
 def rule_board_clock(figures: list[Figure], parts: dict[str, Part]) -> Result:
+    """The stated clock is within the part's maximum (board profile ``[max_clock]``)."""
     out: Result = []
     for f in figures:
         part = parts.get(f.part)
@@ -224,17 +225,19 @@ def rule_board_clock(figures: list[Figure], parts: dict[str, Part]) -> Result:
         if f.clock_mhz <= part.max_clock_mhz:
             out.append((f.id, Finding("board-clock", "consistent",
                                       f"stated {f.clock_mhz:g} MHz <= {part.name} maximum {part.max_clock_mhz:g} MHz "
-                                      f"({part.source.split(',')[0]})")))
+                                      f"({part.cite('max_clock')})")))
         else:
             out.append((f.id, Finding(
                 "board-clock", "inconsistent",
                 f"stated {f.clock_mhz:g} MHz exceeds the {part.name} maximum of {part.max_clock_mhz:g} MHz "
-                f"({part.source.split(',')[0]}); if the part ran at {part.max_clock_mhz:g} MHz, cycles computed at "
+                f"({part.cite('max_clock')}); if the part ran at {part.max_clock_mhz:g} MHz, cycles computed at "
                 f"the stated clock are {f.clock_mhz / part.max_clock_mhz:.2f}x too high")))
     return out
 
 
 def rule_board_peripheral(figures: list[Figure], parts: dict[str, Part]) -> Result:
+    """Hardware is claimed only for functions, AES key sizes and HASH algorithms the part's crypto
+    peripherals provide (board profile ``[crypto_hw.*.provides]``)."""
     out: Result = []
     for f in figures:
         part = parts.get(f.part)
@@ -252,10 +255,10 @@ def rule_board_peripheral(figures: list[Figure], parts: dict[str, Part]) -> Resu
             out.append((f.id, Finding("board-peripheral", "inconsistent",
                                       f"hardware claimed for {', '.join(problems)}, but {part.name} has "
                                       f"{', '.join(sorted(part.crypto)) or 'no crypto peripheral'} "
-                                      f"({part.source.split(',')[0]})")))
+                                      f"({part.cite('crypto_hw')})")))
         else:
             out.append((f.id, Finding("board-peripheral", "consistent",
-                                      f"{part.name} has {', '.join(f.hw)} ({part.source.split(',')[0]})")))
+                                      f"{part.name} has {', '.join(f.hw)} ({part.cite('crypto_hw')})")))
     return out
 
 
