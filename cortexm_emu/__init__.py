@@ -1,0 +1,42 @@
+"""cortexm_emu: a cycle-counting Cortex-M emulator on Unicorn (knows nothing about cryptography).
+
+    from cortexm_emu import Machine, Buffer, U64
+    m = Machine("m4"); m.load_elf("prog.elf")
+    r = m.call("func", 1, Buffer(b"abc"), U64(2**40))
+    r.cycles, r.instructions, r.stack_bytes, r.code_bytes, r.buffers
+
+See :mod:`cortexm_emu.machine` for what the count covers and how it is computed.
+"""
+
+from cortexm_emu.errors import (
+    BudgetExceeded,
+    BufferOverrun,
+    ElfError,
+    EmulatorError,
+    EmulatorFault,
+    HardFault,
+    IllegalInstruction,
+    ProtectedAccess,
+    StackOverflow,
+    UnmappedAccess,
+)
+from cortexm_emu.machine import U64, Buffer, CallResult, Machine
+from cortexm_emu.memory import IdealMemory
+
+__all__ = [
+    "U64",
+    "BudgetExceeded",
+    "Buffer",
+    "BufferOverrun",
+    "CallResult",
+    "ElfError",
+    "EmulatorError",
+    "EmulatorFault",
+    "HardFault",
+    "IdealMemory",
+    "IllegalInstruction",
+    "Machine",
+    "ProtectedAccess",
+    "StackOverflow",
+    "UnmappedAccess",
+]

@@ -1,0 +1,130 @@
+"""Emulator speed: instructions per second with full cycle accounting vs Unicorn with no hooks.
+
+Run with ``pytest benchmarks/test_emulator_speed.py --benchmark-only`` (skipped in the normal
+test run by the root conftest). Each case runs >= 10 M emulated instructions of compiled C
+(tests/asm/machine/speed.c): a SHA-256-shaped compression (long blocks, memory traffic) and an
+xorshift loop (short ALU blocks). ``extra_info`` holds the instruction count, both speeds and
+their ratio (best-of-3 CPU time each); the hookless run is the ceiling (same ELF, same Unicorn CPU
+model, same segment permissions, same arguments).
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from unicorn import UC_ARCH_ARM, UC_MODE_THUMB, UC_PROT_EXEC, UC_PROT_READ, UC_PROT_WRITE, Uc
+from unicorn import arm_const as uc_arm
+
+from cortexm_emu import Buffer, Machine
+from cortexm_emu.cores import core_info
+from cortexm_emu.toolchain import build
+
+SPEED_C = Path(__file__).resolve().parents[1] / "tests" / "asm" / "machine" / "speed.c"
+STATE = bytes(range(32))
+BLOCK = bytes(range(64, 128))
+
+# (function, arguments) giving >= 10 M instructions on M4 at -O2
+CASES = {
+    "sha256_like": ("sha256_like", 3000),
+    "xorshift": ("xorshift", 2_500_000),
+}
+
+
+def _arguments(kernel: str) -> tuple:
+    _function, n = CASES[kernel]
+    if kernel == "sha256_like":
+        return (Buffer(STATE), Buffer(BLOCK), n)
+    return (1, n)
+
+
+def _hookless_seconds(machine: Machine, kernel: str, rounds: int = 3) -> tuple[float, int]:
+    """Best-of-``rounds`` CPU time of the same call in a bare Unicorn (no hooks at all), and r0."""
+    function, n = CASES[kernel]
+    image = machine.image
+    uc = Uc(UC_ARCH_ARM, UC_MODE_THUMB)
+    uc.ctl_set_cpu_model(core_info(machine.core).unicorn_model)
+    page = 0x400  # Unicorn's ARM page size; segments get the same permissions as in Machine
+    perms: dict[int, int] = {}
+    for seg in image.segments:
+        bits = UC_PROT_READ | UC_PROT_EXEC | (UC_PROT_WRITE if seg.writable else 0)
+        for start in range(seg.vaddr & ~(page - 1), seg.vaddr + seg.memsz, page):
+            perms[start] = perms.get(start, 0) | bits
+    for start, bits in sorted(perms.items()):
+        uc.mem_map(start, page, bits)
+    for seg in image.segments:
+        uc.mem_write(seg.vaddr, seg.data + bytes(seg.memsz - len(seg.data)))
+    scratch = 0x3000_0000
+    page = 0x10000
+    uc.mem_map(scratch, page, UC_PROT_READ | UC_PROT_WRITE)
+    halt = image.functions["cortexm_emu_halt"].address
+    best = float("inf")
+    result = 0
+    for _ in range(rounds):
+        uc.mem_write(scratch, STATE + BLOCK)
+        if kernel == "sha256_like":
+            args = (scratch, scratch + len(STATE), n)
+        else:
+            args = (1, n)
+        for reg, value in zip(
+            (uc_arm.UC_ARM_REG_R0, uc_arm.UC_ARM_REG_R1, uc_arm.UC_ARM_REG_R2), args
+        ):
+            uc.reg_write(reg, value)
+        uc.reg_write(uc_arm.UC_ARM_REG_SP, scratch + page - 64)
+        uc.reg_write(uc_arm.UC_ARM_REG_LR, halt | 1)
+        start = time.process_time()
+        uc.emu_start(image.functions[function].address | 1, halt)
+        best = min(best, time.process_time() - start)
+        result = uc.reg_read(uc_arm.UC_ARM_REG_R0)
+    return best, result
+
+
+def _accounted_seconds(machine: Machine, kernel: str, rounds: int = 3) -> float:
+    function, _n = CASES[kernel]
+    best = float("inf")
+    for _ in range(rounds):
+        args = _arguments(kernel)
+        start = time.process_time()
+        machine.call(function, *args)
+        best = min(best, time.process_time() - start)
+    return best
+
+
+@pytest.mark.parametrize("accounting", ["native", "python"])
+@pytest.mark.parametrize("kernel", list(CASES))
+def test_emulator_speed(benchmark, kernel, accounting):
+    elf = build([SPEED_C], "m4", opt="O2").elf
+    machine = Machine("m4", accounting=accounting)
+    machine.load_elf(elf)
+    function, _n = CASES[kernel]
+    warm = machine.call(function, *_arguments(kernel))  # decode and price every block once
+    assert warm.instructions >= 10_000_000
+
+    # The ratio uses CPU time (time.process_time), best of 5 alternating runs of both sides:
+    # on a shared machine wall time mostly measures the other processes.
+    hookless = accounted = float("inf")
+    for _ in range(5):
+        seconds, r0 = _hookless_seconds(machine, kernel, rounds=1)
+        hookless = min(hookless, seconds)
+        accounted = min(accounted, _accounted_seconds(machine, kernel, rounds=1))
+    result = benchmark.pedantic(
+        lambda: machine.call(function, *_arguments(kernel)), rounds=3, iterations=1
+    )
+    if kernel == "xorshift":
+        assert r0 == result.return_value  # the same work was done
+    assert result.cycles == warm.cycles  # and counted the same way each round
+    benchmark.extra_info.update(
+        {
+            "kernel": kernel,
+            "accounting": result.accounting,
+            "instructions": result.instructions,
+            "cycles": result.cycles,
+            "hookless_cpu_seconds": hookless,
+            "accounted_cpu_seconds": accounted,
+            "accounted_wall_seconds_min": benchmark.stats.stats.min,
+            "hookless_insn_per_s": result.instructions / hookless,
+            "accounted_insn_per_s": result.instructions / accounted,
+            "ratio_to_hookless": hookless / accounted,
+        }
+    )

@@ -1,0 +1,5 @@
+import sys
+
+from cortexm_emu.cli import main
+
+sys.exit(main())

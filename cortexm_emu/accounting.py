@@ -1,0 +1,233 @@
+"""Per-block accounting: count each executed edge (previous block -> block).
+
+Two interchangeable implementations with the same results:
+
+* :class:`NativeAccounting` registers ``cme_block_hook`` from ``blockcount.c``
+  as Unicorn's UC_HOOK_BLOCK callback (one hash probe in C per block);
+* :class:`PythonAccounting` does the same in a Python UC_HOOK_BLOCK callback
+  (used when no host C compiler is available; about 100x slower on ALU code).
+
+Both call ``discover(prev, cur, size)`` once per new edge. It returns the
+edge's ``(cost, instructions)`` or ``None`` to stop the run before the block
+executes (an illegal instruction, or a block whose dynamic instructions need
+code hooks installed first). ``prev`` is ``None`` for the first block.
+Budgets are checked before a block runs: a block that would take the run past
+the instruction (or cycle) budget does not execute.
+"""
+
+from __future__ import annotations
+
+import ctypes
+from collections.abc import Callable
+from typing import Protocol
+
+from unicorn import UC_HOOK_BLOCK, Uc
+from unicorn.unicorn_py3.unicorn import uclib
+
+from cortexm_emu import native
+
+Discover = Callable[[int | None, int, int], "tuple[int, int] | None"]
+
+RUNNING = native.RUNNING
+STOP_INSN_BUDGET = native.STOP_INSN_BUDGET
+STOP_CYCLE_BUDGET = native.STOP_CYCLE_BUDGET
+STOP_DISCOVER = native.STOP_DISCOVER
+STOP_NO_MEMORY = native.STOP_NO_MEMORY
+
+
+class Accounting(Protocol):
+    kind: str
+
+    def install(self, uc: Uc, discover: Discover) -> None: ...
+    def reset(self, insn_budget: int, cycle_budget: int) -> None: ...
+    def clear_stop(self) -> None: ...
+    @property
+    def cycles(self) -> int: ...
+    @property
+    def instructions(self) -> int: ...
+    @property
+    def blocks(self) -> int: ...
+    @property
+    def current(self) -> int | None: ...
+    @property
+    def stop_reason(self) -> int: ...
+    def edges(self) -> dict[tuple[int | None, int], int]: ...
+
+
+class NativeAccounting:
+    kind = "native"
+
+    def __init__(self, lib: ctypes.CDLL) -> None:
+        self._lib = lib
+        self._state = lib.cme_new(1024)
+        if not self._state:
+            raise MemoryError("cme_new failed to allocate the edge table")
+        self._discover_cb = None  # keeps the ctypes thunk alive
+        self._hook = ctypes.c_size_t()
+        self._user_discover: Discover | None = None
+
+    def __del__(self) -> None:
+        state, lib = getattr(self, "_state", None), getattr(self, "_lib", None)
+        if state and lib is not None:
+            lib.cme_free(state)
+            self._state = None
+
+    def install(self, uc: Uc, discover: Discover) -> None:
+        self._user_discover = discover
+
+        def _discover(prev: int, cur: int, size: int, cost_out, insns_out) -> int:  # type: ignore[no-untyped-def]
+            result = discover(None if prev == native.NO_PREV else prev, cur, size)
+            if result is None:
+                return 1
+            cost_out[0], insns_out[0] = result
+            return 0
+
+        self._discover_cb = native.DISCOVER_FN(_discover)
+        state = self._state.contents
+        state.discover = ctypes.cast(self._discover_cb, ctypes.c_void_p).value
+        state.stop = ctypes.cast(uclib.uc_emu_stop, ctypes.c_void_p).value
+        hook_fn = ctypes.cast(self._lib.cme_block_hook, ctypes.c_void_p)
+        status = uclib.uc_hook_add(
+            uc._uch,
+            ctypes.byref(self._hook),
+            UC_HOOK_BLOCK,
+            hook_fn,
+            ctypes.cast(self._state, ctypes.c_void_p),
+            1,
+            0,
+        )
+        if status != 0:
+            raise RuntimeError(
+                f"uc_hook_add(UC_HOOK_BLOCK) for the native counter failed with status {status}"
+            )
+
+    def reset(self, insn_budget: int, cycle_budget: int) -> None:
+        self._lib.cme_reset(self._state)
+        state = self._state.contents
+        state.insn_budget = insn_budget
+        state.cycle_budget = cycle_budget
+
+    def clear_stop(self) -> None:
+        """Keep the counts, forget the stop reason (the run resumes after a discover stop)."""
+        self._state.contents.stop_reason = RUNNING
+
+    @property
+    def cycles(self) -> int:
+        return self._state.contents.cycles
+
+    @property
+    def instructions(self) -> int:
+        return self._state.contents.instructions
+
+    @property
+    def blocks(self) -> int:
+        return self._state.contents.blocks
+
+    @property
+    def current(self) -> int | None:
+        prev = self._state.contents.prev
+        return None if prev == native.NO_PREV else prev
+
+    @property
+    def stop_reason(self) -> int:
+        return self._state.contents.stop_reason
+
+    def edges(self) -> dict[tuple[int | None, int], int]:
+        used = self._state.contents.edges_used
+        buffer = (native.Edge * max(used, 1))()
+        copied = self._lib.cme_export(self._state, buffer, used)
+        result: dict[tuple[int | None, int], int] = {}
+        for edge in buffer[:copied]:
+            if edge.count:
+                result[(None if edge.prev == native.NO_PREV else edge.prev, edge.cur)] = edge.count
+        return result
+
+
+class PythonAccounting:
+    kind = "python"
+
+    def __init__(self) -> None:
+        self._table: dict[tuple[int | None, int], list[int]] = {}
+        self._discover: Discover | None = None
+        self.reset(0, 0)
+
+    def install(self, uc: Uc, discover: Discover) -> None:
+        self._discover = discover
+        uc.hook_add(UC_HOOK_BLOCK, self._hook)
+
+    def _hook(self, uc: Uc, address: int, size: int, _user: object) -> None:
+        key = (self._prev, address)
+        entry = self._table.get(key)
+        if entry is None:
+            assert self._discover is not None
+            priced = self._discover(self._prev, address, size)
+            if priced is None:
+                self._stop = STOP_DISCOVER
+                uc.emu_stop()
+                return
+            entry = [priced[0], priced[1], 0]
+            self._table[key] = entry
+        cost, insns = entry[0], entry[1]
+        if self._insn_budget and self._instructions + insns > self._insn_budget:
+            self._stop = STOP_INSN_BUDGET
+            uc.emu_stop()
+            return
+        if self._cycle_budget and self._cycles + cost > self._cycle_budget:
+            self._stop = STOP_CYCLE_BUDGET
+            uc.emu_stop()
+            return
+        entry[2] += 1
+        self._cycles += cost
+        self._instructions += insns
+        self._blocks += 1
+        self._prev = address
+
+    def reset(self, insn_budget: int, cycle_budget: int) -> None:
+        self._table = {}
+        self._prev: int | None = None
+        self._cycles = 0
+        self._instructions = 0
+        self._blocks = 0
+        self._stop = RUNNING
+        self._insn_budget = insn_budget
+        self._cycle_budget = cycle_budget
+
+    def clear_stop(self) -> None:
+        self._stop = RUNNING
+
+    @property
+    def cycles(self) -> int:
+        return self._cycles
+
+    @property
+    def instructions(self) -> int:
+        return self._instructions
+
+    @property
+    def blocks(self) -> int:
+        return self._blocks
+
+    @property
+    def current(self) -> int | None:
+        return self._prev
+
+    @property
+    def stop_reason(self) -> int:
+        return self._stop
+
+    def edges(self) -> dict[tuple[int | None, int], int]:
+        return {key: entry[2] for key, entry in self._table.items() if entry[2]}
+
+
+def make_accounting(mode: str) -> tuple[Accounting, str]:
+    """``mode`` "auto" | "native" | "python" -> (accounting, note on why native is not used)."""
+    if mode not in ("auto", "native", "python"):
+        raise ValueError(f"Invalid accounting {mode!r}; accepted: 'auto', 'native', 'python'")
+    if mode == "python":
+        return PythonAccounting(), "python accounting requested"
+    lib, reason = native.load_native()
+    if lib is None:
+        if mode == "native":
+            raise RuntimeError(f"native accounting unavailable: {reason}")
+        return PythonAccounting(), reason
+    return NativeAccounting(lib), ""

@@ -1,0 +1,204 @@
+/* Native per-block accounting for cortexm_emu.
+ *
+ * cme_block_hook is registered with uc_hook_add(UC_HOOK_BLOCK) on the Unicorn
+ * handle the Python binding holds. Each time Unicorn enters a translated block
+ * it counts the EDGE (previous block -> this block) in an open-addressing hash
+ * table and adds the edge's precomputed cost (cycles, instructions). A new edge
+ * calls back into Python once (cme_state.discover), which decodes and prices
+ * the block; from then on the edge costs one hash probe in C.
+ *
+ * Built on first use by cortexm_emu.native with the host C compiler; no
+ * Unicorn header is needed (the hook receives an opaque engine pointer and
+ * uc_emu_stop is passed in as a function pointer).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CME_NO_PREV 0xFFFFFFFFu
+
+enum {
+    CME_RUNNING = 0,
+    CME_STOP_INSN_BUDGET = 1,
+    CME_STOP_CYCLE_BUDGET = 2,
+    CME_STOP_DISCOVER = 3,
+    CME_STOP_NO_MEMORY = 4,
+};
+
+typedef struct {
+    uint32_t prev;
+    uint32_t cur;
+    uint32_t used;
+    uint32_t insns;
+    int64_t cost;
+    uint64_t count;
+    uint64_t next;  /* 1 + index of the edge that followed this one last time (0: none) */
+} cme_edge;
+
+typedef int (*cme_discover_fn)(uint32_t prev, uint32_t cur, uint32_t size, int64_t *cost, uint32_t *insns);
+typedef int (*cme_stop_fn)(void *uc);
+
+typedef struct {
+    int64_t cycles;          /* sum of the costs of the edges taken so far (current block included) */
+    uint64_t instructions;
+    uint64_t blocks;
+    uint64_t insn_budget;    /* 0: no budget */
+    int64_t cycle_budget;    /* 0: no budget */
+    uint32_t prev;           /* block entered last, CME_NO_PREV before the first */
+    int32_t stop_reason;
+    uint64_t last;           /* 1 + index of the edge taken last (0: none) */
+    uint64_t edges_used;
+    uint64_t capacity;       /* power of two */
+    cme_edge *table;
+    cme_discover_fn discover;
+    cme_stop_fn stop;
+} cme_state;
+
+static inline uint64_t cme_slot(uint32_t prev, uint32_t cur, uint64_t mask) {
+    uint64_t h = (((uint64_t)prev << 32) | cur) * 0x9E3779B97F4A7C15ull;
+    h ^= h >> 29;
+    return h & mask;
+}
+
+static cme_edge *cme_find(cme_edge *table, uint64_t mask, uint32_t prev, uint32_t cur) {
+    /* open addressing, linear probing; the table is at most half full */
+    uint64_t i = cme_slot(prev, cur, mask);
+    for (;;) {
+        cme_edge *e = &table[i];
+        if (!e->used || (e->prev == prev && e->cur == cur)) {
+            return e;
+        }
+        i = (i + 1) & mask;
+    }
+}
+
+static int cme_grow(cme_state *s) {
+    uint64_t capacity = s->capacity * 2;
+    cme_edge *table = calloc(capacity, sizeof(cme_edge));
+    if (table == NULL) {
+        return -1;
+    }
+    for (uint64_t i = 0; i < s->capacity; i++) {
+        cme_edge *old = &s->table[i];
+        if (old->used) {
+            cme_edge *moved = cme_find(table, capacity - 1, old->prev, old->cur);
+            *moved = *old;
+            moved->next = 0; /* indices changed: forget the successor hints */
+        }
+    }
+    free(s->table);
+    s->table = table;
+    s->capacity = capacity;
+    s->last = 0;
+    return 0;
+}
+
+cme_state *cme_new(uint64_t capacity) {
+    uint64_t cap = 64;
+    while (cap < capacity) {
+        cap *= 2;
+    }
+    cme_state *s = calloc(1, sizeof(cme_state));
+    if (s == NULL) {
+        return NULL;
+    }
+    s->table = calloc(cap, sizeof(cme_edge));
+    if (s->table == NULL) {
+        free(s);
+        return NULL;
+    }
+    s->capacity = cap;
+    s->prev = CME_NO_PREV;
+    return s;
+}
+
+void cme_free(cme_state *s) {
+    if (s != NULL) {
+        free(s->table);
+        free(s);
+    }
+}
+
+/* Forget every count and edge (a new call); keep the callbacks and the capacity. */
+void cme_reset(cme_state *s) {
+    memset(s->table, 0, s->capacity * sizeof(cme_edge));
+    s->cycles = 0;
+    s->instructions = 0;
+    s->blocks = 0;
+    s->prev = CME_NO_PREV;
+    s->stop_reason = CME_RUNNING;
+    s->edges_used = 0;
+    s->last = 0;
+}
+
+/* Copy the used edges into out (room for n); returns how many were copied. */
+uint64_t cme_export(const cme_state *s, cme_edge *out, uint64_t n) {
+    uint64_t k = 0;
+    for (uint64_t i = 0; i < s->capacity && k < n; i++) {
+        if (s->table[i].used) {
+            out[k++] = s->table[i];
+        }
+    }
+    return k;
+}
+
+void cme_block_hook(void *uc, uint64_t address, uint32_t size, void *user_data) {
+    cme_state *s = (cme_state *)user_data;
+    uint32_t cur = (uint32_t)address;
+    uint32_t prev = s->prev;
+    cme_edge *e = NULL;
+    /* Fast path: the edge that followed the previous edge last time (loops, straight code). */
+    if (s->last != 0) {
+        uint64_t hint = s->table[s->last - 1].next;
+        if (hint != 0 && s->table[hint - 1].cur == cur) {
+            e = &s->table[hint - 1];
+        }
+    }
+    if (e == NULL) {
+        e = cme_find(s->table, s->capacity - 1, prev, cur);
+        if (!e->used) {
+            int64_t cost = 0;
+            uint32_t insns = 0;
+            if (s->discover(prev, cur, size, &cost, &insns) != 0) {
+                s->stop_reason = CME_STOP_DISCOVER;
+                s->stop(uc);
+                return;
+            }
+            if ((s->edges_used + 1) * 2 > s->capacity) {
+                if (cme_grow(s) != 0) {
+                    s->stop_reason = CME_STOP_NO_MEMORY;
+                    s->stop(uc);
+                    return;
+                }
+                e = cme_find(s->table, s->capacity - 1, prev, cur);
+            }
+            e->prev = prev;
+            e->cur = cur;
+            e->used = 1;
+            e->insns = insns;
+            e->cost = cost;
+            e->count = 0;
+            e->next = 0;
+            s->edges_used++;
+        }
+        if (s->last != 0) {
+            s->table[s->last - 1].next = (uint64_t)(e - s->table) + 1;
+        }
+    }
+    if (s->insn_budget != 0 && s->instructions + e->insns > s->insn_budget) {
+        s->stop_reason = CME_STOP_INSN_BUDGET;
+        s->stop(uc);
+        return;
+    }
+    if (s->cycle_budget != 0 && s->cycles + e->cost > s->cycle_budget) {
+        s->stop_reason = CME_STOP_CYCLE_BUDGET;
+        s->stop(uc);
+        return;
+    }
+    e->count++;
+    s->cycles += e->cost;
+    s->instructions += e->insns;
+    s->blocks++;
+    s->prev = cur;
+    s->last = (uint64_t)(e - s->table) + 1;
+}

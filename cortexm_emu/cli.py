@@ -1,0 +1,263 @@
+"""``cortexm-emu``: run or annotate one function of an ELF on an emulated Cortex-M core.
+
+The CLI parses, builds a Machine, calls one library function and renders; all
+the work is in :mod:`cortexm_emu.machine` and :mod:`cortexm_emu.annotate`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+from cortexm_emu.annotate import annotate, as_json, render_text
+from cortexm_emu.cores import CORES
+from cortexm_emu.errors import EmulatorError
+from cortexm_emu.machine import DEFAULT_BUDGET, DEFAULT_STACK_SIZE, U64, Buffer, CallResult, Machine
+
+COUNT_NOTE = (
+    "The count runs from the function's first instruction to its own return included "
+    "(BX LR / POP {PC} and that branch's pipeline refill); the caller's BL is not counted. "
+    "Instructions include IT-block instructions whose condition failed."
+)
+
+EXAMPLES = """\
+examples:
+  cortexm-emu run prog.elf xorshift_loop --core m4 --arg 1 --arg 1000
+  cortexm-emu run prog.elf xor_into --core m0plus --buf 00112233 --buf hex:ffffffff --arg 4 --json
+  cortexm-emu run prog.elf fill --core m3 --buf size:64 --arg 64 --arg 7
+  cortexm-emu run prog.elf mix64 --core m4 --arg 7 --arg64 0x1122334455667788 --arg 9 --arg64 1
+  cortexm-emu annotate prog.elf xorshift_loop --core m4 --arg 1 --arg 100 --top 5
+
+--arg INT      a 32-bit integer argument: decimal, 0x hex, 0b binary, negative allowed
+--arg64 INT    a 64-bit argument (AAPCS: even register pair or 8-aligned stack slot)
+--buf SPEC     a buffer in SRAM, its address passed as the argument:
+                 size:N  or bare decimal N without a leading zero (64)  -> N zero bytes
+                 hex:HEX or any other bare value (00112233, deadbeef)   -> those bytes
+               so "--buf 64" is 64 zero bytes and "--buf 0064" or "--buf hex:64" is the byte 0x64.
+Arguments are passed in the order given. Exit status: 0 ok, 1 emulator fault or bad ELF, 2 bad arguments.
+"""
+
+
+def parse_int(text: str) -> int:
+    try:
+        return int(text, 0)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid integer {text!r}; expected e.g. 42, -1, 0x2A or 0b101010"
+        ) from None
+
+
+def parse_buffer(text: str) -> Buffer:
+    form = "expected size:N, hex:HEX, a decimal size such as 64 or hex bytes such as 00112233"
+    if text.startswith("size:"):
+        size_text = text[5:]
+        if not size_text.isdigit():
+            raise argparse.ArgumentTypeError(
+                f"invalid buffer size {size_text!r} in {text!r}; {form}"
+            )
+        return Buffer.zeros(int(size_text))
+    if text.startswith("hex:"):
+        hex_text = text[4:]
+    elif text.isdigit() and (text == "0" or not text.startswith("0")):
+        return Buffer.zeros(int(text))
+    else:
+        hex_text = text
+    hex_text = hex_text.removeprefix("0x")
+    try:
+        return Buffer(bytes.fromhex(hex_text))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid buffer {text!r} (not an even number of hex digits); {form}"
+        ) from None
+
+
+class _Ordered(argparse.Action):
+    """Collect --arg/--arg64/--buf into one list, in command-line order."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        items = list(getattr(namespace, "call_args", None) or [])
+        if option_string == "--arg64":
+            values = U64(values)
+        elif option_string == "--arg" and not -(1 << 31) <= values < (1 << 32):
+            parser.error(
+                f"argument --arg: {values} does not fit 32 bits; expected -2**31 .. 2**32-1 (use --arg64)"
+            )
+        items.append(values)
+        namespace.call_args = items
+
+
+def _add_call_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("elf", help="the ELF file (32-bit little-endian Arm, with symbols)")
+    parser.add_argument("function", help="the function symbol to call")
+    parser.add_argument(
+        "--core", choices=list(CORES), default="m4", help="the core to emulate (default m4)"
+    )
+    parser.add_argument(
+        "--arg",
+        type=parse_int,
+        action=_Ordered,
+        dest="call_args",
+        metavar="INT",
+        help="32-bit integer argument",
+    )
+    parser.add_argument(
+        "--arg64",
+        type=parse_int,
+        action=_Ordered,
+        dest="call_args",
+        metavar="INT",
+        help="64-bit integer argument",
+    )
+    parser.add_argument(
+        "--buf",
+        type=parse_buffer,
+        action=_Ordered,
+        dest="call_args",
+        metavar="HEX|SIZE",
+        help="buffer argument (see below)",
+    )
+    parser.add_argument(
+        "--budget",
+        type=parse_int,
+        default=DEFAULT_BUDGET,
+        metavar="N",
+        help=f"instruction budget (default {DEFAULT_BUDGET})",
+    )
+    parser.add_argument(
+        "--stack",
+        type=parse_int,
+        default=DEFAULT_STACK_SIZE,
+        metavar="BYTES",
+        help=f"stack size (default {DEFAULT_STACK_SIZE})",
+    )
+    parser.add_argument(
+        "--accounting",
+        choices=["auto", "native", "python"],
+        default="auto",
+        help="per-block counter (default auto: native C if a host compiler exists)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="cortexm-emu",
+        description="Cycle-counting Cortex-M emulator: call one function of an ELF and count its cycles. "
+        + COUNT_NOTE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES,
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    run = sub.add_parser(
+        "run",
+        help="call a function and print cycles, instructions and stack",
+        description="Call FUNCTION of ELF and print cycles, instructions, stack bytes and the return value. "
+        + COUNT_NOTE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES,
+    )
+    _add_call_options(run)
+    run.set_defaults(handler=_run)
+    ann = sub.add_parser(
+        "annotate",
+        help="disassembly of the executed code with counts, cycles and the rule behind each",
+        description="Call FUNCTION and print the capstone disassembly of the executed code, hottest blocks first, "
+        "with execution counts, cycles per instruction and the timing rule that priced each. "
+        + COUNT_NOTE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog=EXAMPLES,
+    )
+    _add_call_options(ann)
+    ann.add_argument(
+        "--top", type=parse_int, default=None, metavar="N", help="show only the N hottest blocks"
+    )
+    ann.set_defaults(handler=_annotate)
+    return parser
+
+
+def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:
+    machine = Machine(args.core, accounting=args.accounting, stack_size=args.stack)
+    machine.load_elf(args.elf)
+    return machine, machine.call(args.function, *(args.call_args or []), budget=args.budget)
+
+
+def result_json(result: CallResult) -> dict[str, Any]:
+    return {
+        "function": result.function,
+        "core": result.core,
+        "cycles": result.cycles,
+        "instructions": result.instructions,
+        "stack_bytes": result.stack_bytes,
+        "code_bytes": result.code_bytes,
+        "functions": list(result.functions),
+        "return_value": result.return_value,
+        "return_value64": result.return_value64,
+        "classes": dict(sorted(result.classes.items())),
+        "buffers": [
+            {"index": i, "address": address, "size": len(data), "hex": data.hex()}
+            for i, (address, data) in enumerate(zip(result.buffer_addresses, result.buffers))
+        ],
+        "accounting": result.accounting,
+        "memory": result.memory,
+        "count_includes": COUNT_NOTE,
+    }
+
+
+def _run(args: argparse.Namespace) -> int:
+    machine, result = _call(args)
+    if args.json:
+        print(json.dumps(result_json(result), indent=2))
+        return 0
+    lines = [
+        f"function      {result.function} on {machine.info.title}, {result.memory} memory, {result.accounting} accounting",
+        f"cycles        {result.cycles}",
+        f"instructions  {result.instructions}",
+        f"stack         {result.stack_bytes} bytes",
+        f"code          {result.code_bytes} bytes ({', '.join(result.functions)})",
+        f"return        r0 = {result.return_value} (0x{result.return_value:08x}), r1:r0 = 0x{result.return_value64:016x}",
+        "classes       "
+        + ", ".join(
+            f"{name} {n}" for name, n in sorted(result.classes.items(), key=lambda kv: -kv[1])
+        ),
+    ]
+    for i, (address, data) in enumerate(zip(result.buffer_addresses, result.buffers)):
+        lines.append(f"buffer {i:<6} {len(data)} bytes at 0x{address:08x}: {data.hex()}")
+    lines.append(COUNT_NOTE)
+    print("\n".join(lines))
+    return 0
+
+
+def _annotate(args: argparse.Namespace) -> int:
+    machine, result = _call(args)
+    blocks = annotate(machine, result)
+    if args.json:
+        print(json.dumps(as_json(machine, result, blocks), indent=2))
+    else:
+        print(render_text(machine, result, blocks, args.top))
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.handler(args)
+    except ValueError as exc:
+        print(f"cortexm-emu: error: {exc}", file=sys.stderr)
+        return 2
+    except EmulatorError as exc:
+        print(f"cortexm-emu: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,39 @@
+"""What differs between cores, as data: the Unicorn CPU model and system registers.
+
+Adding a core (M7, M33 in the next issue) is a new row here plus its timing model.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from unicorn import arm_const
+
+
+@dataclass(frozen=True)
+class CoreInfo:
+    name: str
+    title: str
+    unicorn_model: int
+    #: DWT->CYCCNT exists (ARMv7-M; the ARMv6-M DWT has no cycle counter:
+    #: Cortex-M0+ TRM DDI 0484C §4.3 lists no CYCCNT; ARMv6-M ARM DDI 0419E C1.8).
+    has_cyccnt: bool
+    #: SCB->CPUID reset value (Cortex-M0 TRM DDI 0432C §4.3.1; M0+ DDI 0484C §4.3;
+    #: M3 r2p1 100165 §4.3; M4 r0p1 DDI 0439D §4.3).
+    cpuid: int
+
+
+CORES: dict[str, CoreInfo] = {
+    # Unicorn has one ARMv6-M model (Cortex-M0); M0 and M0+ share the instruction set,
+    # they differ in timing only, which the timing model supplies.
+    "m0": CoreInfo("m0", "Cortex-M0", arm_const.UC_CPU_ARM_CORTEX_M0, False, 0x410CC200),
+    "m0plus": CoreInfo("m0plus", "Cortex-M0+", arm_const.UC_CPU_ARM_CORTEX_M0, False, 0x410CC601),
+    "m3": CoreInfo("m3", "Cortex-M3", arm_const.UC_CPU_ARM_CORTEX_M3, True, 0x412FC231),
+    "m4": CoreInfo("m4", "Cortex-M4", arm_const.UC_CPU_ARM_CORTEX_M4, True, 0x410FC241),
+}
+
+
+def core_info(core: str) -> CoreInfo:
+    if core not in CORES:
+        raise ValueError(f"Invalid core {core!r}; accepted: {', '.join(CORES)}")
+    return CORES[core]

@@ -1,0 +1,189 @@
+"""ELF loading with pyelftools: PT_LOAD segments and the symbol table.
+
+Only what the emulator needs is kept: the bytes of each loadable segment at the
+address it is linked at (its VMA: ``.data`` is simply the segment at its RAM
+address, so no startup copy loop has to run), the load address (LMA) when it
+differs, and the function and object symbols for ``symbol+offset`` lookups.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from elftools.common.exceptions import ELFError as _PyElfError
+from elftools.elf.elffile import ELFFile
+
+from cortexm_emu.errors import ElfError
+
+
+@dataclass(frozen=True)
+class Segment:
+    """One PT_LOAD segment: ``data`` (file bytes) then ``memsz - len(data)`` zero bytes."""
+
+    vaddr: int
+    paddr: int
+    data: bytes
+    memsz: int
+    writable: bool
+    executable: bool
+
+    @property
+    def end(self) -> int:
+        return self.vaddr + self.memsz
+
+
+@dataclass(frozen=True)
+class Symbol:
+    name: str
+    address: int  # Thumb bit cleared
+    size: int
+    kind: str  # "func" or "object"
+
+
+@dataclass
+class ElfImage:
+    path: Path
+    entry: int
+    segments: list[Segment]
+    functions: dict[str, Symbol]
+    objects: dict[str, Symbol]
+    _sorted: list[Symbol] = field(default_factory=list, repr=False)
+    _starts: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        # Functions first so that at equal addresses a function wins over a label.
+        ordered = sorted(
+            [*self.functions.values(), *self.objects.values()],
+            key=lambda s: (s.address, s.kind != "func", s.name),
+        )
+        self._sorted = ordered
+        self._starts = [s.address for s in ordered]
+
+    def symbol_at(self, address: int) -> Symbol | None:
+        """The symbol whose ``[address, address+size)`` contains ``address``."""
+        index = bisect.bisect_right(self._starts, address) - 1
+        while index >= 0:
+            sym = self._sorted[index]
+            if sym.address <= address < sym.address + max(sym.size, 1):
+                return sym
+            if address - sym.address > 0x100000:
+                break
+            index -= 1
+        return None
+
+    def describe(self, address: int) -> str:
+        """``name+0xoff`` for an address inside a symbol, else the bare hex address."""
+        sym = self.symbol_at(address)
+        if sym is None:
+            return f"0x{address:08x}"
+        offset = address - sym.address
+        return f"{sym.name}+0x{offset:x}" if offset else sym.name
+
+    def function_containing(self, address: int) -> Symbol | None:
+        sym = self.symbol_at(address)
+        if sym is not None and sym.kind == "func":
+            return sym
+        for candidate in self.functions.values():
+            if candidate.address <= address < candidate.address + candidate.size:
+                return candidate
+        return None
+
+
+def load_elf_image(path: str | Path) -> ElfImage:
+    """Read ``path``; raise :class:`ElfError` naming the file and what is wrong."""
+    path = Path(path)
+    name = str(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise ElfError(name, f"cannot read the file ({exc.strerror or exc})") from exc
+    if raw[:4] != b"\x7fELF":
+        raise ElfError(name, "not an ELF file (missing the \\x7fELF magic)")
+    if len(raw) < 52:
+        raise ElfError(name, f"truncated ELF ({len(raw)} bytes, shorter than a 32-bit ELF header)")
+    if raw[4] == 2:
+        raise ElfError(name, "64-bit ELF (ELFCLASS64); Cortex-M code is 32-bit ELF (ELFCLASS32)")
+    if raw[4] != 1:
+        raise ElfError(name, f"unknown ELF class {raw[4]} (expected 1, ELFCLASS32)")
+    if raw[5] == 2:
+        raise ElfError(name, "big-endian ELF (ELFDATA2MSB); Cortex-M code is little-endian")
+    if raw[5] != 1:
+        raise ElfError(name, f"unknown ELF data encoding {raw[5]} (expected 1, little-endian)")
+    try:
+        return _parse(path, raw)
+    except ElfError:
+        raise
+    except (_PyElfError, ValueError, KeyError, IndexError, EOFError, TypeError) as exc:
+        raise ElfError(name, f"malformed or truncated ELF ({type(exc).__name__}: {exc})") from exc
+    except Exception as exc:  # pyelftools raises struct/construct errors on truncated input
+        if type(exc).__module__.startswith(("construct", "struct", "elftools")):
+            raise ElfError(
+                name, f"malformed or truncated ELF ({type(exc).__name__}: {exc})"
+            ) from exc
+        raise
+
+
+def _parse(path: Path, raw: bytes) -> ElfImage:
+    import io
+
+    name = str(path)
+    elf = ELFFile(io.BytesIO(raw))
+    machine = elf.header["e_machine"]
+    if machine != "EM_ARM":
+        raise ElfError(name, f"wrong machine {machine} (expected EM_ARM, a 32-bit Arm ELF)")
+    segments: list[Segment] = []
+    for seg in elf.iter_segments():
+        if seg["p_type"] != "PT_LOAD" or seg["p_memsz"] == 0:
+            continue
+        filesz, memsz = seg["p_filesz"], seg["p_memsz"]
+        if filesz > memsz:
+            raise ElfError(
+                name, f"PT_LOAD at 0x{seg['p_vaddr']:08x} has p_filesz {filesz} > p_memsz {memsz}"
+            )
+        data = seg.data()
+        if len(data) != filesz:
+            raise ElfError(
+                name,
+                f"truncated ELF: segment at 0x{seg['p_vaddr']:08x} needs {filesz} bytes, file has {len(data)}",
+            )
+        if seg["p_vaddr"] + memsz > 1 << 32:
+            raise ElfError(
+                name, f"PT_LOAD at 0x{seg['p_vaddr']:08x} of {memsz} bytes runs past 4 GiB"
+            )
+        flags = seg["p_flags"]
+        segments.append(
+            Segment(
+                vaddr=seg["p_vaddr"],
+                paddr=seg["p_paddr"],
+                data=bytes(data),
+                memsz=memsz,
+                writable=bool(flags & 2),
+                executable=bool(flags & 1),
+            )
+        )
+    if not segments:
+        raise ElfError(name, "no loadable (PT_LOAD) segment")
+    symtab = elf.get_section_by_name(".symtab")
+    if symtab is None:
+        raise ElfError(name, "no symbol table (.symtab); the ELF was stripped")
+    functions: dict[str, Symbol] = {}
+    objects: dict[str, Symbol] = {}
+    for sym in symtab.iter_symbols():
+        kind = sym["st_info"]["type"]
+        if not sym.name or sym["st_shndx"] == "SHN_UNDEF":
+            continue
+        if kind == "STT_FUNC":
+            functions[sym.name] = Symbol(sym.name, sym["st_value"] & ~1, sym["st_size"], "func")
+        elif kind == "STT_OBJECT":
+            objects[sym.name] = Symbol(sym.name, sym["st_value"], sym["st_size"], "object")
+    if not functions:
+        raise ElfError(name, "no function symbols (STT_FUNC) in .symtab")
+    return ElfImage(
+        path=path,
+        entry=elf.header["e_entry"],
+        segments=segments,
+        functions=functions,
+        objects=objects,
+    )

@@ -1,0 +1,67 @@
+"""The memory-system seam and the architectural memory map.
+
+A memory system adds cycles on top of the core's timing model (flash wait
+states, prefetch, caches). The ideal memory of this module adds none: every
+access completes in zero wait states, which is what the Arm TRM cycle tables
+assume ("zero-wait-state memory system", DDI 0439D §3.3.1).
+
+A memory system is any object with the :class:`MemorySystem` methods. The
+emulator calls them once per distinct block and once per distinct edge
+(previous block -> next block), never per executed instruction, so their result
+must depend only on the code (addresses, instructions), not on data or history.
+History-dependent effects (caches) need a further hook; the board models of
+the next issue add it behind this protocol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+if TYPE_CHECKING:
+    from cortexm_emu.machine import Block
+
+
+class MemorySystem(Protocol):
+    name: str
+
+    def block_extra(self, block: Block) -> int:
+        """Extra cycles each time ``block`` executes (e.g. instruction-fetch wait states)."""
+        ...
+
+    def edge_extra(self, prev: Block, nxt: Block, fallthrough: bool) -> int:
+        """Extra cycles when ``nxt`` runs right after ``prev`` (e.g. a refetch after a taken branch)."""
+        ...
+
+
+@dataclass(frozen=True)
+class IdealMemory:
+    """Zero-wait-state code and data memory (the TRM tables' assumption)."""
+
+    name: str = "ideal"
+
+    def block_extra(self, block: Block) -> int:
+        return 0
+
+    def edge_extra(self, prev: Block, nxt: Block, fallthrough: bool) -> int:
+        return 0
+
+
+#: The ARMv7-M / ARMv6-M default memory map (Arm DDI 0403E B3.1 Table B3-1;
+#: ARMv6-M DDI 0419E B3.1 has the same regions): (start, end exclusive, name).
+ARCHITECTURAL_REGIONS: tuple[tuple[int, int, str], ...] = (
+    (0x0000_0000, 0x2000_0000, "Code"),
+    (0x2000_0000, 0x4000_0000, "SRAM"),
+    (0x4000_0000, 0x6000_0000, "Peripheral"),
+    (0x6000_0000, 0xA000_0000, "External RAM"),
+    (0xA000_0000, 0xE000_0000, "External device"),
+    (0xE000_0000, 0xE010_0000, "Private Peripheral Bus"),
+    (0xE010_0000, 0x1_0000_0000, "Vendor system"),
+)
+
+
+def architectural_region(address: int) -> str:
+    for start, end, name in ARCHITECTURAL_REGIONS:
+        if start <= address < end:
+            return name
+    return "outside the 32-bit address space"

@@ -1,0 +1,134 @@
+"""Build and load the native block counter (``blockcount.c``) with the host C compiler.
+
+The shared library is compiled on first use with ``cc`` (or ``$CC``) and cached
+under ``$CORTEXM_EMU_CACHE/native`` (default ``~/.cache/cortexm_emu/native``),
+keyed by the SHA-256 of the C source, the flags and the compiler's version
+line. If no compiler is found or compilation fails, :func:`load_native` returns
+``None`` together with the reason and the emulator falls back to a Python block
+hook (same counts, slower).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import hashlib
+import os
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+
+SOURCE = Path(__file__).resolve().parent / "blockcount.c"
+CFLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
+
+NO_PREV = 0xFFFF_FFFF
+
+#: stop_reason values of blockcount.c
+RUNNING, STOP_INSN_BUDGET, STOP_CYCLE_BUDGET, STOP_DISCOVER, STOP_NO_MEMORY = range(5)
+
+
+class Edge(ctypes.Structure):
+    _fields_ = [
+        ("prev", ctypes.c_uint32),
+        ("cur", ctypes.c_uint32),
+        ("used", ctypes.c_uint32),
+        ("insns", ctypes.c_uint32),
+        ("cost", ctypes.c_int64),
+        ("count", ctypes.c_uint64),
+        ("next", ctypes.c_uint64),
+    ]
+
+
+DISCOVER_FN = ctypes.CFUNCTYPE(
+    ctypes.c_int,
+    ctypes.c_uint32,
+    ctypes.c_uint32,
+    ctypes.c_uint32,
+    ctypes.POINTER(ctypes.c_int64),
+    ctypes.POINTER(ctypes.c_uint32),
+)
+
+
+class State(ctypes.Structure):
+    _fields_ = [
+        ("cycles", ctypes.c_int64),
+        ("instructions", ctypes.c_uint64),
+        ("blocks", ctypes.c_uint64),
+        ("insn_budget", ctypes.c_uint64),
+        ("cycle_budget", ctypes.c_int64),
+        ("prev", ctypes.c_uint32),
+        ("stop_reason", ctypes.c_int32),
+        ("last", ctypes.c_uint64),
+        ("edges_used", ctypes.c_uint64),
+        ("capacity", ctypes.c_uint64),
+        ("table", ctypes.c_void_p),
+        ("discover", ctypes.c_void_p),
+        ("stop", ctypes.c_void_p),
+    ]
+
+
+def cache_root() -> Path:
+    root = os.environ.get("CORTEXM_EMU_CACHE") or Path.home() / ".cache" / "cortexm_emu"
+    return Path(root) / "native"
+
+
+def _compiler() -> str | None:
+    for candidate in (os.environ.get("CC"), "cc", "gcc", "clang"):
+        if candidate and shutil.which(candidate):
+            return candidate
+    return None
+
+
+def _compile() -> tuple[Path | None, str]:
+    compiler = _compiler()
+    if compiler is None:
+        return None, "no host C compiler (cc, gcc, clang or $CC) on PATH"
+    version = subprocess.run([compiler, "--version"], capture_output=True, text=True, check=False)
+    if version.returncode != 0:
+        return None, f"{compiler} --version failed: {version.stderr.strip()}"
+    key = hashlib.sha256()
+    for part in (
+        SOURCE.read_bytes(),
+        " ".join(CFLAGS).encode(),
+        version.stdout.splitlines()[0].encode(),
+    ):
+        key.update(part)
+    out_dir = cache_root() / key.hexdigest()[:24]
+    lib = out_dir / "libcortexm_emu_blockcount.so"
+    if lib.is_file():
+        return lib, ""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    tmp = out_dir / f"tmp.{os.getpid()}.so"
+    result = subprocess.run(
+        [compiler, *CFLAGS, str(SOURCE), "-o", str(tmp)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if result.returncode != 0:
+        return None, f"{compiler} failed on {SOURCE.name}: {result.stderr.strip()}"
+    tmp.replace(lib)  # atomic: parallel test workers may race here
+    return lib, ""
+
+
+@cache
+def load_native() -> tuple[ctypes.CDLL | None, str]:
+    """The loaded library (``None`` if unavailable) and, if unavailable, why."""
+    if os.environ.get("CORTEXM_EMU_NO_NATIVE"):
+        return None, "disabled by $CORTEXM_EMU_NO_NATIVE"
+    lib_path, reason = _compile()
+    if lib_path is None:
+        return None, reason
+    try:
+        lib = ctypes.CDLL(str(lib_path))
+    except OSError as exc:
+        return None, f"cannot load {lib_path}: {exc}"
+    lib.cme_new.restype = ctypes.POINTER(State)
+    lib.cme_new.argtypes = [ctypes.c_uint64]
+    lib.cme_free.argtypes = [ctypes.POINTER(State)]
+    lib.cme_free.restype = None
+    lib.cme_reset.argtypes = [ctypes.POINTER(State)]
+    lib.cme_reset.restype = None
+    lib.cme_export.argtypes = [ctypes.POINTER(State), ctypes.POINTER(Edge), ctypes.c_uint64]
+    lib.cme_export.restype = ctypes.c_uint64
+    return lib, ""

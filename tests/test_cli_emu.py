@@ -1,0 +1,212 @@
+"""The cortexm-emu command line: run, annotate, JSON output, argument order, errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from cortexm_emu import Machine
+from cortexm_emu.cli import main
+from cortexm_emu.toolchain import build
+
+ASM = Path(__file__).parent / "asm" / "machine"
+
+
+@pytest.fixture(scope="module")
+def calls_elf() -> str:
+    return str(build([ASM / "calls.c"], "m4").elf)
+
+
+def run_json(capsys, *argv: str) -> dict:
+    assert main([*argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_run_json_has_the_documented_fields(capsys, calls_elf):
+    out = run_json(
+        capsys,
+        "run",
+        calls_elf,
+        "xor_into",
+        "--core",
+        "m4",
+        "--buf",
+        "0f102030",
+        "--buf",
+        "hex:f0010203",
+        "--arg",
+        "4",
+    )
+    for key in (
+        "cycles",
+        "instructions",
+        "stack_bytes",
+        "return_value",
+        "code_bytes",
+        "buffers",
+        "count_includes",
+    ):
+        assert key in out
+    assert [b["hex"] for b in out["buffers"]] == ["ff112233", "f0010203"]
+    direct = Machine("m4")
+    direct.load_elf(calls_elf)
+    from cortexm_emu import Buffer
+
+    expected = direct.call(
+        "xor_into", Buffer(bytes.fromhex("0f102030")), Buffer(bytes.fromhex("f0010203")), 4
+    )
+    assert (out["cycles"], out["instructions"], out["stack_bytes"]) == (
+        expected.cycles,
+        expected.instructions,
+        expected.stack_bytes,
+    )
+
+
+def test_arguments_keep_their_order_including_64_bit_ones(capsys, calls_elf):
+    out = run_json(
+        capsys,
+        "run",
+        calls_elf,
+        "mix64",
+        "--arg",
+        "7",
+        "--arg64",
+        "0x1122334455667788",
+        "--arg",
+        "9",
+        "--arg64",
+        "0x8102030405060708",
+    )
+    b, d = 0x1122_3344_5566_7788, 0x8102_0304_0506_0708
+    assert out["return_value64"] == ((b ^ ((d << 1) & (2**64 - 1))) + 7 + (9 << 32)) & (2**64 - 1)
+
+
+@pytest.mark.parametrize("spec, size", [("size:24", 24), ("24", 24), ("0", 0)])
+def test_decimal_buffer_spec_is_a_zeroed_size(capsys, calls_elf, spec, size):
+    out = run_json(
+        capsys,
+        "run",
+        calls_elf,
+        "fill",
+        "--buf",
+        spec,
+        "--arg",
+        str(size),
+        "--arg",
+        "3",
+        "--core",
+        "m3",
+    )
+    assert out["buffers"][0]["hex"] == bytes((3 + i) & 0xFF for i in range(size)).hex()
+
+
+@pytest.mark.parametrize(
+    "spec, data",
+    [("0024", b"\x00\x24"), ("hex:24", b"\x24"), ("deadbeef", bytes.fromhex("deadbeef"))],
+)
+def test_other_buffer_specs_are_hex_bytes(capsys, calls_elf, spec, data):
+    out = run_json(
+        capsys,
+        "run",
+        calls_elf,
+        "xor_into",
+        "--buf",
+        spec,
+        "--buf",
+        "size:" + str(len(data)),
+        "--arg",
+        str(len(data)),
+    )
+    assert out["buffers"][0]["hex"] == data.hex()
+
+
+def test_run_text_output(capsys, calls_elf):
+    assert main(["run", calls_elf, "negate", "--arg", "-5", "--core", "m0plus"]) == 0
+    text = capsys.readouterr().out
+    assert "cycles" in text and "instructions" in text and "stack" in text
+    assert "r0 = 5 (0x00000005)" in text
+    assert "caller's BL is not counted" in text
+
+
+def test_annotate_rows_sum_to_the_cycles(capsys, calls_elf):
+    out = run_json(capsys, "annotate", calls_elf, "stack_user", "--arg", "50", "--core", "m4")
+    assert sum(b["total_cycles"] for b in out["blocks"]) == out["cycles"]
+    totals = [b["total_cycles"] for b in out["blocks"]]
+    assert totals == sorted(totals, reverse=True)
+    rows = [row for b in out["blocks"] for row in b["instructions"]]
+    assert all(row["rule"] for row in rows)
+    assert any(row["taken"] for row in rows)
+
+
+def test_annotate_text_shows_rules_and_hottest_first(capsys, calls_elf):
+    assert (
+        main(
+            [
+                "annotate",
+                calls_elf,
+                "divide",
+                "--arg",
+                "1000",
+                "--arg",
+                "7",
+                "--core",
+                "m4",
+                "--top",
+                "2",
+            ]
+        )
+        == 0
+    )
+    text = capsys.readouterr().out
+    assert "udiv" in text and "+dyn" in text
+    assert text.index("block 0x") < text.rindex("bx lr")
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--buf", "zz"], "invalid buffer 'zz'"),
+        (["--arg", "twelve"], "invalid integer 'twelve'; expected e.g. 42"),
+        (["--arg", "0x1ffffffff"], "does not fit 32 bits"),
+        (["--core", "m5"], "invalid choice: 'm5'"),
+    ],
+)
+def test_bad_arguments_exit_2_with_the_bad_value(capsys, calls_elf, argv, message):
+    with pytest.raises(SystemExit) as info:
+        main(["run", calls_elf, "negate", *argv])
+    assert info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_unknown_function_exits_2(capsys, calls_elf):
+    assert main(["run", calls_elf, "no_such_function"]) == 2
+    assert "Invalid function 'no_such_function'" in capsys.readouterr().err
+
+
+def test_fault_exits_1_with_the_fault(capsys, calls_elf):
+    assert main(["run", calls_elf, "spin", "--budget", "1000"]) == 1
+    err = capsys.readouterr().err
+    assert "BudgetExceeded" in err and "(spin" in err
+
+
+def test_bad_elf_exits_1(capsys, tmp_path):
+    bad = tmp_path / "bad.elf"
+    bad.write_bytes(b"not an elf at all")
+    assert main(["run", str(bad), "f"]) == 1
+    assert "not an ELF file" in capsys.readouterr().err
+
+
+def test_help_says_what_the_count_includes():
+    out = subprocess.run(
+        [sys.executable, "-m", "cortexm_emu", "run", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "own return included" in " ".join(out.split())
+    assert "caller's BL is not counted" in " ".join(out.split())
+    assert "size:N" in out and "hex:HEX" in out

@@ -1,0 +1,391 @@
+"""cortexm_emu.Machine: ELF loading, AAPCS calls, buffers, accounting, self-measuring code.
+
+Cycle numbers here are checked for consistency (native vs Python accounting, repeat calls,
+DWT/SysTick against the model's own block prices), not against the manuals: that is the
+timing model's tests' job (tests/test_timing*.py).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from cortexm_emu import U64, Buffer, ElfError, EmulatorError, Machine
+from cortexm_emu.native import load_native
+from cortexm_emu.toolchain import build
+
+ASM = Path(__file__).parent / "asm" / "machine"
+CORES = ["m0", "m0plus", "m3", "m4"]
+MASK32 = 0xFFFF_FFFF
+
+
+def elf(name: str, core: str, **kwargs) -> Path:
+    return build([ASM / name], core, **kwargs).elf
+
+
+def machine(core: str, name: str = "calls.c", **kwargs) -> Machine:
+    m = Machine(core, **kwargs)
+    m.load_elf(elf(name, core))
+    return m
+
+
+# -- AAPCS calls ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_eight_arguments_four_in_registers_four_on_the_stack(core):
+    args = [0x11, 0x2222, 3, 0xFFFF_FFF0, 5, 6, 0x7777_7777, 8]
+    result = machine(core).call("weighted", *args)
+    assert result.return_value == sum((i + 1) * a for i, a in enumerate(args)) & MASK32
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m4"])
+def test_64_bit_arguments_use_an_even_pair_and_an_aligned_stack_slot(core):
+    a, b, c, d = 7, 0x1122_3344_5566_7788, 9, 0x8102_0304_0506_0708
+    result = machine(core).call("mix64", a, U64(b), c, U64(d))
+    expected = ((b ^ ((d << 1) & (2**64 - 1))) + a + (c << 32)) & (2**64 - 1)
+    assert result.return_value64 == expected
+    assert result.return_value == expected & MASK32
+
+
+def test_negative_arguments_and_signed_return():
+    m = machine("m4")
+    assert m.call("negate", 5).return_value_signed == -5
+    assert m.call("negate", -7).return_value == 7
+
+
+@pytest.mark.parametrize("core", ["m0", "m4"])
+def test_buffers_are_passed_by_address_and_read_back(core):
+    dst, src = bytes([0x0F, 0x10, 0x20, 0x30, 0x40]), bytes([0xF0, 1, 2, 3, 4])
+    result = machine(core).call("xor_into", Buffer(dst, "dst"), Buffer(src, "src"), len(dst))
+    assert result.buffer("dst") == bytes(x ^ y for x, y in zip(dst, src))
+    assert result.buffers[1] == src
+    assert all(address % 8 == 0 for address in result.buffer_addresses)
+    assert len(set(result.buffer_addresses)) == 2
+
+
+def test_named_buffers_are_passed_by_name():
+    m = machine("m0plus")
+    named = {
+        "dst": Buffer(b"\x01\x02\x03"),
+        "src": Buffer(b"\x10\x20\x30"),
+        "spare": Buffer.zeros(4),
+    }
+    result = m.call("xor_into", "dst", "src", 3, buffers=named)
+    assert result.buffer("dst") == b"\x11\x22\x33"
+    assert result.buffer("spare") == bytes(4)
+    with pytest.raises(
+        ValueError, match=r"Invalid argument 0 \('dts'\): no such buffer; accepted: 'dst', 'src'"
+    ):
+        m.call("xor_into", "dts", "src", 3, buffers={"dst": Buffer(b"a"), "src": Buffer(b"b")})
+
+
+def test_zeroed_buffer_of_a_size():
+    result = machine("m3").call("fill", Buffer.zeros(16), 16, 100)
+    assert result.buffers[0] == bytes(range(100, 116))
+
+
+def test_globals_are_restored_unless_state_is_kept():
+    m = machine("m4")
+    first = m.call("bump").return_value
+    assert m.call("bump").return_value == first == (5 + 1) + 2
+    assert m.call("bump", keep_state=True).return_value == (5 + 2) + 4
+
+
+# -- what a call measures -------------------------------------------------------------------
+
+
+def test_count_includes_the_functions_own_return_only():
+    m = machine("m4", "system.S")
+    result = m.call("ret_only", 3)
+    assert result.instructions == 1
+    (block_address,) = result.block_counts
+    price = m.block(block_address).price
+    assert result.cycles == price.cycles + price.taken_extra
+    assert result.return_value == 3
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_same_call_twice_gives_the_same_cycles(core):
+    m = machine(core)
+    first = m.call("stack_user", 200)
+    second = m.call("stack_user", 200)
+    other = machine(core).call("stack_user", 200)
+    assert first.cycles == second.cycles == other.cycles
+    assert first.instructions == second.instructions == other.instructions
+    assert first.block_counts == second.block_counts
+
+
+@pytest.mark.skipif(load_native()[0] is None, reason=f"no native accounting: {load_native()[1]}")
+@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize(
+    "call",
+    [
+        ("stack_user", 77),
+        ("divide", 1000, 7),
+        ("calls_leaf", 9),
+        ("weighted", 1, 2, 3, 4, 5, 6, 7, 8),
+    ],
+)
+def test_native_and_python_accounting_agree(core, call):
+    native = machine(core, accounting="native").call(*call)
+    python = machine(core, accounting="python").call(*call)
+    assert native.accounting == "native" and python.accounting == "python"
+    assert native.return_value == python.return_value
+    assert native.cycles == python.cycles
+    assert native.instructions == python.instructions
+    assert native.block_counts == python.block_counts
+    assert native.edge_counts == python.edge_counts
+    assert native.classes == python.classes
+
+
+@pytest.mark.parametrize("accounting", ["native", "python"])
+def test_cycles_are_the_sum_over_edges_plus_dynamic_plus_return(accounting):
+    if accounting == "native" and load_native()[0] is None:
+        pytest.skip(f"no native accounting: {load_native()[1]}")
+    m = machine("m3", accounting=accounting)
+    result = m.call("divide", 0xFFFF_FFFF, 3)
+    assert result.return_value == 0xFFFF_FFFF // 3
+    assert result.dynamic_cycles  # the M3 divide is priced from its operands
+    edges = sum(m.edge(prev, cur).cost * n for (prev, cur), n in result.edge_counts.items())
+    expected = (
+        edges + sum(result.dynamic_cycles.values()) + m.block(result.exit_block).price.taken_extra
+    )
+    assert result.cycles == expected
+    assert result.instructions == sum(
+        len(m.block(a).insns) * n for a, n in result.block_counts.items()
+    )
+    assert sum(result.classes.values()) == result.instructions
+
+
+def test_operand_dependent_divide_costs_more_for_a_bigger_quotient():
+    m = machine("m4")
+    small = m.call("divide", 7, 7)
+    big = m.call("divide", 0xFFFF_FFFF, 3)
+    assert small.instructions == big.instructions
+    assert big.cycles > small.cycles
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m4"])
+def test_block_counts_count_each_store_of_the_loop(core):
+    m = machine(core)
+    result = m.call("fill", Buffer.zeros(40), 40, 1)
+    stores = sum(
+        n * sum(1 for insn in m.block(address).insns if insn.mnemonic.startswith("strb"))
+        for address, n in result.block_counts.items()
+    )
+    assert stores == 40
+
+
+def test_stack_depth_is_measured():
+    m = machine("m4")
+    shallow = m.call("stack_user", 0).stack_bytes
+    deep = m.call("stack_user", 300).stack_bytes
+    assert deep - shallow >= 296
+    assert deep < 512 + 64
+    assert m.call("negate", 1).stack_bytes == 0
+
+
+def test_code_bytes_cover_the_functions_executed():
+    m = machine("m0plus")
+    result = m.call("calls_leaf", 4)
+    assert result.return_value == (4 * 3 + 1) + (5 * 3 + 1)
+    assert set(result.functions) == {"calls_leaf", "leaf"}
+    assert result.code_bytes == sum(m.image.functions[name].size for name in ("calls_leaf", "leaf"))
+
+
+def test_return_trampoline_when_the_program_has_no_halt_symbol():
+    m = machine("m4", "no_halt.S")
+    assert "cortexm_emu_halt" not in m.image.functions
+    assert m.call("add_one", 41).return_value == 42
+
+
+# -- self-measuring firmware ------------------------------------------------------------------
+
+
+def _reads_between(m: Machine, result, first_reg: str, second_reg: str) -> int:
+    """Model cycles from the first counter-reading load up to (excluding) the second one."""
+    for address in result.block_counts:
+        block = m.block(address)
+        texts = [f"{i.mnemonic} {i.op_str}" for i in block.insns]
+        starts = [k for k, t in enumerate(texts) if t.startswith(f"ldr {first_reg}, [r0,")]
+        ends = [k for k, t in enumerate(texts) if t.startswith(f"ldr {second_reg}, [r0,")]
+        if starts and ends:
+            lo, hi = block.insns[starts[-1]].address, block.insns[ends[-1]].address
+            return sum(c for a, c, _rule in block.price.per_insn if lo <= a < hi)
+    raise AssertionError("counter reads not found in one block")
+
+
+@pytest.mark.parametrize("core", ["m3", "m4"])
+def test_dwt_cyccnt_counts_the_modelled_cycles(core):
+    m = machine(core, "system.S")
+    result = m.call("dwt_delta")
+    expected = _reads_between(m, result, "r2", "r3")
+    assert result.return_value == expected
+    assert expected >= 11  # ten NOPs and the first read
+
+
+@pytest.mark.parametrize("core", CORES)
+def test_systick_counts_down_at_the_core_clock(core):
+    m = machine(core, "system.S")
+    result = m.call("systick_delta")
+    assert result.return_value == _reads_between(m, result, "r2", "r3")
+
+
+@pytest.mark.parametrize(
+    "core, cpuid",
+    [("m0", 0x410CC200), ("m0plus", 0x410CC601), ("m3", 0x412FC231), ("m4", 0x410FC241)],
+)
+def test_cpuid_names_the_core(core, cpuid):
+    assert machine(core, "system.S").call("read_cpuid").return_value == cpuid
+
+
+# -- bad parameters and ELF files -----------------------------------------------------------
+
+
+def test_bad_core_is_named():
+    with pytest.raises(ValueError, match=r"Invalid core 'm5'; accepted: m0, m0plus, m3, m4"):
+        Machine("m5")
+
+
+def test_bad_function_and_arguments_are_named():
+    m = machine("m4")
+    with pytest.raises(ValueError, match=r"Invalid function 'nope'; accepted: a function symbol"):
+        m.call("nope")
+    with pytest.raises(
+        ValueError, match=r"Invalid argument 0 \(4294967296\); accepted: a 32-bit integer"
+    ):
+        m.call("negate", 2**32)
+    with pytest.raises(
+        ValueError,
+        match=r"Invalid argument 1 of type float; accepted: int, U64, Buffer, buffer name",
+    ):
+        m.call("weighted", 1, 2.0)
+    with pytest.raises(ValueError, match=r"Invalid budget 0"):
+        m.call("negate", 1, budget=0)
+    with pytest.raises(ValueError, match=r"Invalid function 'cortexm_emu_halt'"):
+        m.call("cortexm_emu_halt")
+
+
+def test_a_dropped_machine_is_freed_without_the_cycle_collector():
+    import weakref
+
+    m = machine("m4")
+    m.call("negate", 1)
+    ref = weakref.ref(m)
+    del m
+    assert ref() is None  # hooks hold the machine weakly: no Machine <-> Uc cycle
+
+
+def test_call_before_load_is_an_error():
+    with pytest.raises(EmulatorError, match="no ELF loaded"):
+        Machine("m4").call("f")
+
+
+def test_truncated_elf(tmp_path):
+    bad = tmp_path / "truncated.elf"
+    bad.write_bytes(elf("calls.c", "m4").read_bytes()[:200])
+    with pytest.raises(ElfError, match=r"truncated\.elf: .*(truncated|malformed)"):
+        Machine("m4").load_elf(bad)
+
+
+def test_host_executable_is_not_arm():
+    with pytest.raises(ElfError, match=r"/bin/true: .*(64-bit|wrong machine)"):
+        Machine("m4").load_elf("/bin/true")
+
+
+def test_32_bit_x86_elf_is_the_wrong_machine(tmp_path):
+    data = bytearray(elf("calls.c", "m4").read_bytes())
+    data[18:20] = (3).to_bytes(2, "little")  # e_machine = EM_386
+    bad = tmp_path / "x86.elf"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(ElfError, match=r"x86\.elf: wrong machine EM_386 \(expected EM_ARM"):
+        Machine("m4").load_elf(bad)
+
+
+def test_big_endian_elf(tmp_path):
+    data = bytearray(elf("calls.c", "m4").read_bytes())
+    data[5] = 2
+    bad = tmp_path / "be.elf"
+    bad.write_bytes(bytes(data))
+    with pytest.raises(ElfError, match="big-endian"):
+        Machine("m4").load_elf(bad)
+
+
+def test_random_bytes_are_not_an_elf(tmp_path):
+    bad = tmp_path / "noise.bin"
+    bad.write_bytes(bytes((i * 37 + 11) % 256 for i in range(4096)))
+    with pytest.raises(ElfError, match=r"noise\.bin: not an ELF file"):
+        Machine("m4").load_elf(bad)
+
+
+def test_stripped_elf_has_no_symbols():
+    stripped = build([ASM / "calls.c"], "m4", extra_flags=["-Wl,--strip-all"]).elf
+    with pytest.raises(ElfError, match=r"no symbol table"):
+        Machine("m4").load_elf(stripped)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(ElfError, match=r"missing\.elf: cannot read"):
+        Machine("m4").load_elf(tmp_path / "missing.elf")
+
+
+# -- native accounting build ----------------------------------------------------------------
+
+
+def test_native_counter_is_compiled_once_into_the_cache(tmp_path, monkeypatch):
+    from cortexm_emu import native
+
+    if native._compiler() is None:
+        pytest.skip("no host C compiler: the Python accounting is used (tested above)")
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path))
+    first, reason = native._compile()
+    assert reason == "" and first is not None and first.is_relative_to(tmp_path / "native")
+    stamp = first.stat().st_mtime_ns
+    second, _ = native._compile()
+    assert second == first and second.stat().st_mtime_ns == stamp
+
+
+def test_without_a_c_compiler_the_python_counter_is_used(monkeypatch):
+    from cortexm_emu import native
+
+    monkeypatch.setattr(native.shutil, "which", lambda name: None)
+    lib_path, reason = native._compile()
+    assert lib_path is None and "no host C compiler" in reason
+    monkeypatch.setenv("CORTEXM_EMU_NO_NATIVE", "1")
+    native.load_native.cache_clear()
+    try:
+        m = machine("m4")
+        assert m.accounting.kind == "python" and "CORTEXM_EMU_NO_NATIVE" in m.accounting_note
+        assert m.call("negate", 3).return_value_signed == -3
+        with pytest.raises(RuntimeError, match="native accounting unavailable"):
+            Machine("m4", accounting="native")
+    finally:
+        native.load_native.cache_clear()
+
+
+def test_bad_accounting_mode_is_named():
+    with pytest.raises(
+        ValueError, match=r"Invalid accounting 'fast'; accepted: 'auto', 'native', 'python'"
+    ):
+        Machine("m4", accounting="fast")
+
+
+@pytest.mark.parametrize(
+    "core, call",
+    [
+        ("m3", ("divide", 0xFFFF_FFFF, 3)),
+        ("m0", ("calls_leaf", 2)),
+        ("m4", ("fill", Buffer.zeros(9), 9, 1)),
+    ],
+)
+def test_annotation_accounts_for_every_cycle(core, call):
+    from cortexm_emu.annotate import annotate
+
+    m = machine(core)
+    result = m.call(*call)
+    blocks = annotate(m, result)
+    assert sum(block.total for block in blocks) == result.cycles
+    assert sum(row.count for block in blocks for row in block.rows) == result.instructions
+    assert [b.total for b in blocks] == sorted((b.total for b in blocks), reverse=True)
