@@ -51,6 +51,11 @@ ROLES: dict[str, str] = {
     "out": "output text of the same length as in",
     "digest": "digest output of `output_bytes`",
     "tag": "tag output of `output_bytes`",
+    "entropy": "entropy input of a DRBG (input)",
+    "entropy_len": "length of entropy",
+    "personalization": "personalization string of a DRBG (input)",
+    "personalization_len": "length of personalization",
+    "out_len": "requested output length in bytes (integer input); `out` then has this length",
 }
 @dataclass(frozen=True)
 class Operation:

@@ -18,11 +18,11 @@ from refbench.kernels.catalog import Operation, Variant, build_variant, family
 from refbench.kernels.references import reference
 
 #: Roles that are plain integers passed in a register.
-INTEGER_ROLES = {"key_len", "nonce_len", "aad_len", "len", "counter32"}
+INTEGER_ROLES = {"key_len", "nonce_len", "aad_len", "len", "counter32", "entropy_len", "personalization_len", "out_len"}
 #: Roles whose buffer the kernel writes (compared with the reference after the call).
 OUTPUT_ROLES = {"out", "digest", "tag", "iv", "counter"}
 #: Input roles that are buffers the harness fills.
-DATA_ROLES = {"key", "iv", "counter", "nonce", "aad", "msg", "in"}
+DATA_ROLES = {"key", "iv", "counter", "nonce", "aad", "msg", "in", "entropy", "personalization"}
 
 
 @dataclass(frozen=True)
@@ -52,12 +52,12 @@ def _arguments(op: Operation, roles: tuple[str, ...], inputs: dict[str, Any], ct
     for role in roles:
         if role == "ctx":
             args.append(Buffer(ctx if ctx is not None else bytes(op.context_bytes or 0), "ctx"))
-        elif role == "counter32":
-            args.append(int(inputs["counter32"]))
+        elif role in ("counter32", "out_len"):
+            args.append(int(inputs[role]))
         elif role in INTEGER_ROLES:
             args.append(_length_of(role, inputs))
         elif role == "out":
-            args.append(Buffer(bytes(len(inputs["in"])), "out"))
+            args.append(Buffer(bytes(len(inputs["in"]) if "in" in inputs else int(inputs["out_len"])), "out"))
         elif role in ("digest", "tag"):
             if op.output_bytes is None:
                 raise ValueError(f"operation {op.name!r} has a {role} but no output_bytes in its manifest")
@@ -114,7 +114,7 @@ class KernelHarness:
             got = result.buffer(role)
             if got != want:
                 problems.append(f"{role}: expected {want.hex() or '(empty)'}, got {got.hex() or '(empty)'}")
-        size = len(inputs.get("in", inputs.get("msg", b"")))
+        size = len(inputs["in"]) if "in" in inputs else len(inputs["msg"]) if "msg" in inputs else int(inputs.get("out_len", 0))
         return KernelRun(
             variant=self.variant.path,
             operation=op.name,

@@ -14,7 +14,9 @@ from typing import Callable
 
 from refbench.ref import hashes, modes
 from refbench.ref.aes import AES
+from refbench.ref.ascon import ascon_aead128_encrypt, ascon_hash256
 from refbench.ref.chacha import chacha20_encrypt, chacha20_poly1305_encrypt, poly1305_mac
+from refbench.ref.drbg import HashDRBG
 from refbench.ref.hmac import hmac
 from refbench.ref.sm4 import SM4
 from refbench.ref.tdea import TDEA
@@ -72,6 +74,9 @@ REFERENCES: dict[str, Callable[[Inputs], Outputs]] = {}
 for _name in hashes.NAMES:
     REFERENCES[_name] = lambda a, _n=_name: {"digest": hashes.digest(_n, a["msg"])}
     REFERENCES[f"hmac-{_name}"] = lambda a, _n=_name: {"tag": hmac(_n, a["key"], a["msg"])}
+# XOFs as fixed-length operations, named for the output length d in bits (FIPS 202 §6.2: SHAKE128(M, d)).
+for _name in hashes.XOF_NAMES:
+    REFERENCES[f"{_name}-256"] = lambda a, _n=_name: {"digest": hashes.digest(_n, a["msg"], 32)}
 for _cipher in BLOCK_CIPHERS:
     for _mode in ("ecb-encrypt", "ecb-decrypt", "cbc-encrypt", "cbc-decrypt", "ctr"):
         REFERENCES[f"{_cipher}-{_mode}"] = _block_mode(_cipher, _mode)
@@ -89,6 +94,19 @@ def _chacha20_poly1305(a: Inputs) -> Outputs:
 
 
 REFERENCES["chacha20-poly1305-encrypt"] = _chacha20_poly1305
+
+
+def _ascon_aead128(a: Inputs) -> Outputs:
+    sealed = ascon_aead128_encrypt(a["key"], a["nonce"], a["in"], a.get("aad", b""))
+    return {"out": sealed[:-16], "tag": sealed[-16:]}
+
+
+REFERENCES["ascon-aead128-encrypt"] = _ascon_aead128
+REFERENCES["ascon-hash256"] = lambda a: {"digest": ascon_hash256(a["msg"])}
+# Instantiate (entropy, nonce, personalization), then one Generate of out_len bytes (SP 800-90A §10.1.1).
+REFERENCES["hash-drbg-sha-256-generate"] = lambda a: {
+    "out": HashDRBG(a["entropy"], a["nonce"], a.get("personalization", b"")).generate(int(a["out_len"]))
+}
 
 
 def reference(name: str) -> Callable[[Inputs], Outputs]:
