@@ -22,10 +22,10 @@ that they may themselves import :class:`MerkleDamgardHash` from here.
 from __future__ import annotations
 
 import importlib
-from typing import Literal, Protocol, Self
+from typing import Literal, Protocol, Self, get_args
 
-#: Fixed-length hash functions, in the order of their standards.
-NAMES: tuple[str, ...] = (
+#: The registry's names of fixed-length hash functions, in the order of their standards.
+HashName = Literal[
     "md5",
     "sha-1",
     "sha-224",
@@ -39,10 +39,15 @@ NAMES: tuple[str, ...] = (
     "sha3-384",
     "sha3-512",
     "sm3",
-)
+]
+#: The registry's names of extendable-output functions (FIPS 202 §6.2).
+XofName = Literal["shake128", "shake256"]
 
-#: Extendable-output functions (FIPS 202 §6.2); ``digest(length)`` chooses the output size.
-XOF_NAMES: tuple[str, ...] = ("shake128", "shake256")
+#: Fixed-length hash functions, in the order of their standards.
+NAMES: tuple[str, ...] = get_args(HashName)
+
+#: Extendable-output functions; ``digest(length)`` chooses the output size.
+XOF_NAMES: tuple[str, ...] = get_args(XofName)
 
 # name -> (module, class) implementing it.
 _IMPLEMENTATIONS: dict[str, tuple[str, str]] = {
@@ -88,28 +93,32 @@ def _class_of(name: str) -> type:
     return getattr(importlib.import_module(module_name), class_name)
 
 
-def new(name: str, data: bytes = b"") -> Hash:
+def new(name: HashName | XofName, data: bytes = b"") -> Hash:
     """A fresh streaming object for hash ``name``, already fed ``data``."""
     return _class_of(name)(data)
 
 
-def digest(name: str, data: bytes, length: int | None = None) -> bytes:
+def digest(name: HashName | XofName, data: bytes, length: int | None = None) -> bytes:
     """The hash of ``data`` in one call.
 
-    ``length`` (output bytes) is required for the XOFs ``shake128``/``shake256``
-    and refused for fixed-length hashes.
+    ``length`` (output bytes) is required for the XOFs ``shake128``/``shake256``; for a
+    fixed-length hash it is either omitted or equal to the digest size.
     """
     obj = new(name, data)
     if name in XOF_NAMES:
         if length is None:
-            raise ValueError(f"Invalid length (None) for {name}; accepted: an output length in bytes >= 0")
+            raise ValueError(
+                f"Invalid length (None) for {name}; accepted: an output length in bytes >= 0"
+            )
         return obj.digest(length)  # type: ignore[call-arg]
     if length is not None and length != obj.digest_size:
-        raise ValueError(f"Invalid length ({length}) for {name}; accepted: {obj.digest_size} (or None)")
+        raise ValueError(
+            f"Invalid length ({length}) for {name}; accepted: {obj.digest_size} (or None)"
+        )
     return obj.digest()
 
 
-def digest_size(name: str) -> int:
+def digest_size(name: HashName) -> int:
     """Output length in bytes of a fixed-length hash (XOFs have none: ``ValueError``)."""
     cls = _class_of(name)
     if name in XOF_NAMES:
@@ -120,12 +129,12 @@ def digest_size(name: str) -> int:
     return cls.digest_size
 
 
-def block_size(name: str) -> int:
+def block_size(name: HashName | XofName) -> int:
     """Input block length in bytes (the rate r/8 for SHA-3 and SHAKE), as HMAC's B."""
     return _class_of(name).block_size
 
 
-def _as_bytes(data: object) -> bytes:
+def as_bytes(data: object) -> bytes:
     """Accept bytes-like input as :mod:`hashlib` does; refuse ``str`` and others."""
     if isinstance(data, (bytes, bytearray, memoryview)):
         return bytes(data)
@@ -173,7 +182,7 @@ class MerkleDamgardHash:
     # --- hashlib-style interface ----------------------------------------------------------------
     def update(self, data: bytes) -> None:
         """Absorb more message bytes; whole blocks are compressed at once."""
-        data = self._pending + _as_bytes(data)
+        data = self._pending + as_bytes(data)
         self._message_bytes += len(data) - len(self._pending)
         whole = len(data) - len(data) % self.block_size
         state = self._state
