@@ -1,6 +1,6 @@
 """What differs between cores, as data: the Unicorn CPU model and system registers.
 
-Adding a core (M7, M33 in the next issue) is a new row here plus its timing model.
+Adding a core is a new row here plus its timing model (M7 and M33: timing/pipeline.py).
 """
 
 from __future__ import annotations
@@ -30,6 +30,11 @@ CORES: dict[str, CoreInfo] = {
     "m0plus": CoreInfo("m0plus", "Cortex-M0+", arm_const.UC_CPU_ARM_CORTEX_M0, False, 0x410CC601),
     "m3": CoreInfo("m3", "Cortex-M3", arm_const.UC_CPU_ARM_CORTEX_M3, True, 0x412FC231),
     "m4": CoreInfo("m4", "Cortex-M4", arm_const.UC_CPU_ARM_CORTEX_M4, True, 0x410FC241),
+    # CPUID: Cortex-M7 r1p2 TRM (DDI 0489F) §3.2 "CPUID 0x411FC272" (implementer 0x41, variant 1,
+    # PARTNO 0xC27, revision 2); Cortex-M33 r0p4 TRM (100230_0004) §3.2 "CPUID 0x410FD214"
+    # (PARTNO 0xD21). Both have DWT CYCCNT (ARMv7-M ARM DDI 0403E C1.8; ARMv8-M ARM DDI 0553 B11).
+    "m7": CoreInfo("m7", "Cortex-M7", arm_const.UC_CPU_ARM_CORTEX_M7, True, 0x411FC272),
+    "m33": CoreInfo("m33", "Cortex-M33", arm_const.UC_CPU_ARM_CORTEX_M33, True, 0x410FD214),
 }
 
 

@@ -2,7 +2,7 @@
 
 Interface (the machine codes against it)::
 
-    model = model_for("m4")                       # "m0", "m0plus", "m3", "m4"; model_for("m0plus", multiplier="small")
+    model = model_for("m4")                       # "m0", "m0plus", "m3", "m4", "m7", "m33"; model_for("m0plus", multiplier="small")
     model.core                                    # "m4"
     model.version                                 # hash of the data file and options (for result caches)
     model.check(insn) -> str | None               # why the core lacks this capstone instruction, or None
@@ -14,6 +14,8 @@ Interface (the machine codes against it)::
 
 Total cycles of a run = sum(count(block) * block.cycles) + sum(taken edges: prev.taken_extra)
 + sum(count(edge) * edge_cost) + sum(dynamic_cost at each executed dynamic address).
+
+M7 and M33 are priced by the in-order issue scheduler in ``pipeline.py`` (same interface).
 
 The numbers live in ``data/<core>.toml``, one citation per entry; every approximated rule is
 listed in ``APPROXIMATIONS.md`` next to this file.

@@ -36,7 +36,9 @@ from unicorn import arm_const as uc_arm
 
 from .data import DATA_DIR, ClassEntry, CoreData, parse_core_data
 
-CORES: tuple[str, ...] = ("m0", "m0plus", "m3", "m4")
+CORES: tuple[str, ...] = ("m0", "m0plus", "m3", "m4", "m7", "m33")
+#: Cores priced by the in-order issue scheduler of ``pipeline.py`` instead of this module's rules.
+SCHEDULED_CORES: frozenset[str] = frozenset({"m7", "m33"})
 
 _MEMORY_ROLES = frozenset({"load", "store", "load_double", "store_double", "load_multiple", "store_multiple"})
 _DATA_ROLES = frozenset({"data", "multiply", "divide"})
@@ -473,11 +475,15 @@ def _core_data(core: str) -> CoreData:
 
 @lru_cache(maxsize=None)
 def _model(core: str, options: tuple[tuple[str, str], ...]) -> TimingModel:
+    if core in SCHEDULED_CORES:
+        from .pipeline import ScheduledModel  # imports this module: loaded on first use
+
+        return ScheduledModel(_core_data(core), dict(options))
     return TimingModel(_core_data(core), dict(options))
 
 
 def model_for(core: str, **options: str) -> TimingModel:
-    """The timing model of ``core`` ("m0", "m0plus", "m3", "m4").
+    """The timing model of ``core`` ("m0", "m0plus", "m3", "m4", "m7", "m33").
 
     Options: ``multiplier="fast" | "small"`` on m0 and m0plus (MULS 1 or 32 cycles, an
     implementation option of the silicon; default "fast").

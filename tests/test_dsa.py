@@ -1,0 +1,80 @@
+"""DSA (FIPS 186-4): differential tests against pyca/cryptography, RFC 6979 nonces, bad input."""
+
+import pytest
+from cryptography.hazmat.primitives import hashes
+from cryptography.hazmat.primitives.asymmetric import dsa as their_dsa
+from cryptography.hazmat.primitives.asymmetric.utils import (
+    decode_dss_signature,
+    encode_dss_signature,
+)
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from refbench.errors import InvalidSignature
+from refbench.ref import dsa
+
+THEIR_HASHES = {
+    "sha-1": hashes.SHA1(),
+    "sha-224": hashes.SHA224(),
+    "sha-256": hashes.SHA256(),
+    "sha-512": hashes.SHA512(),
+}
+_THEIR_PARAMS = their_dsa.generate_parameters(2048)
+_N = _THEIR_PARAMS.parameter_numbers()
+PARAMS = dsa.DSAParameters(_N.p, _N.q, _N.g)
+
+
+@settings(max_examples=12, deadline=None)
+@given(message=st.binary(max_size=300), hname=st.sampled_from(sorted(THEIR_HASHES)))
+def test_signatures_interoperate_with_cryptography(message, hname):
+    theirs = _THEIR_PARAMS.generate_private_key()
+    x = theirs.private_numbers().x
+    y = theirs.public_key().public_numbers().y
+    assert dsa.public_key(PARAMS, x) == y
+    ours = dsa.sign(PARAMS, x, message, hname)
+    theirs.public_key().verify(encode_dss_signature(*ours), message, THEIR_HASHES[hname])
+    dsa.verify(
+        PARAMS, y, message, decode_dss_signature(theirs.sign(message, THEIR_HASHES[hname])), hname
+    )
+
+
+def test_rfc6979_nonce_is_deterministic_and_verifies():
+    x = dsa.generate_private_key(PARAMS)
+    y = dsa.public_key(PARAMS, x)
+    first = dsa.sign(PARAMS, x, b"sample", "sha-256", nonce="rfc6979")
+    assert first == dsa.sign(PARAMS, x, b"sample", "sha-256", nonce="rfc6979")
+    assert first != dsa.sign(PARAMS, x, b"test", "sha-256", nonce="rfc6979")
+    dsa.verify(PARAMS, y, b"sample", first, "sha-256")
+
+
+@pytest.mark.parametrize("sig", [(0, 1), (1, 0), (PARAMS.q, 1), (1, PARAMS.q)])
+def test_signature_out_of_range_is_rejected(sig):
+    y = dsa.public_key(PARAMS, 12345)
+    with pytest.raises(InvalidSignature):
+        dsa.verify(PARAMS, y, b"m", sig)
+
+
+def test_modified_message_is_rejected():
+    x = 987654321
+    sig = dsa.sign(PARAMS, x, b"m")
+    with pytest.raises(InvalidSignature):
+        dsa.verify(PARAMS, dsa.public_key(PARAMS, x), b"n", sig)
+
+
+def test_public_key_validation():
+    outside = next(h for h in range(3, 100) if pow(h, PARAMS.q, PARAMS.p) != 1)
+    with pytest.raises(ValueError, match="subgroup"):
+        dsa.validate_public_key(PARAMS, outside)
+    with pytest.raises(ValueError, match="2, p"):
+        dsa.validate_public_key(PARAMS, 1)
+    dsa.validate_public_key(PARAMS, dsa.public_key(PARAMS, 5))
+
+
+def test_unsupported_sizes_are_rejected():
+    with pytest.raises(ValueError, match="Invalid DSA sizes"):
+        dsa.DSAParameters(23, 11, 4)
+
+
+def test_private_key_out_of_range_is_rejected():
+    with pytest.raises(ValueError, match="Invalid private key"):
+        dsa.sign(PARAMS, PARAMS.q, b"m")

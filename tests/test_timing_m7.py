@@ -1,0 +1,300 @@
+"""Cortex-M7 cycle model (cortexm_emu/timing/data/m7.toml + pipeline.py) against hand-written
+microbenchmarks (tests/asm/timing_m7/m7.S), end to end through ``Machine("m7")`` and statically
+through ``price_block``.
+
+Every expected count is a sum written from the documented rules, with the rule named:
+[llvm] = llvm-project ARMScheduleM7.td, [meas] = jnk0le cortex_m7.md (STM32H743), [here] = a
+choice of this project (listed in cortexm_emu/timing/APPROXIMATIONS.md). No number here was
+copied from a run of the model. Notation: a "group" is one issue cycle holding one or two
+instructions; a function's count ends with its BX LR (a predicted return: IND extra cycles).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+import capstone
+import pytest
+from elftools.elf.elffile import ELFFile
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cortexm_emu.errors import IllegalInstruction
+from cortexm_emu.machine import Buffer, Machine
+from cortexm_emu.timing import TimingDataError, divide_cycles, model_for
+from cortexm_emu.timing.data import parse_core_data
+from cortexm_emu.timing.pipeline import PIPELINE_KEYS, ScheduledPrice, parse_pipeline
+from cortexm_emu.toolchain import build
+
+ASM = Path(__file__).resolve().parent / "asm"
+M7_SOURCE = ASM / "timing_m7" / "m7.S"
+
+# Rules of m7.toml [pipeline] (sources there):
+IND = 0  # BX LR: a return, its target predicted by the BTAC (class branch_indirect taken_extra 0) [here]
+MISPREDICT = 8  # mispredict [meas]
+MISPREDICT_EARLY = 6  # mispredict_early_flags: flags set >= 3 cycles before the branch [meas]
+DIVIDE_ISSUE = 2  # class div cycles (minimum of the M4 rule, UNCONFIRMED on the M7)
+
+
+def elf_for(source: Path, core: str) -> Path:
+    return build([source], core, opt="Os", extra_flags=["-Wl,--entry=cortexm_emu_halt"]).elf
+
+
+def function_names(source: Path) -> list[str]:
+    return re.findall(r"^FUNC (\w+)", source.read_text(), flags=re.MULTILINE)
+
+
+@cache
+def functions(source: Path, core: str) -> dict[str, list]:
+    """name -> capstone instructions of that function (from the symbol's address and size)."""
+    with open(elf_for(source, core), "rb") as handle:
+        elf = ELFFile(handle)
+        text = elf.get_section_by_name(".text")
+        code, base = text.data(), text["sh_addr"]
+        md = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
+        md.detail = True
+        result = {}
+        for sym in elf.get_section_by_name(".symtab").iter_symbols():
+            if sym["st_info"]["type"] == "STT_FUNC":
+                start = (sym["st_value"] & ~1) - base
+                result[sym.name] = list(md.disasm(code[start : start + sym["st_size"]], base + start))
+    return result
+
+
+@cache
+def machine(source: Path, core: str) -> Machine:
+    m = Machine(core)
+    m.load_elf(elf_for(source, core))
+    return m
+
+
+# ---------------------------------------------------------------------------- expectations
+
+M7_EXPECTED = {
+    # 8 simple ALU ops, two per cycle ([llvm] 2 x M7UnitALU): 4 groups; BX LR alone: 1
+    "alu_pairs": 4 + 1 + IND,
+    # each ADD needs the previous result (latency 1): 4 groups; BX LR pairs with the last ADD
+    "alu_chain": 4 + IND,
+    # one inline-shifted op per cycle ([llvm] M7UnitShift1, [meas] operand2 matrix): 4 groups,
+    # BX LR pairs with the last
+    "shifted_pairs": 4 + IND,
+    # shifted + simple pair: 2 groups; BX LR alone
+    "shifted_mixed": 2 + 1 + IND,
+    # two load pipes, no bank conflict assumed ([here]): 2 groups; BX LR alone
+    "load_pairs": 2 + 1 + IND,
+    # LDR (1) | ADD r1 (word load latency 1) + LDRB | stall (byte load latency 2) | ADD + BX
+    "load_use": 1 + 1 + 1 + 1 + IND,
+    # LDR (1) | stall: word load into an address needs early_latency 2 (1) | LDR + BX
+    "load_address": 1 + 1 + 1 + IND,
+    # STR | STR + LDR (load + store pair; two stores never) | STR + BX
+    "store_pairs": 3 + IND,
+    # MUL | MUL | MUL + ADD (one MAC per cycle) | BX
+    "mul_pairs": 3 + 1 + IND,
+    # MUL | stall (multiply latency 2) | ADD + BX
+    "mul_latency": 1 + 1 + 1 + IND,
+    # 4 MLA chained through the accumulator, one per cycle (accumulator_advance 1); BX pairs
+    "mac_chain": 4 + IND,
+    # LDR | stall: a multiply cannot take a load result the next cycle (load_to_multiply_extra 1) | MUL + BX
+    "load_to_mul": 1 + 1 + 1 + IND,
+    # ADD (1) | LDM 4 regs ceil(4/2) = 2, single issue | STM 3 regs ceil(3/2) = 2 | LDRD ceil(2/2) = 1 | BX (after single issue) 1
+    "ldm_stm": 1 + 2 + 2 + 1 + 1 + IND,
+    # MOVW + MOVT pair even when dependent ([meas]) twice; BX alone
+    "movw_movt": 2 + 1 + IND,
+    # ADD | UXTB (slot 0 only) | UXTB (not two DSP per cycle) + ADD | UADD8 (needs UXTB r3, latency 1) | SEL (slot 0 only) + BX
+    "bitfield_slots": 5 + IND,
+    # MOVS | SUBS (needs r1) + BNE; 3 more iterations of SUBS + BNE, back-edge predicted taken (+0);
+    # the exit (not taken, predicted taken) mispredicts: SUBS sets flags in the branch's own cycle
+    "loop_backward": 2 + 3 * 1 + MISPREDICT + 1 + IND,
+    # CMP + BEQ (forward, predicted not taken, taken: mispredict, flags same cycle) | BX alone
+    "forward_taken": 1 + MISPREDICT + 1 + IND,
+    # CMP + BEQ (not taken, as predicted) | NOP + BX
+    "forward_not_taken": 1 + 1 + IND,
+    # MOVS | SUBS.W + MUL | MUL | MUL + BNE: flags 2 cycles before the branch -> 8; BX alone
+    "late_flags": 4 + MISPREDICT + 1 + IND,
+    # one more MUL: flags 3 cycles before the branch -> 6 ([meas] flag forwarding)
+    "early_flags": 5 + MISPREDICT_EARLY + 1 + IND,
+    # UADD8 (slot 0) + SMLAD (accumulates the UADD8 result in the same cycle: [meas] 'late ALU
+    # from the same cycle') | UMAAL (accumulates SMLAD's RdHi, latency 2 - advance 1) + BX
+    "dsp_ops": 2 + IND,
+    # literal LDR | LDR (address from a word load: early_latency 2, one stall) | ... + BX
+    "read_cpuid": 1 + 1 + 1 + IND,
+    # ADDS | ADCS (carry latency 1, [here]) | ADCS + ADD (independent) | BX
+    "carry_chain": 3 + 1 + IND,
+    # MOV PC, LR issues alone (1) and is never predicted: the misprediction refill ([rules] branch_refill)
+    "computed_return": 1 + MISPREDICT,
+}
+
+
+def it_load_expected(executed: bool) -> int:
+    # CMP + IT (IT takes a slot like a predicted not-taken branch, [meas]) | LDRB as NOP + ADD | BX
+    # executed: LDRB + ... the ADD waits for the byte load (latency 2): one group more
+    return 1 + 1 + (1 if executed else 0) + 1 + IND
+
+
+def test_m7_microbenchmarks_on_the_machine():
+    m = machine(M7_SOURCE, "m7")
+    for name, expected in M7_EXPECTED.items():
+        assert m.call(name, Buffer.zeros(64)).cycles == expected, name
+
+
+def test_every_m7_function_has_an_expectation():
+    covered = set(M7_EXPECTED) | {"it_load", "divide_ops"}
+    assert set(function_names(M7_SOURCE)) == covered
+
+
+@pytest.mark.parametrize("executed", [True, False])
+def test_m7_predicated_load_costs_only_when_executed(executed):
+    m = machine(M7_SOURCE, "m7")
+    assert m.call("it_load", Buffer.zeros(64), 1 if executed else 0).cycles == it_load_expected(executed)
+
+
+@pytest.mark.parametrize("dividend, divisor", [(100, 7), (0, 5), (3, 1000), (0xFFFFFFFF, 1), (12345678, 0)])
+def test_m7_divide_uses_the_m4_rule_on_the_machine(dividend, divisor):
+    m = machine(M7_SOURCE, "m7")
+    table = model_for("m7").data.divide
+    # UDIV issues alone (2 + operand part) | BX after a single-issue op: 1
+    expected = divide_cycles(dividend, divisor, False, table) + 1 + IND
+    assert DIVIDE_ISSUE <= divide_cycles(dividend, divisor, False, table)
+    assert m.call("divide_ops", dividend, divisor).cycles == expected
+
+
+def test_m7_cpuid_and_unicorn_model():
+    # CPUID of the cores.py row (Cortex-M7 r1p2 TRM): read back through the PPB by M7 code
+    assert machine(M7_SOURCE, "m7").call("read_cpuid").return_value == 0x411FC272
+
+
+# ---------------------------------------------------------------------------- static pricing
+
+
+STRAIGHT = [name for name in M7_EXPECTED if name not in ("loop_backward", "forward_taken", "forward_not_taken",
+                                                        "late_flags", "early_flags")]
+
+
+@pytest.mark.parametrize("name", STRAIGHT)
+def test_m7_straight_functions_priced_statically(name):
+    model = model_for("m7")
+    insns = functions(M7_SOURCE, "m7")[name]
+    price = model.price_block(insns)
+    assert isinstance(price, ScheduledPrice)
+    assert price.cycles + price.taken_extra == M7_EXPECTED[name]
+    assert sum(cycles for _, cycles, _ in price.per_insn) == price.cycles
+    for _, _, rule in price.per_insn:
+        assert model.source_of(rule)
+
+
+def test_m7_taken_costs_follow_the_static_prediction():
+    model = model_for("m7")
+    funcs = functions(M7_SOURCE, "m7")
+    loop = model.price_block(funcs["loop_backward"][1:3])  # SUBS; BNE backward
+    assert loop.branch_kind == "cond_backward" and loop.taken_extra == 0
+    assert model.edge_cost(loop, loop, fallthrough=False) == 0
+    forward = model.price_block(funcs["forward_taken"][:2])  # CMP; BEQ forward
+    assert forward.branch_kind == "cond_forward" and forward.taken_extra == MISPREDICT
+    ret = model.price_block(funcs["alu_chain"][-1:])
+    assert ret.branch_kind == "indirect" and ret.taken_extra == IND
+    jump = model.price_block(funcs["computed_return"])
+    assert jump.branch_kind == "indirect" and jump.taken_extra == MISPREDICT
+
+
+def straight_pool() -> list:
+    """Non-branch instructions of the straight-line functions (any order is valid code to price)."""
+    pool = []
+    for name in STRAIGHT + ["it_load"]:
+        pool.extend(i for i in functions(M7_SOURCE, "m7")[name] if i.mnemonic not in ("bx",))
+    return pool
+
+
+@settings(max_examples=80, deadline=None)
+@given(data=st.data())
+def test_m7_block_split_invariant(data):
+    """price(A+B) == price(A) + price(B) + edge_cost(A, B, fallthrough) for any straight code."""
+    pool = straight_pool()
+    picks = data.draw(st.lists(st.integers(0, len(pool) - 1), min_size=2, max_size=14))
+    insns = [pool[i] for i in picks]
+    cut = data.draw(st.integers(1, len(insns) - 1))
+    model = model_for("m7")
+    whole = model.price_block(insns)
+    a, b = model.price_block(insns[:cut]), model.price_block(insns[cut:])
+    assert whole.cycles == a.cycles + b.cycles + model.edge_cost(a, b, True)
+
+
+# ---------------------------------------------------------------------------- instruction set
+
+
+def test_m7_accepts_dsp_and_rejects_v8m():
+    model = model_for("m7")
+    dsp = functions(M7_SOURCE, "m7")["dsp_ops"]
+    assert all(model.check(i) is None for i in dsp)
+    v8m = functions(ASM / "timing_m33" / "m33.S", "m33")["v8m_ops"]
+    lda = next(i for i in v8m if i.mnemonic == "lda")
+    assert "not in ARMv7E-M" in model.check(lda)
+
+
+def test_m7_machine_faults_on_a_v8m_instruction():
+    m = Machine("m7")
+    m.load_elf(elf_for(ASM / "timing_m33" / "m33.S", "m33"))
+    with pytest.raises(IllegalInstruction, match=r"Cortex-M7.*lda"):
+        m.call("v8m_ops", Buffer.zeros(64))
+
+
+# ---------------------------------------------------------------------------- data file
+
+
+def test_m7_pipeline_table_is_complete_and_cited():
+    data = parse_core_data(Path(model_for("m7").data.path))
+    pipe = parse_pipeline(data)
+    assert set(pipe.values) == set(PIPELINE_KEYS)
+    for key, source in pipe.sources.items():
+        assert len(source) > 20, key
+    for entry in data.classes:
+        assert "[llvm]" in entry.source or "[meas]" in entry.source or "[here]" in entry.source, entry.name
+        assert entry.name in pipe.classes
+
+
+def _broken_m7(tmp_path: Path, old: str, new: str) -> Path:
+    text = Path(model_for("m7").data.path).read_text()
+    assert old in text
+    path = tmp_path / "m7.toml"
+    path.write_text(text.replace(old, new, 1))
+    return path
+
+
+def test_m7_bad_issue_rule_names_file_line_and_field(tmp_path):
+    path = _broken_m7(tmp_path, 'issue = "slot0"', 'issue = "both"')
+    with pytest.raises(TimingDataError, match=r"m7\.toml:\d+: field 'class\[bitfield\]\.issue': 'both' is not one of"):
+        parse_pipeline(parse_core_data(path))
+
+
+def test_m7_unknown_unit_is_rejected(tmp_path):
+    path = _broken_m7(tmp_path, 'units = ["mac"]', 'units = ["fpu"]')
+    with pytest.raises(TimingDataError, match=r"field 'class\[mul\]\.units': unknown unit 'fpu'"):
+        parse_pipeline(parse_core_data(path))
+
+
+def test_m7_missing_pipeline_source_is_rejected(tmp_path):
+    path = _broken_m7(tmp_path, "mispredict_early_flags_source =", "mispredict_early_flags_note =")
+    with pytest.raises(TimingDataError, match=r"field 'pipeline\.mispredict_early_flags_source': missing"):
+        parse_pipeline(parse_core_data(path))
+
+
+def test_m7_bank_conflicts_cannot_be_switched_on(tmp_path):
+    path = _broken_m7(tmp_path, "load_bank_conflicts = false", "load_bank_conflicts = true")
+    with pytest.raises(TimingDataError, match=r"load_bank_conflicts.*only false is supported"):
+        parse_pipeline(parse_core_data(path))
+
+
+def test_m7_model_has_no_options_and_its_own_version():
+    with pytest.raises(ValueError, match=r"Invalid option 'multiplier' for core 'm7'; accepted: \(none\)"):
+        model_for("m7", multiplier="fast")
+    assert model_for("m7").version != model_for("m4").version
+
+
+def test_m7_source_of_rejects_unknown_rules():
+    model = model_for("m7")
+    assert "[meas]" in model.source_of("alu_simple+paired")
+    with pytest.raises(ValueError, match=r"Invalid rule name 'alu\+bogus' for m7"):
+        model.source_of("alu+bogus")
+    with pytest.raises(ValueError, match=r"Invalid rule name 'nosuchclass' for m7"):
+        model.source_of("nosuchclass")
