@@ -7,8 +7,19 @@ The normal test run never pays for benchmarks: unless ``--benchmark-only`` (or
 """
 
 
+import pytest
+
+
 def _benchmarks_requested(config) -> bool:
     return bool(config.getoption("benchmark_only", False) or config.getoption("benchmark_enable", False))
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config):
+    # Tell pytest-benchmark before it configures itself, so that it neither times nor warns
+    # ("automatically disabled because xdist plugin is active") in the normal run.
+    if not _benchmarks_requested(config):
+        config.option.benchmark_skip = True
 
 
 def pytest_collection_modifyitems(config, items):

@@ -13,11 +13,18 @@ executes (an illegal instruction, or a block whose dynamic instructions need
 code hooks installed first). ``prev`` is ``None`` for the first block.
 Budgets are checked before a block runs: a block that would take the run past
 the instruction (or cycle) budget does not execute.
+
+``install(uc, discover, trace=True)`` makes either implementation also record the
+address of every block it counts, in order (``trace()``); a board memory system
+with history (prefetch buffer, caches) replays that sequence after the run. The
+native counter then registers ``cme_block_hook_traced``; without a trace it
+registers the untraced ``cme_block_hook``, so the ideal-memory path is unchanged.
 """
 
 from __future__ import annotations
 
 import ctypes
+from array import array
 from collections.abc import Callable
 from typing import Protocol
 
@@ -38,7 +45,7 @@ STOP_NO_MEMORY = native.STOP_NO_MEMORY
 class Accounting(Protocol):
     kind: str
 
-    def install(self, uc: Uc, discover: Discover) -> None: ...
+    def install(self, uc: Uc, discover: Discover, trace: bool = False) -> None: ...
     def reset(self, insn_budget: int, cycle_budget: int) -> None: ...
     def clear_stop(self) -> None: ...
     @property
@@ -52,6 +59,9 @@ class Accounting(Protocol):
     @property
     def stop_reason(self) -> int: ...
     def edges(self) -> dict[tuple[int | None, int], int]: ...
+    @property
+    def tracing(self) -> bool: ...
+    def trace(self) -> array: ...
 
 
 class NativeAccounting:
@@ -65,6 +75,7 @@ class NativeAccounting:
         self._discover_cb = None  # keeps the ctypes thunk alive
         self._hook = ctypes.c_size_t()
         self._user_discover: Discover | None = None
+        self._tracing = False
 
     def __del__(self) -> None:
         state, lib = getattr(self, "_state", None), getattr(self, "_lib", None)
@@ -72,8 +83,9 @@ class NativeAccounting:
             lib.cme_free(state)
             self._state = None
 
-    def install(self, uc: Uc, discover: Discover) -> None:
+    def install(self, uc: Uc, discover: Discover, trace: bool = False) -> None:
         self._user_discover = discover
+        self._tracing = trace
 
         def _discover(prev: int, cur: int, size: int, cost_out, insns_out) -> int:  # type: ignore[no-untyped-def]
             result = discover(None if prev == native.NO_PREV else prev, cur, size)
@@ -86,7 +98,8 @@ class NativeAccounting:
         state = self._state.contents
         state.discover = ctypes.cast(self._discover_cb, ctypes.c_void_p).value
         state.stop = ctypes.cast(uclib.uc_emu_stop, ctypes.c_void_p).value
-        hook_fn = ctypes.cast(self._lib.cme_block_hook, ctypes.c_void_p)
+        hook = self._lib.cme_block_hook_traced if trace else self._lib.cme_block_hook
+        hook_fn = ctypes.cast(hook, ctypes.c_void_p)
         status = uclib.uc_hook_add(
             uc._uch,
             ctypes.byref(self._hook),
@@ -132,6 +145,18 @@ class NativeAccounting:
     def stop_reason(self) -> int:
         return self._state.contents.stop_reason
 
+    @property
+    def tracing(self) -> bool:
+        return self._tracing
+
+    def trace(self) -> array:
+        """Addresses of the blocks counted since the last reset, in execution order."""
+        state = self._state.contents
+        result = array("I")
+        if state.trace_len:
+            result.frombytes(ctypes.string_at(state.trace, state.trace_len * 4))
+        return result
+
     def edges(self) -> dict[tuple[int | None, int], int]:
         used = self._state.contents.edges_used
         buffer = (native.Edge * max(used, 1))()
@@ -149,10 +174,13 @@ class PythonAccounting:
     def __init__(self) -> None:
         self._table: dict[tuple[int | None, int], list[int]] = {}
         self._discover: Discover | None = None
+        self._trace_on = False
+        self._trace = array("I")
         self.reset(0, 0)
 
-    def install(self, uc: Uc, discover: Discover) -> None:
+    def install(self, uc: Uc, discover: Discover, trace: bool = False) -> None:
         self._discover = discover
+        self._trace_on = trace
         uc.hook_add(UC_HOOK_BLOCK, self._hook)
 
     def _hook(self, uc: Uc, address: int, size: int, _user: object) -> None:
@@ -176,6 +204,8 @@ class PythonAccounting:
             self._stop = STOP_CYCLE_BUDGET
             uc.emu_stop()
             return
+        if self._trace_on:
+            self._trace.append(address)
         entry[2] += 1
         self._cycles += cost
         self._instructions += insns
@@ -191,6 +221,7 @@ class PythonAccounting:
         self._stop = RUNNING
         self._insn_budget = insn_budget
         self._cycle_budget = cycle_budget
+        self._trace = array("I")
 
     def clear_stop(self) -> None:
         self._stop = RUNNING
@@ -217,6 +248,13 @@ class PythonAccounting:
 
     def edges(self) -> dict[tuple[int | None, int], int]:
         return {key: entry[2] for key, entry in self._table.items() if entry[2]}
+
+    @property
+    def tracing(self) -> bool:
+        return self._trace_on
+
+    def trace(self) -> array:
+        return array("I", self._trace)
 
 
 def make_accounting(mode: str) -> tuple[Accounting, str]:

@@ -7,6 +7,11 @@
  * calls back into Python once (cme_state.discover), which decodes and prices
  * the block; from then on the edge costs one hash probe in C.
  *
+ * cme_block_hook_traced (registered instead when a board memory system with history --
+ * caches, prefetch -- needs it) does the same and also appends the address of every block it
+ * counts to a growing trace buffer, so that the memory model can replay the exact block
+ * sequence after the run. The untraced hook is unchanged by the trace: the traced one wraps it.
+ *
  * Built on first use by cortexm_emu.native with the host C compiler; no
  * Unicorn header is needed (the hook receives an opaque engine pointer and
  * uc_emu_stop is passed in as a function pointer).
@@ -52,6 +57,10 @@ typedef struct {
     cme_edge *table;
     cme_discover_fn discover;
     cme_stop_fn stop;
+    /* block trace (appended; see cortexm_emu.native.State for the same order) */
+    uint32_t *trace;         /* addresses of the blocks counted, in execution order */
+    uint64_t trace_len;
+    uint64_t trace_cap;
 } cme_state;
 
 static inline uint64_t cme_slot(uint32_t prev, uint32_t cur, uint64_t mask) {
@@ -114,6 +123,7 @@ cme_state *cme_new(uint64_t capacity) {
 
 void cme_free(cme_state *s) {
     if (s != NULL) {
+        free(s->trace);
         free(s->table);
         free(s);
     }
@@ -129,6 +139,19 @@ void cme_reset(cme_state *s) {
     s->stop_reason = CME_RUNNING;
     s->edges_used = 0;
     s->last = 0;
+    s->trace_len = 0;
+}
+
+/* Double the trace buffer; -1 if memory runs out. */
+static int cme_trace_grow(cme_state *s) {
+    uint64_t capacity = s->trace_cap ? s->trace_cap * 2 : 65536;
+    uint32_t *trace = realloc(s->trace, capacity * sizeof(uint32_t));
+    if (trace == NULL) {
+        return -1;
+    }
+    s->trace = trace;
+    s->trace_cap = capacity;
+    return 0;
 }
 
 /* Copy the used edges into out (room for n); returns how many were copied. */
@@ -201,4 +224,20 @@ void cme_block_hook(void *uc, uint64_t address, uint32_t size, void *user_data) 
     s->blocks++;
     s->prev = cur;
     s->last = (uint64_t)(e - s->table) + 1;
+}
+
+/* The same count, and the block's address appended to the trace when it was counted. Room is
+ * made first, so a block is never counted without its trace entry. */
+void cme_block_hook_traced(void *uc, uint64_t address, uint32_t size, void *user_data) {
+    cme_state *s = (cme_state *)user_data;
+    if (s->trace_len == s->trace_cap && cme_trace_grow(s) != 0) {
+        s->stop_reason = CME_STOP_NO_MEMORY;
+        s->stop(uc);
+        return;
+    }
+    uint64_t before = s->blocks;
+    cme_block_hook(uc, address, size, user_data);
+    if (s->blocks != before) {
+        s->trace[s->trace_len++] = (uint32_t)address;
+    }
 }

@@ -1,4 +1,5 @@
-"""``cortexm-emu``: run or annotate one function of an ELF on an emulated Cortex-M core.
+"""``cortexm-emu``: run or annotate one function of an ELF on an emulated Cortex-M core,
+with ideal memory or a board's memory system; list the board profiles.
 
 The CLI parses, builds a Machine, calls one library function and renders; all
 the work is in :mod:`cortexm_emu.machine` and :mod:`cortexm_emu.annotate`.
@@ -13,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cortexm_emu.annotate import annotate, as_json, render_text
+from cortexm_emu.boards import board_names, find_board, load_board, wait_states
 from cortexm_emu.cores import CORES
 from cortexm_emu.errors import EmulatorError
 from cortexm_emu.machine import DEFAULT_BUDGET, DEFAULT_STACK_SIZE, U64, Buffer, CallResult, Machine
@@ -30,6 +32,9 @@ examples:
   cortexm-emu run prog.elf fill --core m3 --buf size:64 --arg 64 --arg 7
   cortexm-emu run prog.elf mix64 --core m4 --arg 7 --arg64 0x1122334455667788 --arg 9 --arg64 1
   cortexm-emu annotate prog.elf xorshift_loop --core m4 --arg 1 --arg 100 --top 5
+  cortexm-emu run prog.elf xorshift_loop --board stm32f407vg --clock 168 --cache off --arg 1 --arg 1000
+  cortexm-emu boards
+  cortexm-emu boards --json
 
 --arg INT      a 32-bit integer argument: decimal, 0x hex, 0b binary, negative allowed
 --arg64 INT    a 64-bit argument (AAPCS: even register pair or 8-aligned stack slot)
@@ -37,6 +42,11 @@ examples:
                  size:N  or bare decimal N without a leading zero (64)  -> N zero bytes
                  hex:HEX or any other bare value (00112233, deadbeef)   -> those bytes
                so "--buf 64" is 64 zero bytes and "--buf 0064" or "--buf hex:64" is the byte 0x64.
+--board NAME   run with that board's memory system (cortexm-emu boards lists them): flash wait
+               states at --clock MHZ (default: the board's published clock), prefetch, and
+               ART / ICACHE / L1 caches switched by --cache on|off (default on); the core
+               defaults to the board's. Results add the memory stall cycles and the time at
+               the clock. Board options are for "run" only.
 Arguments are passed in the order given. Exit status: 0 ok, 1 emulator fault or bad ELF, 2 bad arguments.
 """
 
@@ -95,11 +105,62 @@ class _Ordered(argparse.Action):
         namespace.call_args = items
 
 
+def parse_mhz(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"invalid clock {text!r}; expected a number of MHz such as 168 or 80.5"
+        ) from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(
+            f"invalid clock {text!r}; expected a positive number of MHz"
+        )
+    return value
+
+
+def _add_board_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--board",
+        metavar="NAME",
+        default=None,
+        help="board memory system (see 'cortexm-emu boards'); default: ideal 0-wait-state memory",
+    )
+    parser.add_argument(
+        "--clock",
+        type=parse_mhz,
+        metavar="MHZ",
+        default=None,
+        help="core clock with --board (default: the board's published clock)",
+    )
+    parser.add_argument(
+        "--cache",
+        choices=["on", "off"],
+        default="on",
+        help="ART / ICACHE / L1 caches with --board (default on)",
+    )
+    parser.add_argument(
+        "--prefetch",
+        choices=["on", "off"],
+        default=None,
+        help="flash prefetch buffer with --board (default: same as --cache)",
+    )
+    parser.add_argument(
+        "--start",
+        choices=["warm", "cold"],
+        default="warm",
+        help="with --board: caches filled by an identical earlier call (warm, default) or empty",
+    )
+
+
 def _add_call_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("elf", help="the ELF file (32-bit little-endian Arm, with symbols)")
     parser.add_argument("function", help="the function symbol to call")
     parser.add_argument(
-        "--core", choices=list(CORES), default="m4", help="the core to emulate (default m4)"
+        "--core",
+        choices=list(CORES),
+        default=None,
+        help="the core to emulate (default m4, or the board's core with --board)",
     )
     parser.add_argument(
         "--arg",
@@ -166,6 +227,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EXAMPLES,
     )
     _add_call_options(run)
+    _add_board_options(run)
     run.set_defaults(handler=_run)
     ann = sub.add_parser(
         "annotate",
@@ -181,11 +243,37 @@ def build_parser() -> argparse.ArgumentParser:
         "--top", type=parse_int, default=None, metavar="N", help="show only the N hottest blocks"
     )
     ann.set_defaults(handler=_annotate)
+    boards = sub.add_parser(
+        "boards",
+        help="list the board profiles: core, clocks, flash wait states, prefetch, caches, SRAM",
+        description="List every board profile (cortexm_emu/boards/*.toml) with the flash wait states "
+        "at each published clock, the prefetch buffer, the caches and the SRAM regions. Every value "
+        "in the files cites its ST document; --json prints them all.",
+    )
+    boards.add_argument("--json", action="store_true", help="print every profile as JSON")
+    boards.set_defaults(handler=_boards)
     return parser
 
 
 def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:
-    machine = Machine(args.core, accounting=args.accounting, stack_size=args.stack)
+    board = getattr(args, "board", None)
+    if board is not None:
+        machine = Machine.for_board(
+            find_board(board),
+            args.clock,
+            args.cache,
+            core=args.core,
+            prefetch=args.prefetch,
+            start=args.start,
+            accounting=args.accounting,
+            stack_size=args.stack,
+        )
+    else:
+        if getattr(args, "clock", None) is not None:
+            raise ValueError(
+                f"Invalid --clock {args.clock:g} without --board; accepted: --board NAME --clock MHZ"
+            )
+        machine = Machine(args.core or "m4", accounting=args.accounting, stack_size=args.stack)
     machine.load_elf(args.elf)
     return machine, machine.call(args.function, *(args.call_args or []), budget=args.budget)
 
@@ -208,6 +296,12 @@ def result_json(result: CallResult) -> dict[str, Any]:
         ],
         "accounting": result.accounting,
         "memory": result.memory,
+        "memory_cycles": result.memory_cycles,
+        "memory_counts": dict(result.memory_counts),
+        "memory_config": dict(result.memory_config),
+        "clock_mhz": result.clock_mhz,
+        "time_us": result.time_us,
+        "placement": dict(result.placement),
         "count_includes": COUNT_NOTE,
     }
 
@@ -231,6 +325,19 @@ def _run(args: argparse.Namespace) -> int:
     ]
     for i, (address, data) in enumerate(zip(result.buffer_addresses, result.buffers)):
         lines.append(f"buffer {i:<6} {len(data)} bytes at 0x{address:08x}: {data.hex()}")
+    if result.clock_mhz is not None:
+        counts = result.memory_counts
+        lines.append(
+            f"memory        {result.memory_cycles} stall cycles included "
+            f"(sequential {counts.get('sequential_stall_cycles', 0)}, "
+            f"branch {counts.get('branch_stall_cycles', 0)}, "
+            f"flash data {counts.get('data_stall_cycles', 0)})"
+        )
+        lines.append(f"time          {result.time_us:.3f} us at {result.clock_mhz:g} MHz")
+        lines.append(
+            "placement     "
+            + ", ".join(f"{name}: {where}" for name, where in result.placement.items())
+        )
     lines.append(COUNT_NOTE)
     print("\n".join(lines))
     return 0
@@ -243,6 +350,53 @@ def _annotate(args: argparse.Namespace) -> int:
         print(json.dumps(as_json(machine, result, blocks), indent=2))
     else:
         print(render_text(machine, result, blocks, args.top))
+    return 0
+
+
+def board_rows() -> list[dict[str, Any]]:
+    """One summary row per board profile (the ``boards`` table)."""
+    rows = []
+    for name in board_names():
+        board = load_board(name)
+        clocks = ", ".join(
+            f"{c.mhz:g} MHz: {wait_states(board, c.mhz)} WS"
+            if c.mhz <= board.max_clock_mhz
+            else f"{c.mhz:g} MHz: above the part maximum"
+            for c in board.published_clocks
+        )
+        caches = ", ".join(
+            f"{c.kind} {c.size_bytes} B" if c.size_bytes else f"{c.kind} (size unknown)"
+            for c in board.accelerators
+        )
+        rows.append(
+            {
+                "name": board.name,
+                "part": board.part,
+                "core": board.core,
+                "max_mhz": f"{board.max_clock_mhz:g}",
+                "published": clocks,
+                "flash_line": f"{board.flash.line_bits} bit",
+                "prefetch": "yes" if board.prefetch.present else "no",
+                "caches": caches or "none",
+                "sram": ", ".join(f"{r.name} {r.size_kib} KiB" for r in board.sram),
+            }
+        )
+    return rows
+
+
+def _boards(args: argparse.Namespace) -> int:
+    if args.json:
+        print(json.dumps([load_board(name).as_dict() for name in board_names()], indent=2))
+        return 0
+    rows = board_rows()
+    headers = list(rows[0]) if rows else []
+    widths = {h: max(len(h), *(len(str(r[h])) for r in rows)) for h in headers}
+    print("  ".join(h.ljust(widths[h]) for h in headers).rstrip())
+    for row in rows:
+        print("  ".join(str(row[h]).ljust(widths[h]) for h in headers).rstrip())
+    print(
+        "Values and their ST sources: cortexm-emu boards --json (or the TOML files in cortexm_emu/boards/)."
+    )
     return 0
 
 

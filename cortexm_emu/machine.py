@@ -57,7 +57,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import capstone
 from capstone import arm_const as cs_arm
@@ -77,6 +77,7 @@ from unicorn import (
     UC_HOOK_CODE,
     UC_HOOK_INTR,
     UC_HOOK_MEM_INVALID,
+    UC_HOOK_MEM_READ,
     UC_MEM_FETCH_PROT,
     UC_MEM_FETCH_UNMAPPED,
     UC_MEM_READ_PROT,
@@ -107,8 +108,18 @@ from cortexm_emu.errors import (
     StackOverflow,
     UnmappedAccess,
 )
-from cortexm_emu.memory import IdealMemory, MemorySystem, architectural_region
+from cortexm_emu.memory import (
+    HistoryMemory,
+    IdealMemory,
+    MemoryReplay,
+    MemorySystem,
+    architectural_region,
+)
 from cortexm_emu.ppb import SystemPeripherals
+
+if TYPE_CHECKING:
+    from cortexm_emu.boards import Board
+    from cortexm_emu.flash import OnOff, Placement, Start
 
 HALT_SYMBOL = "cortexm_emu_halt"
 DEFAULT_STACK_SIZE = 64 * 1024
@@ -245,6 +256,21 @@ class CallResult:
     accounting: str
     memory: str
     model_version: str  # the timing model's version string (part of any result cache key)
+    #: stall cycles of a board memory system (flash wait states, prefetch, caches), included
+    #: in ``cycles``; 0 with ideal memory
+    memory_cycles: int = 0
+    #: what the memory replay counted (stalls by cause, cache hits/misses) and its configuration
+    memory_counts: dict[str, int] = field(default_factory=dict)
+    memory_config: dict[str, Any] = field(default_factory=dict)
+    #: board clock the memory system was built for (None with ideal memory)
+    clock_mhz: float | None = None
+    #: board memory region of the stack and of each buffer ("stack", buffer names or indices)
+    placement: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def time_us(self) -> float | None:
+        """Time of the call at the board clock in microseconds (None without a board clock)."""
+        return None if self.clock_mhz is None else self.cycles / self.clock_mhz
 
     @property
     def return_value_signed(self) -> int:
@@ -333,6 +359,10 @@ class Machine:
     ``timing``: a timing model (default ``cortexm_emu.timing.model_for(core)``).
     ``accounting``: "auto" (native C counter if a host C compiler is available, else Python),
     "native" or "python".
+    ``memory``: the memory system (default :class:`IdealMemory`); a board's is
+    ``cortexm_emu.flash.board_memory(board, clock_mhz, cache="on"|"off")``, or use
+    :meth:`Machine.for_board`. Its stall cycles are in ``CallResult.cycles`` (and, separately,
+    ``memory_cycles``); ``clock_mhz`` and ``time_us`` give the time at the board clock.
     """
 
     def __init__(
@@ -352,6 +382,9 @@ class Machine:
             timing = model_for(core)
         self.timing = timing
         self.memory: MemorySystem = memory if memory is not None else IdealMemory()
+        self._history: HistoryMemory | None = memory if isinstance(memory, HistoryMemory) else None
+        self._flash_ranges: list[tuple[int, int]] = []
+        self._flash_reads: list[tuple[int, int]] = []
         if not isinstance(stack_size, int) or stack_size < 256 or stack_size % 8:
             raise ValueError(
                 f"Invalid stack_size {stack_size!r}; accepted: a multiple of 8, at least 256 bytes"
@@ -366,7 +399,8 @@ class Machine:
         self.cs.detail = True
         # Hooks hold the machine weakly (no Machine <-> Uc reference cycle).
         self.accounting, self.accounting_note = acct.make_accounting(accounting)
-        self.accounting.install(self.uc, _weak(self._discover))
+        tracing = self._history is not None and self._history.needs_trace
+        self.accounting.install(self.uc, _weak(self._discover), trace=tracing)
         self.ppb = SystemPeripherals(self.info, _weak(self._cycles_at_access))
         for base, size in self.ppb.mapped_pages():
             self.uc.mmio_map(
@@ -419,7 +453,42 @@ class Machine:
             self.halt_address = image.functions[HALT_SYMBOL].address
         else:
             self.halt_address = self._reserve_trampoline(pages)
+        self._install_memory_tracing(image)
         return image
+
+    @classmethod
+    def for_board(
+        cls,
+        board: Board | str,
+        clock_mhz: float | None = None,
+        cache: OnOff = "on",
+        *,
+        core: str | None = None,
+        prefetch: OnOff | None = None,
+        code: Placement = "flash",
+        start: Start = "warm",
+        **options: Any,
+    ) -> Machine:
+        """A machine with ``board``'s core (or ``core``) and memory system
+        (:func:`cortexm_emu.flash.board_memory`; ``options`` go to :class:`Machine`)."""
+        from cortexm_emu.flash import board_memory
+
+        memory = board_memory(board, clock_mhz, cache, prefetch=prefetch, code=code, start=start)
+        return cls(core or memory.board.core, memory, **options)
+
+    def _install_memory_tracing(self, image: ElfImage) -> None:
+        """Board memory with history: record the block sequence, and flash data reads with a
+        read hook bounded to the flash ranges (only then: memory hooks slow every access)."""
+        if self._history is None or not self._history.needs_trace:
+            return
+        self._flash_ranges = self._history.flash_ranges(image.segments)
+        for start, end in self._flash_ranges:
+            self.uc.hook_add(UC_HOOK_MEM_READ, _weak(self._on_flash_read), None, start, end - 1)
+
+    def _on_flash_read(
+        self, uc: Uc, access: int, address: int, size: int, value: int, _user: object
+    ) -> None:
+        self._flash_reads.append((self.accounting.blocks - 1, address))
 
     def _add_pages(self, pages: dict[int, int], start: int, size: int, perms: int) -> None:
         first = _align_down(start, self.page)
@@ -517,7 +586,8 @@ class Machine:
         edges = acc.edges()
         last = self._blocks[acc.current] if acc.current is not None else None
         final_taken = last.price.taken_extra if last is not None else 0
-        cycles = acc.cycles + sum(self._dynamic_cycles.values()) + final_taken
+        replay = self._replay_memory()
+        cycles = acc.cycles + sum(self._dynamic_cycles.values()) + final_taken + replay.cycles
         block_counts: dict[int, int] = {}
         for (_prev, cur), count in edges.items():
             block_counts[cur] = block_counts.get(cur, 0) + count
@@ -551,7 +621,33 @@ class Machine:
             accounting=acc.kind,
             memory=self.memory.name,
             model_version=str(getattr(self.timing, "version", "")),
+            memory_cycles=replay.cycles,
+            memory_counts=dict(replay.counts),
+            memory_config=dict(replay.config),
+            clock_mhz=self._history.clock_mhz if self._history is not None else None,
+            placement=self._placement(sp),
         )
+
+    def _replay_memory(self) -> MemoryReplay:
+        if self._history is None:
+            return MemoryReplay(0)
+        if not self._history.needs_trace:
+            return self._history.replay((), self._blocks, self._edges, (), [])
+        return self._history.replay(
+            self.accounting.trace(),
+            self._blocks,
+            self._edges,
+            self._flash_reads,
+            self._flash_ranges,
+        )
+
+    def _placement(self, sp: int) -> dict[str, str]:
+        if self._history is None:
+            return {}
+        where = {"stack": self._history.placement(sp - 4)}
+        for alloc in self._allocations:
+            where[alloc.name or f"buffer {alloc.index}"] = self._history.placement(alloc.address)
+        return where
 
     def block(self, address: int) -> Block:
         """The decoded, priced block starting at ``address`` (after a call executed it)."""
@@ -703,6 +799,7 @@ class Machine:
         self._interrupt: tuple[int, int] | None = None
         self._dynamic_cycles: dict[int, int] = {}
         self._access_seq: tuple[int, int] = (-1, 0)
+        self._flash_reads = []
 
     def _run(self, entry: int, function: str) -> None:
         start = entry

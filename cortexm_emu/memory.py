@@ -9,14 +9,19 @@ A memory system is any object with the :class:`MemorySystem` methods. The
 emulator calls them once per distinct block and once per distinct edge
 (previous block -> next block), never per executed instruction, so their result
 must depend only on the code (addresses, instructions), not on data or history.
-History-dependent effects (caches) need a further hook; the board models of
-the next issue add it behind this protocol.
+
+History-dependent effects (prefetch buffer, caches) go through the optional
+:class:`HistoryMemory` methods: a memory system with ``needs_trace`` true makes
+the machine record the sequence of executed blocks and the reads of flash data
+(a ``UC_HOOK_MEM_READ`` bounded to ``flash_ranges``), and ``replay`` turns them
+into stall cycles after the run (see :mod:`cortexm_emu.flash` for the boards).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
     from cortexm_emu.machine import Block
@@ -31,6 +36,48 @@ class MemorySystem(Protocol):
 
     def edge_extra(self, prev: Block, nxt: Block, fallthrough: bool) -> int:
         """Extra cycles when ``nxt`` runs right after ``prev`` (e.g. a refetch after a taken branch)."""
+        ...
+
+
+@dataclass(frozen=True)
+class MemoryReplay:
+    """Stall cycles a history-dependent memory system adds to one call, and why."""
+
+    cycles: int
+    counts: dict[str, int] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=dict)
+
+
+@runtime_checkable
+class HistoryMemory(Protocol):
+    """A memory system whose cost depends on the order of execution (board memories)."""
+
+    name: str
+    clock_mhz: float
+
+    @property
+    def needs_trace(self) -> bool:
+        """Record the block sequence and flash data reads (False: the replay adds nothing)."""
+        ...
+
+    def flash_ranges(self, segments: Iterable[Any]) -> list[tuple[int, int]]:
+        """[start, end) ranges read as flash, given the ELF's PT_LOAD segments."""
+        ...
+
+    def placement(self, address: int) -> str:
+        """The board memory region ``address`` lies in."""
+        ...
+
+    def replay(
+        self,
+        trace: Sequence[int],
+        blocks: Mapping[int, Any],
+        edges: Mapping[tuple[int | None, int], Any],
+        reads: Sequence[tuple[int, int]],
+        flash: list[tuple[int, int]],
+    ) -> MemoryReplay:
+        """Stall cycles of the run: ``trace`` block addresses in order, ``reads`` (trace
+        index, address) of flash data reads."""
         ...
 
 

@@ -64,6 +64,9 @@ class State(ctypes.Structure):
         ("table", ctypes.c_void_p),
         ("discover", ctypes.c_void_p),
         ("stop", ctypes.c_void_p),
+        ("trace", ctypes.c_void_p),
+        ("trace_len", ctypes.c_uint64),
+        ("trace_cap", ctypes.c_uint64),
     ]
 
 

@@ -1,0 +1,519 @@
+"""The memory system of a board: flash wait states, prefetch buffer, ART / ICACHE / L1 caches.
+
+``board_memory("stm32f407vg", clock_mhz=168, cache="on")`` builds a :class:`BoardMemory`
+from the board profile (``cortexm_emu/boards/*.toml``; every number there cites its ST
+reference manual or datasheet). ``Machine(core, memory=board_memory(...))`` or
+``Machine.for_board(...)`` runs code with it.
+
+Why a replay
+    Caches and the prefetch buffer depend on history, which a static per-block cost cannot
+    express. The core's cycles are still counted per edge (native C, unchanged); in addition
+    the counter records the sequence of executed blocks, and reads of flash data (constant
+    tables, literal pools) are recorded by a ``UC_HOOK_MEM_READ`` bounded to the flash
+    range. After the run :meth:`BoardMemory.replay` walks that sequence (twice for a warm
+    start, see below), with the
+    timing model's per-instruction cycles as the clock, and returns the stall cycles.
+    With 0 wait states (or code placed in RAM) no trace and no hook is installed and the
+    result is exactly the ideal-memory count.
+
+The rules (each applied as written; where a document gives only a bound, the bound is used)
+
+R1  Wait states: the flash latency at the core clock is the reference manual's table
+    (``boards.wait_states``, e.g. RM0090 Table 11). "A wait state is one extra HCLK per flash
+    line read" (RM0090 §3.5.2; RM0440 §4.3.4 for 64-bit flash), where a line is the flash
+    read width of the part (``[flash] line_bits``). The core's timing model already assumes a
+    0-wait-state fetch, so a line read costs WS extra cycles -- of the flash clock: on the
+    STM32H7 (``hclk_divider = 2``) that is 2 x WS core cycles (``BoardMemory.wait_cycles``);
+    below, "WS" means these core cycles and WS+1 the whole read.
+R2  Line buffer: instructions in the line being executed need no new flash read, including
+    a branch back into that line ("If a loop is present in the current buffer, no new flash
+    access is performed", RM0440 §4.3.4).
+R3  Prefetch (``[prefetch] present`` and switched on): when a line is delivered, the next
+    sequential line is read. Entering it costs ``min(WS, max(0, WS + 1 - c))`` where ``c`` is
+    the cycles spent executing the previous line: prefetch hides the wait states only when a
+    line takes at least WS+1 cycles (RM0090 §3.5.2 "at least four CPU cycles are needed to
+    execute the previous read instruction line" at 3 WS; RM0440 §4.3.4 the same for 64-bit
+    lines). It never costs more than a demand read (R4).
+R4  Any other line (a taken branch out of the buffered lines, or sequential code without
+    prefetch) that is not in an instruction cache costs WS: "the penalty in terms of number
+    of cycles is at least equal to the number of wait states" (RM0090 §3.5.2) -- the bound.
+R5  Instruction cache: a hit is delivered "without inserting any delay" (RM0090 §3.5.2).
+    The ART I-cache copies a line into the cache only on a miss, i.e. when it was in neither
+    the current line, the prefetched line nor the cache (RM0090 §3.5.2); the Cortex-M33
+    ICACHE (ST ICACHE block) and the Cortex-M7 L1 I-cache allocate every line read. Sizes,
+    lines and ways from the profile; LRU (see :mod:`cortexm_emu.caches`).
+R6  Data reads from flash (literal pools, constant tables; D-Code on M3/M4): a read that
+    misses the data cache (or with no data cache) stalls WS cycles -- "the CPU pipeline is
+    consequently stalled until the requested literal pool is provided" (RM0090 §3.5.2); the
+    LDR's own cycles are in the core model. Data cache: ART D-cache (F4: 8 x 128 bit; L4/WB/
+    WL: 8 x 4 x 64 bit), Cortex-M7 L1 D-cache; on the Cortex-M33 parts data reads from the
+    code region travel on C-AHB through the ICACHE (UNCONFIRMED reading of the ST ICACHE
+    description "fetching instructions and data").
+R7  SRAM (SRAM1/SRAM2/CCM/DTCM...) has 0 wait states in every profile row, so SRAM accesses add
+    nothing (a row with wait states would need an SRAM read hook, which is not installed;
+    :func:`board_memory` then says so in ``notes``). The stack, buffers and .data/.bss are
+    placed in SRAM by the machine; :meth:`BoardMemory.placement` names the board region each
+    lies in.
+
+What is approximated (and why)
+    * The prefetch clock is the timing model's per-instruction cycles; operand-dependent
+      extras (divides) and data stalls of the same block are charged at block start.
+    * A prefetch in flight that turns out useless (a taken branch) does not delay the
+      demand read of the branch target (the RMs do not say); D-Code priority over I-Code
+      (RM0090 §3.5.2) is not modelled as a delay of a pending instruction prefetch.
+    * Cache line fills of lines wider than one flash read are sectored (see caches.py).
+    * A cache whose size no document gives (``size_bytes = 0``, e.g. the G0 flash
+      interface cache) is not modelled: every line is read from flash (the bound).
+    * Associativity not documented (``ways = 0``): fully associative LRU.
+    * Cortex-M7 (F7): the ART accelerator and prefetch sit on the ITCM flash interface; code
+      is modelled as fetched over AXI through the L1 caches, without prefetch (UNCONFIRMED).
+    * Cortex-M7: only the caches' presence/absence and flash wait states are modelled here;
+      the AXI bus latency of a line fill beyond the flash wait states is not documented and is
+      not added. Code linked at 0x0000_0000 is treated as fetched from the main flash
+      (STM32 boot from main flash aliases it there, RM0090 §2.4), also on parts whose 0x0 is
+      ITCM RAM -- i.e. as if linked at the flash address; ``code="ram"`` models code in
+      SRAM/ITCM instead (0 wait states).
+    * The stalls are added after the run: DWT->CYCCNT / SysTick reads inside the program and
+      the ``cycle_budget`` check see the core's cycles without them.
+    * Warm start (default): the call's trace is replayed once to fill the caches, then
+      replayed again from empty line/prefetch buffers and only the second pass is counted --
+      as in a benchmark loop that repeats the call (the loop's own code, not modelled, is
+      assumed to evict nothing). ``start="cold"`` counts a first call from empty caches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from cortexm_emu.boards import Board, Cache, load_board, wait_states
+from cortexm_emu.caches import CacheGeometry, LruCache, geometry
+from cortexm_emu.memory import MemoryReplay
+
+OnOff = Literal["on", "off"]
+Placement = Literal["flash", "ram"]
+Start = Literal["warm", "cold"]
+
+_SRAM_REGION = (0x2000_0000, 0x4000_0000)
+_CODE_REGION_END = 0x2000_0000
+
+#: Instruction-side caches, by preference when a part has several on different paths.
+_I_KINDS = ("l1_icache", "icache", "art_icache", "flash_icache")
+#: Data-side caches for reads of flash. The M33 ICACHE sits on C-AHB, which also carries
+#: data reads of the code region (R6, UNCONFIRMED).
+_D_KINDS = ("l1_dcache", "art_dcache", "dcache", "icache")
+#: Kinds that copy a line only on a demand miss, not when the prefetched line is used (R5).
+_MISS_ONLY = frozenset({"art_icache"})
+
+RULES: dict[str, str] = {
+    "R1 wait states": "RM table at the core clock; one WS = one extra HCLK per flash line read "
+    "(RM0090 §3.5.2; RM0440 §4.3.4)",
+    "R2 line buffer": "no new flash read inside the current line, loops in it included (RM0440 §4.3.4)",
+    "R3 prefetch": "next line read when a line is delivered; entering it costs "
+    "min(WS, max(0, WS+1-c)), c = cycles spent in the previous line (RM0090 §3.5.2)",
+    "R4 miss": "a line not buffered, prefetched or cached costs WS, the documented lower bound "
+    "(RM0090 §3.5.2 'at least equal to the number of wait states')",
+    "R5 I-cache": "hit: no delay (RM0090 §3.5.2); ART copies only demand misses; ICACHE/L1 allocate "
+    "every line read; LRU, sizes from the board profile",
+    "R6 flash data": "a flash data read missing the data cache stalls WS (RM0090 §3.5.2 literal pools)",
+    "R7 SRAM": "SRAM/CCM/TCM at the profile's wait states (0 on every profiled part)",
+}
+
+
+#: What :meth:`BoardMemory.replay` counts (``MemoryReplay.counts`` keys). With a cache shared
+#: by instructions and data (M33 ICACHE) its hits and misses are all in ``icache_*``.
+COUNTS: tuple[str, ...] = (
+    "sequential_stall_cycles",
+    "branch_stall_cycles",
+    "data_stall_cycles",
+    "demand_line_reads",
+    "prefetched_lines_used",
+    "flash_data_reads",
+    "icache_hits",
+    "icache_misses",
+    "dcache_hits",
+    "dcache_misses",
+)
+
+
+def _choose(board: Board, kinds: Sequence[str]) -> Cache | None:
+    for kind in kinds:
+        for cache in board.accelerators:
+            if cache.kind == kind:
+                return cache
+    return None
+
+
+def default_clock(board: Board) -> float:
+    """The first published clock the part can run at (seed pages first), else its maximum."""
+    for clock in board.published_clocks:
+        if clock.mhz <= board.max_clock_mhz:
+            return clock.mhz
+    return board.max_clock_mhz
+
+
+def _on_off(name: str, value: str) -> bool:
+    if value not in ("on", "off"):
+        raise ValueError(f"Invalid {name} ({value!r}); accepted: 'on', 'off'")
+    return value == "on"
+
+
+@dataclass(frozen=True)
+class _BlockPlan:
+    """One block as the fetch unit sees it: (flash line index or -1, cycles) per fetch step."""
+
+    steps: tuple[tuple[int, int], ...]
+    cycles: int
+
+
+@dataclass
+class BoardMemory:
+    """A board's memory system at one clock. Build it with :func:`board_memory`."""
+
+    board: Board
+    clock_mhz: float
+    wait_states: int
+    cache: bool
+    prefetch: bool
+    code: Placement
+    start: Start
+    icache: CacheGeometry | None
+    dcache: CacheGeometry | None
+    notes: tuple[str, ...]
+    name: str = ""
+    _plans: dict[int, _BlockPlan] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        if not self.name:
+            caches = "caches on" if self.cache else "caches off"
+            prefetch = "prefetch on" if self.prefetch else "prefetch off"
+            if not self.board.prefetch.present:
+                prefetch = "no prefetch"
+            self.name = (
+                f"{self.board.name} @ {self.clock_mhz:g} MHz, {self.wait_states} WS, "
+                f"{caches}, {prefetch}, code in {self.code}"
+            )
+
+    # -- the static MemorySystem protocol: everything here is history-dependent ----------------
+    def block_extra(self, block: Any) -> int:
+        return 0
+
+    def edge_extra(self, prev: Any, nxt: Any, fallthrough: bool) -> int:
+        return 0
+
+    # -- what the machine must record ---------------------------------------------------------
+    @property
+    def line_bytes(self) -> int:
+        return self.board.flash.line_bits // 8
+
+    @property
+    def wait_cycles(self) -> int:
+        """Core cycles of the wait states of one flash read: WS flash-clock cycles, and the
+        flash clock is the core clock / ``hclk_divider`` (2 on the STM32H7, whose flash runs
+        on the AXI clock: RM0433 via the profile's ``[flash]`` entry; 1 elsewhere)."""
+        return self.wait_states * self.board.flash.hclk_divider
+
+    @property
+    def needs_trace(self) -> bool:
+        """Flash stalls are possible: record the block sequence (and flash data reads)."""
+        return self.wait_states > 0 and self.code == "flash"
+
+    def flash_ranges(self, segments: Iterable[Any]) -> list[tuple[int, int]]:
+        """Address ranges [start, end) fetched/read as flash: the board's flash, and the
+        ELF's read-only segments in the Code region (linked at 0x0: the boot alias, see the
+        Cortex-M7 note of the module docstring)."""
+        if self.code != "flash":
+            return []
+        flash = self.board.flash
+        ranges = [(flash.base, flash.base + flash.size_kib * 1024)]
+        for seg in segments:
+            if seg.writable or seg.memsz == 0:
+                continue
+            if seg.vaddr < _CODE_REGION_END:
+                ranges.append((seg.vaddr, min(seg.vaddr + seg.memsz, _CODE_REGION_END)))
+        return _merge(ranges)
+
+    def placement(self, address: int) -> str:
+        """The board region ``address`` lies in (SRAM rows of the profile, flash, or why not)."""
+        for region in self.board.sram:
+            if region.base <= address < region.end:
+                return region.name
+        flash = self.board.flash
+        if flash.base <= address < flash.base + flash.size_kib * 1024:
+            return "flash"
+        if _SRAM_REGION[0] <= address < _SRAM_REGION[1]:
+            return "SRAM region beyond the part's SRAM (emulator layout; timed as 0 WS SRAM)"
+        if address < _CODE_REGION_END:
+            return "flash (code linked at the boot alias)" if self.code == "flash" else "code RAM"
+        return "outside the board's memories"
+
+    def describe(self) -> dict[str, Any]:
+        """What was modelled, for results and reports (JSON-ready)."""
+        return {
+            "board": self.board.name,
+            "part": self.board.part,
+            "core": self.board.core,
+            "clock_mhz": self.clock_mhz,
+            "wait_states": self.wait_states,
+            "wait_cycles": self.wait_cycles,
+            "flash_line_bytes": self.line_bytes,
+            "flash_source": self.board.flash.citation.source,
+            "prefetch": self.prefetch,
+            "prefetch_source": self.board.prefetch.citation.source,
+            "cache": self.cache,
+            "icache": self.icache.describe() if self.icache else None,
+            "dcache": self.dcache.describe() if self.dcache else None,
+            "code": self.code,
+            "start": self.start,
+            "rules": dict(RULES),
+            "notes": list(self.notes),
+        }
+
+    # -- the replay -------------------------------------------------------------------------------
+    def _plan(self, block: Any, flash: list[tuple[int, int]]) -> _BlockPlan:
+        line = self.line_bytes
+        steps: list[tuple[int, int]] = []
+        cycles_at = {address: cycles for address, cycles, _rule in block.price.per_insn}
+        for insn in block.insns:
+            start, end = insn.address, insn.address + insn.size
+            cycles = cycles_at.get(start, 0)
+            if not _inside(start, flash):
+                steps.append((-1, cycles))
+                continue
+            first, last = start // line, (end - 1) // line
+            for index in range(first, last):  # an instruction across a line boundary needs both
+                steps.append((index, 0))
+            steps.append((last, cycles))
+        merged: list[tuple[int, int]] = []
+        for index, cycles in steps:
+            if merged and merged[-1][0] == index:
+                merged[-1] = (index, merged[-1][1] + cycles)
+            else:
+                merged.append((index, cycles))
+        return _BlockPlan(tuple(merged), block.price.cycles)
+
+    def replay(
+        self,
+        trace: Sequence[int],
+        blocks: Mapping[int, Any],
+        edges: Mapping[tuple[int | None, int], Any],
+        reads: Sequence[tuple[int, int]],
+        flash: list[tuple[int, int]],
+    ) -> MemoryReplay:
+        """Stall cycles of one call: ``trace`` = block addresses in execution order, ``reads`` =
+        (index in trace, address) of each flash data read, ``flash`` = :meth:`flash_ranges`."""
+        if not self.needs_trace or not trace:
+            return MemoryReplay(0, dict.fromkeys(COUNTS, 0), self.describe())
+        plans: dict[int, _BlockPlan] = {}
+        for address in set(trace):
+            plans[address] = self._plan(blocks[address], flash)
+        pre: dict[tuple[int | None, int], int] = {
+            key: info.cost - blocks[key[1]].price.cycles for key, info in edges.items()
+        }
+        icache = LruCache(self.icache) if self.icache is not None and self.cache else None
+        dcache_geometry = self.dcache if self.cache else None
+        if dcache_geometry is not None and icache is not None and dcache_geometry is self.icache:
+            dcache = icache
+        else:
+            dcache = LruCache(dcache_geometry) if dcache_geometry is not None else None
+        passes = 2 if self.start == "warm" else 1
+        counts: dict[str, int] = {}
+        for _ in range(passes):
+            counts = self._walk(trace, plans, pre, reads, icache, dcache)
+        counts["icache_hits"] = icache.hits if icache else 0
+        counts["icache_misses"] = icache.misses if icache else 0
+        separate = dcache is not None and dcache is not icache
+        counts["dcache_hits"] = dcache.hits if separate else 0  # type: ignore[union-attr]
+        counts["dcache_misses"] = dcache.misses if separate else 0  # type: ignore[union-attr]
+        total = (
+            counts["sequential_stall_cycles"]
+            + counts["branch_stall_cycles"]
+            + counts["data_stall_cycles"]
+        )
+        return MemoryReplay(total, counts, self.describe())
+
+    def _walk(
+        self,
+        trace: Sequence[int],
+        plans: dict[int, _BlockPlan],
+        pre: dict[tuple[int | None, int], int],
+        reads: Sequence[tuple[int, int]],
+        icache: LruCache | None,
+        dcache: LruCache | None,
+    ) -> dict[str, int]:
+        """One pass over the trace from empty line and prefetch buffers (the caches keep
+        what an earlier pass left: that is the warm start)."""
+        ws = self.wait_cycles
+        read_cycles = (self.wait_states + 1) * self.board.flash.hclk_divider
+        line_bytes = self.line_bytes
+        prefetch = self.prefetch
+        allocate_prefetched = icache is not None and icache.geometry.kind not in _MISS_ONLY
+        in_icache = icache.lookup if icache is not None else None
+        if icache is not None:
+            icache.hits = icache.misses = 0
+        if dcache is not None:
+            dcache.hits = dcache.misses = 0
+        t = 0
+        current: int | None = None
+        pf_line: int | None = None
+        pf_ready = 0
+        seq_stall = branch_stall = data_stall = 0
+        line_reads = prefetch_used = data_reads = 0
+        read_index, n_reads = 0, len(reads)
+        prev: int | None = None
+        for position, address in enumerate(trace):
+            t += pre.get((prev, address), 0)
+            while read_index < n_reads and reads[read_index][0] == position:
+                data_reads += 1
+                data_address = reads[read_index][1]
+                read_index += 1
+                if dcache is not None:
+                    if dcache.lookup(data_address):
+                        continue
+                    dcache.fill(data_address)
+                t += ws
+                data_stall += ws
+            plan = plans[address]
+            for line, cycles in plan.steps:
+                if line >= 0 and line != current:
+                    sequential = line == current + 1 if current is not None else False
+                    if in_icache is not None and in_icache(line * line_bytes):
+                        stall = 0
+                    elif prefetch and line == pf_line:
+                        stall = min(ws, max(0, pf_ready - t))
+                        prefetch_used += 1
+                        if allocate_prefetched:
+                            icache.fill(line * line_bytes)  # type: ignore[union-attr]
+                    else:
+                        stall = ws
+                        line_reads += 1
+                        if icache is not None:
+                            icache.fill(line * line_bytes)
+                    if sequential:
+                        seq_stall += stall
+                    else:
+                        branch_stall += stall
+                    t += stall
+                    current = line
+                    if prefetch:
+                        pf_line, pf_ready = line + 1, t + read_cycles
+                t += cycles
+            prev = address
+        return {
+            "sequential_stall_cycles": seq_stall,
+            "branch_stall_cycles": branch_stall,
+            "data_stall_cycles": data_stall,
+            "demand_line_reads": line_reads,
+            "prefetched_lines_used": prefetch_used,
+            "flash_data_reads": data_reads,
+        }
+
+
+def _inside(address: int, ranges: list[tuple[int, int]]) -> bool:
+    return any(start <= address < end for start, end in ranges)
+
+
+def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(ranges):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _geometry_for(
+    cache: Cache | None, flash_read_bytes: int, notes: list[str]
+) -> CacheGeometry | None:
+    if cache is None:
+        return None
+    if cache.size_bytes == 0 or cache.line_bits == 0:
+        notes.append(
+            f"{cache.name}: size not given by any source seen ({cache.citation.source}); "
+            "not modelled, every line is read from flash (the bound)"
+        )
+        return None
+    built = geometry(
+        cache.name,
+        cache.kind,
+        cache.size_bytes,
+        cache.line_bits,
+        cache.ways,
+        flash_read_bytes,
+        f"{cache.citation.source} ({cache.citation.confidence})",
+    )
+    if built.fully_associative_assumed:
+        notes.append(f"{cache.name}: associativity not documented; modelled fully associative LRU")
+    if built.sector_bytes < built.line_bytes:
+        notes.append(
+            f"{cache.name}: {built.line_bytes}-byte lines over {built.sector_bytes}-byte flash reads; "
+            "filled one flash read at a time (sectored)"
+        )
+    return built
+
+
+def board_memory(
+    board: Board | str,
+    clock_mhz: float | None = None,
+    cache: OnOff = "on",
+    *,
+    prefetch: OnOff | None = None,
+    code: Placement = "flash",
+    start: Start = "warm",
+) -> BoardMemory:
+    """The memory system of ``board`` at ``clock_mhz`` (default: its first published clock
+    within the part maximum). ``cache``: ART / ICACHE / L1 caches on or off; ``prefetch``:
+    the flash prefetch buffer (default: same as ``cache``; ignored when the part has none);
+    ``code``: "flash" (default) or "ram" (code and constants in 0-WS RAM); ``start``: "warm"
+    (default, caches filled by one earlier identical call) or "cold"."""
+    if isinstance(board, str):
+        board = load_board(board)
+    cache_on = _on_off("cache", cache)
+    prefetch_on = cache_on if prefetch is None else _on_off("prefetch", prefetch)
+    if code not in ("flash", "ram"):
+        raise ValueError(f"Invalid code placement ({code!r}); accepted: 'flash', 'ram'")
+    if start not in ("warm", "cold"):
+        raise ValueError(f"Invalid start ({start!r}); accepted: 'warm', 'cold'")
+    clock = default_clock(board) if clock_mhz is None else clock_mhz
+    ws = wait_states(board, clock)  # ValueError for a bad or too-high clock
+    notes: list[str] = []
+    read_bytes = board.flash.line_bits // 8
+    icache = _geometry_for(_choose(board, _I_KINDS), read_bytes, notes)
+    d_choice = _choose(board, _D_KINDS)
+    if d_choice is not None and icache is not None and d_choice.name == icache.name:
+        dcache: CacheGeometry | None = icache
+    else:
+        dcache = _geometry_for(d_choice, read_bytes, notes)
+    if not board.prefetch.present:
+        prefetch_on = False
+        notes.append(f"no flash prefetch buffer ({board.prefetch.citation.source})")
+    elif icache is not None and icache.kind == "l1_icache" and prefetch_on:
+        # STM32F7: prefetch and ART serve the ITCM flash interface; code fetched over AXI
+        # (the usual 0x0800_0000 link address) goes through the Cortex-M7 L1 cache only.
+        prefetch_on = False
+        notes.append(
+            "flash prefetch serves the ITCM path only (RM0385/RM0410 flash chapter, UNCONFIRMED); "
+            "code fetched over AXI through the L1 I-cache is modelled without it"
+        )
+    for region in board.sram:
+        if region.wait_states:
+            notes.append(
+                f"{region.name}: {region.wait_states} wait states in the profile, not modelled "
+                "(SRAM accesses are timed as 0 wait states)"
+            )
+    if ws == 0:
+        notes.append("0 wait states at this clock: flash is as fast as the ideal memory")
+    return BoardMemory(
+        board=board,
+        clock_mhz=float(clock),
+        wait_states=ws,
+        cache=cache_on,
+        prefetch=prefetch_on,
+        code=code,
+        start=start,
+        icache=icache,
+        dcache=dcache,
+        notes=tuple(notes),
+    )
