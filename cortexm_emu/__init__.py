@@ -21,10 +21,12 @@ from cortexm_emu.errors import (
     UnmappedAccess,
 )
 from cortexm_emu.machine import U64, Buffer, CallResult, Machine
+from cortexm_emu.flash import board_memory
 from cortexm_emu.memory import IdealMemory
 
 __all__ = [
     "U64",
+    "board_memory",
     "BudgetExceeded",
     "Buffer",
     "BufferOverrun",

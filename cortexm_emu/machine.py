@@ -354,7 +354,7 @@ def _branch_kind(insn: Any) -> tuple[bool, bool]:
 class Machine:
     """One emulated Cortex-M core with ideal (or a board's) memory and one loaded ELF.
 
-    ``core``: "m0", "m0plus", "m3" or "m4" (Unicorn is opened in UC_MODE_THUMB and the CPU
+    ``core``: "m0", "m0plus", "m3", "m4", "m7" or "m33" (Unicorn is opened in UC_MODE_THUMB and the CPU
     model set explicitly: UC_MODE_MCLASS would silently select a Cortex-M33).
     ``timing``: a timing model (default ``cortexm_emu.timing.model_for(core)``).
     ``accounting``: "auto" (native C counter if a host C compiler is available, else Python),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import cryptography_vectors
 
+from refbench.loaders import WycheproofCase
 from refbench.ref.aes import AES
 from refbench.ref.modes import gcm_encrypt
 from refbench.suites import aes as aes_suites
@@ -82,3 +83,16 @@ def test_a_fail_vector_whose_tag_verifies_is_reported_as_a_failure(tmp_path):
     (outcome,) = list(aes_suites._run_gcm(path, None)())
     assert not outcome.passed
     assert "expected InvalidTag, returned" in outcome.detail
+
+
+def _wycheproof_ccm_case(result: str) -> WycheproofCase:
+    test = {"key": "00" * 16, "iv": "00" * 6, "aad": "", "msg": "", "ct": "", "tag": "00" * 16}
+    return WycheproofCase(Path("aes_ccm_test.json"), 1, result, ("InvalidNonceSize",), "", {}, test)
+
+
+def test_a_size_the_standard_forbids_counts_as_rejected_only_for_an_invalid_case():
+    rejected = aes_suites._wycheproof_aead(_wycheproof_ccm_case("invalid"), "CCM")
+    assert rejected.passed
+    refused = aes_suites._wycheproof_aead(_wycheproof_ccm_case("valid"), "CCM")
+    assert not refused.passed
+    assert "marks this case valid" in refused.detail

@@ -8,6 +8,7 @@ does, this test fails and a differential test should replace the properties).
 import pkgutil
 
 import pytest
+from chunking import split
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -35,14 +36,6 @@ from refbench.ref.ascon import (
 keys = st.binary(min_size=16, max_size=16)
 nonces = st.binary(min_size=16, max_size=16)
 FAST = settings(max_examples=50, deadline=None)
-
-
-def split(data: bytes, cuts: list[int]) -> list[bytes]:
-    chunks, rest = [], data
-    for cut in cuts:
-        chunks.append(rest[:cut])
-        rest = rest[cut:]
-    return chunks + [rest]
 
 
 def test_neither_library_offers_ascon():
@@ -288,3 +281,10 @@ def test_digest_twice_and_update_after_digest_are_rejected():
 def test_negative_output_length_is_rejected():
     with pytest.raises(ValueError, match=r"output length \(-1 bytes\)"):
         ascon_xof128(b"", -1)
+
+
+@pytest.mark.parametrize("length", [0, 16, 31, 33, 64])
+def test_hash256_output_length_other_than_32_is_rejected(length):
+    sponge = AsconXof("Ascon-Hash256").update(b"abc")
+    with pytest.raises(ValueError, match=rf"output length \({length} bytes\) for Ascon-Hash256; accepted: 32"):
+        sponge.digest(length)

@@ -4,6 +4,7 @@ The official vectors run in tests/test_vectors.py (suites in refbench/suites/cha
 """
 
 import pytest
+from chunking import split
 from cryptography.hazmat.primitives.ciphers import Cipher, algorithms
 from cryptography.hazmat.primitives.ciphers.aead import ChaCha20Poly1305
 from hypothesis import given, settings
@@ -33,14 +34,6 @@ def library_keystream_xor(key: bytes, counter: int, nonce: bytes, data: bytes) -
     """pyca/cryptography's ChaCha20 with its 16-byte nonce: 32-bit counter (LE) || 96-bit nonce."""
     full_nonce = counter.to_bytes(4, "little") + nonce
     return Cipher(algorithms.ChaCha20(key, full_nonce), mode=None).encryptor().update(data)
-
-
-def split(data: bytes, cuts: list[int]) -> list[bytes]:
-    chunks, rest = [], data
-    for cut in cuts:
-        chunks.append(rest[:cut])
-        rest = rest[cut:]
-    return chunks + [rest]
 
 
 # --- differential against pyca/cryptography ----------------------------------------------

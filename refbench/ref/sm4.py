@@ -2,7 +2,9 @@
 
 The same algorithm is published in English in draft-ribose-cfrg-sm4 (revision
 10, 2018), which RFC 8998 (2021) cites for SM4 in TLS 1.3. Section numbers below
-are those of GB/T 32907-2016; the draft's are in brackets.
+are those of GB/T 32907-2016 (§5 key and key parameters, §6 the round function F and its
+permutation T, §7.1/7.2 encryption and decryption, §7.3 key expansion with the values of FK
+and CK, Appendix A examples); the draft's are in brackets where they differ.
 
 * 128-bit block and key, 32 rounds, 32-bit words, big-endian byte order.
 * The S-box (§6.2 [draft §6.2.1]) is a table in the standard with no short
@@ -16,7 +18,7 @@ are those of GB/T 32907-2016; the draft's are in brackets.
 
 from __future__ import annotations
 
-#: The S-box Sbox(·) of GB/T 32907-2016 §6.2.1 (draft-ribose-cfrg-sm4-10 §6.2.1, Figure 2),
+#: The S-box Sbox(·) of GB/T 32907-2016 §6.2 (draft-ribose-cfrg-sm4-10 §6.2.1, Figure 2),
 #: row = high nibble, column = low nibble, typed in from the printed table.
 SBOX: tuple[int, ...] = (
     0xD6, 0x90, 0xE9, 0xFE, 0xCC, 0xE1, 0x3D, 0xB7, 0x16, 0xB6, 0x14, 0xC2, 0x28, 0xFB, 0x2C, 0x05,
@@ -37,16 +39,16 @@ SBOX: tuple[int, ...] = (
     0x18, 0xF0, 0x7D, 0xEC, 0x3A, 0xDC, 0x4D, 0x20, 0x79, 0xEE, 0x5F, 0x3E, 0xD7, 0xCB, 0x39, 0x48,
 )  # fmt: skip
 
-#: The system parameter FK = (FK0, FK1, FK2, FK3) of §7.3.1.
+#: The system parameter FK = (FK0, FK1, FK2, FK3) of §7.3 [draft §7.3.1].
 FK: tuple[int, ...] = (0xA3B1BAC6, 0x56AA3350, 0x677D9197, 0xB27022DC)
 
 
 def _ck(i: int) -> int:
-    """CK_i = (ck_(i,0), ck_(i,1), ck_(i,2), ck_(i,3)), ck_(i,j) = (4i + j) * 7 mod 256 (§7.3.2)."""
+    """CK_i = (ck_(i,0), ck_(i,1), ck_(i,2), ck_(i,3)), ck_(i,j) = (4i + j) * 7 mod 256 (§7.3 [§7.3.2])."""
     return int.from_bytes(bytes((4 * i + j) * 7 % 256 for j in range(4)), "big")
 
 
-#: The fixed parameters CK_0 .. CK_31 of the key schedule (§7.3.2).
+#: The fixed parameters CK_0 .. CK_31 of the key schedule (§7.3 [draft §7.3.2]).
 CK: tuple[int, ...] = tuple(_ck(i) for i in range(32))
 
 _MASK32 = 0xFFFFFFFF
@@ -58,7 +60,7 @@ def rotl(x: int, n: int) -> int:
 
 
 def tau(a: int) -> int:
-    """The non-linear transformation τ (§6.2.1): the S-box applied to each byte of the word."""
+    """The non-linear transformation τ (§6.2 [§6.2.1]): the S-box applied to each byte of the word."""
     return (
         (SBOX[a >> 24] << 24)
         | (SBOX[(a >> 16) & 0xFF] << 16)
@@ -68,7 +70,7 @@ def tau(a: int) -> int:
 
 
 def linear_l(b: int) -> int:
-    """The linear transformation L (§6.2.2): C = B ⊕ (B<<<2) ⊕ (B<<<10) ⊕ (B<<<18) ⊕ (B<<<24)."""
+    """The linear transformation L (§6.2 [§6.2.2]): C = B ⊕ (B<<<2) ⊕ (B<<<10) ⊕ (B<<<18) ⊕ (B<<<24)."""
     return b ^ rotl(b, 2) ^ rotl(b, 10) ^ rotl(b, 18) ^ rotl(b, 24)
 
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from refbench.ref.modes import cbc_decrypt, cbc_encrypt
+
 # --- FIPS 46-3 tables -------------------------------------------------------------------
 # Each permutation table lists, for output bit i (1-based, left to right), the input bit
 # it is taken from (1-based, bit 1 = leftmost).
@@ -324,8 +326,6 @@ class TDEA:
 
 
 def _interleave_cbc(cipher: TDEA, ivs: Sequence[bytes], data: bytes, decrypt: bool) -> bytes:
-    from refbench.ref.modes import cbc_decrypt, cbc_encrypt
-
     if len(ivs) != 3:
         raise ValueError(f"Invalid number of IVs ({len(ivs)}) for TCBC-I; accepted: 3")
     if len(data) % 8:

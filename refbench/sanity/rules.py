@@ -48,8 +48,9 @@ AES_ROUNDS = {128: 10, 192: 12, 256: 14}
 
 #: Private-key modular exponentiation cost ~ k^3 (schoolbook, k-bit exponent, k-bit
 #: multiplications); Karatsuba-style multiplication and fixed per-operation overhead pull the
-#: measured exponent of k down towards 2, short exponents (DH with q) also. Outside
-#: [1.6, 3.3] (3 with 10 % slack) the scaling does not describe one algorithm.
+#: measured exponent of k down towards 2, short exponents (DH with q) also. The band is those
+#: two exponents with 20 % slack below 2 and 10 % above 3 (2 x 0.8 = 1.6, 3 x 1.1 = 3.3); outside
+#: it the scaling does not describe one algorithm.
 PRIVATE_SCALING = (1.6, 3.3)
 #: Public-key RSA with e = 65537: 17 multiplications of k-bit numbers, cost ~ k^2 (exponent 2);
 #: fixed overhead (padding, hashing, conversions) pulls it towards 1.
@@ -84,7 +85,14 @@ def printed_resolution(text: str) -> float:
 
 
 def relative_resolution(figure: Figure) -> float:
+    """The printed resolution of ``figure`` as a fraction of its value (0 for a printed zero)."""
     return printed_resolution(figure.text) / figure.value if figure.value else 0.0
+
+
+def same_work_tolerance(*figures: Figure) -> float:
+    """The allowance for "these figures do the same work": SAME_WORK_TOLERANCE plus the relative
+    printed resolution of every figure compared (``10.400 MB/s`` adds 0.0005/10.4 = 0.005 %)."""
+    return SAME_WORK_TOLERANCE + sum(relative_resolution(f) for f in figures)
 
 
 def fmt(x: float) -> str:
@@ -306,7 +314,7 @@ def rule_aes_key_size(figures: list[Figure], parts: dict[str, Part]) -> Result:
             if f.key_bits == 128:
                 continue
             bound = AES_ROUNDS[f.key_bits] / AES_ROUNDS[128]
-            tol = SAME_WORK_TOLERANCE + relative_resolution(f) + relative_resolution(base)
+            tol = same_work_tolerance(f, base)
             c, c0 = _cost_for_compare(f), _cost_for_compare(base)
             r = c / c0
             text = _ratio_text(f, base, c, c0, _per(f))
@@ -331,7 +339,7 @@ def rule_ctr_symmetry(figures: list[Figure], parts: dict[str, Part]) -> Result:
         dec = next((f for f in members if f.operation == "decrypt"), None)
         if not enc or not dec:
             continue
-        tol = SAME_WORK_TOLERANCE + relative_resolution(enc) + relative_resolution(dec)
+        tol = same_work_tolerance(enc, dec)
         ce, cd = _cost_for_compare(enc), _cost_for_compare(dec)
         r = ce / cd
         verdict = "consistent" if abs(r - 1) <= tol else "suspicious"
@@ -352,7 +360,7 @@ def rule_sha_truncation(figures: list[Figure], parts: dict[str, Part]) -> Result
         for name, full in partner.items():
             if name in by_alg and full in by_alg:
                 a, b = by_alg[name], by_alg[full]
-                tol = SAME_WORK_TOLERANCE + relative_resolution(a) + relative_resolution(b)
+                tol = same_work_tolerance(a, b)
                 ca, cb = _cost_for_compare(a), _cost_for_compare(b)
                 verdict = "consistent" if abs(ca / cb - 1) <= tol else "suspicious"
                 finding = Finding(
@@ -375,7 +383,7 @@ def rule_sha3_rate(figures: list[Figure], parts: dict[str, Part]) -> Result:
             if f is ref:
                 continue
             expected = SHA3_RATE["SHA3-256"] / SHA3_RATE[name]
-            tol = SAME_WORK_TOLERANCE + relative_resolution(f) + relative_resolution(ref)
+            tol = same_work_tolerance(f, ref)
             c, c0 = _cost_for_compare(f), _cost_for_compare(ref)
             r = c / c0
             verdict = "consistent" if abs(r / expected - 1) <= tol else "suspicious"
@@ -390,7 +398,7 @@ def rule_sha3_rate(figures: list[Figure], parts: dict[str, Part]) -> Result:
 
 def rule_hmac_hash(figures: list[Figure], parts: dict[str, Part]) -> Result:
     out: Result = []
-    names = {f"HMAC-{h}" if h != "MD5" else "HMAC-MD5": h for h in HASH_BLOCK}
+    names = {f"HMAC-{h}": h for h in HASH_BLOCK}
     relevant = [f for f in _value_figures(figures) if f.algorithm in names or f.algorithm in HASH_BLOCK]
     for members in _pairs(relevant, lambda f: (f.source, f.part, f.library, f.version, f.config, f.metric)).values():
         by_alg = {f.algorithm: f for f in members}
@@ -400,18 +408,17 @@ def rule_hmac_hash(figures: list[Figure], parts: dict[str, Part]) -> Result:
             mac, h = by_alg[mac_name], by_alg[hash_name]
             blocks = mac.block_bytes / HASH_BLOCK[hash_name]
             low = blocks / (blocks + HMAC_EXTRA_COMPRESSIONS)
-            tol = SAME_WORK_TOLERANCE + relative_resolution(mac) + relative_resolution(h)
+            tol = same_work_tolerance(mac, h)
             cm, ch = _cost_for_compare(mac), _cost_for_compare(h)
             speed_ratio = ch / cm  # HMAC throughput / hash throughput
             ok = low / (1 + tol) <= speed_ratio <= 1 + tol
-            out += [(h.id, Finding("hmac-hash", "consistent" if ok else "suspicious",
-                                   f"reference for {mac_name}: {h.text} {h.unit} vs {mac.text} {mac.unit}"))]
-            out.append((mac.id, Finding(
+            finding = Finding(
                 "hmac-hash", "consistent" if ok else "suspicious",
                 f"HMAC over {mac.block_bytes}-byte blocks = {blocks:g} {hash_name} compressions plus at most "
                 f"{HMAC_EXTRA_COMPRESSIONS} (RFC 2104), so HMAC/hash speed should be in {low:.3f}..1; "
                 f"{mac_name} {mac.text} {mac.unit} / {hash_name} {h.text} {h.unit} = {speed_ratio:.3f} "
-                f"(tolerance {tol:.1%})")))
+                f"(tolerance {tol:.1%})")
+            out += [(mac.id, finding), (h.id, finding)]
     return out
 
 
@@ -429,7 +436,7 @@ def rule_keygen_vs_agree(figures: list[Figure], parts: dict[str, Part]) -> Resul
         agree = next((f for f in members if f.operation == "agree"), None)
         if not keygen or not agree:
             continue
-        tol = SAME_WORK_TOLERANCE + relative_resolution(keygen) + relative_resolution(agree)
+        tol = same_work_tolerance(keygen, agree)
         ck, ca = _cost_for_compare(keygen), _cost_for_compare(agree)
         verdict = "consistent" if ck <= ca * (1 + tol) else "suspicious"
         finding = Finding(
@@ -563,7 +570,7 @@ def rule_hw_vs_sw(figures: list[Figure], parts: dict[str, Part]) -> Result:
                       and ("PKA" not in f.hw or s.math == f.math)
                       and (f.library != "CycloneCRYPTO" or s.row == f.row)]
         for s in candidates:
-            tol = SAME_WORK_TOLERANCE + relative_resolution(f) + relative_resolution(s)
+            tol = same_work_tolerance(f, s)
             ch, cs = _cost_for_compare(f), _cost_for_compare(s)
             verdict = "consistent" if ch <= cs * (1 + tol) else "suspicious"
             where = "" if f.library == "CycloneCRYPTO" else f" ('{s.config}')"

@@ -74,10 +74,15 @@ def _check_rfc_chacha20(record: Record) -> Outcome:
         return expect_equal(label, _words(record.text("STATE_OUT")), state)
     if "ENCRYPT" in record.section:
         key, nonce, counter = record.hex("KEY"), record.hex("NONCE"), record.int("COUNTER")
-        plaintext = record.hex("PLAINTEXT")
+        plaintext, keystream = record.hex("PLAINTEXT"), record.hex("KEYSTREAM")
         return _all_equal(
             label,
             [
+                (
+                    "key stream",
+                    keystream,
+                    chacha20_encrypt(key, counter, nonce, bytes(len(keystream))),
+                ),
                 (
                     "ciphertext",
                     record.hex("CIPHERTEXT"),
@@ -126,6 +131,7 @@ def _check_rfc_poly1305(record: Record) -> Outcome:
                 int(record.text("R_CLAMPED"), 16),
                 clamp(int.from_bytes(key[:16], "little")),
             ),
+            ("s", int(record.text("S"), 16), int.from_bytes(key[16:], "little")),
             ("tag", record.hex("TAG"), poly1305_mac(record.hex("MSG"), key)),
         ],
     )
