@@ -12,10 +12,12 @@ from rich.markup import escape
 from rich.table import Table
 
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
-from refbench.sanity import VERDICTS, Judgement, judge, select_figures
+from refbench.published.model import load_parts
+from refbench.report import emulation_progress
+from refbench.sanity import VERDICTS, Judgement, emulated, judge, select_figures
 
 VERDICT_STYLE = {"consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
-FORMATS = ("table", "markdown", "json")
+FORMATS = ("table", "markdown", "json", "html")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,7 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "published value, normalised value, verdict (consistent, explained, suspicious, inconsistent) "
             "and the reasons, numbers included. Verdicts are findings: the exit status is 0 whenever the "
             "report ran, 2 for a bad option. Examples: refbench sanity ; refbench sanity --source wolfssl "
-            "--board H753 --format markdown ; refbench sanity --algorithm AES-256 --format json"
+            "--board H753 --format markdown ; refbench sanity --algorithm AES-256 --format json ; "
+            "refbench sanity --format html > report.html (one self-contained file with plots). Rule e (emulator) "
+            "runs the kernels through the measurement cache ($REFBENCH_CACHE or ~/.cache/refbench)"
         ),
     )
     add_source_option(parser)
@@ -102,7 +106,8 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
-    everything = judge()  # rules see every figure; the options only filter the report
+    with emulation_progress():
+        everything = judge()  # rules see every figure; the options only filter the report
     problem = _validate(args, everything)
     if problem:
         print(f"refbench sanity: {problem}", file=sys.stderr)
@@ -110,8 +115,15 @@ def run(args: argparse.Namespace) -> int:
     judgements = select_figures(everything, source=sources, board=args.board, algorithm=args.algorithm)
     if args.only:
         judgements = [j for j in judgements if j.verdict in args.only]
+    emulations = emulated.emulate([j.figure for j in everything], load_parts())  # rule e's results (memoised)
     if args.format == "json":
-        print(json.dumps([j.as_json() for j in judgements], indent=1, ensure_ascii=False))
+        print(json.dumps([{**j.as_json(), **emulations[j.figure.id].as_json()} for j in judgements], indent=1,
+                         ensure_ascii=False))
+        return 0
+    if args.format == "html":
+        from refbench.report.html import render_html
+
+        sys.stdout.write(render_html(judgements, emulations, summary(judgements)))
         return 0
     if args.format == "markdown":
         sys.stdout.write(render_markdown(judgements))
@@ -132,4 +144,5 @@ def run(args: argparse.Namespace) -> int:
     console.print(table)
     for line in summary(judgements):
         console.print(line, markup=False)
+    console.print(emulated.summary({j.figure.id: emulations[j.figure.id] for j in judgements}), markup=False)
     return 0

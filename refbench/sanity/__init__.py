@@ -8,6 +8,7 @@ from collections.abc import Iterable
 
 from refbench.published.model import Figure, Part, load_figures, load_parts
 from refbench.published.normalise import normalise
+from refbench.sanity.emulated import rule_emulated
 from refbench.sanity.rules import RULES
 from refbench.sanity.verdicts import VERDICTS, Finding, Judgement, Verdict
 
@@ -22,7 +23,7 @@ def judge(figures: Iterable[Figure] | None = None, parts: dict[str, Part] | None
     figures = list(load_figures() if figures is None else figures)
     parts = load_parts() if parts is None else parts
     judgements = {f.id: Judgement(f, normalise(f)) for f in figures}
-    for rule in RULES.values():
+    for rule in (*RULES.values(), rule_emulated):
         for figure_id, finding in rule(figures, parts):
             judgements[figure_id].findings.append(finding)
     return [judgements[f.id] for f in figures]

@@ -1,0 +1,84 @@
+"""``refbench cycles``: JSON keys, the cache across invocations, bad names (exit 2)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from refbench.cli import main
+from refbench.kernels import harness as harness_module
+
+REQUIRED = {"kernel", "variant", "core", "board", "size", "cycles", "cycles_per_byte", "stack_bytes", "code_bytes",
+            "verified"}
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
+
+
+def run_json(capsys, *argv: str) -> list[dict]:
+    assert main(["cycles", *argv, "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_json_has_the_required_keys(capsys):
+    rows = run_json(capsys, "--kernel", "sha256", "--variant", "rolled", "--core", "m0plus", "--sizes", "16,64")
+    assert [r["size"] for r in rows] == [16, 64]
+    for r in rows:
+        assert REQUIRED <= set(r)
+        assert r["kernel"] == "sha256" and r["variant"] == "rolled" and r["core"] == "m0plus" and r["board"] is None
+        assert r["verified"] is True and r["memory"] == "ideal"
+        assert r["cycles_per_byte"] == pytest.approx(r["cycles"] / r["size"])
+
+
+def test_second_invocation_comes_from_the_cache(capsys, monkeypatch):
+    argv = ("--kernel", "md5", "--sizes", "64,128")
+    first = run_json(capsys, *argv)
+    calls = []
+    monkeypatch.setattr(harness_module.KernelHarness, "run", lambda *a, **k: calls.append(a))
+    second = run_json(capsys, *argv)
+    assert calls == []
+    assert all(r["cached"] for r in second)
+    strip = lambda rows: [{k: v for k, v in r.items() if k != "cached"} for r in rows]
+    assert strip(first) == strip(second)
+
+
+def test_board_reports_time_at_its_clock(capsys):
+    rows = run_json(capsys, "--kernel", "sha256", "--variant", "rolled", "--board", "stm32wl55jc", "--clock", "48",
+                    "--sizes", "64")
+    (row,) = rows
+    assert row["board"] == "stm32wl55jc" and row["core"] == "m4" and row["clock_mhz"] == 48
+    assert row["time_us"] == pytest.approx(row["cycles"] / 48)
+
+
+def test_table_output(capsys):
+    assert main(["cycles", "--kernel", "sha256", "--variant", "rolled", "--sizes", "64"]) == 0
+    out = capsys.readouterr().out
+    assert "sha256/rolled" in out and "memory ideal" in out and "1 measurements" in out
+
+
+@pytest.mark.parametrize(("argv", "expected"), [
+    (["--kernel", "nope"], "Unknown kernel 'nope'; valid: aes"),
+    (["--kernel", "sha256", "--variant", "fast"], "valid: rolled, unrolled"),
+    (["--core", "m9"], "accepted (cores with a timing model): m0, m0plus, m3, m4"),
+    (["--board", "stm32h753zi", "--clock", "500"], "Invalid clock (500 MHz) for board stm32h753zi"),
+    (["--board", "nucleo"], "Invalid board ('nucleo'); accepted: stm32f407vg"),
+    (["--sizes", "16,abc"], "expected comma-separated byte counts"),
+    (["--opt", "O9"], "accepted: Os, O2, O3"),
+    (["--compiler", "clang"], "accepted: zig, gcc"),
+    (["--clock", "48"], "without --board"),
+])
+def test_bad_names_exit_2_and_list_valid_ones(capsys, argv, expected):
+    assert main(["cycles", *argv]) == 2
+    assert expected in capsys.readouterr().err
+
+
+def test_key_bytes_option(capsys):
+    rows = run_json(capsys, "--kernel", "aes", "--variant", "ttable4", "--operation", "cbc-encrypt",
+                    "--key-bytes", "32", "--sizes", "32")
+    (row,) = rows
+    assert row["inputs"]["key"] == "32 bytes" and row["verified"] is True
+    assert main(["cycles", "--kernel", "aes", "--key-bytes", "15"]) == 2
+    assert "Invalid key size (15 bytes) for AES; accepted: 16, 24, 32" in capsys.readouterr().err

@@ -1,0 +1,80 @@
+"""The HTML sanity report and the sanity command's emulator fields (on a few figures, fresh cache)."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+import pytest
+
+from refbench.cli import main
+from refbench.commands import sanity as sanity_command
+from refbench.published.model import load_figures, load_parts
+from refbench.report.html import render_html
+from refbench.sanity import emulated, judge
+
+FIGURES = {f.id: f for f in load_figures()}
+PARTS = load_parts()
+#: AES-128-CBC on two Cortex-M4 boards (software and one hardware figure), and a Cortex-M7 one.
+CHOSEN = ["000-0301", "000-0302", "000-0148", "000-0149", "000-0261", "000-0074"]
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path, monkeypatch):
+    """Fresh cache and memo; the Cortex-M7 figure is treated as on a core without a timing model
+    (so the "not emulated yet" path is shown and the test runs only Cortex-M4 kernels)."""
+    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
+    monkeypatch.setattr(emulated, "_MEMO", {})
+    monkeypatch.setattr(emulated, "TIMED_CORES", ("m0", "m0plus", "m3", "m4"))
+
+
+@pytest.fixture
+def subset(monkeypatch):
+    """The sanity command judges only the chosen figures (so the test runs few kernels)."""
+    figures = [FIGURES[i] for i in CHOSEN]
+    monkeypatch.setattr(sanity_command, "judge", lambda: judge(figures, PARTS))
+    return figures
+
+
+def test_html_is_one_self_contained_file_with_plots_and_every_figure(subset):
+    judgements = judge(subset, PARTS)
+    emulations = emulated.emulate(subset, PARTS)
+    page = render_html(judgements, emulations)
+    assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
+    images = re.findall(r'src="data:image/png;base64,([A-Za-z0-9+/=]+)"', page)
+    assert len(images) == 2
+    assert all(base64.b64decode(data).startswith(b"\x89PNG") for data in images)
+    assert not re.search(r'(src|href)="(http|/|\./)', page)  # nothing outside the file
+    rows = re.findall(r"<tr><td>(\S+) ", page)
+    assert rows == CHOSEN
+    assert "memory ideal (board memory not modelled yet)" in page
+    assert "not emulated yet" in page  # the Cortex-M7 figure, counted in the summary
+
+
+def test_sanity_format_html(subset, capsys):
+    assert main(["sanity", "--format", "html"]) == 0
+    page = capsys.readouterr().out
+    assert page.count("data:image/png;base64,") == 2 and "000-0301" in page
+
+
+def test_sanity_json_has_emulator_fields(subset, capsys):
+    assert main(["sanity", "--format", "json"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    cbc = rows["000-0301"]
+    assert cbc["emulation"] == "emulated" and cbc["emulated_min"] < cbc["emulated_max"]
+    assert isinstance(cbc["residual"], float) and cbc["explanation"]
+    assert any(r.startswith("[emulator]") for r in cbc["reasons"])
+    assert rows["000-0261"]["emulation"] == "hardware" and rows["000-0261"]["emulated_min"] is None
+    assert rows["000-0074"]["emulation"] == "not emulated yet"
+
+
+def test_sanity_table_counts_emulation(subset, capsys):
+    assert main(["sanity"]) == 0
+    out = capsys.readouterr().out
+    assert "4 figures emulated" in out and "not emulated yet 1" in out and "hardware, not modelled 1" in out
+
+
+def test_sanity_bad_format_lists_html(subset, capsys):
+    assert main(["sanity", "--format", "pdf"]) == 2
+    assert "accepted: table, markdown, json, html" in capsys.readouterr().err
