@@ -20,8 +20,8 @@ from cortexm_emu.errors import (
     StackOverflow,
     UnmappedAccess,
 )
-from cortexm_emu.machine import U64, Buffer, CallResult, Machine
 from cortexm_emu.flash import board_memory
+from cortexm_emu.machine import U64, Buffer, CallResult, Machine
 from cortexm_emu.memory import IdealMemory
 
 __all__ = [

@@ -20,9 +20,10 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal, Sequence
+from typing import Literal
 
 Compiler = Literal["zig", "gcc"]
 OptLevel = Literal["O0", "O1", "O2", "O3", "Os"]

@@ -17,9 +17,10 @@ Sources
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from refbench.errors import DataFileError
 

@@ -5,7 +5,12 @@ import json
 import pytest
 
 from refbench.errors import DataFileError
-from refbench.loaders import cryptography_vector, load_nist_rsp, load_wycheproof, pycryptodome_vector
+from refbench.loaders import (
+    cryptography_vector,
+    load_nist_rsp,
+    load_wycheproof,
+    pycryptodome_vector,
+)
 
 
 def test_rsp_sections_records_and_lines(tmp_path):

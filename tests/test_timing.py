@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import capstone
@@ -50,7 +50,7 @@ def elf_for(source: str, core: str) -> Path:
     return build([ASM / source], core, opt="Os", extra_flags=["-Wl,--entry=cortexm_emu_halt"]).elf
 
 
-@lru_cache(maxsize=None)
+@cache
 def functions(source: str, core: str) -> dict[str, list]:
     """name -> capstone instructions of that function (from the symbol's address and size)."""
     with open(elf_for(source, core), "rb") as handle:

@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 
 import pytest
+from test_timing import V6M, P, elf_for
 
 from cortexm_emu.machine import Buffer, Machine
 from cortexm_emu.timing import model_for
 
-from test_timing import P, V6M, elf_for
 
 def machine(core: str, source: str, elf_core: str | None = None, **options: str) -> Machine:
     m = Machine(core, timing=model_for(core, **options)) if options else Machine(core)

@@ -26,10 +26,11 @@ from __future__ import annotations
 import hashlib
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
 
 from capstone import arm as cs_arm
 from unicorn import arm_const as uc_arm
@@ -154,7 +155,7 @@ def long_multiply_extra(kind: str, rn: int, rm: int, bits: int) -> int:
     return min(large, 1) if "mull" in kind else large
 
 
-@lru_cache(maxsize=None)
+@cache
 def _parse_kind(kind: str) -> tuple[str, tuple[int, ...], int]:
     op, *args = kind.split() or [""]
     if op == "it_exec":
@@ -468,12 +469,12 @@ class TimingModel:
         return "\n".join(texts)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _core_data(core: str) -> CoreData:
     return parse_core_data(DATA_DIR / f"{core}.toml")
 
 
-@lru_cache(maxsize=None)
+@cache
 def _model(core: str, options: tuple[tuple[str, str], ...]) -> TimingModel:
     if core in SCHEDULED_CORES:
         from .pipeline import ScheduledModel  # imports this module: loaded on first use

@@ -25,7 +25,6 @@ from functools import cache
 from pathlib import Path
 
 from cortexm_emu.toolchain import Build, build
-
 from refbench.errors import DataFileError
 
 KERNELS = Path(__file__).resolve().parent

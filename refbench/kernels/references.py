@@ -10,7 +10,7 @@ written once per operation, not once per kernel.
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from refbench.ref import hashes, modes
 from refbench.ref.aes import AES
