@@ -1,5 +1,7 @@
 """DSA (FIPS 186-4): differential tests against pyca/cryptography, RFC 6979 nonces, bad input."""
 
+import hashlib
+
 import pytest
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.asymmetric import dsa as their_dsa
@@ -12,6 +14,7 @@ from hypothesis import strategies as st
 
 from refbench.errors import InvalidSignature
 from refbench.ref import dsa
+from refbench.ref.rfc6979 import bits2int
 
 THEIR_HASHES = {
     "sha-1": hashes.SHA1(),
@@ -68,6 +71,18 @@ def test_public_key_validation():
     with pytest.raises(ValueError, match="2, p"):
         dsa.validate_public_key(PARAMS, 1)
     dsa.validate_public_key(PARAMS, dsa.public_key(PARAMS, 5))
+
+
+@pytest.mark.parametrize("y", [1, PARAMS.p + 1])
+def test_public_key_congruent_to_one_is_rejected(y):
+    # Against y ≡ 1, (r, s) = (g^k mod p mod q, z/k mod q) verifies for any message:
+    # u1 = k, and g^u1 · y^u2 = g^k. FIPS 186-4 §4.7 needs 1 < y < p to refuse it.
+    q, k = PARAMS.q, 1234567
+    z = bits2int(hashlib.sha256(b"m").digest(), q.bit_length())
+    r = pow(PARAMS.g, k, PARAMS.p) % q
+    s = z * pow(k, -1, q) % q
+    with pytest.raises(InvalidSignature):
+        dsa.verify(PARAMS, y, b"m", (r, s), "sha-256")
 
 
 def test_unsupported_sizes_are_rejected():

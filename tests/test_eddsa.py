@@ -62,6 +62,24 @@ def test_non_canonical_R_is_rejected():
         eddsa.verify(public, message, y_not_below_p + signature[32:])
 
 
+def test_non_canonical_public_key_is_rejected():
+    # y = p + 1 would decode, without the y < p rule, to the identity (0, 1); against the
+    # identity as A, (R, S) = ([r]B, r) satisfies [S]B = R + [k]A for every message.
+    curve = edwards.ED25519
+    r = 12345
+    R = edwards.encode(curve, edwards.scalar_mult(curve, r, curve.B))
+    forged = R + r.to_bytes(32, "little")
+    canonical_identity = (1).to_bytes(32, "little")
+    eddsa.verify(canonical_identity, b"any message", forged)  # RFC 8032 accepts this A
+    with pytest.raises(InvalidSignature):
+        eddsa.verify((curve.p + 1).to_bytes(32, "little"), b"any message", forged)
+
+
+def test_decode_rejects_y_not_below_p():
+    with pytest.raises(ValueError, match="not below p"):
+        edwards.decode(edwards.ED25519, (edwards.ED25519.p + 1).to_bytes(32, "little"))
+
+
 @pytest.mark.parametrize("length", [0, 63, 65])
 def test_wrong_signature_length_is_rejected(length):
     public, message, _ = _signed()

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from refbench.errors import InvalidTag
 from refbench.ref import hashes
-from refbench.ref.hmac import HMAC, K0, hmac, hmac_verify
+from refbench.ref.hmac import HMAC, K0, equal_constant_time, hmac, hmac_verify
 
 HASHLIB_NAMES = {
     "md5": "md5",
@@ -134,3 +134,17 @@ def test_cavp_subset_agrees_with_stdlib_and_reference():
         assert len(key) == r.int("Klen") and len(mac) == r.int("Tlen")
         assert stdlib_hmac.new(key, message, "sha256").digest()[: len(mac)] == mac, r.label
         hmac_verify("sha-256", key, message, mac)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "equal"),
+    [
+        (b"", b"", True),
+        (b"\x00" * 32, b"\x00" * 32, True),
+        (b"\x00" * 32, b"\x00" * 31 + b"\x01", False),  # last byte differs
+        (b"\x80" + b"\x00" * 31, b"\x00" * 32, False),  # first byte differs
+        (b"abc", b"abcd", False),  # lengths differ
+    ],
+)
+def test_equal_constant_time_agrees_with_equality(a, b, equal):
+    assert equal_constant_time(a, b) is equal

@@ -1,6 +1,8 @@
 """Operation counts: each primitive reports exactly the multiplications and squarings of its formula."""
 
-from refbench.ref import curves, montgomery, opcount
+import pytest
+
+from refbench.ref import curves, edwards, montgomery, opcount
 from refbench.ref import weierstrass as W
 from refbench.ref.modarith import Montgomery, pow_binary, pow_sliding_window
 
@@ -51,10 +53,49 @@ def test_to_affine_is_1I_3M_1S():
     assert (n.mul, n.sqr, n.inv) == (3, 1, 1)
 
 
-def test_x25519_ladder_is_255_steps_of_5M_4S_and_one_inversion():
+def test_x25519_ladder_is_255_steps_of_5M_4S_1a24_and_one_inversion():
     k = bytes(range(32))
     n = counted(montgomery.x25519, k, montgomery.encode_u(montgomery.CURVE25519, 9))
-    assert (n.mul, n.sqr, n.inv) == (255 * 5 + 1, 255 * 4, 1)
+    assert (n.mul, n.sqr, n.mul_const, n.inv) == (255 * 5 + 1, 255 * 4, 255, 1)
+    assert n.red == n.mul + n.sqr + n.mul_const
+
+
+def test_x448_ladder_is_448_steps_of_5M_4S_1a24_and_one_inversion():
+    k = bytes(range(56))
+    n = counted(montgomery.x448, k, montgomery.encode_u(montgomery.CURVE448, 5))
+    assert (n.mul, n.sqr, n.mul_const, n.inv) == (448 * 5 + 1, 448 * 4, 448, 1)
+
+
+def test_ed448_addition_is_10M_1S_and_one_multiplication_by_d():
+    c = edwards.ED448
+    P = edwards.double(c, c.B)
+    n = counted(edwards.add, c, P, c.B)
+    assert (n.mul, n.sqr, n.mul_const, n.inv) == (10, 1, 1, 0)
+
+
+def test_ed25519_addition_is_9M_including_the_product_by_2d():
+    c = edwards.ED25519
+    P = edwards.double(c, c.B)
+    n = counted(edwards.add, c, P, c.B)
+    assert (n.mul, n.sqr, n.mul_const, n.inv) == (9, 0, 0, 0)
+
+
+def test_point_decompression_counts_its_square_root():
+    c = curves.P256
+    compressed = W.encode_point(c, c.G, compressed=True)
+    n = counted(W.decode_point, c, compressed)
+    # x³ + ax + b (1M + 1S), then Euler's criterion and a^((p+1)/4): two ~256-bit exponentiations.
+    assert n.sqr > 2 * 250
+
+
+def test_small_constant_outside_the_addition_constants_is_rejected():
+    with pytest.raises(ValueError, match=r"Invalid small constant \(121665\)"):
+        curves.P256.field.small(121665, 5)
+
+
+def test_constant_wider_than_a_word_is_rejected():
+    with pytest.raises(ValueError, match=r"Invalid constant"):
+        curves.P256.field.mul_const(1 << 32, 5)
 
 
 def test_binary_exponentiation_counts_squarings_and_multiplications():
@@ -94,4 +135,4 @@ def test_nothing_is_counted_outside_a_block():
     W.jacobian_double(c, (c.gx, c.gy, 1))
     with opcount.counting() as n:
         pass
-    assert n.as_dict() == {"mul": 0, "sqr": 0, "inv": 0, "red": 0}
+    assert n.as_dict() == {"mul": 0, "sqr": 0, "mul_const": 0, "inv": 0, "red": 0}

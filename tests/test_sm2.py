@@ -64,6 +64,16 @@ def test_signature_out_of_range_or_t_zero_is_rejected(sig):
         sm2.verify(P, b"m", sig)
 
 
+def test_s_plus_n_is_rejected():
+    # (r, s + n) gives the same t = r + s mod n and the same point [s]G + [t]P: only the
+    # range rule 1 <= s <= n - 1 of GB/T 32918.2 §7.1 step B2 refuses it.
+    P = sm2.public_key(SM2P256V1, 5)
+    r, s = sm2.sign(5, b"m", k=7)
+    sm2.verify(P, b"m", (r, s))
+    with pytest.raises(InvalidSignature):
+        sm2.verify(P, b"m", (r, s + N))
+
+
 @pytest.mark.parametrize("d", [0, N - 1, N])
 def test_private_key_out_of_range_is_rejected(d):
     with pytest.raises(ValueError, match="Invalid private key"):

@@ -1,7 +1,7 @@
 """Domain parameters of the short Weierstrass curves y² = x³ + a·x + b over GF(p), with citations.
 
 Each constant is typed in from the document named in ``source`` (hexadecimal as
-printed there). ``tests/test_ecdsa_curves.py`` checks every one: p and n prime,
+printed there). ``tests/test_ecdsa.py::test_curve_constants`` checks every one: p and n prime,
 G on the curve, n·G = O, and the non-singularity 4a³ + 27b² ≠ 0.
 
 Curves: NIST P-256, P-384, P-521 (FIPS 186-4 Appendix D.1.2.3–D.1.2.5, the same

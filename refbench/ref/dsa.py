@@ -14,10 +14,8 @@ so an operation count shows the cost of each step.
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
 from refbench.errors import InvalidSignature
 from refbench.ref import modarith, rfc6979
@@ -83,7 +81,7 @@ def sign(
     hash_name: str = "sha-256",
     *,
     k: int | None = None,
-    nonce: Literal["random", "rfc6979"] = "random",
+    nonce: rfc6979.NonceKind = "random",
     rng: Callable[[int], int] | None = None,
 ) -> tuple[int, int]:
     """(r, s) of ``message`` (FIPS 186-4 §4.6). ``k`` fixes the nonce; else "random" or "rfc6979"."""
@@ -92,17 +90,7 @@ def sign(
     p, q, g = params.p, params.q, params.g
     h = digest(hash_name, message)
     z = _z(params, h)
-    if k is not None:
-        if not 1 <= k < q:
-            raise ValueError(f"Invalid nonce (k = {k}); accepted: 1 <= k < q")
-        candidates = iter([k])
-    elif nonce == "rfc6979":
-        candidates = rfc6979.nonces(q, x, h, hash_name)
-    elif nonce == "random":
-        candidates = iter(lambda: modarith.random_below(q, rng or secrets.randbelow), None)
-    else:
-        raise ValueError(f"Invalid nonce kind ({nonce!r}); accepted: 'random', 'rfc6979'")
-    for candidate in candidates:
+    for candidate in rfc6979.nonce_candidates(q, x, h, hash_name, k=k, kind=nonce, rng=rng):
         r = modarith.mod_pow(g, candidate, p) % q
         if r == 0:
             continue

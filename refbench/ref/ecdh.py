@@ -24,6 +24,7 @@ from refbench.ref.weierstrass import (
 
 __all__ = [
     "decode_spki",
+    "encode_public_key",
     "generate_keypair",
     "public_key",
     "shared_secret",
@@ -60,9 +61,8 @@ def shared_secret(curve: WeierstrassCurve, d: int, Q: AffinePoint) -> bytes:
     _check_private_key(curve, d)
     validate_public_key(curve, Q)
     P = scalar_mult(curve, curve.h * d, Q)
-    if (
-        P is None
-    ):  # impossible for a validated Q of prime order n and 1 <= d < n; kept as the standard's step
+    # Impossible for a validated Q of prime order n and 1 <= d < n; kept as the standard's step 2.
+    if P is None:
         raise ValueError(f"Invalid shared secret for {curve.name}: the point at infinity")
     return P[0].to_bytes(curve.byte_length, "big")
 
@@ -75,6 +75,7 @@ def shared_secret_from_bytes(curve: WeierstrassCurve, d: int, peer: bytes) -> by
 def encode_public_key(
     curve: WeierstrassCurve, Q: tuple[int, int], compressed: bool = False
 ) -> bytes:
+    """Q as a SEC 1 octet string (SEC 1 v2 §2.3.3), uncompressed unless ``compressed``."""
     return encode_point(curve, Q, compressed)
 
 

@@ -15,9 +15,7 @@ concatenation r ∥ s (IEEE P1363), see :func:`decode_der` and :func:`decode_raw
 
 from __future__ import annotations
 
-import secrets
 from collections.abc import Callable
-from typing import Literal
 
 from refbench.errors import InvalidSignature
 from refbench.ref import modarith, rfc6979
@@ -44,7 +42,7 @@ __all__ = [
     "verify_digest",
 ]
 
-Nonce = Literal["random", "rfc6979"]
+Nonce = rfc6979.NonceKind
 
 
 def _check_private_key(curve: WeierstrassCurve, d: int) -> None:
@@ -89,16 +87,7 @@ def sign_digest(
     _check_private_key(curve, d)
     n = curve.n
     e = hash_to_integer(curve, h)
-    if k is not None:
-        if not isinstance(k, int) or not 1 <= k < n:
-            raise ValueError(f"Invalid nonce (k = {k!r}) for {curve.name}; accepted: 1 <= k < n")
-        candidates = iter([k])
-    elif nonce == "rfc6979":
-        candidates = rfc6979.nonces(n, d, h, hash_name)
-    elif nonce == "random":
-        candidates = iter(lambda: modarith.random_below(n, rng or secrets.randbelow), None)
-    else:
-        raise ValueError(f"Invalid nonce kind ({nonce!r}); accepted: 'random', 'rfc6979'")
+    candidates = rfc6979.nonce_candidates(n, d, h, hash_name, k=k, kind=nonce, rng=rng, name="n")
     for candidate in candidates:
         R = scalar_mult(curve, candidate, curve.G)
         assert R is not None

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Literal
 
 from refbench.errors import InvalidSignature
-from refbench.ref import edwards
+from refbench.ref import edwards, modarith
 from refbench.ref.edwards import ED448, ED25519, EdwardsCurve
 from refbench.ref.pkutil import digest
 
@@ -105,7 +105,7 @@ def sign(
     r = int.from_bytes(_H(curve, dom + prefix + ph), "little") % curve.L
     R = edwards.encode(curve, edwards.scalar_mult(curve, r, curve.B))
     k = int.from_bytes(_H(curve, dom + R + A + ph), "little") % curve.L
-    S = (r + k * s) % curve.L
+    S = (r + modarith.mod_mul(k, s, curve.L)) % curve.L  # the one product mod L, counted
     return R + S.to_bytes(curve.size, "little")
 
 

@@ -5,7 +5,8 @@
   (Hisil–Wong–Carter–Dawson 2008; the formulas of RFC 8032 §5.1.4):
   addition 8M + 1 multiplication by 2d (counted M), doubling 4M + 4S.
 * edwards448: a = 1, d = −39081 over GF(2^448 − 2^224 − 1), in projective
-  coordinates (X : Y : Z) (RFC 8032 §5.2.4): addition 10M + 1S + 1·d,
+  coordinates (X : Y : Z) (RFC 8032 §5.2.4): addition 10M + 1S + one
+  multiplication by the one-word constant d (counted ``mul_const``),
   doubling 3M + 4S.
 
 The formulas are complete on these curves (no exceptional cases), so one
@@ -42,6 +43,12 @@ Point = tuple[int, ...]  # (X, Y, Z, T) for edwards25519, (X, Y, Z) for edwards4
 
 @dataclass(frozen=True)
 class EdwardsCurve:
+    """a·x² + y² = 1 + d·x²·y² over GF(p) with base point B = (Bx, By) of prime order L (RFC 8032 §5.1, §5.2).
+
+    ``c`` is log₂ of the cofactor (3 for edwards25519, 2 for edwards448) and ``b`` the
+    encoding length in bits (256 and 456), as the RFC names them in §3.
+    """
+
     name: str
     p: int
     a: int
@@ -64,6 +71,7 @@ class EdwardsCurve:
 
     @property
     def extended(self) -> bool:
+        """True for edwards25519 (a = −1), which uses extended coordinates (X : Y : Z : T)."""
         return self.a == -1
 
     @property
@@ -114,12 +122,14 @@ ED448 = EdwardsCurve(
 
 
 def from_affine(curve: EdwardsCurve, x: int, y: int) -> Point:
+    """(x, y) as (x : y : 1 : x·y) for edwards25519 (RFC 8032 §5.1.4) or (x : y : 1) for edwards448."""
     if curve.extended:
         return (x, y, 1, x * y % curve.p)
     return (x, y, 1)
 
 
 def identity(curve: EdwardsCurve) -> Point:
+    """The neutral element (0, 1) in the curve's coordinates."""
     return (0, 1, 1, 0) if curve.extended else (0, 1, 1)
 
 
@@ -141,7 +151,7 @@ def add(curve: EdwardsCurve, P: Point, Q: Point) -> Point:
     B = F.sqr(A)
     C = F.mul(X1, X2)
     D = F.mul(Y1, Y2)
-    E = F.mul(F.mul(curve.d, C), D)
+    E = F.mul(F.mul_const(curve.d - curve.p, C), D)  # d − p = −39081, a one-word constant
     Fv = F.sub(B, E)
     G = F.add(B, E)
     H = F.mul(F.add(X1, Y1), F.add(X2, Y2))
@@ -217,6 +227,7 @@ def equal(curve: EdwardsCurve, P: Point, Q: Point) -> bool:
 
 
 def to_affine(curve: EdwardsCurve, P: Point) -> tuple[int, int]:
+    """(x, y) = (X/Z, Y/Z): 1I + 2M."""
     F = curve.field
     z_inv = F.inv(P[2])
     return F.mul(P[0], z_inv), F.mul(P[1], z_inv)

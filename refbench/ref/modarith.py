@@ -353,6 +353,10 @@ def random_below(n: int, rng: Callable[[int], int] | None = None) -> int:
     return 1 + (rng or secrets.randbelow)(n - 1)
 
 
+#: Constants whose product costs only additions/shifts (the EFD formulas' 2·, 3·, 4·, 8·).
+_ADDITION_CONSTANTS = frozenset({2, 3, 4, 8})
+
+
 class PrimeField:
     """GF(p) for a prime p; elements are Python ints in [0, p).
 
@@ -390,7 +394,22 @@ class PrimeField:
         return (self.p - a) % self.p
 
     def small(self, k: int, a: int) -> int:
-        """k·a for a small constant k (additions in hardware; not counted)."""
+        """k·a for k in 2, 3, 4, 8: a doubling or a few additions on a microcontroller; not counted."""
+        if k not in _ADDITION_CONSTANTS:
+            raise ValueError(
+                f"Invalid small constant ({k!r}); accepted: 2, 3, 4, 8 (use mul_const for others)"
+            )
+        return k * a % self.p
+
+    def mul_const(self, k: int, a: int) -> int:
+        """k·a for a constant |k| < 2^32 (one row of word products and a reduction), counted ``mul_const``.
+
+        X25519/X448's a24 and Ed448's d = −39081 are such constants (RFC 7748 §5,
+        RFC 8032 §5.2.4); a negative k is a multiplication by |k| and a negation.
+        """
+        if not isinstance(k, int) or not -(1 << 32) < k < 1 << 32:
+            raise ValueError(f"Invalid constant ({k!r}); accepted: an integer with |k| < 2^32")
+        opcount.mul_const()
         return k * a % self.p
 
     def inv(self, a: int) -> int:
@@ -398,8 +417,8 @@ class PrimeField:
         return inverse_fermat(a, self.p)
 
     def sqrt(self, a: int) -> int | None:
-        with opcount.suspended():
-            return sqrt_mod(a, self.p)
+        """A square root of a, or ``None`` (:func:`sqrt_mod`); its exponentiations are counted."""
+        return sqrt_mod(a, self.p)
 
     def pow(self, a: int, e: int) -> int:
         return pow_binary(a, e, self.p)

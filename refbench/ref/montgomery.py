@@ -5,9 +5,11 @@ Curve448:   v² = u³ + 156326·u² + u over GF(2^448 − 2^224 − 1), base poi
 
 The ladder (RFC 7748 §5) keeps (x₂ : z₂) = [m]P and (x₃ : z₃) = [m+1]P and, for
 each scalar bit, performs one combined differential addition and doubling —
-5M + 4S + one multiplication by the small constant a24 = (A − 2)/4 — with a
-conditional swap (done arithmetically, as the RFC writes it) instead of a branch.
-One inversion z₂^(p−2) ends it: 255 ladder steps + 1 I for X25519, 448 + 1 I for X448.
+5M + 4S + one multiplication by the one-word constant a24 = (A − 2)/4 (121665
+for X25519, 39081 for X448; counted as ``mul_const`` in :mod:`refbench.ref.opcount`)
+— with a conditional swap (done arithmetically, as the RFC writes it) instead of
+a branch. One inversion z₂^(p−2) and one multiplication end it: 255 ladder steps
++ 1M + 1I for X25519, 448 steps + 1M + 1I for X448.
 
 Decoding (RFC 7748 §5): scalars are clamped; the u-coordinate's unused top bit
 is masked (X25519) and non-canonical values ≥ p are accepted and reduced.
@@ -87,6 +89,7 @@ def decode_u(curve: MontgomeryCurve, u: bytes) -> int:
 
 
 def encode_u(curve: MontgomeryCurve, u: int) -> bytes:
+    """encodeUCoordinate (RFC 7748 §5): u mod p as ``size`` little-endian bytes."""
     return (u % curve.p).to_bytes(curve.size, "little")
 
 
@@ -96,6 +99,14 @@ def _check_length(curve: MontgomeryCurve, what: str, data: bytes) -> None:
         raise ValueError(
             f"Invalid {what} length ({got} bytes) for {curve.name}; accepted: {curve.size}"
         )
+
+
+def _cswap(swap: int, x2: int, x3: int, z2: int, z3: int) -> tuple[int, int, int, int]:
+    """cswap of RFC 7748 §5 on both coordinate pairs: a mask of all ones (swap = 1) or zeros, no branch."""
+    mask = -swap
+    dx = mask & (x2 ^ x3)
+    dz = mask & (z2 ^ z3)
+    return x2 ^ dx, x3 ^ dx, z2 ^ dz, z3 ^ dz
 
 
 def ladder(curve: MontgomeryCurve, k: int, u: int) -> int:
@@ -109,11 +120,7 @@ def ladder(curve: MontgomeryCurve, k: int, u: int) -> int:
     for t in reversed(range(curve.bits)):
         k_t = (k >> t) & 1
         swap ^= k_t
-        mask = -swap  # all ones when swapping (cswap of RFC 7748 §5)
-        d = mask & (x2 ^ x3)
-        x2, x3 = x2 ^ d, x3 ^ d
-        d = mask & (z2 ^ z3)
-        z2, z3 = z2 ^ d, z3 ^ d
+        x2, x3, z2, z3 = _cswap(swap, x2, x3, z2, z3)
         swap = k_t
         A = F.add(x2, z2)
         AA = F.sqr(A)
@@ -127,12 +134,8 @@ def ladder(curve: MontgomeryCurve, k: int, u: int) -> int:
         x3 = F.sqr(F.add(DA, CB))
         z3 = F.mul(x1, F.sqr(F.sub(DA, CB)))
         x2 = F.mul(AA, BB)
-        z2 = F.mul(E, F.add(AA, F.small(a24, E)))
-    mask = -swap
-    d = mask & (x2 ^ x3)
-    x2, x3 = x2 ^ d, x3 ^ d
-    d = mask & (z2 ^ z3)
-    z2, z3 = z2 ^ d, z3 ^ d
+        z2 = F.mul(E, F.add(AA, F.mul_const(a24, E)))
+    x2, x3, z2, z3 = _cswap(swap, x2, x3, z2, z3)
     if z2 == 0:
         return 0
     return F.mul(x2, F.inv(z2))

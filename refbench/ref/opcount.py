@@ -17,14 +17,20 @@ Counted events
     a product of two field elements (or residues) a*b
 ``sqr``
     a squaring a*a
+``mul_const``
+    a product of a field element and a constant that fits one 32-bit word, such
+    as X25519's a24 = 121665, X448's a24 = 39081 and Ed448's d = −39081 (RFC 7748
+    §5, RFC 8032 §5.2.4). A microcontroller does it as one row of word products
+    (n instead of n² of a full ``mul``), so it is counted apart, not as a ``mul``
 ``inv``
     a modular inversion (its internal multiplications are *not* counted again)
 ``red``
-    a reduction modulo the field prime or modulus (one per ``mul``/``sqr`` in the
-    schoolbook "multiply then reduce" form; one per REDC in Montgomery form)
+    a reduction modulo the field prime or modulus (one per ``mul``/``sqr``/``mul_const``
+    in the schoolbook "multiply then reduce" form; one per REDC in Montgomery form)
 
-Additions, subtractions and multiplications by small constants are not counted:
-they cost a few percent of a multiplication on a 32-bit core.
+Additions, subtractions and multiplications by the constants 2, 3, 4 and 8 (a few
+additions or shifts, as in the Jacobian formulas) are not counted: they cost a
+few percent of a multiplication on a 32-bit core.
 """
 
 from __future__ import annotations
@@ -33,7 +39,18 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 
-__all__ = ["OpCount", "counting", "inv", "mul", "red", "sqr", "suspended"]
+__all__ = [
+    "OpCount",
+    "counting",
+    "inv",
+    "mul",
+    "mul_const",
+    "mul_unreduced",
+    "red",
+    "sqr",
+    "sqr_unreduced",
+    "suspended",
+]
 
 
 @dataclass
@@ -42,14 +59,24 @@ class OpCount:
 
     mul: int = 0
     sqr: int = 0
+    mul_const: int = 0
     inv: int = 0
     red: int = 0
 
     def as_dict(self) -> dict[str, int]:
-        return {"mul": self.mul, "sqr": self.sqr, "inv": self.inv, "red": self.red}
+        return {
+            "mul": self.mul,
+            "sqr": self.sqr,
+            "mul_const": self.mul_const,
+            "inv": self.inv,
+            "red": self.red,
+        }
 
     def __str__(self) -> str:
-        return f"{self.mul} M, {self.sqr} S, {self.inv} I, {self.red} reductions"
+        return (
+            f"{self.mul} M, {self.sqr} S, {self.mul_const} M_const, {self.inv} I, "
+            f"{self.red} reductions"
+        )
 
 
 # Every open counter receives every event (nested blocks each see their own part).
@@ -80,45 +107,45 @@ def suspended() -> Iterator[None]:
         _suspend_depth -= 1
 
 
-def mul(n: int = 1) -> None:
-    """Record ``n`` multiplications, each followed by a reduction."""
+def _record(n: int, event: str, reduced: bool) -> None:
+    """Add ``n`` to counter ``event`` (and to ``red`` when each one ends in a reduction)."""
     if _open and not _suspend_depth:
         for c in _open:
-            c.mul += n
-            c.red += n
+            setattr(c, event, getattr(c, event) + n)
+            if reduced:
+                c.red += n
+
+
+def mul(n: int = 1) -> None:
+    """Record ``n`` multiplications, each followed by a reduction."""
+    _record(n, "mul", reduced=True)
 
 
 def sqr(n: int = 1) -> None:
     """Record ``n`` squarings, each followed by a reduction."""
-    if _open and not _suspend_depth:
-        for c in _open:
-            c.sqr += n
-            c.red += n
+    _record(n, "sqr", reduced=True)
+
+
+def mul_const(n: int = 1) -> None:
+    """Record ``n`` multiplications by a one-word constant, each followed by a reduction."""
+    _record(n, "mul_const", reduced=True)
 
 
 def inv(n: int = 1) -> None:
     """Record ``n`` inversions."""
-    if _open and not _suspend_depth:
-        for c in _open:
-            c.inv += n
+    _record(n, "inv", reduced=False)
 
 
 def red(n: int = 1) -> None:
     """Record ``n`` stand-alone reductions (e.g. Montgomery REDC, reducing an input)."""
-    if _open and not _suspend_depth:
-        for c in _open:
-            c.red += n
+    _record(n, "red", reduced=False)
 
 
 def mul_unreduced(n: int = 1) -> None:
     """Record ``n`` multiplications whose reduction is counted separately (Montgomery form)."""
-    if _open and not _suspend_depth:
-        for c in _open:
-            c.mul += n
+    _record(n, "mul", reduced=False)
 
 
 def sqr_unreduced(n: int = 1) -> None:
     """Record ``n`` squarings whose reduction is counted separately (Montgomery form)."""
-    if _open and not _suspend_depth:
-        for c in _open:
-            c.sqr += n
+    _record(n, "sqr", reduced=False)

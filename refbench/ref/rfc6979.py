@@ -7,11 +7,25 @@ no random-number generator is needed at signing time.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import secrets
+from collections.abc import Callable, Iterator
+from typing import Literal
 
+from refbench.ref import modarith
 from refbench.ref.pkutil import digest_size, hmac_digest
 
-__all__ = ["bits2int", "bits2octets", "int2octets", "nonce", "nonces"]
+__all__ = [
+    "NonceKind",
+    "bits2int",
+    "bits2octets",
+    "int2octets",
+    "nonce",
+    "nonce_candidates",
+    "nonces",
+]
+
+#: How a DSA/ECDSA signer picks k when the caller does not fix it.
+NonceKind = Literal["random", "rfc6979"]
 
 
 def bits2int(b: bytes, qlen: int) -> int:
@@ -58,3 +72,35 @@ def nonces(q: int, x: int, h1: bytes, hash_name: str) -> Iterator[int]:
 def nonce(q: int, x: int, h1: bytes, hash_name: str) -> int:
     """The first nonce of :func:`nonces`."""
     return next(nonces(q, x, h1, hash_name))
+
+
+def nonce_candidates(
+    q: int,
+    x: int,
+    h1: bytes,
+    hash_name: str,
+    *,
+    k: int | None = None,
+    kind: NonceKind = "random",
+    rng: Callable[[int], int] | None = None,
+    name: str = "q",
+) -> Iterator[int]:
+    """The nonces a DSA or ECDSA signer tries in turn until r ≠ 0 and s ≠ 0.
+
+    * ``k`` given: that one value (known-answer tests); ``ValueError`` unless 1 ≤ k < q.
+    * ``kind`` "rfc6979": the deterministic sequence of :func:`nonces` (RFC 6979 §3.2).
+    * ``kind`` "random": fresh uniform values in [1, q − 1] (FIPS 186-4 Appendix B.2.2 /
+      B.5.2, "testing candidates"), from ``rng(n)`` (uniform in [0, n)) or :mod:`secrets`.
+
+    ``name`` is the order's symbol in the caller's standard ("q" for DSA, "n" for ECDSA),
+    used in error messages.
+    """
+    if k is not None:
+        if not isinstance(k, int) or not 1 <= k < q:
+            raise ValueError(f"Invalid nonce (k = {k!r}); accepted: 1 <= k < {name}")
+        return iter([k])
+    if kind == "rfc6979":
+        return nonces(q, x, h1, hash_name)
+    if kind == "random":
+        return iter(lambda: modarith.random_below(q, rng or secrets.randbelow), None)
+    raise ValueError(f"Invalid nonce kind ({kind!r}); accepted: 'random', 'rfc6979'")

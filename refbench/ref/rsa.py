@@ -131,10 +131,12 @@ def recover_primes(
 
 
 def _random_prime(bits: int, e: int, rng: Callable[[int], int]) -> int:
+    """A probable prime of ``bits`` bits with gcd(p − 1, e) = 1 (FIPS 186-4 Appendix B.3.3 steps 4–5).
+
+    The two top bits are set, so p ≥ √2·2^(bits−1) (step 4.4) and p·q has exactly 2·bits bits.
+    """
     while True:
-        candidate = (
-            rng(1 << bits) | (3 << (bits - 2)) | 1
-        )  # top two bits set: p·q has exactly 2·bits bits
+        candidate = rng(1 << bits) | (3 << (bits - 2)) | 1
         if gcd(candidate - 1, e) == 1 and modarith.is_probable_prime(candidate, rng=rng):
             return candidate
 

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from refbench.errors import InvalidSignature, InvalidTag
 from refbench.ref import modarith
 from refbench.ref.curves import SM2P256V1, WeierstrassCurve
+from refbench.ref.hmac import equal_constant_time
 from refbench.ref.pkutil import digest
 from refbench.ref.weierstrass import (
     AffinePoint,
@@ -131,14 +132,14 @@ def verify(
     assert P is not None
     n = curve.n
     r, s = signature
-    if not (1 <= r < n and 1 <= s < n):
+    if not (1 <= r < n and 1 <= s < n):  # steps B1-B2
         raise InvalidSignature()
-    e = message_digest(curve, user_id, P, message)
-    t = (r + s) % n
+    e = message_digest(curve, user_id, P, message)  # steps B3-B4
+    t = (r + s) % n  # step B5
     if t == 0:
         raise InvalidSignature()
-    point = double_scalar_mult(curve, s, curve.G, t, P)
-    if point is None or (e + point[0]) % n != r:
+    point = double_scalar_mult(curve, s, curve.G, t, P)  # step B6: (x1', y1') = [s']G + [t]P_A
+    if point is None or (e + point[0]) % n != r:  # step B7: R = (e' + x1') mod n
         raise InvalidSignature()
 
 
@@ -177,7 +178,7 @@ class ExchangeResult:
 
     def check(self, received: bytes) -> None:
         """Key confirmation (steps A9 / B10): ``InvalidTag`` if the peer's hash differs."""
-        if received != self.expected:
+        if not equal_constant_time(bytes(received), self.expected):
             raise InvalidTag()
 
 

@@ -170,12 +170,19 @@ def _monte_records(path: Path) -> tuple[Record, list[Record]]:
     return seeds[0], list(iter_blocks(records, "COUNT"))
 
 
-def sha2_monte_suite(algorithm: str, name: str, directory: str, stem: str) -> Suite:
+def _md_monte_suite(
+    algorithm: str,
+    directory: str,
+    stem: str,
+    produce: Callable[[bytes], Iterator[bytes]],
+) -> Suite:
+    """A Monte Carlo suite whose checkpoints are ``MD`` values produced from the file's ``Seed``."""
+
     def run() -> Iterator[Outcome]:
         seed, checkpoints = _monte_records(
             cryptography_vector(f"hashes/{directory}/{stem}Monte.rsp")
         )
-        produced = sha2_monte(name, seed.hex("Seed"))
+        produced = produce(seed.hex("Seed"))
         for record in checkpoints:
             yield guarded(
                 record.label,
@@ -183,19 +190,14 @@ def sha2_monte_suite(algorithm: str, name: str, directory: str, stem: str) -> Su
             )
 
     return Suite(algorithm, f"CAVP {stem}Monte.rsp", run, slow=True)
+
+
+def sha2_monte_suite(algorithm: str, name: str, directory: str, stem: str) -> Suite:
+    return _md_monte_suite(algorithm, directory, stem, lambda seed: sha2_monte(name, seed))
 
 
 def sha3_monte_suite(algorithm: str, name: str, stem: str) -> Suite:
-    def run() -> Iterator[Outcome]:
-        seed, checkpoints = _monte_records(cryptography_vector(f"hashes/SHA3/{stem}Monte.rsp"))
-        produced = sha3_monte(name, seed.hex("Seed"))
-        for record in checkpoints:
-            yield guarded(
-                record.label,
-                lambda record=record: expect_equal(record.label, record.hex("MD"), next(produced)),
-            )
-
-    return Suite(algorithm, f"CAVP {stem}Monte.rsp", run, slow=True)
+    return _md_monte_suite(algorithm, "SHA3", stem, lambda seed: sha3_monte(name, seed))
 
 
 def shake_monte_suite(algorithm: str, name: str, stem: str) -> Suite:

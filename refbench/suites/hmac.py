@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from refbench.errors import DataFileError
+from refbench.errors import DataFileError, InvalidTag
 from refbench.loaders import Record, cryptography_vector, iter_blocks, load_nist_rsp, project_vector
 from refbench.ref.hmac import hmac, hmac_verify
 from refbench.verification import Outcome, Suite, expect_equal, guarded
@@ -111,7 +111,8 @@ def cavp_subset_suite() -> Suite:
     """HMAC-SHA-256 blocks of CAVP ``HMAC.rsp`` (CAVS 21.3), a verbatim subset in ``vectors/hash/``.
 
     ``Mac`` is the leftmost ``Tlen`` bytes of HMAC(Key, Msg) (FIPS 198-1 §5); each block is checked
-    by computing the tag and by :func:`hmac_verify` accepting the truncated ``Mac``.
+    by computing the tag, by :func:`hmac_verify` accepting the truncated ``Mac``, and by
+    :func:`hmac_verify` refusing (``InvalidTag``) the same ``Mac`` with its last bit flipped.
     """
     filename = "HMAC_SHA-256_CAVS21.3_subset.rsp"
 
@@ -127,7 +128,12 @@ def cavp_subset_suite() -> Suite:
                         str(path), record.line, "Klen/Tlen", "disagree with Key/Mac"
                     )
                 hmac_verify("sha-256", key, message, mac)
-                return expect_equal(label, mac, hmac("sha-256", key, message)[: len(mac)])
+                forged = mac[:-1] + bytes([mac[-1] ^ 1])
+                try:
+                    hmac_verify("sha-256", key, message, forged)
+                except InvalidTag:
+                    return expect_equal(label, mac, hmac("sha-256", key, message)[: len(mac)])
+                return Outcome(label, False, "a Mac with its last bit flipped was accepted")
 
             yield guarded(label, check)
 

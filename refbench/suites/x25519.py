@@ -97,7 +97,10 @@ def run_iterated(
 def run_wycheproof(filename: str, fn: Callable[[bytes, bytes], bytes]) -> Iterator[Outcome]:
     for case in wycheproof_cases(pycryptodome_vector(f"Protocol/wycheproof/{filename}")):
         shared = case.hex("shared")
-        call = lambda case=case: fn(case.hex("private"), case.hex("public"))
+
+        def call(case=case) -> bytes:
+            return fn(case.hex("private"), case.hex("public"))
+
         if not any(shared) or case.result == "invalid":
             yield expect_raises(case.label, ValueError, call)
         else:
@@ -109,34 +112,52 @@ def run_wycheproof(filename: str, fn: Callable[[bytes, bytes], bytes]) -> Iterat
             )
 
 
-_BASE = bytes([9]) + bytes(31)
-_FILE = "rfc7748/x25519.txt"
+def xdh_suites(
+    algorithm: str,
+    fn: Callable[[bytes, bytes], bytes],
+    public: Callable[[bytes], bytes],
+    base_u: int,
+    size: int,
+    exchange_section: str,
+) -> list[Suite]:
+    """The five suites of one RFC 7748 function (X25519 or X448); X448's module calls this too.
 
-SUITES: list[Suite] = [
-    Suite(
-        "X25519",
-        "RFC 7748 sec. 5.2 rfc7748.txt",
-        lambda: run_single("asymmetric/X25519/rfc7748.txt", montgomery.x25519),
-    ),
-    Suite(
-        "X25519",
-        "RFC 7748 sec. 6.1 vectors/rfc7748/x25519.txt",
-        lambda: run_dh(_FILE, montgomery.x25519, montgomery.x25519_public_key),
-    ),
-    Suite(
-        "X25519",
-        "RFC 7748 sec. 5.2 iterated 1 and 1,000",
-        lambda: run_iterated(_FILE, montgomery.x25519, _BASE, (1, 1000)),
-    ),
-    Suite(
-        "X25519",
-        "RFC 7748 sec. 5.2 iterated 1,000,000",
-        lambda: run_iterated(_FILE, montgomery.x25519, _BASE, (1000000,)),
-        slow=True,
-    ),
-    Suite(
-        "X25519",
-        "Wycheproof x25519_test.json",
-        lambda: run_wycheproof("x25519_test.json", montgomery.x25519),
-    ),
-]
+    ``base_u`` is the base point's u-coordinate (9 or 5), ``size`` the key length in bytes,
+    ``exchange_section`` the RFC section of the Alice-Bob example ("6.1" or "6.2").
+    """
+    lower = algorithm.lower()
+    base = base_u.to_bytes(size, "little")
+    project_file = f"rfc7748/{lower}.txt"
+    return [
+        Suite(
+            algorithm,
+            "RFC 7748 sec. 5.2 rfc7748.txt",
+            lambda: run_single(f"asymmetric/{algorithm}/rfc7748.txt", fn),
+        ),
+        Suite(
+            algorithm,
+            f"RFC 7748 sec. {exchange_section} vectors/{project_file}",
+            lambda: run_dh(project_file, fn, public),
+        ),
+        Suite(
+            algorithm,
+            "RFC 7748 sec. 5.2 iterated 1 and 1,000",
+            lambda: run_iterated(project_file, fn, base, (1, 1000)),
+        ),
+        Suite(
+            algorithm,
+            "RFC 7748 sec. 5.2 iterated 1,000,000",
+            lambda: run_iterated(project_file, fn, base, (1000000,)),
+            slow=True,
+        ),
+        Suite(
+            algorithm,
+            f"Wycheproof {lower}_test.json",
+            lambda: run_wycheproof(f"{lower}_test.json", fn),
+        ),
+    ]
+
+
+SUITES: list[Suite] = xdh_suites(
+    "X25519", montgomery.x25519, montgomery.x25519_public_key, 9, 32, "6.1"
+)
