@@ -73,7 +73,7 @@ def test_public_key_validation():
     dsa.validate_public_key(PARAMS, dsa.public_key(PARAMS, 5))
 
 
-@pytest.mark.parametrize("y", [1, PARAMS.p + 1])
+@pytest.mark.parametrize("y", [1, PARAMS.p + 1], ids=["y=1", "y=p+1"])
 def test_public_key_congruent_to_one_is_rejected(y):
     # Against y ≡ 1, (r, s) = (g^k mod p mod q, z/k mod q) verifies for any message:
     # u1 = k, and g^u1 · y^u2 = g^k. FIPS 186-4 §4.7 needs 1 < y < p to refuse it.
