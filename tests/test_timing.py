@@ -34,6 +34,10 @@ ASM = Path(__file__).resolve().parent / "asm" / "timing"
 # M3/M4 pipeline refill P chosen in m3.toml/m4.toml [rules] branch_refill: the best case of the
 # TRM's "1 to 3" (100165_0201 / DDI 0439D 3.3.1), plus 1 for a 32-bit target on an odd halfword.
 P = 1
+# P when the PC is loaded from memory (LDR PC, POP/LDM {.., PC}): 3.3.2 "LDR PC,[any] is always a
+# blocking operation. This means at least two cycles for the load, and three cycles for the
+# pipeline reload" (DDI 0439D / 100165_0201).
+P_LOADED_PC = 3
 
 # ARMv6-M branch and system costs, straight from the two Table 3.1s.
 V6M = {
@@ -291,8 +295,11 @@ def test_v7m_alu_run(v7m):
 
 def test_v7m_independent_loads_pipeline(v7m):
     core, model, fns = v7m
-    # 3.3.2: a run of LDRs whose addresses do not use the previous destination: 2 + 1 + 1 + 1
-    assert straight(model, fns["load_run"]) == 2 + 1 + 1 + 1 + (1 + P)
+    # 3.3.2: a run of LDRs whose addresses do not use the previous destination: 2 + 1 + 1, then
+    # LDRH.W r12 (32-bit, at an odd halfword): not pipelined, 2 (DDI 0439D Table 3-1 footnote b,
+    # [rules] unaligned_wide_pipelines)
+    assert fns["load_run"][3].size == 4 and fns["load_run"][3].address % 4 == 2
+    assert straight(model, fns["load_run"]) == 2 + 1 + 1 + 2 + (1 + P)
 
 
 def test_v7m_dependent_load_is_not_pipelined(v7m):
@@ -307,7 +314,9 @@ def test_v7m_load_store_mix(v7m):
         1  # MOVS r3, #12
         + 2  # LDR r1, [r0]
         + 1  # STR r1, [r0, #4]: 3.3.2 "STR Rx,[Ry,#imm] is always one cycle"
-        + 2 + 1  # LDR after a 1-cycle store: not pipelined, +1 store-then-load ([rules] store_then_load, [meas])
+        # LDR after a 1-cycle store that itself followed a load: not pipelined, and no store-then-load
+        # cycle ([rules] store_after_load_stalls_load, [meas] "store placed after load, removes the stall")
+        + 2
         + 1  # STR r2, [r0, r3] (Table 3-1 "2") right after an LDR: pipelined, one cycle removed
         + 2  # LDR r12 after a register-offset store: "nothing can be pipelined after the store"
         + (1 + P)  # BX LR
@@ -342,6 +351,66 @@ def test_v7m_writeback_stores(v7m):
     assert straight(model, fns["store_writeback"]) == expected
 
 
+def test_v7m_wide_loads_pipeline_only_word_aligned(v7m):
+    core, model, fns = v7m
+    insns = fns["wide_load_alignment"]
+    assert [(i.size, i.address % 4) for i in insns[:5]] == [(4, 0), (4, 0), (2, 0), (4, 2), (2, 2)]
+    expected = (
+        2  # LDR.W 2
+        + 1  # LDR.W at a word boundary after a load: pipelined (3.3.2)
+        + 1  # LDR (16-bit): pipelined
+        # LDR.W on an odd halfword: "in some cases such as 32-bit opcodes aligned on odd halfword
+        # boundaries they might not pipeline optimally" (DDI 0439D Table 3-1 footnote b): the bound, 2
+        + 2
+        + 1  # LDR (16-bit) after it: pipelined
+        + (1 + P)  # BX LR
+    )
+    assert straight(model, insns) == expected
+    rules = [rule for _, _, rule in model.price_block(insns).per_insn]
+    assert rules[3] == "load+unaligned-wide-not-pipelined"
+    assert "footnote b" in model.source_of(rules[3]) or "odd halfword" in model.source_of(rules[3])
+
+
+def test_v7m_store_then_load_only_when_the_store_did_not_follow_a_load(v7m):
+    core, model, fns = v7m
+    expected = (
+        1  # MOVS
+        + 1  # STR after an ALU op: 3.3.2 "always one cycle"
+        + 2 + 1  # LDR after it: +1 ([rules] store_then_load, [meas] "stores cannot be pipelined with following load")
+        + 1  # STR after a load
+        + 2  # LDR: no +1 ([meas] "store placed after load, removes the stall")
+        + (1 + P)  # BX LR
+    )
+    assert straight(model, fns["store_then_load"]) == expected
+
+
+def test_v7m_pop_pc_and_ldr_pc_pay_the_same_refill(v7m):
+    core, model, fns = v7m
+    # PUSH {lr} 1 + N; POP {pc} "1 + N + P" and LDR PC "two cycles for the load, and three cycles
+    # for the pipeline reload" (3.3.2): both 1 + 1 + 3 = 5 for one register
+    assert straight(model, fns["pop_pc_return"]) == (1 + 1) + (1 + 1 + P_LOADED_PC)
+    assert straight(model, fns["ldr_pc_return"]) == (1 + 1) + (2 + P_LOADED_PC)
+
+
+def test_v7m_skipped_load_gives_no_pipelining_credit(v7m):
+    core, model, fns = v7m
+    insns = fns["it_load_then_load"]
+    price = model.price_block(insns)
+    # static (LDREQ skipped): CMP 1, IT folded 0, LDREQ 1, LDR not pipelined 2, BX LR 1 + P
+    assert price.cycles + price.taken_extra == 1 + 0 + 1 + 2 + (1 + P)
+    # executed: LDREQ 2 (+1) and the LDR pipelined (-1): no dynamic entry
+    assert price.dynamic == []
+
+
+def test_v7m_skipped_add_causes_no_address_interlock(v7m):
+    core, model, fns = v7m
+    insns = fns["it_add_then_load"]
+    price = model.price_block(insns)
+    # static (ADDEQ skipped): CMP 1, IT 0, ADDEQ 1, LDR 2, BX LR; executed: the interlock (+1, 3.3.2)
+    assert price.cycles + price.taken_extra == 1 + 0 + 1 + 2 + (1 + P)
+    assert price.dynamic == [(insns[2].address, "it_exec 1")]
+
+
 def test_v7m_ldrd_strd_not_pipelined(v7m):
     core, model, fns = v7m
     # LDR 2; LDRD "1 + N" = 3 and STRD 3, "cannot be pipelined with preceding or following instructions"
@@ -356,8 +425,9 @@ def test_v7m_ldm_stm_cost_one_plus_n(v7m):
 
 def test_v7m_push_pop_pc(v7m):
     core, model, fns = v7m
-    # PUSH of 5 "1 + N"; POP {.., PC} of 5 "1 + N + P"
-    assert straight(model, fns["push_pop"]) == (1 + 5) + (1 + 5 + P)
+    # PUSH of 5 "1 + N"; POP {.., PC} of 5 "1 + N + P" with the refill of a PC loaded from memory,
+    # 3.3.2 "three cycles for the pipeline reload" ([[class]] load_multiple_pc)
+    assert straight(model, fns["push_pop"]) == (1 + 5) + (1 + 5 + P_LOADED_PC)
 
 
 def test_v7m_writeback_loads_on_one_base_do_not_chain(v7m):
@@ -416,8 +486,8 @@ def test_v7m_cbz_taken_and_not_taken(v7m):
 def test_v7m_bl_bx_pop_pc(v7m):
     core, model, fns = v7m
     a, b = blocks_of(model, fns["call_leaf"])
-    # PUSH {r4, lr} 1+2; BL 1+P; leaf ADDS 1, BX LR 1+P; POP {r4, pc} 1+N+P, N = 2
-    expected = (1 + 2) + (1 + P) + 1 + (1 + P) + (1 + 2 + P)
+    # PUSH {r4, lr} 1+2; BL 1+P; leaf ADDS 1, BX LR 1+P; POP {r4, pc} 1+N+P, N = 2, P = 3 (loaded PC)
+    expected = (1 + 2) + (1 + P) + 1 + (1 + P) + (1 + 2 + P_LOADED_PC)
     assert path_cycles(model, [a, fns["v7m_leaf"], b], [True, True, True]) == expected
 
 
@@ -444,20 +514,26 @@ def test_m4_long_multiplies_single_cycle():
 @pytest.mark.parametrize(
     ("name", "minimum", "operands", "extra"),
     [
-        # UMULL "3 to 5", footnote a: unsigned 3..4; small operands terminate early
+        # UMULL "3 to 5", footnote a ("MULL versions take three to five cycles"); "ABS(inputs) < 64K
+        # terminates early" (earlier M3 TRM): +1 per source operand of magnitude >= 0x10000
         ("umull_ops", 3, (100, 200), 0),
+        ("umull_ops", 3, (0xFFFF, 0xFFFF), 0),
         ("umull_ops", 3, (0x12345678, 3), 1),
-        ("umull_ops", 3, (0x12345678, 0x9ABCDEF0), 1),
-        # SMULL: signed one cycle longer, 4..5; -5 and 7 are small signed values
-        ("smull_ops", 4, (-5, 7), 0),
-        ("smull_ops", 4, (0x8000, 1), 1),
+        ("umull_ops", 3, (0x12345678, 0x9ABCDEF0), 2),
+        # SMULL: also 3..5 (the footnote's "signed version is one cycle longer" is "For MLAL");
+        # magnitudes: -5, 7, 0x8000 and -0xFFFF are below 64K, -0x10000 is not
+        ("smull_ops", 3, (-5, 7), 0),
+        ("smull_ops", 3, (0x8000, -0xFFFF), 0),
+        ("smull_ops", 3, (-0x10000, 1), 1),
+        ("smull_ops", 3, (-(2**31), 0x7FFFFFFF), 2),
         # UMLAL "4 to 7": unsigned 4..6, +1 per large source operand
         ("umlal_ops", 4, (100, 200), 0),
         ("umlal_ops", 4, (0x10000, 200), 1),
         ("umlal_ops", 4, (0x10000, 0x20000), 2),
-        # SMLAL: 5..7
+        # SMLAL: "For MLAL, the signed version is one cycle longer": 5..7
         ("smlal_ops", 5, (-1, -1), 0),
-        ("smlal_ops", 5, (-0x8001, 0x7FFF), 1),
+        ("smlal_ops", 5, (-0x8001, 0x7FFF), 0),
+        ("smlal_ops", 5, (-0x10000, 0xFFFF), 1),
         ("smlal_ops", 5, (-0x10000, 0x40000000), 2),
     ],
 )
@@ -584,6 +660,7 @@ def test_split_blocks_price_like_one_block(core):
         else [
             "store_imm_run", "long_straight", "load_store_mix", "address_interlock", "writeback_two_bases",
             "writeback_same_base", "store_writeback", "ldrd_strd", "it_select", "it_loads", "it_unfolded",
+            "wide_load_alignment", "store_then_load", "it_load_then_load", "it_add_then_load",
         ]
     )
     for name in names:
@@ -599,8 +676,9 @@ def test_edge_cost_credits_load_pipelining_across_a_split():
     model = model_for("m4")
     loads = functions("v7m.S", "m4")["load_run"]
     head, tail = model.price_block(loads[:2]), model.price_block(loads[2:4])
-    # LDR 2 + LDR 1 | LDRB priced cold (2) in its own block; the edge gives back the pipelined cycle
-    assert (head.cycles, tail.cycles) == (2 + 1, 2 + 1)
+    # LDR 2 + LDR 1 | LDRB priced cold (2) in its own block, then LDRH.W on an odd halfword (not
+    # pipelined, 2); the edge gives back the pipelined cycle of the LDRB
+    assert (head.cycles, tail.cycles) == (2 + 1, 2 + 2)
     assert model.edge_cost(head, tail, fallthrough=True) == -1
     assert model.edge_cost(head, tail, fallthrough=False) == 0
 
@@ -621,9 +699,9 @@ def test_divide_stays_within_documented_range(dividend, divisor, signed):
 def test_m3_long_multiplies_stay_within_footnote_ranges(rn, rm):
     model = model_for("m3")
     uc = uc_with(r0=rn, r1=rm)
-    # footnote a: MULL 3..5, MLAL 4..7, signed one longer: UMULL 3..4, SMULL 4..5, UMLAL 4..6, SMLAL 5..7
-    ranges = {"umull_m3": (3, 4), "smull_m3": (4, 5), "umlal_m3": (4, 6), "smlal_m3": (5, 7)}
-    minimum = {"umull_m3": 3, "smull_m3": 4, "umlal_m3": 4, "smlal_m3": 5}
+    # footnote a: MULL 3..5, MLAL 4..7, for MLAL signed one longer: UMULL/SMULL 3..5, UMLAL 4..6, SMLAL 5..7
+    ranges = {"umull_m3": (3, 5), "smull_m3": (3, 5), "umlal_m3": (4, 6), "smlal_m3": (5, 7)}
+    minimum = {"umull_m3": 3, "smull_m3": 3, "umlal_m3": 4, "smlal_m3": 5}
     for op, (low, high) in ranges.items():
         assert low <= minimum[op] + model.dynamic_cost(f"{op} r0 r1", uc) <= high
 
@@ -631,8 +709,9 @@ def test_m3_long_multiplies_stay_within_footnote_ranges(rn, rm):
 def test_m3_long_multiply_ranges_are_reached_at_both_ends():
     model = model_for("m3")
     small, large = uc_with(r0=3, r1=5), uc_with(r0=0x7FFFFFFF, r1=0x7FFFFFFF)
-    assert [model.dynamic_cost(f"{op} r0 r1", small) for op in ("umull_m3", "umlal_m3")] == [0, 0]
-    assert [model.dynamic_cost(f"{op} r0 r1", large) for op in ("umull_m3", "umlal_m3")] == [1, 2]
+    ops = ("umull_m3", "smull_m3", "umlal_m3", "smlal_m3")
+    assert [model.dynamic_cost(f"{op} r0 r1", small) for op in ops] == [0, 0, 0, 0]
+    assert [model.dynamic_cost(f"{op} r0 r1", large) for op in ops] == [2, 2, 2, 2]
 
 
 def test_price_block_is_cached_and_pure():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from test_timing import V6M, P, elf_for
+from test_timing import P_LOADED_PC, V6M, P, elf_for
 
 from cortexm_emu.machine import Buffer, Machine
 from cortexm_emu.timing import model_for
@@ -77,21 +77,26 @@ def v7m_expected(core: str) -> dict[str, int]:
     second_writeback = 1 if core == "m4" else 2
     return {
         "alu_run": 8 * 1 + bx,
-        "load_run": 2 + 1 + 1 + 1 + bx,  # pipelined loads
+        # pipelined loads; the 4th (LDRH.W r12) is 32-bit on an odd halfword: not pipelined
+        "load_run": 2 + 1 + 1 + 2 + bx,
         "load_dependent": 2 + 2 + 1 + bx,  # no pipelining into a dependent address
-        "load_store_mix": 1 + 2 + 1 + (2 + 1) + 1 + 2 + bx,
+        "load_store_mix": 1 + 2 + 1 + 2 + 1 + 2 + bx,  # the store after a load: no store-then-load
         "address_interlock": 1 + (2 + 1) + 1 + bx,
         "store_imm_run": 4 * 1 + bx,
         "store_writeback": 2 + (1 if core == "m4" else 2) + (1 + 1) + bx,
         "ldrd_strd": 2 + 3 + 3 + bx,
         "ldm_stm": (1 + 4) + (1 + 2) + bx,
-        "push_pop": (1 + 5) + (1 + 5 + P),
+        "push_pop": (1 + 5) + (1 + 5 + P_LOADED_PC),
         "writeback_same_base": 2 + 2 + bx,
         "writeback_two_bases": 1 + 2 + second_writeback + bx,
         "literal_load": 2 + 1 + bx,
         "branch_loop": 1 + 4 * 1 + 3 * (1 + P) + 1 + bx,
         "wide_target_loop": 1 + 4 * 1 + 3 * (1 + P + 1) + 1 + bx,
-        "call_leaf": (1 + 2) + (1 + P) + 1 + (1 + P) + (1 + 2 + P),
+        "call_leaf": (1 + 2) + (1 + P) + 1 + (1 + P) + (1 + 2 + P_LOADED_PC),
+        "wide_load_alignment": 2 + 1 + 1 + 2 + 1 + bx,
+        "store_then_load": 1 + 1 + (2 + 1) + 1 + 2 + bx,
+        "pop_pc_return": (1 + 1) + (1 + 1 + P_LOADED_PC),
+        "ldr_pc_return": (1 + 1) + (2 + P_LOADED_PC),
         "mul_run": 1 + 1 + 1 + mla + mla + bx,
         "it_select": 1 + 0 + 1 + 1 + 1 + bx,  # folded ITE, one MOV skipped (1)
         "it_unfolded": 1 + 1 + 1 + bx,
@@ -135,13 +140,33 @@ def test_it_block_skipped_loads_on_the_machine(core):
     assert m.call("it_loads", Buffer.zeros(64), 1).cycles == 1 + 0 + 1 + 1 + (1 + P)
 
 
+@pytest.mark.parametrize("core", ["m3", "m4"])
+def test_skipped_load_gives_no_pipelining_credit_on_the_machine(core):
+    m = machine(core, "v7m.S")
+    # CMP 1, IT folded 0, BX LR 1+P. r1 == 0: LDREQ 2, LDR pipelined after it 1 (3.3.2);
+    # r1 != 0: LDREQ skipped 1 ([rules] skipped_conditional, no bus transfer), LDR not pipelined 2
+    assert m.call("it_load_then_load", Buffer.zeros(64), 0).cycles == 1 + 0 + 2 + 1 + (1 + P)
+    assert m.call("it_load_then_load", Buffer.zeros(64), 1).cycles == 1 + 0 + 1 + 2 + (1 + P)
+
+
+@pytest.mark.parametrize("core", ["m3", "m4"])
+def test_skipped_add_causes_no_address_interlock_on_the_machine(core):
+    m = machine(core, "v7m.S")
+    # r1 == 0: ADDEQ 1, LDR 2 + 1 (3.3.2 address interlock); r1 != 0: ADDEQ skipped 1, LDR 2
+    assert m.call("it_add_then_load", Buffer.zeros(64), 0).cycles == 1 + 0 + 1 + (2 + 1) + (1 + P)
+    assert m.call("it_add_then_load", Buffer.zeros(64), 1).cycles == 1 + 0 + 1 + 2 + (1 + P)
+
+
 @pytest.mark.parametrize(
     ("name", "operands", "multiply"),
     [
-        ("umull_ops", (100, 200), 3),  # UMULL 3..4 (footnote a), both operands 16-bit
-        ("umull_ops", (0x12345678, 0x9ABCDEF0), 3 + 1),
-        ("smull_ops", (-5, 7), 4),  # SMULL 4..5
-        ("smull_ops", (-70000, 7), 4 + 1),
+        # UMULL/SMULL 3..5 (footnote a "MULL versions take three to five cycles"), +1 per
+        # operand with ABS >= 64K (earlier M3 TRM "ABS(inputs) < 64K terminates early")
+        ("umull_ops", (100, 200), 3),
+        ("umull_ops", (0x12345678, 0x9ABCDEF0), 3 + 2),
+        ("smull_ops", (-5, 7), 3),
+        ("smull_ops", (-70000, 7), 3 + 1),
+        ("smull_ops", (-70000, 70000), 3 + 2),
     ],
 )
 def test_m3_long_multiply_operands_on_the_machine(name, operands, multiply):

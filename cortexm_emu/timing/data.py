@@ -47,6 +47,8 @@ RULES: dict[str, type] = {
     "address_interlock": int,
     "writeback_store_interlock": int,
     "store_then_load": int,
+    "store_after_load_stalls_load": bool,
+    "unaligned_wide_pipelines": bool,
     "it_folding": bool,
     "skipped_conditional": int,
 }

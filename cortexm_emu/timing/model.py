@@ -13,7 +13,9 @@ applies them:
   cold-start price of the next block.
 * :meth:`TimingModel.dynamic_cost` adds the operand-dependent part of an instruction from the
   register values just before it executes (division, M3 long multiplies), and the executed-
-  minus-skipped difference of a conditional instruction in an IT block. The machine hooks
+  minus-skipped difference of a conditional instruction in an IT block, including what its
+  execution changes in the pairing of the next instruction (a skipped instruction does no bus
+  transfer: the static price pairs the next instruction with nothing). The machine hooks
   exactly the addresses listed in ``BlockPrice.dynamic``; a condition-failed instruction in
   an IT block fires no code hook in Unicorn, so its entries are only charged when it runs.
 
@@ -82,6 +84,7 @@ class InsnInfo:
     writeback: str | None  # base register updated by writeback, if any
     target: int | None  # static target of a direct branch
     kinds: tuple[str, ...]  # operand-dependent cost kinds ("udiv r1 r2", ...)
+    cc: int  # capstone condition code (ARM_CC_AL when unconditional)
 
 
 @dataclass(frozen=True)
@@ -98,6 +101,8 @@ class BlockPrice:
     end: int
     first: InsnInfo | None
     last: InsnInfo | None
+    second: InsnInfo | None  # the instruction after ``first`` (its pairing may look back across the edge)
+    before_last: InsnInfo | None  # the instruction before ``last``
 
 
 def _reg(name: str) -> str:
@@ -138,29 +143,34 @@ def divide_cycles(dividend: int, divisor: int, signed: bool, table: dict[str, in
 
 
 def _is_large(value: int, signed: bool, bits: int) -> bool:
+    """Whether a source operand is too large to terminate early: ABS(value) >= 2**bits.
+
+    Signed forms take the magnitude of the two's complement value.
+    """
     value &= 0xFFFFFFFF
-    if not signed:
-        return value >= 1 << bits
-    signed_value = value - (1 << 32) if value & 0x80000000 else value
-    return not -(1 << (bits - 1)) <= signed_value < 1 << (bits - 1)
+    if signed and value & 0x80000000:
+        value = (1 << 32) - value
+    return value >= 1 << bits
 
 
 def long_multiply_extra(kind: str, rn: int, rm: int, bits: int) -> int:
-    """M3 early termination (approximation, see ``[long_multiply]`` in m3.toml).
+    """M3 early termination (see ``[long_multiply]`` in m3.toml): +1 per large source operand.
 
-    ``*mull_m3``: +1 when any source operand is large; ``*mlal_m3``: +1 per large source operand.
+    The Cortex-M3 TRM's footnote: "MULL versions take three to five cycles", "MLAL versions take
+    four to seven cycles", "For MLAL, the signed version is one cycle longer than the unsigned";
+    an earlier M3 TRM revision: "ABS(inputs) < 64K terminates early". With the class minimum (UMULL/SMULL 3,
+    UMLAL 4, SMLAL 5) this spans exactly the documented ranges.
     """
     signed = kind.startswith("s")
-    large = _is_large(rn, signed, bits) + _is_large(rm, signed, bits)
-    return min(large, 1) if "mull" in kind else large
+    return _is_large(rn, signed, bits) + _is_large(rm, signed, bits)
 
 
 @cache
 def _parse_kind(kind: str) -> tuple[str, tuple[int, ...], int]:
     op, *args = kind.split() or [""]
     if op == "it_exec":
-        if len(args) != 1 or not args[0].isdigit():
-            raise ValueError(f"Invalid dynamic kind {kind!r}; accepted: 'it_exec N' with N a cycle count")
+        if len(args) != 1 or not args[0].removeprefix("-").isdigit():
+            raise ValueError(f"Invalid dynamic kind {kind!r}; accepted: 'it_exec N' with N a (signed) cycle count")
         return op, (), int(args[0])
     regs = []
     for arg in args:
@@ -308,12 +318,19 @@ class TimingModel:
             writeback=writeback,
             target=target,
             kinds=kinds,
+            cc=insn.cc,
         )
 
     # ------------------------------------------------------------------ pairing rules
 
-    def pair_delta(self, prev: InsnInfo, cur: InsnInfo) -> tuple[int, tuple[str, ...]]:
-        """Cycles added to ``cur`` (negative: removed) because ``prev`` executed right before it."""
+    def pair_delta(
+        self, prev: InsnInfo, cur: InsnInfo, before: InsnInfo | None = None
+    ) -> tuple[int, tuple[str, ...]]:
+        """Cycles added to ``cur`` (negative: removed) because ``prev`` executed right before it.
+
+        ``before`` is the instruction that executed before ``prev`` (None: unknown or none); only
+        the store-then-load rule looks at it.
+        """
         rules = self.rules
         delta = 0
         tags: list[str] = []
@@ -324,6 +341,7 @@ class TimingModel:
         if cur.cls.role not in _MEMORY_ROLES:
             return 0, ()
         prev_role = prev.cls.role
+        unaligned_wide = cur.size == 4 and cur.address % 4 == 2
         if (
             rules["load_pipelining"]
             and prev_role == "load"
@@ -334,14 +352,26 @@ class TimingModel:
             and (cur.cls.role == "store" or cur.writeback is None or rules["writeback_load_pipelines"])
             and cur.cycles > 1
         ):
-            delta -= 1
-            tags.append("pipelined")
+            if unaligned_wide and not rules["unaligned_wide_pipelines"]:
+                tags.append("unaligned-wide-not-pipelined")
+            else:
+                delta -= 1
+                tags.append("pipelined")
         if prev_role == "load" and cur.cls.role == "store" and cur.writeback and rules["writeback_store_after_load_extra"]:
             delta += int(rules["writeback_store_after_load_extra"])
             tags.append("writeback-store-after-load")
         if rules["store_then_load"] and prev_role == "store" and prev.cycles == 1 and cur.cls.role in _LOAD_ROLES:
-            delta += int(rules["store_then_load"])
-            tags.append("store-then-load")
+            store_followed_load = (
+                before is not None
+                and before.cls.role == "load"
+                and not before.branches
+                and not (prev.writeback and rules["writeback_store_after_load_extra"])
+            )
+            if store_followed_load and not rules["store_after_load_stalls_load"]:
+                tags.append("store-after-load")
+            else:
+                delta += int(rules["store_then_load"])
+                tags.append("store-then-load")
         if rules["address_interlock"] and prev_role in _DATA_ROLES and prev.writes & cur.addr_regs:
             delta += int(rules["address_interlock"])
             tags.append("address-interlock")
@@ -357,6 +387,31 @@ class TimingModel:
 
     # ------------------------------------------------------------------ block pricing
 
+    def static_pair(
+        self, before: InsnInfo | None, prev: InsnInfo, cur: InsnInfo
+    ) -> tuple[int, tuple[str, ...], int]:
+        """Pairing of ``cur`` after ``prev`` as priced statically: (delta, tags, carry).
+
+        A conditional ``prev`` (inside an IT block) may be skipped; a skipped instruction does no
+        bus transfer and issues like a NOP, so the static price of ``cur`` pairs with nothing
+        (delta 0) and ``carry``, the difference the executed ``prev`` makes, is charged with
+        ``prev``'s ``it_exec`` entry (which fires only when ``prev`` runs). A conditional ``cur``
+        is priced at the skip cost and its own ``it_exec`` holds its executed pairing: after a
+        conditional ``prev`` with the same condition both run or neither does (pairing as
+        executed); with the opposite condition exactly one runs (pairing as after a NOP). IT
+        instructions always pair (folding).
+        """
+        if prev.conditional and cur.cls.role != "it":
+            if cur.conditional:
+                if cur.cc == prev.cc:
+                    delta, tags = self.pair_delta(prev, cur, before)
+                    return delta, tags, 0
+                return 0, (), 0
+            delta, _ = self.pair_delta(prev, cur, before)
+            return 0, (), delta
+        delta, tags = self.pair_delta(prev, cur, before)
+        return delta, tags, 0
+
     def price_block(self, insns: Sequence[Any]) -> BlockPrice:
         """Price one Unicorn block (capstone instructions in order). Pure; cached by address and bytes."""
         key = tuple((i.address, bytes(i.bytes)) for i in insns)
@@ -366,28 +421,33 @@ class TimingModel:
         infos = [self.info(i) for i in insns]
         skip_cost = int(self.rules["skipped_conditional"])
         cycles = 0
-        dynamic: list[tuple[int, str]] = []
         per_insn: list[tuple[int, int, str]] = []
         classes: Counter[str] = Counter()
-        prev: InsnInfo | None = None
-        for info in infos:
-            delta, tags = self.pair_delta(prev, info) if prev is not None else (0, ())
+        executed_extra = [0] * len(infos)  # it_exec amount of each conditional instruction
+        for index, info in enumerate(infos):
+            prev = infos[index - 1] if index > 0 else None
+            before = infos[index - 2] if index > 1 else None
+            delta, tags, carry = self.static_pair(before, prev, info) if prev is not None else (0, (), 0)
+            if carry:
+                executed_extra[index - 1] += carry
             executed = info.cycles + delta
             rule = "+".join((info.cls.name, *tags))
-            kinds = list(info.kinds)
             if info.conditional:
                 static = skip_cost
-                if executed > skip_cost:
-                    kinds.insert(0, f"it_exec {executed - skip_cost}")
+                executed_extra[index] += executed - skip_cost
                 rule += "+conditional"
             else:
                 static = executed
-            if kinds:  # one entry per address: several kinds are joined with " + "
-                dynamic.append((info.address, " + ".join(kinds)))
             cycles += static
             per_insn.append((info.address, static, rule))
             classes[info.cls.name] += 1
-            prev = info
+        dynamic: list[tuple[int, str]] = []
+        for info, extra in zip(infos, executed_extra):
+            kinds = list(info.kinds)
+            if info.conditional and extra:
+                kinds.insert(0, f"it_exec {extra}")
+            if kinds:  # one entry per address: several kinds are joined with " + "
+                dynamic.append((info.address, " + ".join(kinds)))
         last = infos[-1] if infos else None
         price = BlockPrice(
             cycles=cycles,
@@ -400,6 +460,8 @@ class TimingModel:
             end=insns[-1].address + insns[-1].size if insns else 0,
             first=infos[0] if infos else None,
             last=last,
+            second=infos[1] if len(infos) > 1 else None,
+            before_last=infos[-2] if len(infos) > 1 else None,
         )
         self._block_cache[key] = price
         return price
@@ -408,8 +470,10 @@ class TimingModel:
         """Cycles added (negative: credited) when ``nxt`` runs right after ``prev``.
 
         ``fallthrough``: ``nxt`` starts where ``prev`` ends (a Unicorn split or a not-taken
-        branch); the pairing rules then apply across the boundary. Otherwise ``prev``'s final
-        instruction branched and only the refill's target-alignment term applies.
+        branch); the pairing rules then apply across the boundary, to ``nxt``'s first
+        instruction and, for the rules that look two instructions back, to its second.
+        Otherwise ``prev``'s final instruction branched and only the refill's target-alignment
+        term applies. Static prices only: an ``it_exec`` difference across the edge is dropped.
         """
         if prev.last is None or nxt.first is None:
             return 0
@@ -418,9 +482,13 @@ class TimingModel:
             if first.size == 4 and first.address % 4 == 2:
                 return int(self.rules["unaligned_wide_target_extra"])
             return 0
-        if nxt.first.conditional:
-            return 0
-        delta, _ = self.pair_delta(prev.last, nxt.first)
+        delta = 0
+        if not nxt.first.conditional:
+            delta += self.static_pair(prev.before_last, prev.last, nxt.first)[0]
+        if nxt.second is not None and not nxt.second.conditional:
+            warm = self.static_pair(prev.last, nxt.first, nxt.second)[0]
+            cold = self.static_pair(None, nxt.first, nxt.second)[0]
+            delta += warm - cold
         return delta
 
     def dynamic_cost(self, kind: str, uc: Any) -> int:
@@ -459,6 +527,8 @@ class TimingModel:
             "store-then-load": "store_then_load",
             "writeback-interlock": "writeback_store_interlock",
             "writeback-store-after-load": "writeback_store_after_load_extra",
+            "unaligned-wide-not-pipelined": "unaligned_wide_pipelines",
+            "store-after-load": "store_after_load_stalls_load",
             "conditional": "skipped_conditional",
         }
         for tag in parts[1:]:

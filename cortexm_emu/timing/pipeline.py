@@ -531,6 +531,8 @@ class ScheduledModel(TimingModel):
             end=insns[-1].address + insns[-1].size if insns else 0,
             first=first,
             last=last,
+            second=executed[1].info if len(executed) > 1 else None,
+            before_last=executed[-2].info if len(executed) > 1 else None,
             ops=tuple(executed),
             exit=run.exit,
             branch_kind=kind,

@@ -271,6 +271,56 @@ FUNC long_straight              /* 64 ALU + 8 loads, straight line (Unicorn may 
         bx lr
         .size long_straight, .-long_straight
 
+        .balign 4
+FUNC wide_load_alignment        /* 32-bit loads after a load: at a word boundary, then at an odd halfword */
+        ldr.w r1, [r0, #0]      /* +0: word aligned */
+        ldr.w r2, [r0, #4]      /* +4: word aligned, pipelined */
+        ldr r3, [r0, #8]        /* +8: 16-bit, pipelined */
+        ldr.w r12, [r0, #12]    /* +10: 32-bit on an odd halfword */
+        ldr r1, [r0, #16]       /* +14: 16-bit, pipelined after it */
+        bx lr
+        .size wide_load_alignment, .-wide_load_alignment
+
+        .balign 4
+FUNC store_then_load            /* a store after an ALU op, then a store after a load, each before a load */
+        movs r3, #0
+        str r3, [r0, #0]
+        ldr r1, [r0, #4]
+        str r1, [r0, #8]
+        ldr r2, [r0, #12]
+        bx lr
+        .size store_then_load, .-store_then_load
+
+        .balign 4
+FUNC it_load_then_load          /* LDREQ runs only when r1 == 0; the next LDR pipelines only after it */
+        cmp r1, #0
+        it eq
+        ldreq r2, [r0, #0]
+        ldr r3, [r0, #4]
+        bx lr
+        .size it_load_then_load, .-it_load_then_load
+
+        .balign 4
+FUNC it_add_then_load           /* ADDEQ (r1 == 0) makes the next load's address: interlock only then */
+        cmp r1, #0
+        it eq
+        addeq r0, r0, #4
+        ldr r3, [r0, #0]
+        bx lr
+        .size it_add_then_load, .-it_add_then_load
+
+        .balign 4
+FUNC pop_pc_return              /* return through POP {PC} */
+        push {lr}
+        pop {pc}
+        .size pop_pc_return, .-pop_pc_return
+
+        .balign 4
+FUNC ldr_pc_return              /* the same return through LDR PC, [SP], #4 */
+        push {lr}
+        ldr pc, [sp], #4
+        .size ldr_pc_return, .-ldr_pc_return
+
         .balign 1024
         .space 1024 - 8         /* never executed: puts page_straddle 8 bytes before a 1 KiB boundary */
 FUNC page_straddle              /* 8 independent loads across a page boundary: Unicorn splits the block */
