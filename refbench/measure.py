@@ -20,9 +20,11 @@ memory configuration), from which commit, and the result, including the ``verifi
 run that produced it (that run compared that exact ELF's output on those exact inputs with the
 reference). The cache lives under ``$REFBENCH_CACHE`` or ``~/.cache/refbench``.
 
-Board memory systems (flash wait states, caches) are not modelled yet: every measurement here
-uses the memory object it is given, :class:`cortexm_emu.IdealMemory` by default, and carries its
-description, so a board memory system plugs in through the ``memory`` parameter later.
+Every measurement uses the memory system it is given: :class:`cortexm_emu.IdealMemory` (zero
+wait states) by default, or a board's memory system from :func:`cortexm_emu.board_memory`
+(flash wait states at the clock, prefetch, ART / ICACHE / L1 caches, code in flash or SRAM). Its
+full description (:meth:`cortexm_emu.flash.BoardMemory.describe`) is part of the cache key and of
+the record, and the stall cycles it added (``memory_cycles``, included in ``cycles``) are stored.
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ from typing import Any
 from cortexm_emu import IdealMemory
 from cortexm_emu.boards import Board, board_names, load_board
 from cortexm_emu.errors import EmulatorError
+from cortexm_emu.flash import BoardMemory, board_memory
 from cortexm_emu.memory import MemorySystem
 from cortexm_emu.timing import CORES as TIMED_CORES
 from cortexm_emu.timing import model_for
@@ -53,7 +56,7 @@ from refbench.kernels.references import reference
 
 #: Version of the cached record layout; part of the cache key so a layout change never
 #: reads an old record.
-RECORD_SCHEMA = "refbench.measurement/1"
+RECORD_SCHEMA = "refbench.measurement/2"
 #: The seed every input is derived from (inputs are deterministic so caching is sound).
 DEFAULT_SEED = "refbench-measure-1"
 DEFAULT_SIZES: tuple[int, ...] = (16, 64, 1024, 8000)
@@ -80,8 +83,12 @@ def cache_root() -> Path:
 
 
 def memory_description(memory: MemorySystem) -> dict[str, Any]:
-    """The memory configuration as JSON: its name and, for a dataclass, every parameter."""
-    if dataclasses.is_dataclass(memory) and not isinstance(memory, type):
+    """The memory configuration as JSON: its name and every parameter (a board memory system's
+    :meth:`~cortexm_emu.flash.BoardMemory.describe`: board, clock, wait states, caches, prefetch,
+    placement, start, the rules applied and their sources; a plain dataclass's fields)."""
+    if isinstance(memory, BoardMemory):
+        fields = memory.describe()
+    elif dataclasses.is_dataclass(memory) and not isinstance(memory, type):
         fields = {k: v for k, v in dataclasses.asdict(memory).items() if k != "name"}
     else:
         fields = {}
@@ -311,6 +318,8 @@ class Measurement:
     cached: bool
     key_bytes: int | None = None
     aad_bytes: int = 0
+    #: stall cycles of the board memory system, included in ``cycles`` (0 with ideal memory)
+    memory_cycles: int | None = None
 
     @property
     def cycles_per_byte(self) -> float | None:
@@ -344,6 +353,7 @@ class Measurement:
             "mismatch": self.mismatch,
             "error": self.error,
             "memory": self.memory,
+            "memory_cycles": self.memory_cycles,
             "model_version": self.model_version,
             "compiler": self.compiler,
             "opt": self.opt,
@@ -380,17 +390,33 @@ def check_board(name: str) -> Board:
 class Measurer:
     """Measures jobs on one core (or a board's core) with one memory system, through the cache.
 
-    ``harness_runs`` counts calls of the emulator (cache misses), for reports and tests.
+    With ``board`` and no ``memory``, the memory system is the board's at ``clock_mhz`` (default
+    the part maximum) with its caches/ART and prefetch ``memory_cache`` ("on" or "off"); with a
+    core only, it is the ideal memory unless ``memory`` is given. ``harness_runs`` counts calls of
+    the emulator (cache misses), for reports and tests.
     """
 
     def __init__(self, core: str | None = None, *, board: str | None = None, clock_mhz: float | None = None,
-                 memory: MemorySystem | None = None, opt: str = "Os", compiler: str = "zig",
-                 cache: ResultCache | None = None, use_cache: bool = True, seed: str = DEFAULT_SEED) -> None:
+                 memory: MemorySystem | None = None, memory_cache: str | None = None, opt: str = "Os",
+                 compiler: str = "zig", cache: ResultCache | None = None, use_cache: bool = True,
+                 seed: str = DEFAULT_SEED) -> None:
+        if memory_cache is not None and memory_cache not in ("on", "off"):
+            raise ValueError(f"Invalid memory_cache ({memory_cache!r}); accepted: 'on', 'off'")
+        if memory_cache is not None and (board is None or memory is not None):
+            raise ValueError(f"Invalid memory_cache ({memory_cache!r}) without a board (or with an explicit memory): "
+                             "caches belong to a board's memory system")
+        if isinstance(memory, BoardMemory) and board is not None and memory.board.name != board:
+            raise ValueError(f"Invalid memory ({memory.name!r}) for board {board}; it models {memory.board.name}")
         if board is not None:
             profile = check_board(board)
             if core is not None and core != profile.core:
                 raise ValueError(f"Invalid core ({core!r}) for board {board}; its core is {profile.core}")
             core = profile.core
+            if clock_mhz is None and isinstance(memory, BoardMemory):
+                clock_mhz = memory.clock_mhz
+            elif isinstance(memory, BoardMemory) and clock_mhz != memory.clock_mhz:
+                raise ValueError(f"Invalid clock ({clock_mhz:g} MHz) for memory {memory.name!r}; "
+                                 f"accepted: its clock, {memory.clock_mhz:g} MHz")
             if clock_mhz is None:
                 clock_mhz = float(profile.max_clock_mhz)
             elif not 0 < clock_mhz <= profile.max_clock_mhz:
@@ -407,6 +433,8 @@ class Measurer:
             raise ValueError(f"Invalid compiler ({compiler!r}); accepted: {', '.join(COMPILERS)}")
         self.opt = opt
         self.compiler = compiler
+        if memory is None and board is not None:
+            memory = board_memory(board, clock_mhz, "on" if memory_cache is None else memory_cache)  # type: ignore[arg-type]
         self.memory: MemorySystem = memory if memory is not None else IdealMemory()
         self.cache = cache if cache is not None else ResultCache()
         self.use_cache = use_cache
@@ -471,7 +499,8 @@ class Measurer:
                 result = record["result"]
                 return Measurement(**common, cycles=result["cycles"], instructions=result["instructions"],
                                    stack_bytes=result["stack_bytes"], code_bytes=result["code_bytes"],
-                                   verified=result["verified"], mismatch=result["mismatch"], error="", cached=True)
+                                   verified=result["verified"], mismatch=result["mismatch"], error="", cached=True,
+                                   memory_cycles=result["memory_cycles"])
         problem = _size_problem(op, job, self.seed)
         if problem:
             return Measurement(**common, cycles=None, instructions=None, stack_bytes=None, code_bytes=None,
@@ -490,7 +519,7 @@ class Measurer:
                                f"({elf_sha256} -> {run.elf_sha256})")
         measurement = Measurement(**common, cycles=run.cycles, instructions=run.instructions,
                                   stack_bytes=run.stack_bytes, code_bytes=run.code_bytes, verified=run.verified,
-                                  mismatch=run.mismatch, error="", cached=False)
+                                  mismatch=run.mismatch, error="", cached=False, memory_cycles=run.memory_cycles)
         if self.use_cache:
             self.cache.put(fields, self._record(fields, measurement, op, compiler_version))
         return measurement
@@ -508,14 +537,15 @@ class Measurer:
             },
             "where": {"core": self.core, "timing_model_version": m.model_version,
                       "memory": memory_description(self.memory),
-                      "memory_note": "ideal: zero wait states; board memory systems are not modelled yet"
-                      if isinstance(self.memory, IdealMemory) else ""},
+                      "memory_note": "ideal: zero wait states" if isinstance(self.memory, IdealMemory)
+                      else "board memory system: stall cycles by rules R1-R7 of cortexm_emu.flash"},
             "commit": commit_info(),
             "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
             "rounds": 1,
             "rounds_note": "the emulator is deterministic: one call gives the count every call gives",
             "result": {"cycles": m.cycles, "instructions": m.instructions, "stack_bytes": m.stack_bytes,
-                       "code_bytes": m.code_bytes, "verified": m.verified, "mismatch": m.mismatch},
+                       "code_bytes": m.code_bytes, "verified": m.verified, "mismatch": m.mismatch,
+                       "memory_cycles": m.memory_cycles},
         }
 
     def measure_all(self, jobs: Sequence[Job], progress: Progress | None = None) -> list[Measurement]:

@@ -29,7 +29,7 @@ def test_json_has_the_required_keys(capsys):
     for r in rows:
         assert REQUIRED <= set(r)
         assert r["kernel"] == "sha256" and r["variant"] == "rolled" and r["core"] == "m0plus" and r["board"] is None
-        assert r["verified"] is True and r["memory"] == "ideal"
+        assert r["verified"] is True and r["memory"] == "ideal" and r["memory_cycles"] == 0
         assert r["cycles_per_byte"] == pytest.approx(r["cycles"] / r["size"])
 
 
@@ -41,7 +41,10 @@ def test_second_invocation_comes_from_the_cache(capsys, monkeypatch):
     second = run_json(capsys, *argv)
     assert calls == []
     assert all(r["cached"] for r in second)
-    strip = lambda rows: [{k: v for k, v in r.items() if k != "cached"} for r in rows]
+
+    def strip(rows: list[dict]) -> list[dict]:
+        return [{k: v for k, v in r.items() if k != "cached"} for r in rows]
+
     assert strip(first) == strip(second)
 
 
@@ -51,6 +54,20 @@ def test_board_reports_time_at_its_clock(capsys):
     (row,) = rows
     assert row["board"] == "stm32wl55jc" and row["core"] == "m4" and row["clock_mhz"] == 48
     assert row["time_us"] == pytest.approx(row["cycles"] / 48)
+
+
+def test_board_cache_option_selects_the_memory_configuration(capsys):
+    argv = ("--kernel", "aes", "--variant", "ttable4", "--operation", "cbc-encrypt", "--board", "stm32l4a6zg",
+            "--sizes", "64")
+    (on,) = run_json(capsys, *argv)
+    (off,) = run_json(capsys, *argv, "--cache", "off")
+    assert on["memory"] == "stm32l4a6zg @ 80 MHz, 4 WS, caches on, prefetch on, code in flash"
+    assert off["memory"] == "stm32l4a6zg @ 80 MHz, 4 WS, caches off, prefetch off, code in flash"
+    assert on["memory_cycles"] > 0 and off["memory_cycles"] > 0
+    assert on["cycles"] - on["memory_cycles"] == off["cycles"] - off["memory_cycles"]  # the same core cycles
+    assert main(["cycles", *argv, "--cache", "off"]) == 0
+    out = capsys.readouterr().out
+    assert "4 WS, caches" in out and "1 measurements" in out
 
 
 def test_table_output(capsys):
@@ -69,6 +86,8 @@ def test_table_output(capsys):
     (["--opt", "O9"], "accepted: Os, O2, O3"),
     (["--compiler", "clang"], "accepted: zig, gcc"),
     (["--clock", "48"], "without --board"),
+    (["--cache", "off"], "Invalid --cache (off) without --board"),
+    (["--board", "stm32l4a6zg", "--cache", "maybe"], "Invalid --cache ('maybe'); accepted: on, off"),
 ])
 def test_bad_names_exit_2_and_list_valid_ones(capsys, argv, expected):
     assert main(["cycles", *argv]) == 2

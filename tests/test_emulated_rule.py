@@ -1,28 +1,63 @@
-"""Rule e (emulator): range over kernel variants, position of the published figure, cache, statuses."""
+"""Rule e (emulator) on the boards' memory systems: range over kernel variants x memory
+configurations, position of the published figure, clock, cache, statuses; rule d's gap check.
+
+The tests share one measurement cache (so each figure's kernels run once: AES-128-CBC at 1024
+bytes on two Cortex-M4 boards, ChaCha20 on two Cortex-M7 boards); the tests that count emulator
+runs use a fresh cache and a 32-byte figure.
+"""
 
 from __future__ import annotations
 
 import dataclasses
+import math
+import re
 
 import pytest
 
+from cortexm_emu.boards import load_board
 from refbench.kernels import harness as harness_module
 from refbench.published.model import load_figures, load_parts
 from refbench.published.normalise import normalise
-from refbench.sanity import emulated, judge
-from refbench.sanity.emulated import MEMORY_NOTE, KernelTarget, emulate, kernel_target
+from refbench.sanity import emulated, judge, rules
+from refbench.sanity.emulated import (
+    MEMORY_NOTE,
+    Emulation,
+    KernelTarget,
+    MemoryConfig,
+    VariantResult,
+    configurations,
+    emulate,
+    explain_gap,
+    kernel_target,
+)
 
 FIGURES = {f.id: f for f in load_figures()}
 PARTS = load_parts()
-#: wolfSSL, NUCLEO-L4A6ZG (Cortex-M4 at 80 MHz), AES-128-CBC encrypt, software, no assembly.
+#: wolfSSL, NUCLEO-L4A6ZG (Cortex-M4 at 80 MHz, 4 wait states), AES-128-CBC encrypt, software, no assembly.
 L4_CBC = FIGURES["000-0301"]
+#: STM32L4A6 at 80 MHz: 4 wait states (RM0351 table in the board profile), ART caches and prefetch.
+L4_LABELS = ("ART+prefetch on, 4 WS @ 80 MHz", "ART+prefetch off, 4 WS @ 80 MHz", "code in SRAM, 0 WS @ 80 MHz")
+#: wolfSSL on the STM32WL55 published at 64 MHz, above the part maximum of 48 MHz.
+WL55_CBC = FIGURES["000-0196"]
+#: ST CMOX on the STM32WL55 at 48 MHz (2 WS), AES-128-CBC encrypt of 32 bytes: the cheapest figure.
+CMOX_32 = FIGURES["002-0001"]
+
+
+@pytest.fixture(scope="module")
+def shared_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("measurements")
 
 
 @pytest.fixture(autouse=True)
-def isolated(tmp_path, monkeypatch):
-    """A fresh measurement cache and an empty per-process memo for every test."""
-    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
+def isolated(shared_cache, monkeypatch):
+    """The module's measurement cache (not the user's) and an empty per-process memo for every test."""
+    monkeypatch.setenv("REFBENCH_CACHE", str(shared_cache))
     monkeypatch.setattr(emulated, "_MEMO", {})
+
+
+@pytest.fixture
+def fresh_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
 
 
 @pytest.fixture
@@ -31,7 +66,7 @@ def counted_runs(monkeypatch) -> list[str]:
     original = harness_module.KernelHarness.run
 
     def counting(self, inputs, operation=None, **kwargs):
-        calls.append(f"{self.variant.path} {operation}")
+        calls.append(f"{self.variant.path} {operation} {self.machine.memory.name}")
         return original(self, inputs, operation, **kwargs)
 
     monkeypatch.setattr(harness_module.KernelHarness, "run", counting)
@@ -46,27 +81,49 @@ def with_cycles_per_byte(figure, cycles_per_byte: float, **changes):
     return dataclasses.replace(figure, value=float(text), text=text, row=figure.row + " " + text, **changes)
 
 
-def test_wolfssl_cbc_is_inside_the_aes_variant_range(counted_runs):
+def test_wolfssl_cbc_is_inside_the_range_over_variants_and_memory_configurations():
     e = emulate([L4_CBC], PARTS)[L4_CBC.id]
     assert e.status == "emulated" and e.core == "m4" and e.size == 1024
-    assert {v.variant for v in e.variants} == {"bytewise", "ttable4", "ttable1", "bitsliced"}
-    assert len(counted_runs) == 4 and all(v.verified for v in e.variants)
+    assert (e.board, e.clock_mhz) == ("stm32l4a6zg", 80.0)
+    assert tuple(c.label for c in e.configs) == L4_LABELS
+    assert {(v.variant, v.memory) for v in e.variants} == {
+        (variant, label) for variant in ("bytewise", "ttable4", "ttable1", "bitsliced") for label in L4_LABELS}
+    assert all(v.verified for v in e.variants)
     per_byte = [v.cycles_per_byte for v in e.variants]
     assert e.emulated_min == min(per_byte) and e.emulated_max == max(per_byte)
     assert e.position == "inside" and e.finding.verdict == "consistent"
     nearest = min(e.variants, key=lambda v: abs(e.published - v.cycles_per_byte) / v.cycles_per_byte)
     assert e.residual == pytest.approx((e.published - nearest.cycles_per_byte) / nearest.cycles_per_byte)
-    assert f"aes/{nearest.variant}" in e.explanation
-    assert MEMORY_NOTE in e.finding.message and "ideal (board memory not modelled yet)" in e.finding.message
+    assert e.explanation.startswith(f"aes/{nearest.variant}, {nearest.memory} (")  # variant AND configuration
+    assert e.memory == nearest.memory
+    for label in L4_LABELS:  # every configuration measured is in the message, with its numbers
+        assert f"[{label}: " in e.finding.message
 
 
-def test_second_run_comes_from_the_cache(counted_runs):
-    first = emulate([L4_CBC], PARTS)[L4_CBC.id]
+def test_the_memory_system_only_adds_cycles():
+    """Per variant: code in SRAM (0 WS) costs what the core alone costs; flash at 4 WS adds stall
+    cycles, which the result carries; caches off never beat caches on for these kernels' loops."""
+    e = emulate([L4_CBC], PARTS)[L4_CBC.id]
+    by = {(v.variant, v.memory): v for v in e.variants}
+    on, off, sram = L4_LABELS
+    for variant in ("bytewise", "ttable4", "ttable1", "bitsliced"):
+        assert by[(variant, sram)].memory_cycles == 0
+        for flash in (on, off):
+            v = by[(variant, flash)]
+            assert v.memory_cycles > 0
+            assert v.cycles - v.memory_cycles == by[(variant, sram)].cycles
+        assert by[(variant, off)].cycles >= by[(variant, on)].cycles
+
+
+def test_second_run_comes_from_the_cache(fresh_cache, counted_runs):
+    first = emulate([CMOX_32], PARTS)[CMOX_32.id]
+    assert len(counted_runs) == 12  # 4 AES variants x 3 configurations of the STM32WL55 at 48 MHz
+    assert sum("caches off" in run for run in counted_runs) == 4 and sum("code in ram" in run for run in counted_runs) == 4
     emulated._MEMO.clear()
-    second = emulate([L4_CBC], PARTS)[L4_CBC.id]
-    assert len(counted_runs) == 4
-    assert (first.emulated_min, first.emulated_max, first.residual) == (second.emulated_min, second.emulated_max,
-                                                                         second.residual)
+    second = emulate([CMOX_32], PARTS)[CMOX_32.id]
+    assert len(counted_runs) == 12
+    assert (first.emulated_min, first.emulated_max, first.residual, first.explanation) == (
+        second.emulated_min, second.emulated_max, second.residual, second.explanation)
 
 
 def test_faster_than_every_variant_without_claim_is_suspicious():
@@ -76,6 +133,8 @@ def test_faster_than_every_variant_without_claim_is_suspicious():
     assert "requires hardware acceleration or hand-written assembly" in e.explanation
     assert "claims neither" in e.explanation
     assert e.residual == pytest.approx((e.published - e.emulated_min) / e.emulated_min)
+    fastest = min(e.variants, key=lambda v: v.cycles_per_byte)
+    assert f"against {fastest.name}" in e.explanation and e.memory == fastest.memory
 
 
 def test_faster_than_every_variant_with_assembly_claim_is_explained():
@@ -85,16 +144,43 @@ def test_faster_than_every_variant_with_assembly_claim_is_explained():
     assert "the page claims assembly (WOLFSSL_ARMASM" in e.explanation
 
 
-def test_slower_than_every_variant_is_bounded_by_the_flash_wait_states():
+def test_slower_than_every_configuration_names_the_closest():
     e = emulate([L4_CBC], PARTS)[L4_CBC.id]
-    # STM32L4A6 at 80 MHz: 4 wait states (RM0351 table in the board profile) -> bound x9.
-    within = with_cycles_per_byte(L4_CBC, e.emulated_max * 3, id="test-slow")
-    beyond = with_cycles_per_byte(L4_CBC, e.emulated_max * 12, id="test-slower")
-    result = emulate([within, beyond], PARTS)
-    assert result[within.id].position == "slower" and result[within.id].finding.verdict == "consistent"
-    assert "4 flash wait state(s) at 80 MHz" in result[within.id].explanation
-    assert result[beyond.id].finding.verdict == "suspicious"
-    assert "no modelled configuration explains it" in result[beyond.id].explanation
+    slow = with_cycles_per_byte(L4_CBC, e.emulated_max * 1.5, id="test-slow")
+    result = emulate([slow], PARTS)[slow.id]
+    slowest = max(e.variants, key=lambda v: v.cycles_per_byte)
+    assert result.position == "slower" and result.finding.verdict == "suspicious"
+    assert f"the closest is {slowest.name}: no modelled configuration explains it" in result.explanation
+    assert result.memory == slowest.memory == L4_LABELS[1]  # caches and prefetch off: the slowest configuration
+    assert result.residual == pytest.approx((result.published - e.emulated_max) / e.emulated_max)
+
+
+def test_clock_above_the_part_maximum_runs_at_the_maximum():
+    e = emulate([WL55_CBC], PARTS)[WL55_CBC.id]
+    board = load_board("stm32wl55jc")
+    assert WL55_CBC.clock_mhz == 64 and board.max_clock_mhz == 48
+    assert e.status == "emulated" and e.clock_mhz == 48
+    assert "published clock 64 MHz exceeds the STM32WL55JC maximum 48 MHz" in e.finding.message
+    assert all(c.clock_mhz == 48 and "@ 48 MHz" in c.label for c in e.configs)
+
+
+def test_configurations_follow_the_board_profiles():
+    l4 = load_board("stm32l4a6zg")
+    assert tuple(c.label for c in configurations(l4, 80)) == L4_LABELS
+    assert [c.kind for c in configurations(l4, 80)] == ["cache on", "cache off", "code in SRAM"]
+    # At 16 MHz the L4 flash has 0 wait states: caches and SRAM cannot change a count.
+    assert [c.label for c in configurations(l4, 16)] == ["flash, 0 WS @ 16 MHz"]
+    # STM32H7: flash on the AXI clock (hclk_divider 2), L1 caches, no flash prefetch.
+    h7 = [c.label for c in configurations(load_board("stm32h753zi"), 480)]
+    assert h7[0] == "L1 caches on, 4 WS (= 8 core cycles) @ 480 MHz" and h7[1].startswith("L1 caches off")
+    # STM32WL33: no cache, no prefetch: one flash configuration, and code in SRAM.
+    wl33 = configurations(load_board("stm32wl33cc"), 64)
+    assert [c.kind for c in wl33] == ["flash", "code in SRAM"]
+    assert "no modelled cache or prefetch" in wl33[0].label
+    # STM32G0: the flash cache has no documented size (not modelled); its prefetch is.
+    assert configurations(load_board("stm32g071rb"), 64)[0].label.startswith("prefetch on, ")
+    config = configurations(l4, 80)[1]
+    assert config.memory().describe()["cache"] is False and config.memory().wait_states == 4
 
 
 def test_figures_without_kernel_core_model_or_software_are_not_emulated(counted_runs, monkeypatch):
@@ -110,6 +196,16 @@ def test_figures_without_kernel_core_model_or_software_are_not_emulated(counted_
     assert counted_runs == []
     line = emulated.summary(result)
     assert "0 figures emulated" in line and "not emulated yet 2" in line and "hardware, not modelled 1" in line
+    assert MEMORY_NOTE in line
+
+
+def test_switched_off_runs_no_kernel(fresh_cache, counted_runs):
+    with emulated.switched_off():
+        e = emulate([L4_CBC], PARTS)[L4_CBC.id]
+        (judgement,) = judge([L4_CBC], PARTS)
+    assert e.status == "not emulated" and e.finding is None and counted_runs == []
+    assert not any(f.rule == "emulator" for f in judgement.findings)
+    assert "rule e switched off 1" in emulated.summary({L4_CBC.id: e})
 
 
 def test_targets_follow_the_published_sizes():
@@ -133,14 +229,74 @@ def test_targets_follow_the_published_sizes():
 
 
 def test_judge_carries_the_emulator_finding_and_progress_is_reported():
-    seen: list[tuple[int, int]] = []
-    with emulated.progress_to(lambda done, total, label: seen.append((done, total))):
+    seen: list[tuple[int, int, str]] = []
+    with emulated.progress_to(lambda done, total, label: seen.append((done, total, label))):
         (judgement,) = judge([L4_CBC], PARTS)
     assert any(f.rule == "emulator" for f in judgement.findings)
-    assert seen and seen[-1][0] == seen[-1][1] == 4
+    assert seen and seen[-1][0] == seen[-1][1] == 12
+    assert any(L4_LABELS[1] in label for _, _, label in seen)
 
 
 def test_json_fields():
     data = emulate([L4_CBC], PARTS)[L4_CBC.id].as_json()
-    assert {"emulated_min", "emulated_max", "explanation", "residual"} <= set(data)
-    assert data["emulated_memory"] == "ideal" and len(data["emulated_variants"]) == 4
+    assert {"emulated_min", "emulated_max", "explanation", "residual", "explanation_memory"} <= set(data)
+    assert [c["label"] for c in data["emulated_memory"]] == list(L4_LABELS)
+    assert data["emulated_memory"][0] == {"label": L4_LABELS[0], "kind": "cache on", "board": "stm32l4a6zg",
+                                          "clock_mhz": 80.0, "wait_states": 4, "cache": "on", "code": "flash"}
+    assert data["explanation_memory"] in L4_LABELS and data["explanation_memory"] in data["explanation"]
+    assert len(data["emulated_variants"]) == 12 and {v["memory"] for v in data["emulated_variants"]} == set(L4_LABELS)
+    for label, (lo, hi) in data["emulated_range_by_memory"].items():
+        rates = [v["cycles_per_byte"] for v in data["emulated_variants"] if v["memory"] == label]
+        assert (lo, hi) == (min(rates), max(rates))
+
+
+# --- rule d upgraded: the memory configurations that reproduce a gap between two boards -----------
+
+
+def _emulation(figure_id: str, board: str, points: dict[str, float]) -> Emulation:
+    """An emulation of one variant with the given cycles per byte per configuration kind."""
+    kinds = {"on": "cache on", "off": "cache off"}
+    configs = tuple(MemoryConfig(f"caches {k}, {board}", kinds[k], board, 100.0, 3, k, "flash") for k in points)
+    variants = tuple(VariantResult("aes", "ttable4", "cbc-encrypt", int(cpb * 1024), cpb, True, "",
+                                   f"caches {k}, {board}", 0) for k, cpb in points.items())
+    return Emulation(figure_id, "emulated", "", min(points.values()), max(points.values()), variants=variants,
+                     configs=configs, board=board)
+
+
+def test_gap_reproduced_by_a_configuration_pair_is_explained():
+    a, b = FIGURES["000-0301"], FIGURES["000-0148"]
+    ea = _emulation(a.id, "A", {"on": 100.0, "off": 200.0})
+    eb = _emulation(b.id, "B", {"on": 100.0, "off": 150.0})
+    verdict, text = explain_gap(a, ea, b, eb, 2.0)  # published: A needs twice the cycles of B
+    assert verdict == "explained"
+    assert "aes/ttable4 on STM32L4A6Z with caches off, A (200.0 c/B) vs STM32WB55 with caches on, B (100.0 c/B)" in text
+    assert "emulated ratio 2.00" in text
+    # Both at their default (caches on) reproduce 1.0: preferred to a pair that assumes caches off.
+    verdict, text = explain_gap(a, ea, b, eb, 1.2)  # both-off (ratio 1.33) is closer, but assumes caches off
+    assert verdict == "explained" and "caches on, A" in text and "caches on, B" in text
+    # Nothing reproduces 5.0: the closest pair is named and the verdict stays suspicious.
+    verdict, text = explain_gap(a, ea, b, eb, 5.0)
+    assert verdict == "suspicious" and "no modelled memory configuration pair reproduces the gap" in text
+    assert "emulated ratio 2.00 (published 5.00)" in text
+
+
+def test_cross_board_outlier_reports_the_emulated_configuration_pair():
+    """wolfSSL 4.4.1 ChaCha20 on the STM32H753ZI and the STM32F777 (both Cortex-M7) differ by ~1.9x."""
+    pair = [f for f in FIGURES.values() if f.part in ("STM32H753ZI", "STM32F777") and f.label == "CHACHA"
+            and f.version == "4.4.1" and "FastMath" in f.config]
+    assert len(pair) == 2
+    with emulated.switched_off():
+        plain = rules.rule_cross_board_emulated(pair, PARTS)
+    upgraded = rules.rule_cross_board_emulated(pair, PARTS)
+    assert [f.verdict for _, f in plain] == ["suspicious", "suspicious"]
+    for (_, before), (figure_id, after) in zip(plain, upgraded):
+        assert after.message.startswith(before.message + "; ")
+        assert after.verdict in ("explained", "suspicious")
+        e = emulate(pair, PARTS)[figure_id]
+        match = re.search(r"on (\S+) with (.+?) \(([\d.]+) c/B\) vs (\S+) with (.+?) \(([\d.]+) c/B\): "
+                          r"emulated ratio ([\d.]+)", after.message)
+        assert match, after.message
+        assert match.group(1) == next(f.part for f in pair if f.id == figure_id)
+        assert match.group(2) in {c.label for c in e.configs}
+        ratio = float(match.group(3)) / float(match.group(6))
+        assert math.isclose(float(match.group(7)), ratio, rel_tol=0.01)

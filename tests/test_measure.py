@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
+from cortexm_emu import board_memory
 from refbench import measure
 from refbench.kernels import harness as harness_module
 from refbench.kernels.catalog import family
@@ -155,7 +156,37 @@ def test_time_at_board_clock(cache):
     assert Measurer(board="stm32wl55jc", clock_mhz=48).clock_mhz == 48
 
 
+def test_board_memory_is_keyed_recorded_and_its_stalls_are_part_of_the_cycles(cache, counted_runs):
+    """STM32L4A6 at 80 MHz (4 wait states): caches on, off and code in SRAM are three cache entries;
+    the stall cycles of the memory system are stored and are the difference to the core's count."""
+    job = Job("aes", "ttable4", "cbc-encrypt", 64, 16)
+    ideal = Measurer("m4").measure(job)
+    on = Measurer(board="stm32l4a6zg").measure(job)  # the board's memory, caches on, at the part maximum
+    off = Measurer(board="stm32l4a6zg", memory_cache="off").measure(job)
+    sram = Measurer(board="stm32l4a6zg", memory=board_memory("stm32l4a6zg", 80, code="ram")).measure(job)
+    assert len(counted_runs) == 4
+    assert on.memory == "stm32l4a6zg @ 80 MHz, 4 WS, caches on, prefetch on, code in flash"
+    assert off.memory == "stm32l4a6zg @ 80 MHz, 4 WS, caches off, prefetch off, code in flash"
+    assert ideal.memory_cycles == 0 and sram.memory_cycles == 0 and sram.cycles == ideal.cycles
+    for m in (on, off):
+        assert m.memory_cycles > 0 and m.cycles - m.memory_cycles == ideal.cycles
+    again = Measurer(board="stm32l4a6zg", memory_cache="off").measure(job)
+    assert again.cached and (again.cycles, again.memory_cycles) == (off.cycles, off.memory_cycles)
+    assert len(counted_runs) == 4
+    records = [json.loads(p.read_text()) for p in cache.root.rglob("*.json")]
+    wheres = {r["where"]["memory"]["name"]: r for r in records}
+    parameters = wheres[off.memory]["where"]["memory"]["parameters"]
+    assert (parameters["wait_states"], parameters["cache"], parameters["code"], parameters["clock_mhz"]) == (
+        4, False, "flash", 80.0)
+    assert wheres[off.memory]["result"]["memory_cycles"] == off.memory_cycles
+
+
 @pytest.mark.parametrize(("kwargs", "message"), [
+    ({"core": "m4", "memory_cache": "off"}, r"Invalid memory_cache \('off'\) without a board"),
+    ({"board": "stm32l4a6zg", "memory_cache": "maybe"}, r"Invalid memory_cache \('maybe'\); accepted: 'on', 'off'"),
+    ({"board": "stm32l4a6zg", "memory": board_memory("stm32wl55jc", 48)}, r"it models stm32wl55jc"),
+    ({"board": "stm32l4a6zg", "clock_mhz": 64, "memory": board_memory("stm32l4a6zg", 80)},
+     r"Invalid clock \(64 MHz\) for memory .*accepted: its clock, 80 MHz"),
     ({"core": "m9"}, r"Invalid core \('m9'\); accepted .*m0plus"),
     ({"board": "nucleo"}, r"Invalid board \('nucleo'\); accepted: .*stm32l4a6zg"),
     ({"core": "m4", "opt": "O9"}, r"Invalid optimisation level \('O9'\); accepted: Os, O2, O3"),

@@ -1,8 +1,10 @@
-"""The HTML sanity report and the sanity command's emulator fields (on a few figures, fresh cache)."""
+"""The HTML sanity report and the sanity command's emulator fields (on a few figures, one fresh
+cache shared by the module's tests)."""
 
 from __future__ import annotations
 
 import base64
+import html
 import json
 import re
 
@@ -13,18 +15,26 @@ from refbench.commands import sanity as sanity_command
 from refbench.published.model import load_figures, load_parts
 from refbench.report.html import render_html
 from refbench.sanity import emulated, judge
+from refbench.sanity.emulated import MEMORY_NOTE
 
 FIGURES = {f.id: f for f in load_figures()}
 PARTS = load_parts()
-#: AES-128-CBC on two Cortex-M4 boards (software and one hardware figure), and a Cortex-M7 one.
-CHOSEN = ["000-0301", "000-0302", "000-0148", "000-0149", "000-0261", "000-0074"]
+#: AES-128-CBC encrypt: ST CMOX on the STM32WL55 (32 and 64 bytes), wolfSSL software on the STM32WB55
+#: and the STM32H753ZI (Cortex-M7: the same work on two boards for plot 2), and a wolfSSL hardware figure.
+CHOSEN = ["002-0001", "002-0003", "000-0148", "000-0261", "000-0074"]
+WL55_LABELS = ["ART+prefetch on, 2 WS @ 48 MHz", "ART+prefetch off, 2 WS @ 48 MHz", "code in SRAM, 0 WS @ 48 MHz"]
+
+
+@pytest.fixture(scope="module")
+def shared_cache(tmp_path_factory):
+    return tmp_path_factory.mktemp("measurements")
 
 
 @pytest.fixture(autouse=True)
-def isolated(tmp_path, monkeypatch):
-    """Fresh cache and memo; the Cortex-M7 figure is treated as on a core without a timing model
-    (so the "not emulated yet" path is shown and the test runs only Cortex-M4 kernels)."""
-    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
+def isolated(shared_cache, monkeypatch):
+    """The module's cache and a fresh memo; the Cortex-M7 figure is treated as on a core without a
+    timing model (so the "not emulated yet" path is shown and the test runs only Cortex-M4 kernels)."""
+    monkeypatch.setenv("REFBENCH_CACHE", str(shared_cache))
     monkeypatch.setattr(emulated, "_MEMO", {})
     monkeypatch.setattr(emulated, "TIMED_CORES", ("m0", "m0plus", "m3", "m4"))
 
@@ -48,31 +58,37 @@ def test_html_is_one_self_contained_file_with_plots_and_every_figure(subset):
     assert not re.search(r'(src|href)="(http|/|\./)', page)  # nothing outside the file
     rows = re.findall(r"<tr><td>(\S+) ", page)
     assert rows == CHOSEN
-    assert "memory ideal (board memory not modelled yet)" in page
+    assert html.escape(MEMORY_NOTE) in page
+    # the emulated range of each memory configuration, in the table (WL55 at 48 MHz, WB55 at 64 MHz)
+    for label in (*WL55_LABELS, "ART+prefetch on, 3 WS @ 64 MHz", "code in SRAM, 0 WS @ 64 MHz"):
+        assert f"{label}: " in page
     assert "not emulated yet" in page  # the Cortex-M7 figure, counted in the summary
 
 
 def test_sanity_format_html(subset, capsys):
     assert main(["sanity", "--format", "html"]) == 0
     page = capsys.readouterr().out
-    assert page.count("data:image/png;base64,") == 2 and "000-0301" in page
+    assert page.count("data:image/png;base64,") == 2 and "002-0001" in page
 
 
 def test_sanity_json_has_emulator_fields(subset, capsys):
     assert main(["sanity", "--format", "json"]) == 0
     rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
-    cbc = rows["000-0301"]
+    cbc = rows["002-0001"]
     assert cbc["emulation"] == "emulated" and cbc["emulated_min"] < cbc["emulated_max"]
     assert isinstance(cbc["residual"], float) and cbc["explanation"]
     assert any(r.startswith("[emulator]") for r in cbc["reasons"])
     assert rows["000-0261"]["emulation"] == "hardware" and rows["000-0261"]["emulated_min"] is None
     assert rows["000-0074"]["emulation"] == "not emulated yet"
+    assert [m["label"] for m in cbc["emulated_memory"]] == WL55_LABELS
+    assert cbc["explanation_memory"] in cbc["explanation"] and (cbc["emulated_board"], cbc["emulated_clock_mhz"]) == (
+        "stm32wl55jc", 48.0)
 
 
 def test_sanity_table_counts_emulation(subset, capsys):
     assert main(["sanity"]) == 0
     out = capsys.readouterr().out
-    assert "4 figures emulated" in out and "not emulated yet 1" in out and "hardware, not modelled 1" in out
+    assert "3 figures emulated" in out and "not emulated yet 1" in out and "hardware, not modelled 1" in out
 
 
 def test_sanity_bad_format_lists_html(subset, capsys):

@@ -1,4 +1,9 @@
-"""The sanity rules (each one broken on purpose) and the ``refbench sanity`` report."""
+"""The sanity rules (each one broken on purpose) and the ``refbench sanity`` report.
+
+Rule e (the emulator) is switched off here: these tests judge every figure with the rules that
+need no emulator and run no kernel; tests/test_emulated_rule.py and tests/test_report.py test
+rule e and the emulated parts of the report on a few figures.
+"""
 
 from __future__ import annotations
 
@@ -10,12 +15,20 @@ import pytest
 from refbench.cli import main
 from refbench.published import load_figures, load_parts
 from refbench.published.model import Aux
-from refbench.sanity import VERDICTS, judge, rules, select_figures
+from refbench.sanity import VERDICTS, emulated, judge, rules, select_figures
 
 FIGURES = load_figures()
 PARTS = load_parts()
-JUDGEMENTS = judge(FIGURES, PARTS)
+with emulated.switched_off():
+    JUDGEMENTS = judge(FIGURES, PARTS)
 BY_ID = {j.figure.id: j for j in JUDGEMENTS}
+
+
+@pytest.fixture(autouse=True)
+def without_emulator():
+    """The command runs in this thread: rule e stays off for the CLI tests too."""
+    with emulated.switched_off():
+        yield
 
 
 def find(**fields):
@@ -36,6 +49,12 @@ def test_every_figure_has_a_verdict_and_reasons():
         assert j.reasons
         if not j.judged:
             assert any("no rule can judge" in r for r in j.reasons)
+
+
+def test_no_kernel_ran_and_the_report_says_so():
+    assert not any(f.rule == "emulator" for j in JUDGEMENTS for f in j.findings)
+    e = emulated.emulate(FIGURES[:3], PARTS)
+    assert all(x.status in ("not emulated", "hardware", "not applicable") for x in e.values())
 
 
 def test_every_value_rule_fires_somewhere():

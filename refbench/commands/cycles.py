@@ -25,6 +25,7 @@ from refbench.measure import (
 EXAMPLES = (
     "Examples: refbench cycles --kernel aes --core m4 ; "
     "refbench cycles --kernel sha256 --variant unrolled --board stm32l4a6zg --sizes 64,1024 --json ; "
+    "refbench cycles --kernel aes --variant ttable4 --board stm32f407vg --clock 168 --cache off ; "
     "refbench cycles --kernel gcm --core m0plus --opt O2"
 )
 
@@ -56,7 +57,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "cycles, cycles per byte, stack and code size. Results are cached under $REFBENCH_CACHE or "
             "~/.cache/refbench, keyed by ELF hash, function, inputs, timing-model version, memory "
             "configuration and core; a cached result keeps the verified flag of the run that produced it. "
-            "Memory is ideal (zero wait states): board memory systems are not modelled yet. "
+            "With --core the memory is ideal (zero wait states); with --board it is the board's memory system "
+            "(flash wait states at the clock, prefetch, ART/ICACHE/L1 caches per --cache; cortexm_emu.flash). "
             "Exit status 0 if every run verified, 1 if any did not, 2 for a bad option. " + EXAMPLES
         ),
     )
@@ -72,7 +74,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     target.add_argument("--board", metavar="BOARD",
                         help="board profile (cortexm_emu/boards); uses its core and reports time at its clock")
     parser.add_argument("--clock", type=float, metavar="MHZ",
-                        help="with --board: core clock in MHz for the time column (default the part maximum)")
+                        help="with --board: core clock in MHz, which sets the flash wait states and the time column "
+                             "(default the part maximum)")
+    parser.add_argument("--cache", metavar="on|off",
+                        help="with --board: the board's caches/ART and flash prefetch on (default) or off")
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)), metavar="N,N,...",
                         help=f"message sizes in bytes (default {','.join(map(str, DEFAULT_SIZES))})")
     parser.add_argument("--compiler", default="zig", metavar="NAME", help=f"{' or '.join(COMPILERS)} (default zig)")
@@ -98,7 +103,10 @@ def _fmt(value: float | None, digits: int = 1) -> str:
 def render_table(measurements: list[Measurement], title: str) -> Table:
     table = Table(title=title)
     with_time = any(m.clock_mhz for m in measurements)
-    columns = ["kernel/variant", "operation", "size", "cycles", "cycles/B", "stack", "code"]
+    with_stalls = any(m.memory_cycles for m in measurements)
+    columns = ["kernel/variant", "operation", "size", "cycles", "cycles/B"]
+    columns += ["memory stalls"] if with_stalls else []
+    columns += ["stack", "code"]
     columns += ["time µs"] if with_time else []
     columns += ["verified", "cached"]
     for column in columns:
@@ -109,8 +117,9 @@ def render_table(measurements: list[Measurement], title: str) -> Table:
             verified = "n/a (size)"
         else:
             verified = "[green]yes[/]" if m.verified else f"[red]no[/] {escape(m.error or m.mismatch)[:100]}"
-        row = [f"{m.kernel}/{m.variant}", m.operation, str(m.size), _fmt(m.cycles), _fmt(m.cycles_per_byte),
-               _fmt(m.stack_bytes), _fmt(m.code_bytes)]
+        row = [f"{m.kernel}/{m.variant}", m.operation, str(m.size), _fmt(m.cycles), _fmt(m.cycles_per_byte)]
+        row += [_fmt(m.memory_cycles)] if with_stalls else []
+        row += [_fmt(m.stack_bytes), _fmt(m.code_bytes)]
         row += [_fmt(m.time_us, 2)] if with_time else []
         row += [verified, "yes" if m.cached else "no"]
         table.add_row(*row)
@@ -123,10 +132,15 @@ def run(args: argparse.Namespace) -> int:
         sizes = parse_sizes(args.sizes)
         if args.clock is not None and not args.board:
             raise ValueError(f"Invalid --clock ({args.clock:g}) without --board; the clock belongs to a board")
+        if args.cache is not None and not args.board:
+            raise ValueError(f"Invalid --cache ({args.cache}) without --board; the caches belong to a board")
+        if args.cache is not None and args.cache not in ("on", "off"):
+            raise ValueError(f"Invalid --cache ({args.cache!r}); accepted: on, off")
         jobs = plan(_list(args.kernel), _list(args.variant), _list(args.operation), sizes,
                     key_bytes=args.key_bytes, aad_bytes=args.aad_bytes)
         measurer = Measurer(None if args.board else (args.core or "m4"), board=args.board, clock_mhz=args.clock,
-                            opt=args.opt, compiler=args.compiler, use_cache=not args.no_cache)
+                            memory_cache=(args.cache or "on") if args.board else None, opt=args.opt,
+                            compiler=args.compiler, use_cache=not args.no_cache)
     except ValueError as exc:
         print(f"refbench cycles: {exc}", file=sys.stderr)
         return 2
@@ -148,8 +162,7 @@ def run(args: argparse.Namespace) -> int:
         return 1 if failed else 0
     where = f"board {args.board} ({measurer.core}" + (f" at {measurer.clock_mhz:g} MHz)" if measurer.clock_mhz else ")") \
         if args.board else f"core {measurer.core}"
-    title = (f"refbench cycles: {where}, {args.compiler} -{args.opt}, memory {measurer.memory.name} "
-             "(board memory not modelled yet)")
+    title = f"refbench cycles: {where}, {args.compiler} -{args.opt}, memory {measurer.memory.name}"
     out = Console()
     out.print(render_table(measurements, title))
     for m in measurements:

@@ -13,7 +13,6 @@ from typing import Any
 
 from cortexm_emu import Buffer, Machine
 from cortexm_emu.errors import EmulatorError
-
 from refbench.kernels.catalog import Operation, Variant, build_variant, family
 from refbench.kernels.references import reference
 
@@ -40,6 +39,11 @@ class KernelRun:
     verified: bool
     mismatch: str  # empty when verified
     elf_sha256: str
+    #: stall cycles of a board memory system (included in ``cycles``); 0 with ideal memory
+    memory_cycles: int = 0
+    #: the board clock of the memory system (None with ideal memory) and the time at it
+    clock_mhz: float | None = None
+    time_us: float | None = None
 
 
 def _length_of(role: str, inputs: dict[str, Any]) -> int:
@@ -127,6 +131,9 @@ class KernelHarness:
             verified=not problems,
             mismatch="; ".join(problems),
             elf_sha256=self.elf_sha256,
+            memory_cycles=result.memory_cycles,
+            clock_mhz=result.clock_mhz,
+            time_us=result.time_us,
         )
 
 

@@ -3,9 +3,12 @@
 Plots:
 
 1. *Published against emulated cycles per byte*, one panel per board: each emulated figure is
-   a point at (emulated nearest variant, published) with the emulated range as a horizontal
-   bar; the diagonal is "published = emulated". Points far above the diagonal are slower than
-   any variant, points left of the bar's start are faster than any.
+   a point at (emulated nearest variant and configuration, published), and the emulated range
+   of each memory configuration (caches/ART on, off, code in SRAM; min..max over the kernel
+   variants) is a horizontal bar in that configuration's colour at the figure's height (the
+   bars of one figure are drawn a little apart so they stay visible); the diagonal is
+   "published = emulated". Points above the diagonal and right of every bar are slower than
+   any variant in any configuration, points left of every bar are faster than any.
 2. *Per-cycle efficiency across boards*: published cycles per byte of every software figure of
    one library that appears on two or more boards, one marker per board, so a board that
    needs many more cycles for the same work stands out.
@@ -32,6 +35,8 @@ STYLE = (
     "th{background:#eee;position:sticky;top:0}td.n{text-align:right;white-space:nowrap}"
     ".v{color:white;font-weight:bold;text-align:center}img{max-width:100%}small{color:#555}</style>"
 )
+#: Colour of each kind of memory configuration in plot 1.
+CONFIG_COLOURS = {"cache on": "#1565c0", "cache off": "#c62828", "code in SRAM": "#2e7d32", "flash": "#6a1b9a"}
 VERDICT_COLOURS = {"consistent": "#2e7d32", "explained": "#00838f", "suspicious": "#f9a825", "inconsistent": "#c62828"}
 
 
@@ -72,38 +77,41 @@ def plot_published_vs_emulated(judgements: list[Judgement], emulations: dict[str
     columns = min(3, len(panels))
     rows = -(-len(panels) // columns)
     fig, axes = plt.subplots(rows, columns, figsize=(5.2 * columns, 4.6 * rows), squeeze=False)
+    kinds = list(CONFIG_COLOURS)
     for ax, board in zip(axes.flat, panels):
         items = by_board[board]
         algorithms = sorted({j.figure.algorithm.split("-")[0] for j, _ in items})
-        colours = {a: plt.cm.tab10(i % 10) for i, a in enumerate(algorithms)}
+        markers = {a: "osD^v<>phX*"[i % 11] for i, a in enumerate(algorithms)}
         low, high = float("inf"), 0.0
+        drawn: set[str] = set()
+        for j, e in items:
+            kind_of = {c.label: c.kind for c in e.configs}
+            for label, (lo, hi) in e.by_config().items():
+                kind = kind_of.get(label, "flash")
+                y = e.published * 1.04 ** (kinds.index(kind) - 1)
+                ax.plot([lo, hi], [y, y], color=CONFIG_COLOURS[kind], lw=2, alpha=0.55, marker="|", ms=6,
+                        label=None if kind in drawn else kind)
+                drawn.add(kind)
+                low, high = min(low, lo), max(high, hi)
+            nearest = min((v for v in e.variants if v.verified and v.cycles_per_byte),
+                          key=lambda v: abs((v.cycles_per_byte or 1e30) - (e.published or 0.0)))
+            ax.plot([nearest.cycles_per_byte], [e.published], markers[j.figure.algorithm.split("-")[0]],
+                    color="black", ms=4, alpha=0.8)
+            low, high = min(low, e.published), max(high, e.published)
         for algorithm in algorithms:
-            xs, ys, below, above = [], [], [], []
-            for j, e in items:
-                if j.figure.algorithm.split("-")[0] != algorithm:
-                    continue
-                nearest = min(e.variants, key=lambda v: abs((v.cycles_per_byte or 1e30) - e.published))
-                x = nearest.cycles_per_byte
-                xs.append(x)
-                ys.append(e.published)
-                below.append(x - e.emulated_min)
-                above.append(e.emulated_max - x)
-                low = min(low, e.emulated_min, e.published)
-                high = max(high, e.emulated_max, e.published)
-            ax.errorbar(xs, ys, xerr=[below, above], fmt="o", color=colours[algorithm], ms=4, alpha=0.8,
-                        elinewidth=1, label=algorithm)
+            ax.plot([], [], markers[algorithm], color="black", ms=4, label=algorithm)
         ax.plot([low / 1.5, high * 1.5], [low / 1.5, high * 1.5], color="grey", lw=1, ls="--")
         ax.set_xscale("log")
         ax.set_yscale("log")
         _no_minor_labels(ax)
         ax.set_title(board, fontsize=9)
-        ax.set_xlabel("emulated cycles/byte (nearest variant; bar = range)", fontsize=8)
+        ax.set_xlabel("emulated c/B (marker: nearest; bars: range per memory configuration)", fontsize=7)
         ax.set_ylabel("published cycles/byte", fontsize=8)
-        ax.legend(fontsize=7, loc="upper left")
+        ax.legend(fontsize=6, loc="upper left")
     for ax in list(axes.flat)[len(panels):]:
         ax.set_visible(False)
-    fig.suptitle(f"Published against emulated cycles per byte ({MEMORY_NOTE})", fontsize=11)
-    fig.tight_layout()
+    fig.suptitle("Published against emulated cycles per byte, per board memory configuration", fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 1 - 0.35 / (4.6 * rows)))  # leave the suptitle its own line
     data = _png(fig)
     plt.close(fig)
     return data
@@ -193,7 +201,12 @@ def render_html(judgements: list[Judgement], emulations: dict[str, Emulation],
     for j in judgements:
         f = j.figure
         e = emulations.get(f.id)
-        emulated = f"{_fmt(e.emulated_min)} .. {_fmt(e.emulated_max)}" if e and e.emulated_min is not None else "-"
+        if e and e.emulated_min is not None:
+            emulated = f"{_fmt(e.emulated_min)} .. {_fmt(e.emulated_max)}<br><small>" + "<br>".join(
+                f"{html.escape(label)}: {_fmt(lo)} .. {_fmt(hi)}" for label, (lo, hi) in e.by_config().items()
+            ) + "</small>"
+        else:
+            emulated = "-"
         explanation = e.explanation if e else ""
         residual = f"{e.residual:+.1%}" if e and e.residual is not None else "-"
         colour = VERDICT_COLOURS[j.verdict]

@@ -1,48 +1,66 @@
-"""Rule e -- the emulator: compare each published software figure with what the kernels need.
+"""Rule e -- the emulator: compare each published software figure with what the kernels need
+on the figure's board, with the board's memory system.
 
 For a software figure whose algorithm and operation some kernel of the catalogue computes
 (found by the operation's reference name, never by a table of families), every variant of
-every such kernel runs on the figure's board core at the published message size (wolfSSL:
-its 1024-byte blocks; ST CMOX: its message in its chunks; CycloneCRYPTO states no size, so the
-steady state at :data:`STEADY_STATE_BYTES` is used). The published cycles per byte is then
-compared with the range (fastest .. slowest variant):
+every such kernel runs on the figure's board (its core, and its memory system from
+:func:`cortexm_emu.board_memory`) at the published clock -- the part maximum when the page
+states a higher clock, which the board rule flags -- and at the published message size
+(wolfSSL: its 1024-byte blocks; ST CMOX: its message in its chunks; CycloneCRYPTO states no
+size, so the steady state at :data:`STEADY_STATE_BYTES` is used). It runs in every memory
+configuration the board allows (:func:`configurations`): flash with the caches/ART and
+prefetch on, the same with them off, and code and constants in SRAM (0 wait states in every
+SRAM row of the profiles). The published cycles per byte is compared with the range
+(fastest .. slowest over variants x configurations):
 
-* inside the range -> the nearest variant explains it, with the residual;
-* faster than every variant -> it needs hardware acceleration or hand-written assembly; the
-  message says whether the page claims either (explained if it does, suspicious if not);
-* slower than every variant -> by how much, and whether the board's flash wait states could
-  account for it (a bound, since board memory systems are not modelled yet).
+* inside the range -> the nearest variant AND configuration explain it, with the residual
+  ("aes/ttable1, ART+prefetch on, 4 WS @ 80 MHz (+3.2%)");
+* faster than every variant in every configuration -> it needs hardware acceleration or
+  hand-written assembly; the message says whether the page claims either (explained if it
+  does, suspicious if not);
+* slower than every one -> by how much, and which configuration comes closest (suspicious:
+  no modelled configuration explains it).
 
-Every message states the memory configuration used: "ideal (board memory not modelled
-yet)". Figures no kernel computes, hardware figures and figures on cores without a timing
-model get no finding; their :class:`Emulation` says why ("not emulated yet") and the
-summary counts them. Measurements go through :mod:`refbench.measure` and its disk cache, so
-a second run is fast; a progress callback set with :func:`progress_to` sees each kernel run.
+Every message names the board, clock, wait states and the configurations measured; JSON
+carries them per variant. Figures no kernel computes, hardware figures and figures on cores
+without a timing model get no finding; their :class:`Emulation` says why ("not emulated
+yet") and the summary counts them. :func:`gap_explainer` gives the cross-board rule d the
+configuration pair that reproduces a gap between two boards, if one does. Measurements go
+through :mod:`refbench.measure` and its disk cache, so a second run is fast; a progress
+callback set with :func:`progress_to` sees each kernel run, and :func:`switched_off` turns
+the rule off (for reports and tests of the other rules).
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from cortexm_emu import IdealMemory
+from cortexm_emu import board_memory
 from cortexm_emu.boards import Board, load_board, wait_states
-from cortexm_emu.memory import MemorySystem
+from cortexm_emu.flash import BoardMemory
 from cortexm_emu.timing import CORES as TIMED_CORES
 from cortexm_emu.toolchain import ToolchainError
 from refbench.kernels.catalog import families
 from refbench.measure import Job, Measurement, Measurer
 from refbench.published.model import Figure, Part
 from refbench.published.normalise import normalise
-from refbench.sanity.rules import SAME_WORK_TOLERANCE, fmt, relative_resolution
-from refbench.sanity.verdicts import Finding
+from refbench.sanity.rules import (
+    CROSS_BOARD_TOLERANCE,
+    SAME_WORK_TOLERANCE,
+    fmt,
+    relative_resolution,
+)
+from refbench.sanity.verdicts import Finding, Verdict
 
 RULE = "emulator"
-MEMORY_NOTE = "memory ideal (board memory not modelled yet)"
+MEMORY_NOTE = ("memory: each board's flash wait states at the published clock, with caches/ART and prefetch on "
+               "and off, and code in SRAM (cortexm_emu.flash rules R1-R7)")
 #: CycloneCRYPTO pages state no message size; a long message measures the steady state
 #: (per-call overhead below 1 % for every kernel at this size). Also the largest default size
 #: of ``refbench cycles`` and the CMOX message size, so the cache is shared.
@@ -86,12 +104,103 @@ def progress_to(callback: ProgressCallback | None) -> Iterator[None]:
         _PROGRESS.reset(token)
 
 
-def board_memory(board: Board) -> MemorySystem:
-    """The memory system used for ``board``'s figures: ideal until board memory systems exist.
+_ENABLED: ContextVar[bool] = ContextVar("refbench_emulated_enabled", default=True)
 
-    This is the one place a board memory model plugs in; every message quotes its name.
+
+@contextmanager
+def switched_off() -> Iterator[None]:
+    """Within the block, rule e runs no kernel: every figure is "not emulated" (switched off),
+    rule e gives no finding and rule d reports gaps without emulation."""
+    token = _ENABLED.set(False)
+    try:
+        yield
+    finally:
+        _ENABLED.reset(token)
+
+
+ConfigKind = Literal["cache on", "cache off", "flash", "code in SRAM"]
+#: Names of the instruction/data caches in configuration labels, by cache kind of the profile.
+_CACHE_NAMES = {"art_icache": "ART", "art_dcache": "ART", "l1_icache": "L1 caches", "l1_dcache": "L1 caches",
+                "icache": "ICACHE", "dcache": "DCACHE", "flash_icache": "flash cache"}
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    """One memory configuration of a board at one clock, with the label every message uses."""
+
+    label: str
+    kind: ConfigKind
+    board: str
+    clock_mhz: float
+    wait_states: int
+    cache: Literal["on", "off"]
+    code: Literal["flash", "ram"]
+
+    def memory(self) -> BoardMemory:
+        return _memory(self)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"label": self.label, "kind": self.kind, "board": self.board, "clock_mhz": self.clock_mhz,
+                "wait_states": self.wait_states, "cache": self.cache, "code": self.code}
+
+
+_MEMORIES: dict[MemoryConfig, BoardMemory] = {}
+
+
+def _memory(config: MemoryConfig) -> BoardMemory:
+    if config not in _MEMORIES:
+        _MEMORIES[config] = board_memory(config.board, config.clock_mhz, config.cache, code=config.code)
+    return _MEMORIES[config]
+
+
+def run_clock(board: Board, published_mhz: float) -> tuple[float, str]:
+    """The clock rule e runs ``board`` at for a figure published at ``published_mhz``, and a note
+    when that is not the published clock (above the part maximum: the maximum is used)."""
+    if published_mhz > board.max_clock_mhz:
+        return float(board.max_clock_mhz), (f"published clock {published_mhz:g} MHz exceeds the {board.part} maximum "
+                                            f"{board.max_clock_mhz:g} MHz (the board rule flags it): run at "
+                                            f"{board.max_clock_mhz:g} MHz")
+    return float(published_mhz), ""
+
+
+def _cache_label(memory: BoardMemory) -> str:
+    names = [_CACHE_NAMES.get(g.kind, g.name) for g in (memory.icache, memory.dcache) if g is not None]
+    names = list(dict.fromkeys(names))
+    if memory.prefetch:
+        names.append("prefetch")
+    return "+".join(names)
+
+
+def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
+    """The memory configurations ``board`` allows at ``clock_mhz`` that can change a count.
+
+    Flash with the caches/ART and prefetch on, and with them off (one "flash" configuration
+    when the part has neither a modelled cache nor prefetch, or runs at 0 wait states); code
+    and constants in SRAM when every SRAM row of the profile has 0 wait states and flash has
+    wait states (at 0 wait states SRAM and flash cost the same: rules R1, R7).
     """
-    return IdealMemory()
+    ws = wait_states(board, clock_mhz)
+    on = board_memory(board, clock_mhz, "on")
+    off = board_memory(board, clock_mhz, "off")
+    wait = f"{ws} WS" + (f" (= {on.wait_cycles} core cycles)" if on.wait_cycles != ws else "")
+    where = f"{wait} @ {clock_mhz:g} MHz"
+
+    def make(label: str, kind: ConfigKind, cache: Literal["on", "off"], code: Literal["flash", "ram"]) -> MemoryConfig:
+        return MemoryConfig(label, kind, board.name, float(clock_mhz), ws, cache, code)
+
+    accelerated = _cache_label(on)
+    if ws == 0 or not accelerated:
+        configs = [make(f"flash, {where}" + ("" if accelerated else ", no modelled cache or prefetch"), "flash",
+                        "on", "flash")]
+    else:
+        configs = [make(f"{accelerated} on, {where}", "cache on", "on", "flash"),
+                   make(f"{accelerated} off, {where}", "cache off", "off", "flash")]
+    if ws > 0 and all(region.wait_states == 0 for region in board.sram):
+        configs.append(make(f"code in SRAM, 0 WS @ {clock_mhz:g} MHz", "code in SRAM", "on", "ram"))
+    for config in configs:
+        _MEMORIES.setdefault(config, {"on": on, "off": off}[config.cache] if config.code == "flash"
+                             else board_memory(board, clock_mhz, "on", code="ram"))
+    return configs
 
 
 @dataclass(frozen=True)
@@ -108,6 +217,8 @@ class KernelTarget:
 
 @dataclass(frozen=True)
 class VariantResult:
+    """One kernel variant in one memory configuration (cycles summed over the figure's calls)."""
+
     kernel: str
     variant: str
     operation: str
@@ -115,6 +226,13 @@ class VariantResult:
     cycles_per_byte: float | None
     verified: bool
     problem: str
+    memory: str = "ideal"  # the configuration's label
+    memory_cycles: int | None = None  # stall cycles of the memory system, included in cycles
+
+    @property
+    def name(self) -> str:
+        """``kernel/variant, configuration`` as every message writes it."""
+        return f"{self.kernel}/{self.variant}, {self.memory}"
 
 
 @dataclass
@@ -130,24 +248,42 @@ class Emulation:
     published: float | None = None
     size: int | None = None
     core: str | None = None
-    memory: str = "ideal"
+    memory: str = ""  # the configuration of the explanation (nearest, fastest or slowest)
     variants: tuple[VariantResult, ...] = ()
     finding: Finding | None = None
     position: str = ""  # inside, faster, slower (emulated figures only)
     notes: tuple[str, ...] = field(default_factory=tuple)
+    board: str | None = None
+    clock_mhz: float | None = None
+    configs: tuple[MemoryConfig, ...] = ()
+
+    def by_config(self) -> dict[str, tuple[float, float]]:
+        """(min, max) cycles per byte over the verified variants, per configuration label."""
+        ranges: dict[str, tuple[float, float]] = {}
+        for v in self.variants:
+            if v.verified and v.cycles_per_byte is not None:
+                lo, hi = ranges.get(v.memory, (math.inf, 0.0))
+                ranges[v.memory] = (min(lo, v.cycles_per_byte), max(hi, v.cycles_per_byte))
+        return ranges
 
     def as_json(self) -> dict[str, Any]:
+        emulated = self.status == "emulated"
         return {
             "emulation": self.status,
             "emulated_min": self.emulated_min,
             "emulated_max": self.emulated_max,
             "explanation": self.explanation,
+            "explanation_memory": self.memory if emulated else None,
             "residual": self.residual,
             "emulated_size": self.size,
-            "emulated_memory": self.memory if self.status == "emulated" else None,
+            "emulated_board": self.board if emulated else None,
+            "emulated_clock_mhz": self.clock_mhz if emulated else None,
+            "emulated_memory": [c.as_json() for c in self.configs] if emulated else None,
+            "emulated_range_by_memory": {k: list(v) for k, v in self.by_config().items()} if emulated else None,
             "emulated_variants": [
-                {"kernel": v.kernel, "variant": v.variant, "operation": v.operation, "cycles": v.cycles,
-                 "cycles_per_byte": v.cycles_per_byte, "verified": v.verified, "problem": v.problem}
+                {"kernel": v.kernel, "variant": v.variant, "operation": v.operation, "memory": v.memory,
+                 "cycles": v.cycles, "memory_cycles": v.memory_cycles, "cycles_per_byte": v.cycles_per_byte,
+                 "verified": v.verified, "problem": v.problem}
                 for v in self.variants
             ],
         }
@@ -223,7 +359,10 @@ def _streamable(kernel: str, operation: str) -> bool:
 
 def _jobs(kernel: str, variant: str, operation: str, target: KernelTarget) -> list[Job]:
     """The calls whose cycles add up to the figure's work (one, or one per chunk size)."""
-    make = lambda size: Job(kernel, variant, operation, size, target.key_bytes, target.aad_bytes)
+
+    def make(size: int) -> Job:
+        return Job(kernel, variant, operation, size, target.key_bytes, target.aad_bytes)
+
     if target.chunk and target.chunk < target.size and _streamable(kernel, operation):
         full, rest = divmod(target.size, target.chunk)
         return [make(target.chunk)] * full + ([make(rest)] if rest else [])
@@ -249,78 +388,85 @@ def _published_claims(f: Figure) -> list[str]:
     return claims
 
 
-def _judge(f: Figure, target: KernelTarget, board: Board, results: list[VariantResult], memory: str) -> Emulation:
+@dataclass(frozen=True)
+class _Pending:
+    figure: Figure
+    target: KernelTarget
+    board: Board
+    clock_mhz: float
+    clock_note: str
+    configs: tuple[MemoryConfig, ...]
+
+
+def _judge(f: Figure, p: _Pending, results: list[VariantResult]) -> Emulation:
+    target, board = p.target, p.board
     published = normalise(f).cycles_per_byte
     assert published is not None
     good = sorted((r for r in results if r.verified and r.cycles_per_byte is not None),
                   key=lambda r: r.cycles_per_byte or 0.0)
     chunks = f" in {target.chunk}-byte chunks" if target.chunk else ""
-    context = f"{board.core} ({KERNEL_COMPILER} -{KERNEL_OPT}) at {target.size} B{chunks}, {MEMORY_NOTE}"
-    if target.notes:
-        context += "; " + "; ".join(target.notes)
+    context = f"{board.part} ({board.core}, {KERNEL_COMPILER} -{KERNEL_OPT}) at {target.size} B{chunks}"
+    notes = [n for n in (p.clock_note, *target.notes) if n]
+    if notes:
+        context += "; " + "; ".join(notes)
+    common = dict(published=published, size=target.size, core=board.core, variants=tuple(results),
+                  notes=tuple(notes), board=board.name, clock_mhz=p.clock_mhz, configs=p.configs)
     if not good:
-        problems = "; ".join(f"{r.kernel}/{r.variant}: {r.problem}" for r in results)
-        return Emulation(f.id, "not emulated yet", f"not emulated yet: no variant verified ({problems})",
-                         published=published, size=target.size, core=board.core, memory=memory,
-                         variants=tuple(results))
+        problems = "; ".join(dict.fromkeys(f"{r.kernel}/{r.variant}: {r.problem}" for r in results))
+        return Emulation(f.id, "not emulated yet", f"not emulated yet: no variant verified ({problems})", **common)
     rate = {r: float(r.cycles_per_byte or 0.0) for r in good}
     lo, hi = rate[good[0]], rate[good[-1]]
     fastest, slowest = good[0], good[-1]
     allowance = SAME_WORK_TOLERANCE + relative_resolution(f)
     nearest = min(good, key=lambda r: abs(published - rate[r]) / rate[r])
     residual = (published - rate[nearest]) / rate[nearest]
-    spread = ", ".join(f"{r.kernel}/{r.variant} {fmt(rate[r])}" for r in good)
-    head = (f"published {fmt(published)} c/B; emulated {fmt(lo)}..{fmt(hi)} c/B over {len(good)} variant(s) "
-            f"({spread}) on {context}")
+    spread = "; ".join(
+        f"[{config.label}: " + ", ".join(f"{r.kernel}/{r.variant} {fmt(rate[r])}" for r in good
+                                         if r.memory == config.label) + "]"
+        for config in p.configs if any(r.memory == config.label for r in good))
+    variants = len({(r.kernel, r.variant) for r in good})
+    head = (f"published {fmt(published)} c/B; emulated {fmt(lo)}..{fmt(hi)} c/B over {variants} variant(s) x "
+            f"{len(p.configs)} memory configuration(s) on {context}: {spread}")
     claims = _published_claims(f)
+    verdict: Verdict
     if lo * (1 - allowance) <= published <= hi * (1 + allowance):
-        position = "inside"
-        explanation = f"{nearest.kernel}/{nearest.variant} ({residual:+.1%})"
+        position, chosen = "inside", nearest
+        explanation = f"{nearest.name} ({residual:+.1%})"
         verdict = "consistent"
         message = f"{head}: inside the range; nearest {explanation}"
     elif published < lo:
-        position = "faster"
+        position, chosen = "faster", fastest
         residual = (published - lo) / lo
         if claims:
             verdict = "explained"
-            explanation = (f"faster than every emulated software variant ({residual:+.1%}): the page claims "
-                           f"{' and '.join(claims)}")
+            explanation = (f"faster than every emulated software variant in every memory configuration ({residual:+.1%} "
+                           f"against {fastest.name}): the page claims {' and '.join(claims)}")
         else:
             verdict = "suspicious"
-            explanation = (f"faster than every emulated software variant ({residual:+.1%} against {fastest.kernel}/"
-                           f"{fastest.variant}, the fastest of {len(good)} C variant(s) built with "
+            explanation = (f"faster than every emulated software variant in every memory configuration ({residual:+.1%} "
+                           f"against {fastest.name}, the fastest of {variants} C variant(s) built with "
                            f"{KERNEL_COMPILER} -{KERNEL_OPT}): requires hardware acceleration or hand-written "
                            "assembly (or C faster than these variants), and the page claims neither")
         message = f"{head}: {explanation}"
     else:
-        position = "slower"
+        position, chosen = "slower", slowest
         residual = (published - hi) / hi
-        ws = wait_states(board, min(f.clock_mhz, board.max_clock_mhz))
-        # Upper bound on the memory system's share: every instruction fetch and one data access
-        # per instruction waiting `ws` flash states, instructions <= cycles (no cache, no prefetch).
-        bound = hi * (1 + 2 * ws)
-        if published <= bound:
-            verdict = "consistent"
-            explanation = (f"slower than every variant ({residual:+.1%} against {slowest.kernel}/{slowest.variant}); "
-                           f"within what {ws} flash wait state(s) at {f.clock_mhz:g} MHz could add "
-                           f"(at most x{1 + 2 * ws} if every fetch and data access waited)")
-        else:
-            verdict = "suspicious"
-            explanation = (f"slower than every variant ({residual:+.1%} against {slowest.kernel}/{slowest.variant}) "
-                           f"and beyond what {ws} flash wait state(s) at {f.clock_mhz:g} MHz could add "
-                           f"(x{1 + 2 * ws}): no modelled configuration explains it")
+        verdict = "suspicious"
+        explanation = (f"slower than every variant in every memory configuration ({residual:+.1%}); the closest is "
+                       f"{slowest.name}: no modelled configuration explains it")
         message = f"{head}: {explanation}"
-    return Emulation(f.id, "emulated", explanation, lo, hi, residual, published, target.size, board.core, memory,
-                     tuple(results), Finding(RULE, verdict, message), position, target.notes)
+    return Emulation(f.id, "emulated", explanation, lo, hi, residual, memory=chosen.memory,
+                     finding=Finding(RULE, verdict, message), position=position, **common)
 
 
 def emulate(figures: list[Figure], parts: dict[str, Part]) -> dict[str, Emulation]:
     """Rule e's emulation of every figure, by figure id (cached per process and on disk)."""
     out: dict[str, Emulation] = {}
-    pending: list[tuple[Figure, KernelTarget, Board]] = []
+    pending: list[_Pending] = []
+    enabled = _ENABLED.get()
     for f in figures:
         memo_key = (f, f.part)
-        if memo_key in _MEMO:
+        if enabled and memo_key in _MEMO:
             out[f.id] = _MEMO[memo_key]
             continue
         if f.is_footprint:
@@ -328,6 +474,9 @@ def emulate(figures: list[Figure], parts: dict[str, Part]) -> dict[str, Emulatio
             continue
         if f.implementation == "hardware":
             out[f.id] = Emulation(f.id, "hardware", "hardware-accelerated figure: peripheral throughput not modelled")
+            continue
+        if not enabled:
+            out[f.id] = Emulation(f.id, "not emulated", "not emulated: rule e switched off for this report")
             continue
         target, why = kernel_target(f)
         candidates = _operations_for(target.reference) if target else []
@@ -344,43 +493,53 @@ def emulate(figures: list[Figure], parts: dict[str, Part]) -> dict[str, Emulatio
             out[f.id] = Emulation(f.id, "not emulated yet",
                                   f"not emulated yet: core {board.core} ({board.name}) has no timing model")
             continue
-        pending.append((f, target, board))
-    jobs: list[tuple[str, Job, str]] = []  # (core, job, memory name)
-    for f, target, board in pending:
-        for kernel, variant, operation in _operations_for(target.reference):
-            jobs += [(board.core, job, board_memory(board).name) for job in _jobs(kernel, variant, operation, target)]
-    unique = list(dict.fromkeys(jobs))
-    measured: dict[tuple[str, Job, str], Measurement] = {}
-    measurers: dict[tuple[str, str], Measurer] = {}
+        clock, clock_note = run_clock(board, f.clock_mhz)
+        pending.append(_Pending(f, target, board, clock, clock_note, tuple(configurations(board, clock))))
+    jobs: list[tuple[MemoryConfig, Job]] = []
+    for p in pending:
+        for kernel, variant, operation in _operations_for(p.target.reference):
+            for job in _jobs(kernel, variant, operation, p.target):
+                jobs += [(config, job) for config in p.configs]
+    by_config: dict[MemoryConfig, list[Job]] = {}
+    for config, job in dict.fromkeys(jobs):
+        by_config.setdefault(config, []).append(job)
+    total = sum(len(group) for group in by_config.values())
+    measured: dict[tuple[MemoryConfig, Job], Measurement] = {}
     callback = _PROGRESS.get()
+    done = 0
     try:
-        for done, (core, job, memory_name) in enumerate(unique, start=1):
-            board = next(b for _, _, b in pending if b.core == core and board_memory(b).name == memory_name)
-            if (core, memory_name) not in measurers:
-                measurers[(core, memory_name)] = Measurer(core, memory=board_memory(board), opt=KERNEL_OPT,
-                                                          compiler=KERNEL_COMPILER)
-            measurer = measurers[(core, memory_name)]
-            measured[(core, job, memory_name)] = measurer.measure(job)
-            if callback is not None:
-                callback(done, len(unique), f"{core} {job.kernel}/{job.variant} {job.operation} {job.size} B")
+        for config, group in by_config.items():
+            # One measurer (and its loaded machines) per configuration at a time: machines hold
+            # their last call's block trace, so keeping every configuration's would grow without bound.
+            measurer = Measurer(board=config.board, clock_mhz=config.clock_mhz, memory=config.memory(),
+                                opt=KERNEL_OPT, compiler=KERNEL_COMPILER)
+            for job in group:
+                measured[(config, job)] = measurer.measure(job)
+                done += 1
+                if callback is not None:
+                    callback(done, total, f"{config.board} {job.kernel}/{job.variant} {job.operation} {job.size} B "
+                                          f"({config.label})")
+            del measurer
     except ToolchainError as exc:
-        for f, _, _ in pending:
-            out[f.id] = Emulation(f.id, "not emulated yet", f"not emulated yet: kernels cannot be built ({exc})")
+        for p in pending:
+            out[p.figure.id] = Emulation(p.figure.id, "not emulated yet",
+                                         f"not emulated yet: kernels cannot be built ({exc})")
         return out
-    for f, target, board in pending:
-        memory_name = board_memory(board).name
+    for p in pending:
         results = []
-        for kernel, variant, operation in _operations_for(target.reference):
-            parts_of = [measured[(board.core, job, memory_name)] for job in _jobs(kernel, variant, operation, target)]
-            problem = "; ".join(m.error or m.mismatch for m in parts_of if not m.verified)
-            ok = all(m.verified and m.cycles is not None for m in parts_of)
-            cycles = sum(m.cycles for m in parts_of) if ok else None  # type: ignore[misc]
-            results.append(VariantResult(kernel, variant, operation, cycles,
-                                         cycles / target.size if cycles is not None and target.size else None,
-                                         ok, problem))
-        emulation = _judge(f, target, board, results, memory_name)
-        _MEMO[(f, f.part)] = emulation
-        out[f.id] = emulation
+        for kernel, variant, operation in _operations_for(p.target.reference):
+            for config in p.configs:
+                parts_of = [measured[(config, job)] for job in _jobs(kernel, variant, operation, p.target)]
+                problem = "; ".join(m.error or m.mismatch for m in parts_of if not m.verified)
+                ok = all(m.verified and m.cycles is not None for m in parts_of)
+                cycles = sum(m.cycles for m in parts_of) if ok else None  # type: ignore[misc]
+                stalls = sum(m.memory_cycles or 0 for m in parts_of) if ok else None
+                results.append(VariantResult(kernel, variant, operation, cycles,
+                                             cycles / p.target.size if cycles is not None and p.target.size else None,
+                                             ok, problem, config.label, stalls))
+        emulation = _judge(p.figure, p, results)
+        _MEMO[(p.figure, p.figure.part)] = emulation
+        out[p.figure.id] = emulation
     return out
 
 
@@ -389,14 +548,78 @@ def rule_emulated(figures: list[Figure], parts: dict[str, Part]) -> list[tuple[s
     return [(figure_id, e.finding) for figure_id, e in emulate(figures, parts).items() if e.finding is not None]
 
 
+# ------------------------------------------------------------------------------------------
+# Rule d upgraded: which memory configurations reproduce a gap between two boards
+
+GapExplainer = Callable[[Figure, Figure, float], tuple[Verdict, str] | None]
+#: Configurations a board is normally benchmarked in (caches and prefetch on, code in flash);
+#: a reproduction with these is preferred to one that assumes caches off or code in SRAM.
+DEFAULT_KINDS = frozenset({"cache on", "flash"})
+
+
+def _points(e: Emulation) -> dict[tuple[str, str], list[VariantResult]]:
+    by_variant: dict[tuple[str, str], list[VariantResult]] = {}
+    for v in e.variants:
+        if v.verified and v.cycles_per_byte:
+            by_variant.setdefault((v.kernel, v.variant), []).append(v)
+    return by_variant
+
+
+def explain_gap(a: Figure, ea: Emulation, b: Figure, eb: Emulation, ratio: float) -> tuple[Verdict, str]:
+    """Whether the emulation reproduces the published ratio ``ratio`` = cost(a) / cost(b) with the
+    same kernel variant on both boards in some pair of their memory configurations.
+
+    Reproduced: the published ratio lies within the cross-board tolerance of the emulated ratio
+    (verdict explained, naming the variant and both configurations); otherwise the closest pair
+    is named (suspicious). Pairs in the default configurations (caches on) are preferred.
+    """
+    kinds = {c.label: c.kind for c in (*ea.configs, *eb.configs)}
+    candidates = []
+    pa, pb = _points(ea), _points(eb)
+    for key in pa.keys() & pb.keys():
+        for va in pa[key]:
+            for vb in pb[key]:
+                emulated = (va.cycles_per_byte or 0.0) / (vb.cycles_per_byte or 1.0)
+                error = abs(math.log(ratio / emulated))
+                reproduced = error <= math.log(1 + CROSS_BOARD_TOLERANCE)
+                unusual = (kinds[va.memory] not in DEFAULT_KINDS) + (kinds[vb.memory] not in DEFAULT_KINDS)
+                candidates.append((not reproduced, unusual if reproduced else 0, error, key, va, vb, emulated))
+    if not candidates:
+        return "suspicious", "no kernel variant verified on both boards"
+    not_reproduced, _, _, key, va, vb, emulated = min(candidates, key=lambda c: c[:3])
+    pair = (f"{key[0]}/{key[1]} on {a.part} with {va.memory} ({fmt(va.cycles_per_byte or 0.0)} c/B) vs {b.part} "
+            f"with {vb.memory} ({fmt(vb.cycles_per_byte or 0.0)} c/B): emulated ratio {emulated:.2f}")
+    if not_reproduced:
+        return "suspicious", (f"no modelled memory configuration pair reproduces the gap; the closest is {pair} "
+                              f"(published {ratio:.2f})")
+    return "explained", f"the emulation reproduces the gap: {pair} (published {ratio:.2f}, within 1/{1 + CROSS_BOARD_TOLERANCE:g}..{1 + CROSS_BOARD_TOLERANCE:g})"
+
+
+def gap_explainer(figures: list[Figure], parts: dict[str, Part]) -> GapExplainer | None:
+    """Rule d's hook: for an outlier pair, (verdict, text) from :func:`explain_gap`, or None when
+    either figure has no emulation (None altogether while rule e is switched off)."""
+    if not _ENABLED.get():
+        return None
+
+    def explain(a: Figure, b: Figure, ratio: float) -> tuple[Verdict, str] | None:
+        emulations = emulate([a, b], parts)
+        ea, eb = emulations[a.id], emulations[b.id]
+        if ea.status != "emulated" or eb.status != "emulated":
+            return None
+        return explain_gap(a, ea, b, eb, ratio)
+
+    return explain
+
+
 def summary(emulations: dict[str, Emulation]) -> str:
     """One line counting figures by emulation status and by position against the range."""
     status: dict[str, int] = {}
     for e in emulations.values():
         status[e.status] = status.get(e.status, 0) + 1
     positions = {p: sum(1 for e in emulations.values() if e.position == p) for p in ("inside", "faster", "slower")}
+    off = f"; rule e switched off {status['not emulated']}" if status.get("not emulated") else ""
     return (f"emulator ({MEMORY_NOTE}): {status.get('emulated', 0)} figures emulated "
             f"(inside the range {positions['inside']}, faster than every variant {positions['faster']}, "
             f"slower than every variant {positions['slower']}); "
             f"not emulated yet {status.get('not emulated yet', 0)}; hardware, not modelled {status.get('hardware', 0)}; "
-            f"footprint figures {status.get('not applicable', 0)}")
+            f"footprint figures {status.get('not applicable', 0)}{off}")

@@ -678,7 +678,14 @@ def core_family(core: str) -> str:
     return core.removeprefix("Cortex-")
 
 
-def rule_cross_board(figures: list[Figure], parts: dict[str, Part]) -> Result:
+GapExplainer = Callable[[Figure, Figure, float], "tuple[str, str] | None"]
+
+
+def rule_cross_board(figures: list[Figure], parts: dict[str, Part], explain_gap: GapExplainer | None = None) -> Result:
+    """Rule d: the same library build on two boards of the same core family needs the same cycles
+    per byte (or per operation) within CROSS_BOARD_TOLERANCE. For a pair beyond it,
+    ``explain_gap(f, other, ratio)`` (rule e's emulation, :func:`rule_cross_board_emulated`) may
+    give (verdict, text): the memory configurations that reproduce the gap in emulation, if any."""
     out: Result = []
     candidates = [f for f in _value_figures(figures) if f.implementation == "software" and f.algorithm != "RNG"]
     def key(f: Figure) -> tuple:
@@ -697,13 +704,29 @@ def rule_cross_board(figures: list[Figure], parts: dict[str, Part]) -> Result:
                 r = cf / co
                 tol = CROSS_BOARD_TOLERANCE
                 verdict = "consistent" if 1 / (1 + tol) <= r <= 1 + tol else "suspicious"
-                out.append((f.id, Finding(
-                    "cross-board", verdict,
-                    f"{f.part} @ {f.clock_mhz:g} MHz {fmt(cf)} {_per(f)} ({f.text} {f.unit}) vs {other.part} @ "
-                    f"{other.clock_mhz:g} MHz {fmt(co)} {_per(other)} ({other.text} {other.unit}), same library, "
-                    f"version, configuration and core {core_family(f.core)}: ratio {r:.2f} (allowed 1/{1 + tol:g}.."
-                    f"{1 + tol:g}; beyond it the memory systems must explain the gap)")))
+                message = (f"{f.part} @ {f.clock_mhz:g} MHz {fmt(cf)} {_per(f)} ({f.text} {f.unit}) vs {other.part} @ "
+                           f"{other.clock_mhz:g} MHz {fmt(co)} {_per(other)} ({other.text} {other.unit}), same "
+                           f"library, version, configuration and core {core_family(f.core)}: ratio {r:.2f} (allowed "
+                           f"1/{1 + tol:g}..{1 + tol:g}; beyond it the memory systems must explain the gap)")
+                if verdict == "suspicious" and explain_gap is not None:
+                    explained = explain_gap(f, other, r)
+                    if explained is not None:
+                        verdict, text = explained  # type: ignore[assignment]
+                        message += f"; {text}"
+                    else:
+                        message += "; not emulated (no kernel for this figure on one of the boards)"
+                out.append((f.id, Finding("cross-board", verdict, message)))  # type: ignore[arg-type]
     return out
+
+
+def rule_cross_board_emulated(figures: list[Figure], parts: dict[str, Part]) -> Result:
+    """Rule d with rule e's emulation: an outlier pair names the memory configuration pair that
+    reproduces the gap (or the closest one). Without emulation (switched off) it is rule d alone."""
+    from refbench.sanity.emulated import (
+        gap_explainer,  # emulated imports this module: import when called
+    )
+
+    return rule_cross_board(figures, parts, explain_gap=gap_explainer(figures, parts))
 
 
 RULES: dict[str, Callable[[list[Figure], dict[str, Part]], Result]] = {
@@ -725,5 +748,5 @@ RULES: dict[str, Callable[[list[Figure], dict[str, Part]], Result]] = {
     "hardware-vs-software": rule_hw_vs_sw,
     "cmox-configurations": rule_cmox_configurations,
     "cmox-footprint-curves": rule_cmox_footprint_curves,
-    "cross-board": rule_cross_board,
+    "cross-board": rule_cross_board_emulated,
 }
