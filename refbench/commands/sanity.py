@@ -1,4 +1,4 @@
-"""``refbench sanity``: judge every published figure with the rules that need no emulator."""
+"""``refbench sanity``: judge every published figure: arithmetic, board, invariants, cross-board, emulator."""
 
 from __future__ import annotations
 
@@ -23,9 +23,10 @@ FORMATS = ("table", "markdown", "json", "html")
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "sanity",
-        help="check the published figures: arithmetic, board, invariants, cross-board",
+        help="check the published figures: arithmetic, board, invariants, cross-board, emulated kernels",
         description=(
-            "Apply the sanity rules that need no emulator to every published figure and print figure, "
+            "Apply the sanity rules (arithmetic, board, invariants, cross-board, and rule e: the kernels "
+            "run on the figure's board in each memory configuration) to every published figure and print figure, "
             "published value, normalised value, verdict (consistent, explained, suspicious, inconsistent) "
             "and the reasons, numbers included. Verdicts are findings: the exit status is 0 whenever the "
             "report ran, 2 for a bad option. Examples: refbench sanity ; refbench sanity --source wolfssl "

@@ -1,6 +1,8 @@
-"""Sanity rules for published figures that need no emulator: arithmetic, board,
-algorithmic invariants and cross-board agreement. The library returns data; the
-``refbench sanity`` command renders it."""
+"""Sanity rules for published figures: arithmetic, board, algorithmic invariants and
+cross-board agreement (:mod:`refbench.sanity.rules`), and the emulator rule e, which runs
+the kernels on each figure's board in its memory configurations
+(:mod:`refbench.sanity.emulated`). The library returns data; the ``refbench sanity``
+command renders it."""
 
 from __future__ import annotations
 
