@@ -411,6 +411,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except EmulatorError as exc:
         print(f"cortexm-emu: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+    except BrokenPipeError:  # e.g. `cortexm-emu annotate ... | head`: the reader left; not an error
+        sys.stdout = None  # type: ignore[assignment]
+        return 0
 
 
 if __name__ == "__main__":

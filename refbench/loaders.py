@@ -228,3 +228,62 @@ def iter_blocks(records: list[Record], *names: str) -> Iterator[Record]:
     for record in records:
         if all(name in record.fields for name in names):
             yield record
+
+
+@dataclass(frozen=True)
+class MergedTest:
+    """One test that :func:`load_nist_rsp` split into several records (a comment line or a
+    repeated field name inside it, as in the RFC HMAC and CAVP DRBG files); ``items`` keeps
+    every field in order."""
+
+    first: Record
+    items: tuple[tuple[str, str, int], ...]  # (name, value, line)
+
+    @property
+    def label(self) -> str:
+        return self.first.label
+
+    def values(self, name: str) -> list[str]:
+        return [value for field, value, _ in self.items if field == name]
+
+    def hex(self, name: str) -> bytes:
+        """The one field ``name`` decoded from hex."""
+        found = [(value, line) for field, value, line in self.items if field == name]
+        if len(found) != 1:
+            raise DataFileError(
+                str(self.first.path),
+                self.first.line,
+                name,
+                f"expected once in this test, found {len(found)}",
+            )
+        value, line = found[0]
+        try:
+            return bytes.fromhex(value)
+        except ValueError:
+            raise DataFileError(
+                str(self.first.path), line, name, "is not hexadecimal", value
+            ) from None
+
+
+def merge_split_records(records: list[Record], start_field: str) -> list[MergedTest]:
+    """Join consecutive records into tests; a record holding ``start_field`` begins a new test."""
+    tests: list[MergedTest] = []
+    current: list[Record] = []
+
+    def close() -> None:
+        if current:
+            items = tuple(
+                (name, value, r.lines.get(name, r.line))
+                for r in current
+                for name, value in r.fields.items()
+            )
+            tests.append(MergedTest(current[0], items))
+
+    for record in records:
+        if start_field in record.fields:
+            close()
+            current = [record]
+        elif current:
+            current.append(record)
+    close()
+    return tests

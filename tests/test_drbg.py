@@ -10,12 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from refbench.loaders import load_nist_rsp, project_vector
+from refbench.loaders import load_nist_rsp, merge_split_records, project_vector
 from refbench.ref import drbg
 from refbench.ref.drbg import Hash_df, HashDRBG, ReseedRequired
 from refbench.ref.sha2 import sha256
 from refbench.suites.drbg import run_cavp_test
-from refbench.suites.hmac import merge_split_records
 
 ENTROPY = bytes(range(32))
 NONCE = bytes(range(100, 116))

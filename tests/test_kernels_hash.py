@@ -25,10 +25,16 @@ from cortexm_emu.toolchain import gcc_available
 from refbench.kernels import catalog
 from refbench.kernels.harness import KernelHarness
 from refbench.kernels.references import reference
-from refbench.loaders import Record, cryptography_vector, load_nist_rsp, project_vector
+from refbench.loaders import (
+    MergedTest,
+    Record,
+    cryptography_vector,
+    load_nist_rsp,
+    merge_split_records,
+    project_vector,
+)
 from refbench.ref import sha2
 from refbench.ref.drbg import HashDRBG
-from refbench.suites.hmac import MergedTest, merge_split_records
 
 KERNELS = Path(catalog.__file__).resolve().parent
 DEFAULT_CORES = ("m0plus", "m4")

@@ -22,6 +22,7 @@ that they may themselves import :class:`MerkleDamgardHash` from here.
 from __future__ import annotations
 
 import importlib
+from abc import ABC, abstractmethod
 from typing import Literal, Protocol, Self, get_args
 
 #: The registry's names of fixed-length hash functions, in the order of their standards.
@@ -141,7 +142,7 @@ def as_bytes(data: object) -> bytes:
     raise TypeError(f"data must be bytes-like, not {type(data).__name__}")
 
 
-class MerkleDamgardHash:
+class MerkleDamgardHash(ABC):
     """Streaming engine shared by MD5, SHA-1, SHA-2 and SM3.
 
     All of them split the padded message into ``block_size``-byte blocks and
@@ -170,14 +171,17 @@ class MerkleDamgardHash:
             self.update(data)
 
     # --- what each algorithm supplies ---------------------------------------------------------
+    @abstractmethod
     def initial_hash_value(self) -> list[int]:
-        raise NotImplementedError(f"{type(self).__name__} must define its initial hash value")
+        """H(0), the initial chaining value."""
 
+    @abstractmethod
     def compress(self, state: list[int], block: bytes) -> list[int]:
-        raise NotImplementedError(f"{type(self).__name__} must define its compression function")
+        """The compression function: the next chaining value from one block."""
 
+    @abstractmethod
     def output(self, state: list[int]) -> bytes:
-        raise NotImplementedError(f"{type(self).__name__} must define its output transformation")
+        """The digest from the final chaining value."""
 
     # --- hashlib-style interface ----------------------------------------------------------------
     def update(self, data: bytes) -> None:

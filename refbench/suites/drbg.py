@@ -10,7 +10,7 @@ Source: the project's ``vectors/drbg/Hash_DRBG_SHA-256_{no_reseed,pr_false,pr_tr
 
 and ``ReturnedBits`` is the output of the second Generate. The files repeat field names within a
 test (``AdditionalInput`` twice), which the NIST loader reads as a new record; the pieces are joined
-with :func:`refbench.suites.hmac.merge_split_records`.
+with :func:`refbench.loaders.merge_split_records`.
 """
 
 from __future__ import annotations
@@ -19,9 +19,8 @@ from collections.abc import Iterator
 from typing import Literal
 
 from refbench.errors import DataFileError
-from refbench.loaders import load_nist_rsp, project_vector
+from refbench.loaders import MergedTest, load_nist_rsp, merge_split_records, project_vector
 from refbench.ref.drbg import HashDRBG
-from refbench.suites.hmac import MergedTest, merge_split_records
 from refbench.verification import Outcome, Suite, expect_equal, guarded
 
 Variant = Literal["no_reseed", "pr_false", "pr_true"]

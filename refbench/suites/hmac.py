@@ -7,77 +7,26 @@ HMAC-SHA-256 blocks of it (truncated tags, keys shorter than, equal to and longe
 are in ``vectors/hash/`` (see its README).
 
 These files put comment lines inside records (``# "Hi There"`` between ``Key`` and ``Msg``), which
-the NIST loader reads as record breaks; :func:`merge_split_records` joins the pieces again, a test
+the NIST loader reads as record breaks; :func:`refbench.loaders.merge_split_records` joins the pieces again, a test
 starting at each ``Len`` line.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 from refbench.errors import DataFileError, InvalidTag
-from refbench.loaders import Record, cryptography_vector, iter_blocks, load_nist_rsp, project_vector
+from refbench.loaders import (
+    MergedTest,
+    Record,
+    cryptography_vector,
+    iter_blocks,
+    load_nist_rsp,
+    merge_split_records,
+    project_vector,
+)
 from refbench.ref.hmac import hmac, hmac_verify
 from refbench.verification import Outcome, Suite, expect_equal, guarded
-
-
-@dataclass(frozen=True)
-class MergedTest:
-    """One test whose lines the loader split into several records; ``items`` keeps every field in order."""
-
-    first: Record
-    items: tuple[tuple[str, str, int], ...]  # (name, value, line)
-
-    @property
-    def label(self) -> str:
-        return self.first.label
-
-    def values(self, name: str) -> list[str]:
-        return [value for field, value, _ in self.items if field == name]
-
-    def hex(self, name: str) -> bytes:
-        """The one field ``name`` decoded from hex."""
-        found = [(value, line) for field, value, line in self.items if field == name]
-        if len(found) != 1:
-            raise DataFileError(
-                str(self.first.path),
-                self.first.line,
-                name,
-                f"expected once in this test, found {len(found)}",
-            )
-        value, line = found[0]
-        try:
-            return bytes.fromhex(value)
-        except ValueError:
-            raise DataFileError(
-                str(self.first.path), line, name, "is not hexadecimal", value
-            ) from None
-
-
-def merge_split_records(records: list[Record], start_field: str) -> list[MergedTest]:
-    """Join consecutive records into tests; a record holding ``start_field`` begins a new test."""
-    tests: list[MergedTest] = []
-    current: list[Record] = []
-
-    def close() -> None:
-        if current:
-            items = tuple(
-                (name, value, r.lines.get(name, r.line))
-                for r in current
-                for name, value in r.fields.items()
-            )
-            tests.append(MergedTest(current[0], items))
-
-    for record in records:
-        if start_field in record.fields:
-            close()
-            current = [record]
-        elif current:
-            current.append(record)
-    close()
-    return tests
-
 
 _FILES: tuple[tuple[str, str, str], ...] = (
     ("md5", "HMAC-MD5", "rfc-2202-md5.txt"),
