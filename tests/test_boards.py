@@ -231,9 +231,13 @@ def test_every_value_cites_a_source(boards):
         before = cited
         walk(data, name)
         # max clock + flash + prefetch + every cache, SRAM region and crypto block, and what
-        # every present crypto block provides
+        # every present crypto block provides, and the two citations (numbers, clock) of every
+        # documented timing table
         present = sum(block.present for block in board.crypto_hw)
-        expected = 3 + len(board.accelerators) + len(board.sram) + len(board.crypto_hw) + present
+        timed = sum(block.timing is not None for block in board.crypto_hw)
+        expected = (
+            3 + len(board.accelerators) + len(board.sram) + len(board.crypto_hw) + present + 2 * timed
+        )
         assert cited - before == expected, name
         for clock in board.published_clocks:
             assert clock.source.strip(), name
@@ -682,3 +686,107 @@ def test_unreadable_file_is_a_board_data_error(tmp_path):
     with pytest.raises(BoardDataError) as info:
         load_board_file(tmp_path / "stm32nothing.toml")
     assert "cannot read" in info.value.problem
+
+
+# ----------------------------------------------------------------- timing tables (schema)
+
+
+def test_timing_tables_load_with_their_rows(boards):
+    cryp = boards["stm32f437ii"].crypto("CRYP").timing
+    assert cryp is not None and cryp.clock == "hclk" and cryp.citation.confidence == "primary"
+    row = next(r for r in cryp.rows if (r.operation, r.key_bits, r.phase) == ("CBC", 128, "block"))
+    assert (row.cycles, row.bytes, row.kind) == (14, 16, "time")
+    assert boards["stm32f407vg"].crypto("RNG").timing is None  # no document read for it: no table
+    assert boards["stm32h753zi"].crypto("HASH").timing.max_clock_mhz(480) == 240
+    assert boards["stm32f437ii"].crypto("RNG").timing.max_clock_mhz(16) == 48  # RNG_CLK is not the core's
+
+
+def test_timing_row_typo_names_the_row_and_the_field(tmp_path):
+    old = '{ function = "AES", operation = "ECB", key_bits = 128, phase = "block", bytes = 16, cycles = 14,'
+    path = _corrupt(tmp_path, "stm32f437ii", old, old.replace("cycles = 14", "cylces = 14"))
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.CRYP.timing.rows[0].cylces"
+    assert info.value.line == _line_of(path, "cylces = 14")
+    assert "unknown field" in info.value.problem and "cycles" in info.value.problem
+
+
+def test_timing_table_without_source_is_reported(tmp_path):
+    old = 'source = "RM0090 Rev 21 §25.3.1'
+    path = _corrupt(tmp_path, "stm32f437ii", old, 'origin = "RM0090 Rev 21 §25.3.1')
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.HASH.timing.origin"
+    assert "unknown field" in info.value.problem
+    path = _corrupt(tmp_path, "stm32f437ii", old, '# source = "RM0090 Rev 21 §25.3.1')
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.HASH.timing.source" and "missing field" in info.value.problem
+    assert info.value.line == _line_of(path, "[crypto_hw.HASH.timing]")
+
+
+def test_timing_row_for_a_function_the_block_does_not_provide(tmp_path):
+    old = '{ function = "HASH", operation = "MD5"'
+    path = _corrupt(tmp_path, "stm32f437ii", old, '{ function = "AES", operation = "MD5"')
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.HASH.timing.rows[3].function"
+    assert "accepted: HASH" in info.value.problem
+
+
+def test_timing_row_key_size_must_be_one_the_engine_takes(tmp_path):
+    text = (BOARD_DIR / "stm32wl55jc.toml").read_text(encoding="utf-8")
+    old = 'operation = "CTR", key_bits = 256'
+    assert text.count(old) == 1
+    path = _corrupt(tmp_path, "stm32wl55jc", old, 'operation = "CTR", key_bits = 192')
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.AES.timing.rows[5].key_bits"
+    assert "192" in info.value.problem and "128, 256" in info.value.problem
+
+
+def test_timing_clock_must_be_a_known_clock(tmp_path):
+    path = _corrupt(tmp_path, "stm32f437ii", 'clock = "rng_clk"', 'clock = "pll48clk"')
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.RNG.timing.clock"
+    assert info.value.line == _line_of(path, 'clock = "pll48clk"')
+    assert "'pll48clk'" in info.value.problem and "hclk, rng_clk, shsi" in info.value.problem
+
+
+def test_timing_clock_maximum_must_be_positive(tmp_path):
+    path = _corrupt(tmp_path, "stm32u585ai", "clock_max_mhz = 55.2", "clock_max_mhz = -55.2")
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.SAES.timing.clock_max_mhz" and "must be > 0" in info.value.problem
+
+
+def test_timing_on_an_absent_block_is_reported(tmp_path):
+    path = _corrupt(
+        tmp_path,
+        "stm32f437ii",
+        "[crypto_hw.SAES]\n",
+        "[crypto_hw.SAES.timing]\nclock = \"hclk\"\n\n[crypto_hw.SAES]\n",
+    )
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.SAES.timing"
+    assert "absent peripheral has no processing times" in info.value.problem
+
+
+def test_modexp_row_must_name_its_mode(tmp_path):
+    old = 'cycles = 1775000, kind = "average", variant = "crt",'
+    path = _corrupt(tmp_path, "stm32u585ai", old, 'cycles = 1775000, kind = "average",')
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field.startswith("crypto_hw.PKA.timing.rows[") and info.value.field.endswith("].variant")
+    assert "normal, fast, protected, crt" in info.value.problem
+
+
+def test_block_row_must_state_its_bytes(tmp_path):
+    old = 'operation = "random", key_bits = 0, phase = "block", bytes = 4,'
+    path = _corrupt(tmp_path, "stm32f437ii", old, old.replace("bytes = 4", "bytes = 0"))
+    with pytest.raises(BoardDataError) as info:
+        load_board_file(path)
+    assert info.value.field == "crypto_hw.RNG.timing.rows[0].bytes"
+    assert "bytes of its data block" in info.value.problem

@@ -16,6 +16,13 @@ the functions AES/DES/HASH/PKA/RNG, the AES key sizes, the HASH algorithms), wit
 citation; ``Board.crypto_functions()``, ``aes_key_bits()`` and ``hash_algorithms()`` give the
 part-level union that refbench's board rules use.
 
+A present crypto peripheral may also carry its documented processing times
+(``[crypto_hw.X.timing]``: the clock the cycles count, that clock's documented maximum, and
+one row per documented number -- function, operation, key or modulus size, phase, bytes per
+block, cycles, whether the number is a processing time or an average, and the table it comes
+from), each table with its own citation; refbench turns them into lower bounds for published
+hardware figures.
+
 The loader checks the schema and names file, line and field on any bad or missing value
 (:class:`BoardDataError`). ``wait_states(board, clock)`` looks the flash latency up in the
 board's reference-manual table; a clock above the part maximum is a ``ValueError``.
@@ -50,6 +57,13 @@ __all__ = [
     "Citation",
     "CryptoBlock",
     "CryptoCapability",
+    "PKA_VARIANTS",
+    "PeripheralTiming",
+    "TIMING_CLOCKS",
+    "TIMING_KINDS",
+    "TIMING_OPERATIONS",
+    "TIMING_PHASES",
+    "TimingRow",
     "Flash",
     "FlashLatency",
     "Prefetch",
@@ -90,6 +104,34 @@ HASH_ALGORITHMS: tuple[str, ...] = (
     "SHA-512",
     "SHA-512/224",
     "SHA-512/256",
+)
+#: Clocks a documented processing time can count: ``hclk`` (the AHB clock the peripheral sits
+#: on), ``rng_clk`` (the RNG kernel clock), ``shsi`` (the secure HSI that clocks SAES).
+TIMING_CLOCKS: tuple[str, ...] = ("hclk", "rng_clk", "shsi")
+#: What a timing row counts: ``block`` (per data block of ``bytes`` bytes), ``init``/``header``/
+#: ``tag`` (GCM/CCM phases: once per message, per AAD block, once per message), ``op`` (one
+#: public-key operation).
+TIMING_PHASES: tuple[str, ...] = ("block", "init", "header", "tag", "op")
+#: ``time``: the manual states the processing time (a lower bound on any use of the block);
+#: ``average``: the manual states an average (depends on operand values), not a bound.
+TIMING_KINDS: tuple[str, ...] = ("time", "average")
+#: Operations a timing row may name, per function (AES modes as SP 800-38A/C/D name them,
+#: digests as FIPS 180-4 / RFC 1321 name them, PKA operations as the reference manuals' tables).
+TIMING_OPERATIONS: dict[str, tuple[str, ...]] = {
+    "AES": ("ECB", "CBC", "CTR", "GCM", "CCM"),
+    "DES": ("DES", "TDES"),
+    "HASH": HASH_ALGORITHMS,
+    "RNG": ("random",),
+    "PKA": ("ecdsa-sign", "ecdsa-verify", "ecc-scalar-mul", "modexp-public", "modexp-private"),
+}
+#: Modes of the PKA modular exponentiation tables (RM0456 Table 521 names them).
+PKA_VARIANTS: tuple[str, ...] = ("normal", "fast", "protected", "crt")
+_TIMING_KEYS = frozenset(
+    {"clock", "clock_max_mhz", "clock_at_most_core", "clock_source", "clock_confidence",
+     "source", "confidence", "note", "rows"}
+)
+_ROW_KEYS = frozenset(
+    {"function", "operation", "key_bits", "phase", "bytes", "cycles", "kind", "variant", "ref"}
 )
 CACHE_KINDS: tuple[str, ...] = (
     "art_icache",  # ST ART accelerator instruction cache on the flash I-Code path
@@ -226,14 +268,58 @@ class CryptoCapability:
 
 
 @dataclass(frozen=True)
+class TimingRow:
+    """One documented processing time: ``cycles`` of the timing table's clock for ``phase``.
+
+    ``key_bits`` is the AES key size or the PKA modulus size (0 where neither applies);
+    ``bytes`` the data block of a ``block`` row (0 otherwise); ``variant`` the PKA
+    exponentiation mode (normal, fast, protected, crt; "" otherwise); ``ref`` the table or
+    section of the cited document the number is read from.
+    """
+
+    function: str
+    operation: str
+    key_bits: int
+    phase: str
+    bytes: int
+    cycles: float
+    kind: str
+    variant: str
+    ref: str
+
+
+@dataclass(frozen=True)
+class PeripheralTiming:
+    """The documented processing times of one crypto peripheral and the clock they count.
+
+    ``clock_max_mhz`` is the highest frequency the documents allow for that clock; when
+    ``clock_at_most_core`` the clock is divided down from the CPU clock, so it also never
+    exceeds the core clock. ``citation`` covers the rows, ``clock_citation`` the clock facts.
+    """
+
+    clock: str
+    clock_max_mhz: float
+    clock_at_most_core: bool
+    clock_citation: Citation
+    rows: tuple[TimingRow, ...]
+    citation: Citation
+    note: str
+
+    def max_clock_mhz(self, core_mhz: float) -> float:
+        """The fastest this clock can run while the core runs at ``core_mhz``."""
+        return min(self.clock_max_mhz, core_mhz) if self.clock_at_most_core else self.clock_max_mhz
+
+
+@dataclass(frozen=True)
 class CryptoBlock:
-    """One crypto peripheral: present or not, and (when present) what it provides."""
+    """One crypto peripheral: present or not, what it provides, and its documented timing."""
 
     name: str
     present: bool
     detail: str
     citation: Citation
     provides: CryptoCapability | None
+    timing: PeripheralTiming | None = None
 
 
 @dataclass(frozen=True)
@@ -726,10 +812,88 @@ def _crypto(r: _Reader) -> tuple[CryptoBlock, ...]:
                 present=present,
                 detail=r.string(("crypto_hw", name, "detail"), allow_empty=True),
                 citation=r.citation(("crypto_hw", name)),
-                provides=_provides(r, name, present),
+                provides=(provides := _provides(r, name, present)),
+                timing=_timing(r, name, provides),
             )
         )
     return tuple(blocks)
+
+
+def _timing(r: _Reader, name: str, provides: CryptoCapability | None) -> PeripheralTiming | None:
+    """``[crypto_hw.<name>.timing]``: optional, only for a present block, rows of what it provides."""
+    field: Path_ = ("crypto_hw", name, "timing")
+    if not r.has(field):
+        return None
+    if provides is None:
+        raise r.fail(field, "an absent peripheral has no processing times; remove this table")
+    table = r.value(field)
+    if not isinstance(table, dict):
+        raise r.fail(field, "expected a table")
+    for key in table:
+        if key not in _TIMING_KEYS:
+            raise r.fail((*field, key), f"unknown field; accepted: {', '.join(sorted(_TIMING_KEYS))}")
+    count = r.table_list((*field, "rows"))
+    if not count:
+        raise r.fail((*field, "rows"), "at least one documented processing time is required")
+    return PeripheralTiming(
+        clock=r.choice((*field, "clock"), TIMING_CLOCKS),
+        clock_max_mhz=r.number((*field, "clock_max_mhz")),
+        clock_at_most_core=r.boolean((*field, "clock_at_most_core")),
+        clock_citation=Citation(
+            source=r.string((*field, "clock_source")),
+            confidence=r.choice((*field, "clock_confidence"), CONFIDENCES),  # type: ignore[arg-type]
+        ),
+        rows=tuple(_timing_row(r, (*field, "rows", i), provides) for i in range(count)),
+        citation=r.citation(field),
+        note=r.note(field),
+    )
+
+
+def _timing_row(r: _Reader, field: Path_, provides: CryptoCapability) -> TimingRow:
+    for key in r.value(field):
+        if key not in _ROW_KEYS:
+            raise r.fail((*field, key), f"unknown field; accepted: {', '.join(sorted(_ROW_KEYS))}")
+    function = r.choice((*field, "function"), provides.functions)
+    operation = r.choice((*field, "operation"), TIMING_OPERATIONS[function])
+    key_bits = r.integer((*field, "key_bits"))
+    if function == "AES" and key_bits not in provides.aes_key_bits:
+        shown = ", ".join(str(bits) for bits in provides.aes_key_bits)
+        raise r.fail((*field, "key_bits"), f"invalid value {key_bits}; this block's AES key sizes: {shown}")
+    if function == "HASH" and operation not in provides.hash_algorithms:
+        raise r.fail(
+            (*field, "operation"),
+            f"invalid value {operation!r}; this block's digests: {', '.join(provides.hash_algorithms)}",
+        )
+    if function == "PKA" and key_bits < 1:
+        raise r.fail((*field, "key_bits"), "a PKA row states its modulus size in bits")
+    if function in ("DES", "HASH", "RNG") and key_bits:
+        raise r.fail((*field, "key_bits"), f"must be 0 for {function} (no key or modulus size applies)")
+    phase = r.choice((*field, "phase"), TIMING_PHASES)
+    size = r.integer((*field, "bytes"))
+    if phase == "block" and size < 1:
+        raise r.fail((*field, "bytes"), "a 'block' row states the bytes of its data block")
+    if phase != "block" and size:
+        raise r.fail((*field, "bytes"), f"must be 0 for phase {phase!r} (only 'block' rows count bytes)")
+    if (function == "PKA") != (phase == "op"):
+        raise r.fail((*field, "phase"), "PKA rows and only PKA rows use phase 'op'")
+    variant = ""
+    if r.has((*field, "variant")):
+        if not operation.startswith("modexp"):
+            raise r.fail((*field, "variant"), "only for modexp rows")
+        variant = r.choice((*field, "variant"), PKA_VARIANTS)
+    elif operation.startswith("modexp"):
+        raise r.fail((*field, "variant"), f"missing field (a modexp row names its mode: {', '.join(PKA_VARIANTS)})")
+    return TimingRow(
+        function=function,
+        operation=operation,
+        key_bits=key_bits,
+        phase=phase,
+        bytes=size,
+        cycles=r.number((*field, "cycles")),
+        kind=r.choice((*field, "kind"), TIMING_KINDS),
+        variant=variant,
+        ref=r.string((*field, "ref")),
+    )
 
 
 def _provides(r: _Reader, name: str, present: bool) -> CryptoCapability | None:
