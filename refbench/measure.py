@@ -476,8 +476,17 @@ class Measurer:
             "core": self.core,
         }
 
+    def cached(self, job: Job) -> Measurement | None:
+        """The stored measurement of ``job``, or None when it must run (builds the ELF to know)."""
+        return self._measure(job, run=False)
+
     def measure(self, job: Job) -> Measurement:
         """Measure one job; a cache hit returns the stored numbers and verified flag."""
+        measurement = self._measure(job, run=True)
+        assert measurement is not None
+        return measurement
+
+    def _measure(self, job: Job, run: bool) -> Measurement | None:
         fam = family(job.kernel)
         fam.variant(job.variant)
         op = operation_of(fam, job.operation)
@@ -501,6 +510,8 @@ class Measurer:
                                    stack_bytes=result["stack_bytes"], code_bytes=result["code_bytes"],
                                    verified=result["verified"], mismatch=result["mismatch"], error="", cached=True,
                                    memory_cycles=result["memory_cycles"])
+        if not run:
+            return None
         problem = _size_problem(op, job, self.seed)
         if problem:
             return Measurement(**common, cycles=None, instructions=None, stack_bytes=None, code_bytes=None,

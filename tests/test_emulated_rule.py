@@ -36,7 +36,10 @@ PARTS = load_parts()
 #: wolfSSL, NUCLEO-L4A6ZG (Cortex-M4 at 80 MHz, 4 wait states), AES-128-CBC encrypt, software, no assembly.
 L4_CBC = FIGURES["000-0301"]
 #: STM32L4A6 at 80 MHz: 4 wait states (RM0351 table in the board profile), ART caches and prefetch.
-L4_LABELS = ("ART+prefetch on, 4 WS @ 80 MHz", "ART+prefetch off, 4 WS @ 80 MHz", "code in SRAM, 0 WS @ 80 MHz")
+L4_LABELS = ("ART+prefetch on, 4 WS @ 80 MHz", "ART+prefetch off, 4 WS @ 80 MHz", "ART on, prefetch off, 4 WS @ 80 MHz",
+             "ART off, prefetch on, 4 WS @ 80 MHz", "code in SRAM, 0 WS @ 80 MHz")
+L4_KINDS = ["cache on", "cache off", "cache on, prefetch off", "prefetch only", "code in SRAM"]
+ON, OFF, ART_ONLY, PREFETCH_ONLY, SRAM = L4_LABELS
 #: wolfSSL on the STM32WL55 published at 64 MHz, above the part maximum of 48 MHz.
 WL55_CBC = FIGURES["000-0196"]
 #: ST CMOX on the STM32WL55 at 48 MHz (2 WS), AES-128-CBC encrypt of 32 bytes: the cheapest figure.
@@ -52,6 +55,7 @@ def shared_cache(tmp_path_factory):
 def isolated(shared_cache, monkeypatch):
     """The module's measurement cache (not the user's) and an empty per-process memo for every test."""
     monkeypatch.setenv("REFBENCH_CACHE", str(shared_cache))
+    monkeypatch.setenv("REFBENCH_WORKERS", "1")  # runs counted in this process
     monkeypatch.setattr(emulated, "_MEMO", {})
 
 
@@ -105,23 +109,29 @@ def test_the_memory_system_only_adds_cycles():
     cycles, which the result carries; caches off never beat caches on for these kernels' loops."""
     e = emulate([L4_CBC], PARTS)[L4_CBC.id]
     by = {(v.variant, v.memory): v for v in e.variants}
-    on, off, sram = L4_LABELS
     for variant in ("bytewise", "ttable4", "ttable1", "bitsliced"):
-        assert by[(variant, sram)].memory_cycles == 0
-        for flash in (on, off):
+        assert by[(variant, SRAM)].memory_cycles == 0
+        for flash in (ON, OFF, ART_ONLY, PREFETCH_ONLY):
             v = by[(variant, flash)]
             assert v.memory_cycles > 0
-            assert v.cycles - v.memory_cycles == by[(variant, sram)].cycles
-        assert by[(variant, off)].cycles >= by[(variant, on)].cycles
+            assert v.cycles - v.memory_cycles == by[(variant, SRAM)].cycles
+            # Caches and prefetch only remove stalls (R4: a prefetched line never costs more than a demand
+            # read). ART on with prefetch off is not bounded by ART+prefetch on: the ART copies only demand
+            # misses (RM0351/RM0090 "each time a miss occurs ... the line read is copied"), so a loop whose
+            # lines arrive by prefetch is never cached (R5).
+            assert by[(variant, OFF)].cycles >= v.cycles
 
 
 def test_second_run_comes_from_the_cache(fresh_cache, counted_runs):
     first = emulate([CMOX_32], PARTS)[CMOX_32.id]
-    assert len(counted_runs) == 12  # 4 AES variants x 3 configurations of the STM32WL55 at 48 MHz
-    assert sum("caches off" in run for run in counted_runs) == 4 and sum("code in ram" in run for run in counted_runs) == 4
+    assert len(counted_runs) == 20  # 4 AES variants x 5 configurations of the STM32WL55 at 48 MHz
+    assert sum("caches off, prefetch off" in run for run in counted_runs) == 4
+    assert sum("caches on, prefetch off" in run for run in counted_runs) == 4
+    assert sum("caches off, prefetch on" in run for run in counted_runs) == 4
+    assert sum("code in ram" in run for run in counted_runs) == 4
     emulated._MEMO.clear()
     second = emulate([CMOX_32], PARTS)[CMOX_32.id]
-    assert len(counted_runs) == 12
+    assert len(counted_runs) == 20
     assert (first.emulated_min, first.emulated_max, first.residual, first.explanation) == (
         second.emulated_min, second.emulated_max, second.residual, second.explanation)
 
@@ -151,7 +161,7 @@ def test_slower_than_every_configuration_names_the_closest():
     slowest = max(e.variants, key=lambda v: v.cycles_per_byte)
     assert result.position == "slower" and result.finding.verdict == "suspicious"
     assert f"the closest is {slowest.name}: no modelled configuration explains it" in result.explanation
-    assert result.memory == slowest.memory == L4_LABELS[1]  # caches and prefetch off: the slowest configuration
+    assert result.memory == slowest.memory == OFF  # caches and prefetch off: the slowest configuration
     assert result.residual == pytest.approx((result.published - e.emulated_max) / e.emulated_max)
 
 
@@ -167,7 +177,9 @@ def test_clock_above_the_part_maximum_runs_at_the_maximum():
 def test_configurations_follow_the_board_profiles():
     l4 = load_board("stm32l4a6zg")
     assert tuple(c.label for c in configurations(l4, 80)) == L4_LABELS
-    assert [c.kind for c in configurations(l4, 80)] == ["cache on", "cache off", "code in SRAM"]
+    assert [c.kind for c in configurations(l4, 80)] == L4_KINDS
+    assert [(c.cache, c.prefetch) for c in configurations(l4, 80)[:4]] == [
+        ("on", None), ("off", None), ("on", "off"), ("off", "on")]
     # At 16 MHz the L4 flash has 0 wait states: caches and SRAM cannot change a count.
     assert [c.label for c in configurations(l4, 16)] == ["flash, 0 WS @ 16 MHz"]
     # STM32H7: flash on the AXI clock (hclk_divider 2), L1 caches, no flash prefetch.
@@ -184,18 +196,20 @@ def test_configurations_follow_the_board_profiles():
 
 
 def test_figures_without_kernel_core_model_or_software_are_not_emulated(counted_runs, monkeypatch):
-    sha224 = FIGURES["001-0059"]
+    sha224 = dataclasses.replace(FIGURES["001-0059"], algorithm="SHA-999", id="test-sha-999")  # no kernel computes it
     hardware = FIGURES["000-0261"]
     m7 = FIGURES["000-0074"]  # STM32H753ZI, Cortex-M7
     monkeypatch.setattr(emulated, "TIMED_CORES", ("m0", "m0plus", "m3", "m4"))  # as if M7 had no timing model
     result = emulate([sha224, hardware, m7], PARTS)
-    assert result[sha224.id].status == "not emulated yet" and "no kernel computes sha-224" in result[sha224.id].explanation
+    assert result[sha224.id].status == "not emulated yet" and "no kernel computes sha-999" in result[sha224.id].explanation
     assert result[hardware.id].status == "hardware"
     assert result[m7.id].status == "not emulated yet" and "core m7" in result[m7.id].explanation
-    assert all(e.finding is None for e in result.values())
+    assert result[sha224.id].finding is None and result[m7.id].finding is None
+    # A hardware figure meets the peripheral rule instead: the F437 CRYP's documented AES time.
+    assert result[hardware.id].finding.rule == "peripheral" and result[hardware.id].hardware.modelled
     assert counted_runs == []
     line = emulated.summary(result)
-    assert "0 figures emulated" in line and "not emulated yet 2" in line and "hardware, not modelled 1" in line
+    assert "0 figures emulated" in line and "not emulated yet 2" in line and "hardware 1 (against the peripheral" in line
     assert MEMORY_NOTE in line
 
 
@@ -233,8 +247,8 @@ def test_judge_carries_the_emulator_finding_and_progress_is_reported():
     with emulated.progress_to(lambda done, total, label: seen.append((done, total, label))):
         (judgement,) = judge([L4_CBC], PARTS)
     assert any(f.rule == "emulator" for f in judgement.findings)
-    assert seen and seen[-1][0] == seen[-1][1] == 12
-    assert any(L4_LABELS[1] in label for _, _, label in seen)
+    assert seen and seen[-1][0] == seen[-1][1] == 20
+    assert any(OFF in label for _, _, label in seen)
 
 
 def test_json_fields():
@@ -244,7 +258,7 @@ def test_json_fields():
     assert data["emulated_memory"][0] == {"label": L4_LABELS[0], "kind": "cache on", "board": "stm32l4a6zg",
                                           "clock_mhz": 80.0, "wait_states": 4, "cache": "on", "code": "flash"}
     assert data["explanation_memory"] in L4_LABELS and data["explanation_memory"] in data["explanation"]
-    assert len(data["emulated_variants"]) == 12 and {v["memory"] for v in data["emulated_variants"]} == set(L4_LABELS)
+    assert len(data["emulated_variants"]) == 20 and {v["memory"] for v in data["emulated_variants"]} == set(L4_LABELS)
     for label, (lo, hi) in data["emulated_range_by_memory"].items():
         rates = [v["cycles_per_byte"] for v in data["emulated_variants"] if v["memory"] == label]
         assert (lo, hi) == (min(rates), max(rates))
@@ -300,3 +314,90 @@ def test_cross_board_outlier_reports_the_emulated_configuration_pair():
         assert match.group(2) in {c.label for c in e.configs}
         ratio = float(match.group(3)) / float(match.group(6))
         assert math.isclose(float(match.group(7)), ratio, rel_tol=0.01)
+
+
+# --- what each figure's work is: wolfCrypt's benchmark loops, GMAC, RNG, CMOX's final tag, the build ------
+
+
+def test_wolfssl_streamed_macs_and_hashes_are_25_blocks_per_final():
+    """bench_hmac / bench_sha256 / bench_cmac / bench_poly1305 with BENCH_EMBEDDED: numBlocks = 25
+    updates of 1024 bytes, then one Final."""
+    hmac = next(f for f in FIGURES.values() if f.library == "wolfSSL" and f.algorithm == "HMAC-SHA-256"
+                and f.implementation == "software")
+    target = kernel_target(hmac)[0]
+    assert (target.reference, target.size, target.chunk) == ("hmac-sha-256", 25 * 1024, None)
+    assert any("25 updates of 1024 bytes per Final" in note for note in target.notes)
+    cipher = kernel_target(L4_CBC)[0]
+    assert cipher.size == 1024  # one wc_AesCbcEncrypt of bench_size per count
+
+
+def test_gmac_and_rng_map_to_their_kernels():
+    gmac = next(f for f in FIGURES.values() if f.algorithm == "GMAC" and f.implementation == "software")
+    target = kernel_target(gmac)[0]
+    assert (target.reference, target.key_bytes, target.size) == ("aes-gmac", 16, 1024)
+    rng = next(f for f in FIGURES.values() if f.algorithm == "RNG" and f.implementation == "software")
+    target = kernel_target(rng)[0]
+    assert (target.reference, target.size) == ("hash-drbg-sha-256-generate", 1024)
+    assert emulated._operations_for("aes-gmac") and emulated._operations_for("hash-drbg-sha-256-generate")
+
+
+def test_cmox_final_tag_is_one_call_on_the_bytes_left_in_the_block():
+    """8000 = 125 x 64: SHA-256's generateTag pads an empty block; 8000 = 62 x 128 + 64 for SHA-384."""
+    sha256_final, sha384_final = FIGURES["002-0139"], FIGURES["002-0140"]
+    t256, t384 = kernel_target(sha256_final)[0], kernel_target(sha384_final)[0]
+    assert (t256.reference, t256.size, t256.per_op, t256.unit) == ("sha-256", 0, True, "cycles")
+    assert (t384.reference, t384.size, t384.per_op) == ("sha-384", 64, True)
+    e = emulate([sha256_final], PARTS)[sha256_final.id]
+    assert e.status == "emulated" and e.unit == "cycles" and e.published == 3477
+    assert all(v.rate == v.cycles for v in e.variants if v.verified)
+    assert e.emulated_min == min(v.cycles for v in e.variants if v.verified)
+    assert "published 3,477 cycles; emulated" in e.finding.message
+
+
+def test_kernels_are_built_at_the_figures_optimisation_level():
+    def level(options: str) -> str:
+        return emulated.kernel_build(dataclasses.replace(L4_CBC, options=options))[0]
+
+    assert (level("-Os"), level("-O2"), level("-O3"), level("High Speed optimisation"), level("not stated")) == (
+        "Os", "O2", "O3", "O3", "Os")
+    cyclone = next(f for f in FIGURES.values() if f.library == "CycloneCRYPTO" and f.implementation == "software"
+                   and f.algorithm == "AES-128-CBC")
+    assert kernel_target(cyclone)[0].opt == "O3"
+    assert "the page: ARMCC -O3" in emulated.kernel_build(cyclone)[1] or "Clang -O3" in emulated.kernel_build(cyclone)[1]
+
+
+def test_parallel_workers_give_the_same_counts(tmp_path, monkeypatch):
+    """Two worker processes from an empty cache give the counts one process gives."""
+    serial = emulate([CMOX_32], PARTS)[CMOX_32.id]
+    emulated._MEMO.clear()
+    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
+    monkeypatch.setenv("REFBENCH_WORKERS", "2")
+    assert emulated.workers() == 2
+    parallel = emulate([CMOX_32], PARTS)[CMOX_32.id]
+    assert [(v.name, v.cycles, v.memory_cycles) for v in parallel.variants] == [
+        (v.name, v.cycles, v.memory_cycles) for v in serial.variants]
+
+
+def test_workers_option_is_checked(monkeypatch):
+    monkeypatch.setenv("REFBENCH_WORKERS", "0")
+    with pytest.raises(ValueError, match=r"Invalid REFBENCH_WORKERS \('0'\)"):
+        emulated.workers()
+
+
+def test_a_variant_that_does_not_build_fails_alone(fresh_cache, monkeypatch):
+    from cortexm_emu.toolchain import ToolchainError
+    from refbench.measure import Measurer
+
+    original = Measurer._elf
+
+    def failing(self, kernel, variant):
+        if variant == "bitsliced":
+            raise ToolchainError("zig failed for aes.c: error: simulated")
+        return original(self, kernel, variant)
+
+    monkeypatch.setattr(Measurer, "_elf", failing)
+    e = emulate([CMOX_32], PARTS)[CMOX_32.id]
+    assert e.status == "emulated"
+    broken = [v for v in e.variants if v.variant == "bitsliced"]
+    assert broken and all(not v.verified and "build failed: zig failed for aes.c" in v.problem for v in broken)
+    assert all(v.verified for v in e.variants if v.variant != "bitsliced")

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from contextlib import ExitStack
 
 from rich.console import Console
 from rich.markup import escape
@@ -47,6 +48,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "markdown and json always carry all of them")
     parser.add_argument("--only", action="append", metavar="VERDICT",
                         help=f"only figures with this verdict ({', '.join(VERDICTS)}); repeatable")
+    parser.add_argument("--no-emulator", action="store_true",
+                        help="switch rule e off: run no kernel (seconds, even from empty caches); every figure is "
+                             "then 'not emulated' and rule d reports gaps without the emulated configurations")
     parser.set_defaults(handler=run)
 
 
@@ -107,8 +111,12 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
-    with emulation_progress():
-        everything = judge()  # rules see every figure; the options only filter the report
+    with ExitStack() as stack:
+        if args.no_emulator:
+            stack.enter_context(emulated.switched_off())
+        with emulation_progress():
+            everything = judge()  # rules see every figure; the options only filter the report
+        emulations = emulated.emulate([j.figure for j in everything], load_parts())  # rule e's results (memoised)
     problem = _validate(args, everything)
     if problem:
         print(f"refbench sanity: {problem}", file=sys.stderr)
@@ -116,7 +124,6 @@ def run(args: argparse.Namespace) -> int:
     judgements = select_figures(everything, source=sources, board=args.board, algorithm=args.algorithm)
     if args.only:
         judgements = [j for j in judgements if j.verdict in args.only]
-    emulations = emulated.emulate([j.figure for j in everything], load_parts())  # rule e's results (memoised)
     if args.format == "json":
         print(json.dumps([{**j.as_json(), **emulations[j.figure.id].as_json()} for j in judgements], indent=1,
                          ensure_ascii=False))

@@ -36,7 +36,9 @@ STYLE = (
     ".v{color:white;font-weight:bold;text-align:center}img{max-width:100%}small{color:#555}</style>"
 )
 #: Colour of each kind of memory configuration in plot 1.
-CONFIG_COLOURS = {"cache on": "#1565c0", "cache off": "#c62828", "code in SRAM": "#2e7d32", "flash": "#6a1b9a"}
+#: One colour per memory configuration kind (refbench.sanity.emulated.ConfigKind), in plotting order.
+CONFIG_COLOURS = {"cache on": "#1565c0", "cache on, prefetch off": "#00838f", "prefetch only": "#ef6c00",
+                  "cache off": "#c62828", "tables in SRAM": "#8d6e63", "code in SRAM": "#2e7d32", "flash": "#6a1b9a"}
 VERDICT_COLOURS = {"consistent": "#2e7d32", "explained": "#00838f", "suspicious": "#f9a825", "inconsistent": "#c62828"}
 
 
@@ -69,7 +71,7 @@ def plot_published_vs_emulated(judgements: list[Judgement], emulations: dict[str
     by_board: dict[str, list[tuple[Judgement, Emulation]]] = defaultdict(list)
     for j in judgements:
         e = emulations.get(j.figure.id)
-        if e is not None and e.status == "emulated" and e.published is not None:
+        if e is not None and e.status == "emulated" and e.published is not None and e.unit == "c/B":
             by_board[f"{j.figure.part} ({e.core}, {j.figure.library})"].append((j, e))
     if not by_board:
         return None
@@ -88,7 +90,7 @@ def plot_published_vs_emulated(judgements: list[Judgement], emulations: dict[str
             kind_of = {c.label: c.kind for c in e.configs}
             for label, (lo, hi) in e.by_config().items():
                 kind = kind_of.get(label, "flash")
-                y = e.published * 1.04 ** (kinds.index(kind) - 1)
+                y = e.published * 1.03 ** (kinds.index(kind) - len(kinds) // 2)
                 ax.plot([lo, hi], [y, y], color=CONFIG_COLOURS[kind], lw=2, alpha=0.55, marker="|", ms=6,
                         label=None if kind in drawn else kind)
                 drawn.add(kind)
@@ -202,7 +204,8 @@ def render_html(judgements: list[Judgement], emulations: dict[str, Emulation],
         f = j.figure
         e = emulations.get(f.id)
         if e and e.emulated_min is not None:
-            emulated = f"{_fmt(e.emulated_min)} .. {_fmt(e.emulated_max)}<br><small>" + "<br>".join(
+            unit = "" if e.unit == "c/B" else f" {e.unit} per call"
+            emulated = f"{_fmt(e.emulated_min)} .. {_fmt(e.emulated_max)}{unit}<br><small>" + "<br>".join(
                 f"{html.escape(label)}: {_fmt(lo)} .. {_fmt(hi)}" for label, (lo, hi) in e.by_config().items()
             ) + "</small>"
         else:

@@ -34,11 +34,15 @@ the rule off (for reports and tests of the other rules).
 from __future__ import annotations
 
 import math
+import os
 import re
+import sys
 from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import Any, Literal
 
 from cortexm_emu import board_memory
@@ -50,6 +54,8 @@ from refbench.kernels.catalog import families
 from refbench.measure import Job, Measurement, Measurer
 from refbench.published.model import Figure, Part
 from refbench.published.normalise import normalise
+from refbench.ref import hashes
+from refbench.sanity.peripherals import HardwareJudgement, judge_hardware
 from refbench.sanity.rules import (
     CROSS_BOARD_TOLERANCE,
     SAME_WORK_TOLERANCE,
@@ -72,10 +78,32 @@ WOLFSSL_AAD_BYTES = 13
 #: Allowance on the range: a published timing repeats within SAME_WORK_TOLERANCE (rules.py),
 #: plus the printed resolution of the figure.
 CIPHER_KEY_BYTES = {"SM4": 16, "3DES": 24}
-#: The kernels are built with the hermetic compiler at -Os for every figure (the published
-#: builds use GCC at various levels; every message names this build).
+#: The kernels are built with the hermetic compiler (the ``ziglang`` package's clang, installed
+#: by pip with refbench), so the report is the same on every machine without a cross toolchain.
+#: The optimisation level follows the figure (:func:`kernel_build`); every message names the build.
 KERNEL_COMPILER = "zig"
 KERNEL_OPT = "Os"
+#: The figure's stated optimisation -> the level the kernels are built at. IAR's "High, Speed"
+#: and ARMCC/Clang -O3 optimise for speed like clang -O3; a level the page does not state is
+#: built at -Os, the level the same pages state for their other builds.
+OPT_OF_OPTIONS = {"-Os": "Os", "-O2": "O2", "-O3": "O3", "High Speed optimisation": "O3"}
+#: wolfCrypt's benchmark built with BENCH_EMBEDDED (the STM32 pages' 1024-byte blocks) runs
+#: ``numBlocks = 25`` updates of ``bench_size = 1024`` bytes and then one Final for every hash,
+#: HMAC, CMAC and Poly1305 (wolfssl wolfcrypt/benchmark/benchmark.c: "#ifdef BENCH_EMBEDDED ...
+#: static int numBlocks = 25; /* how many kB to test (en/de)cryption */ static word32 bench_size
+#: = (1024ul);", and bench_hmac/bench_sha256/bench_cmac/bench_poly1305: "for (times = 0; times <
+#: numBlocks; ...) Update(..., BENCH_SIZE); ... Final"). The work per Final is one message of
+#: 25 x 1024 bytes; GMAC (one wc_GmacUpdate of bench_size per call) and ciphers (one call per
+#: block) are per 1024-byte block.
+WOLFSSL_NUM_BLOCKS = 25
+WOLFSSL_STREAMED = ("hash", "mac")
+#: wolfCrypt's RNG is Hash_DRBG over SHA-256 (wolfcrypt/src/random.c, "Hash_DRBG_Generate"), and
+#: bench_rng calls wc_RNG_GenerateBlock once per 1024-byte block: one Generate, instantiated before.
+DRBG_REFERENCE = "hash-drbg-sha-256-generate"
+#: ST CMOX "final tag generation done through the call to cmox_hash_generateTag" after the data
+#: flow mode's 8000-byte message (seed 002, §2.2.2): the bytes left in the block buffer then are
+#: 8000 mod the block size, and generateTag pads them and runs the last compression(s).
+CMOX_FINAL_MESSAGE_BYTES = 8000
 CIPHER_FAMILY = {"AES": "aes", "SM4": "sm4", "3DES": "tdea"}
 
 _BLOCK_MODE = re.compile(r"^(AES)-(128|192|256)-(CBC|CTR|ECB|GCM|CCM)$|^(SM4|3DES)-(CBC|CTR|ECB|GCM|CCM)$")
@@ -118,7 +146,7 @@ def switched_off() -> Iterator[None]:
         _ENABLED.reset(token)
 
 
-ConfigKind = Literal["cache on", "cache off", "flash", "code in SRAM"]
+ConfigKind = Literal["cache on", "cache off", "flash", "code in SRAM", "cache on, prefetch off", "prefetch only"]
 #: Names of the instruction/data caches in configuration labels, by cache kind of the profile.
 _CACHE_NAMES = {"art_icache": "ART", "art_dcache": "ART", "l1_icache": "L1 caches", "l1_dcache": "L1 caches",
                 "icache": "ICACHE", "dcache": "DCACHE", "flash_icache": "flash cache"}
@@ -135,13 +163,18 @@ class MemoryConfig:
     wait_states: int
     cache: Literal["on", "off"]
     code: Literal["flash", "ram"]
+    #: the flash prefetch buffer; None: as ``cache`` (board_memory's default)
+    prefetch: Literal["on", "off"] | None = None
 
     def memory(self) -> BoardMemory:
         return _memory(self)
 
     def as_json(self) -> dict[str, Any]:
-        return {"label": self.label, "kind": self.kind, "board": self.board, "clock_mhz": self.clock_mhz,
+        data = {"label": self.label, "kind": self.kind, "board": self.board, "clock_mhz": self.clock_mhz,
                 "wait_states": self.wait_states, "cache": self.cache, "code": self.code}
+        if self.prefetch is not None:
+            data["prefetch"] = self.prefetch
+        return data
 
 
 _MEMORIES: dict[MemoryConfig, BoardMemory] = {}
@@ -149,7 +182,8 @@ _MEMORIES: dict[MemoryConfig, BoardMemory] = {}
 
 def _memory(config: MemoryConfig) -> BoardMemory:
     if config not in _MEMORIES:
-        _MEMORIES[config] = board_memory(config.board, config.clock_mhz, config.cache, code=config.code)
+        _MEMORIES[config] = board_memory(config.board, config.clock_mhz, config.cache, prefetch=config.prefetch,
+                                         code=config.code)
     return _MEMORIES[config]
 
 
@@ -175,9 +209,12 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
     """The memory configurations ``board`` allows at ``clock_mhz`` that can change a count.
 
     Flash with the caches/ART and prefetch on, and with them off (one "flash" configuration
-    when the part has neither a modelled cache nor prefetch, or runs at 0 wait states); code
-    and constants in SRAM when every SRAM row of the profile has 0 wait states and flash has
-    wait states (at 0 wait states SRAM and flash cost the same: rules R1, R7).
+    when the part has neither a modelled cache nor prefetch, or runs at 0 wait states); when
+    the part has both a modelled cache and a prefetch buffer, the two mixed settings too:
+    caches on with prefetch off (STM32CubeL4/WB/WL's ``stm32*_hal_conf.h`` templates ship
+    ``PREFETCH_ENABLE 0`` with both caches enabled) and prefetch on with caches off; code and
+    constants in SRAM when every SRAM row of the profile has 0 wait states and flash has wait
+    states (at 0 wait states SRAM and flash cost the same: rules R1, R7).
     """
     ws = wait_states(board, clock_mhz)
     on = board_memory(board, clock_mhz, "on")
@@ -185,8 +222,9 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
     wait = f"{ws} WS" + (f" (= {on.wait_cycles} core cycles)" if on.wait_cycles != ws else "")
     where = f"{wait} @ {clock_mhz:g} MHz"
 
-    def make(label: str, kind: ConfigKind, cache: Literal["on", "off"], code: Literal["flash", "ram"]) -> MemoryConfig:
-        return MemoryConfig(label, kind, board.name, float(clock_mhz), ws, cache, code)
+    def make(label: str, kind: ConfigKind, cache: Literal["on", "off"], code: Literal["flash", "ram"],
+             prefetch: Literal["on", "off"] | None = None) -> MemoryConfig:
+        return MemoryConfig(label, kind, board.name, float(clock_mhz), ws, cache, code, prefetch)
 
     accelerated = _cache_label(on)
     if ws == 0 or not accelerated:
@@ -195,17 +233,23 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
     else:
         configs = [make(f"{accelerated} on, {where}", "cache on", "on", "flash"),
                    make(f"{accelerated} off, {where}", "cache off", "off", "flash")]
+        caches = _cache_label(board_memory(board, clock_mhz, "on", prefetch="off"))
+        if on.prefetch and caches:
+            configs += [make(f"{caches} on, prefetch off, {where}", "cache on, prefetch off", "on", "flash", "off"),
+                        make(f"{caches} off, prefetch on, {where}", "prefetch only", "off", "flash", "on")]
     if ws > 0 and all(region.wait_states == 0 for region in board.sram):
         configs.append(make(f"code in SRAM, 0 WS @ {clock_mhz:g} MHz", "code in SRAM", "on", "ram"))
-    for config in configs:
-        _MEMORIES.setdefault(config, {"on": on, "off": off}[config.cache] if config.code == "flash"
-                             else board_memory(board, clock_mhz, "on", code="ram"))
+    for config in configs[:2]:
+        if config.code == "flash" and config.prefetch is None:
+            _MEMORIES.setdefault(config, {"on": on, "off": off}[config.cache])
     return configs
 
 
 @dataclass(frozen=True)
 class KernelTarget:
-    """What to run for a figure: an operation (by reference name) and its inputs."""
+    """What to run for a figure: an operation (by reference name), its inputs, the optimisation
+    level the kernels are built at, and whether the figure is compared per byte of ``size``
+    (throughput) or per call (``per_op``: a latency such as a final tag generation)."""
 
     reference: str
     key_bytes: int | None
@@ -213,6 +257,12 @@ class KernelTarget:
     size: int
     chunk: int | None
     notes: tuple[str, ...]
+    opt: str = KERNEL_OPT
+    per_op: bool = False
+
+    @property
+    def unit(self) -> str:
+        return "cycles" if self.per_op else "c/B"
 
 
 @dataclass(frozen=True)
@@ -228,6 +278,14 @@ class VariantResult:
     problem: str
     memory: str = "ideal"  # the configuration's label
     memory_cycles: int | None = None  # stall cycles of the memory system, included in cycles
+    per_op: bool = False  # compared per call (cycles) rather than per byte
+
+    @property
+    def rate(self) -> float | None:
+        """What is compared with the published figure: cycles per byte, or cycles per call."""
+        if not self.verified or self.cycles is None:
+            return None
+        return float(self.cycles) if self.per_op else self.cycles_per_byte
 
     @property
     def name(self) -> str:
@@ -256,26 +314,38 @@ class Emulation:
     board: str | None = None
     clock_mhz: float | None = None
     configs: tuple[MemoryConfig, ...] = ()
+    unit: str = "c/B"  # of published, emulated_min/max and the per-configuration ranges: c/B or cycles
+    build: str = ""  # compiler and optimisation level of the kernels
+    hardware: HardwareJudgement | None = None  # a hardware figure's peripheral rule
 
     def by_config(self) -> dict[str, tuple[float, float]]:
-        """(min, max) cycles per byte over the verified variants, per configuration label."""
+        """(min, max) of the compared rate (``unit``) over the verified variants, per configuration label."""
         ranges: dict[str, tuple[float, float]] = {}
         for v in self.variants:
-            if v.verified and v.cycles_per_byte is not None:
+            rate = v.rate
+            if rate is not None:
                 lo, hi = ranges.get(v.memory, (math.inf, 0.0))
-                ranges[v.memory] = (min(lo, v.cycles_per_byte), max(hi, v.cycles_per_byte))
+                ranges[v.memory] = (min(lo, rate), max(hi, rate))
         return ranges
 
     def as_json(self) -> dict[str, Any]:
         emulated = self.status == "emulated"
+        peripheral = self.hardware
         return {
             "emulation": self.status,
+            "peripheral": peripheral.peripheral if peripheral else None,
+            "peripheral_bound": peripheral.bound if peripheral else None,
+            "peripheral_unit": peripheral.unit if peripheral else None,
+            "peripheral_ratio": peripheral.ratio if peripheral else None,
+            "peripheral_source": peripheral.source if peripheral else None,
             "emulated_min": self.emulated_min,
             "emulated_max": self.emulated_max,
             "explanation": self.explanation,
             "explanation_memory": self.memory if emulated else None,
             "residual": self.residual,
             "emulated_size": self.size,
+            "emulated_unit": self.unit if emulated else None,
+            "emulated_build": self.build if emulated else None,
             "emulated_board": self.board if emulated else None,
             "emulated_clock_mhz": self.clock_mhz if emulated else None,
             "emulated_memory": [c.as_json() for c in self.configs] if emulated else None,
@@ -295,8 +365,32 @@ def _operation_name(algorithm: str, operation: str, mode: str) -> str:
     return {"CTR": "ctr", "GCM": "gcm-encrypt", "CCM": "ccm-encrypt"}[mode]
 
 
+def kernel_build(f: Figure) -> tuple[str, str]:
+    """The optimisation level the kernels are built at for figure ``f`` (see
+    :data:`OPT_OF_OPTIONS`), and the words every message uses for the build."""
+    opt = OPT_OF_OPTIONS.get(f.options, KERNEL_OPT)
+    stated = f"{f.compiler} {f.options}" if f.options in OPT_OF_OPTIONS else f"{f.compiler}, level not stated"
+    return opt, f"{KERNEL_COMPILER} -{opt}; the page: {stated}"
+
+
+def _final_target(f: Figure) -> tuple[KernelTarget | None, str]:
+    """A hash's final tag generation (ST CMOX ``cmox_hash_generateTag``), as one call: the
+    digest of the bytes the data flow mode left buffered (see :data:`CMOX_FINAL_MESSAGE_BYTES`)."""
+    name = f.algorithm.lower()
+    if not f.library.startswith("ST CMOX") or name not in hashes.NAMES:
+        return None, f"no kernel operation corresponds to {f.algorithm} {f.operation}"
+    block = hashes.block_size(name)  # type: ignore[arg-type]
+    left = CMOX_FINAL_MESSAGE_BYTES % block
+    note = (f"final tag generation after the page's {CMOX_FINAL_MESSAGE_BYTES}-byte message: {left} bytes left in "
+            f"the {block}-byte block, measured as the digest of a {left}-byte message (padding and the last "
+            "compression; the initial state setup is included)")
+    return KernelTarget(name, None, 0, left, None, (note,), kernel_build(f)[0], per_op=True), ""
+
+
 def kernel_target(f: Figure) -> tuple[KernelTarget | None, str]:
     """The kernel operation and inputs matching figure ``f``, or (None, why not)."""
+    if f.operation == "finalize":
+        return _final_target(f)
     normalised = normalise(f)
     if normalised.cycles_per_byte is None:
         return None, "no per-byte figure to compare (a per-operation or footprint figure)"
@@ -320,6 +414,14 @@ def kernel_target(f: Figure) -> tuple[KernelTarget | None, str]:
         reference = "ascon-aead128-encrypt"
     elif f.algorithm == "Poly1305":
         reference = "poly1305"
+    elif f.algorithm == "GMAC":
+        reference, key_bytes = "aes-gmac", 16
+        notes.append("AES-128 GMAC of the block as AAD with a 12-byte IV, as wolfCrypt's bench_gmac "
+                     "(wc_GmacSetKey(..., 16); wc_GmacUpdate(iv, 12, plain, bench_size, tag, 16))")
+    elif f.algorithm == "RNG" and f.library == "wolfSSL":
+        reference = DRBG_REFERENCE
+        notes.append("wolfCrypt's RNG is Hash_DRBG with SHA-256 (wolfcrypt/src/random.c): one Generate per "
+                     "wc_RNG_GenerateBlock call, instantiated beforehand (not timed)")
     elif f.operation in ("hash", "mac"):
         reference = f.algorithm.lower()
     else:
@@ -330,14 +432,18 @@ def kernel_target(f: Figure) -> tuple[KernelTarget | None, str]:
         if same is None:
             return None, f"no decryption kernel for {f.algorithm}"
         notes.append(f"decryption measured with the encryption kernel: {same}")
-    if f.block_bytes:
+    if f.block_bytes and f.library == "wolfSSL" and f.operation in WOLFSSL_STREAMED and f.algorithm != "GMAC":
+        size, chunk = WOLFSSL_NUM_BLOCKS * f.block_bytes, None
+        notes.append(f"wolfCrypt's benchmark hashes {WOLFSSL_NUM_BLOCKS} updates of {f.block_bytes} bytes per "
+                     f"Final (BENCH_EMBEDDED numBlocks): one {size}-byte message")
+    elif f.block_bytes:
         size, chunk = f.block_bytes, None
     elif f.message_bytes:
         size, chunk = f.message_bytes, f.chunk_bytes
     else:
         size, chunk = STEADY_STATE_BYTES, None
         notes.append(f"message size not stated: steady state at {STEADY_STATE_BYTES} bytes")
-    return KernelTarget(reference, key_bytes, aad, size, chunk, tuple(notes)), ""
+    return KernelTarget(reference, key_bytes, aad, size, chunk, tuple(notes), kernel_build(f)[0]), ""
 
 
 def _operations_for(reference: str) -> list[tuple[str, str, str]]:
@@ -398,34 +504,42 @@ class _Pending:
     configs: tuple[MemoryConfig, ...]
 
 
+def _whole(x: float) -> str:
+    return f"{x:,.0f}"
+
+
 def _judge(f: Figure, p: _Pending, results: list[VariantResult]) -> Emulation:
     target, board = p.target, p.board
-    published = normalise(f).cycles_per_byte
+    unit = target.unit
+    show = _whole if target.per_op else fmt
+    normalised = normalise(f)
+    published = normalised.cycles_per_op if target.per_op else normalised.cycles_per_byte
     assert published is not None
-    good = sorted((r for r in results if r.verified and r.cycles_per_byte is not None),
-                  key=lambda r: r.cycles_per_byte or 0.0)
+    good = sorted((r for r in results if r.rate is not None), key=lambda r: r.rate or 0.0)
     chunks = f" in {target.chunk}-byte chunks" if target.chunk else ""
-    context = f"{board.part} ({board.core}, {KERNEL_COMPILER} -{KERNEL_OPT}) at {target.size} B{chunks}"
+    build = kernel_build(f)[1]
+    context = f"{board.part} ({board.core}, {build}) at {target.size} B{chunks}"
     notes = [n for n in (p.clock_note, *target.notes) if n]
     if notes:
         context += "; " + "; ".join(notes)
     common = dict(published=published, size=target.size, core=board.core, variants=tuple(results),
-                  notes=tuple(notes), board=board.name, clock_mhz=p.clock_mhz, configs=p.configs)
+                  notes=tuple(notes), board=board.name, clock_mhz=p.clock_mhz, configs=p.configs, unit=unit,
+                  build=build)
     if not good:
         problems = "; ".join(dict.fromkeys(f"{r.kernel}/{r.variant}: {r.problem}" for r in results))
         return Emulation(f.id, "not emulated yet", f"not emulated yet: no variant verified ({problems})", **common)
-    rate = {r: float(r.cycles_per_byte or 0.0) for r in good}
+    rate = {r: float(r.rate or 0.0) for r in good}
     lo, hi = rate[good[0]], rate[good[-1]]
     fastest, slowest = good[0], good[-1]
     allowance = SAME_WORK_TOLERANCE + relative_resolution(f)
     nearest = min(good, key=lambda r: abs(published - rate[r]) / rate[r])
     residual = (published - rate[nearest]) / rate[nearest]
     spread = "; ".join(
-        f"[{config.label}: " + ", ".join(f"{r.kernel}/{r.variant} {fmt(rate[r])}" for r in good
+        f"[{config.label}: " + ", ".join(f"{r.kernel}/{r.variant} {show(rate[r])}" for r in good
                                          if r.memory == config.label) + "]"
         for config in p.configs if any(r.memory == config.label for r in good))
     variants = len({(r.kernel, r.variant) for r in good})
-    head = (f"published {fmt(published)} c/B; emulated {fmt(lo)}..{fmt(hi)} c/B over {variants} variant(s) x "
+    head = (f"published {show(published)} {unit}; emulated {show(lo)}..{show(hi)} {unit} over {variants} variant(s) x "
             f"{len(p.configs)} memory configuration(s) on {context}: {spread}")
     claims = _published_claims(f)
     verdict: Verdict
@@ -445,7 +559,7 @@ def _judge(f: Figure, p: _Pending, results: list[VariantResult]) -> Emulation:
             verdict = "suspicious"
             explanation = (f"faster than every emulated software variant in every memory configuration ({residual:+.1%} "
                            f"against {fastest.name}, the fastest of {variants} C variant(s) built with "
-                           f"{KERNEL_COMPILER} -{KERNEL_OPT}): requires hardware acceleration or hand-written "
+                           f"{KERNEL_COMPILER} -{target.opt}): requires hardware acceleration or hand-written "
                            "assembly (or C faster than these variants), and the page claims neither")
         message = f"{head}: {explanation}"
     else:
@@ -457,6 +571,105 @@ def _judge(f: Figure, p: _Pending, results: list[VariantResult]) -> Emulation:
         message = f"{head}: {explanation}"
     return Emulation(f.id, "emulated", explanation, lo, hi, residual, memory=chosen.memory,
                      finding=Finding(RULE, verdict, message), position=position, **common)
+
+
+def workers() -> int:
+    """Processes that run kernels in parallel: ``$REFBENCH_WORKERS``, else one per CPU (one when
+    the main program is not a file a spawned process can import, e.g. a script read from stdin)."""
+    text = os.environ.get("REFBENCH_WORKERS", "")
+    if not text:
+        main_file = getattr(sys.modules.get("__main__"), "__file__", None)
+        if main_file is not None and not os.path.exists(main_file):
+            return 1
+        return max(1, os.cpu_count() or 1)
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"Invalid REFBENCH_WORKERS ({text!r}); accepted: a whole number of processes >= 1")
+    return int(text)
+
+
+_Key = tuple[MemoryConfig, str, Job]
+
+
+def _measurer(config: MemoryConfig, opt: str) -> Measurer:
+    return Measurer(board=config.board, clock_mhz=config.clock_mhz, memory=config.memory(), opt=opt,
+                    compiler=KERNEL_COMPILER)
+
+
+def _unbuilt(measurer: Measurer, job: Job, exc: ToolchainError) -> Measurement:
+    """The measurement of a job whose kernel variant the compiler rejected (the error is kept)."""
+    return Measurement(job.kernel, job.variant, job.operation, measurer.core, measurer.board, measurer.clock_mhz,
+                       job.size, None, None, None, None, False, "", f"build failed: {exc}", "", "", "", {},
+                       measurer.model_version, measurer.memory.name, measurer.compiler, measurer.opt, False,
+                       job.key_bytes, job.aad_bytes)
+
+
+def _run_group(config: MemoryConfig, opt: str, jobs: list[Job]) -> list[Measurement]:
+    """Measure ``jobs`` (one kernel variant) in one configuration: the body of a worker process."""
+    measurer = _measurer(config, opt)
+    return [measurer.measure(job) for job in jobs]
+
+
+def _measure(by_config: dict[tuple[MemoryConfig, str], list[Job]], total: int,
+             callback: ProgressCallback | None) -> dict[_Key, Measurement]:
+    """Every job's measurement: cache hits first (and every ELF built, in this process), then the
+    rest in :func:`workers` processes, one task per configuration and kernel variant. The
+    emulator is deterministic, so where a job runs does not change its count."""
+    measured: dict[_Key, Measurement] = {}
+    missing: dict[tuple[MemoryConfig, str, str, str], list[Job]] = {}
+    done = 0
+
+    def report(config: MemoryConfig, opt: str, job: Job) -> None:
+        if callback is not None:
+            callback(done, total, f"{config.board} {job.kernel}/{job.variant} {job.operation} {job.size} B "
+                                  f"-{opt} ({config.label})")
+
+    for (config, opt), group in by_config.items():
+        # One measurer (and its loaded machines) per configuration at a time: machines hold
+        # their last call's block trace, so keeping every configuration's would grow without bound.
+        measurer = _measurer(config, opt)
+        for job in group:
+            try:
+                hit = measurer.cached(job)
+            except ToolchainError as exc:  # this variant cannot be built: it fails, the others still run
+                hit = _unbuilt(measurer, job, exc)
+            if hit is None:
+                missing.setdefault((config, opt, job.kernel, job.variant), []).append(job)
+                continue
+            measured[(config, opt, job)] = hit
+            done += 1
+            report(config, opt, job)
+        del measurer
+    processes = min(workers(), len(missing))
+    if processes <= 1:
+        for (config, opt, _, _), jobs in missing.items():
+            measurer = _measurer(config, opt)
+            for job in jobs:
+                measured[(config, opt, job)] = measurer.measure(job)
+                done += 1
+                report(config, opt, job)
+            del measurer
+        return measured
+    with ProcessPoolExecutor(processes, mp_context=get_context("spawn")) as pool:
+        futures = {pool.submit(_run_group, config, opt, jobs): (config, opt, jobs)
+                   for (config, opt, _, _), jobs in missing.items()}
+        for future in as_completed(futures):
+            config, opt, jobs = futures[future]
+            for job, measurement in zip(jobs, future.result(), strict=True):
+                measured[(config, opt, job)] = measurement
+                done += 1
+                report(config, opt, job)
+    return measured
+
+
+def _hardware(f: Figure, parts: dict[str, Part]) -> Emulation:
+    """A hardware figure: no kernel runs; the peripheral rule compares it with the documented
+    processing time of the peripheral (:mod:`refbench.sanity.peripherals`) where there is one."""
+    part = parts.get(f.part)
+    judgement = judge_hardware(f, _board(part.board) if part else None)
+    what = "hardware-accelerated figure: " + (f"against the {judgement.peripheral} processing time"
+                                               if judgement.modelled else "peripheral throughput")
+    return Emulation(f.id, "hardware", f"{what}: {judgement.explanation}", finding=judgement.finding,
+                     hardware=judgement)
 
 
 def emulate(figures: list[Figure], parts: dict[str, Part]) -> dict[str, Emulation]:
@@ -473,7 +686,7 @@ def emulate(figures: list[Figure], parts: dict[str, Part]) -> dict[str, Emulatio
             out[f.id] = Emulation(f.id, "not applicable", "a footprint figure (bytes), not a speed")
             continue
         if f.implementation == "hardware":
-            out[f.id] = Emulation(f.id, "hardware", "hardware-accelerated figure: peripheral throughput not modelled")
+            out[f.id] = _hardware(f, parts)
             continue
         if not enabled:
             out[f.id] = Emulation(f.id, "not emulated", "not emulated: rule e switched off for this report")
@@ -495,48 +708,29 @@ def emulate(figures: list[Figure], parts: dict[str, Part]) -> dict[str, Emulatio
             continue
         clock, clock_note = run_clock(board, f.clock_mhz)
         pending.append(_Pending(f, target, board, clock, clock_note, tuple(configurations(board, clock))))
-    jobs: list[tuple[MemoryConfig, Job]] = []
+    jobs: list[tuple[MemoryConfig, str, Job]] = []
     for p in pending:
         for kernel, variant, operation in _operations_for(p.target.reference):
             for job in _jobs(kernel, variant, operation, p.target):
-                jobs += [(config, job) for config in p.configs]
-    by_config: dict[MemoryConfig, list[Job]] = {}
-    for config, job in dict.fromkeys(jobs):
-        by_config.setdefault(config, []).append(job)
+                jobs += [(config, p.target.opt, job) for config in p.configs]
+    by_config: dict[tuple[MemoryConfig, str], list[Job]] = {}
+    for config, opt, job in dict.fromkeys(jobs):
+        by_config.setdefault((config, opt), []).append(job)
     total = sum(len(group) for group in by_config.values())
-    measured: dict[tuple[MemoryConfig, Job], Measurement] = {}
-    callback = _PROGRESS.get()
-    done = 0
-    try:
-        for config, group in by_config.items():
-            # One measurer (and its loaded machines) per configuration at a time: machines hold
-            # their last call's block trace, so keeping every configuration's would grow without bound.
-            measurer = Measurer(board=config.board, clock_mhz=config.clock_mhz, memory=config.memory(),
-                                opt=KERNEL_OPT, compiler=KERNEL_COMPILER)
-            for job in group:
-                measured[(config, job)] = measurer.measure(job)
-                done += 1
-                if callback is not None:
-                    callback(done, total, f"{config.board} {job.kernel}/{job.variant} {job.operation} {job.size} B "
-                                          f"({config.label})")
-            del measurer
-    except ToolchainError as exc:
-        for p in pending:
-            out[p.figure.id] = Emulation(p.figure.id, "not emulated yet",
-                                         f"not emulated yet: kernels cannot be built ({exc})")
-        return out
+    measured = _measure(by_config, total, _PROGRESS.get())
     for p in pending:
         results = []
         for kernel, variant, operation in _operations_for(p.target.reference):
             for config in p.configs:
-                parts_of = [measured[(config, job)] for job in _jobs(kernel, variant, operation, p.target)]
+                parts_of = [measured[(config, p.target.opt, job)]
+                            for job in _jobs(kernel, variant, operation, p.target)]
                 problem = "; ".join(m.error or m.mismatch for m in parts_of if not m.verified)
                 ok = all(m.verified and m.cycles is not None for m in parts_of)
                 cycles = sum(m.cycles for m in parts_of) if ok else None  # type: ignore[misc]
                 stalls = sum(m.memory_cycles or 0 for m in parts_of) if ok else None
                 results.append(VariantResult(kernel, variant, operation, cycles,
                                              cycles / p.target.size if cycles is not None and p.target.size else None,
-                                             ok, problem, config.label, stalls))
+                                             ok, problem, config.label, stalls, p.target.per_op))
         emulation = _judge(p.figure, p, results)
         _MEMO[(p.figure, p.figure.part)] = emulation
         out[p.figure.id] = emulation
@@ -618,8 +812,10 @@ def summary(emulations: dict[str, Emulation]) -> str:
         status[e.status] = status.get(e.status, 0) + 1
     positions = {p: sum(1 for e in emulations.values() if e.position == p) for p in ("inside", "faster", "slower")}
     off = f"; rule e switched off {status['not emulated']}" if status.get("not emulated") else ""
+    bounded = sum(1 for e in emulations.values() if e.hardware is not None and e.hardware.modelled)
     return (f"emulator ({MEMORY_NOTE}): {status.get('emulated', 0)} figures emulated "
             f"(inside the range {positions['inside']}, faster than every variant {positions['faster']}, "
             f"slower than every variant {positions['slower']}); "
-            f"not emulated yet {status.get('not emulated yet', 0)}; hardware, not modelled {status.get('hardware', 0)}; "
+            f"not emulated yet {status.get('not emulated yet', 0)}; hardware {status.get('hardware', 0)} (against the "
+            f"peripheral's documented processing time {bounded}, not modelled {status.get('hardware', 0) - bounded}); "
             f"footprint figures {status.get('not applicable', 0)}{off}")
