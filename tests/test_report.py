@@ -44,7 +44,7 @@ def isolated(shared_cache, monkeypatch):
 def subset(monkeypatch):
     """The sanity command judges only the chosen figures (so the test runs few kernels)."""
     figures = [FIGURES[i] for i in CHOSEN]
-    monkeypatch.setattr(sanity_command, "judge", lambda: judge(figures, PARTS))
+    monkeypatch.setattr(sanity_command, "load_figures", lambda: figures)
     return figures
 
 
@@ -95,3 +95,18 @@ def test_sanity_table_counts_emulation(subset, capsys):
 def test_sanity_bad_format_lists_html(subset, capsys):
     assert main(["sanity", "--format", "pdf"]) == 2
     assert "accepted: table, markdown, json, html" in capsys.readouterr().err
+
+
+def test_a_filtered_report_runs_kernels_only_for_the_selected_figures(subset, capsys):
+    """--board WB55 (000-0148): rule e emulates that figure alone; the rules still see all figures."""
+    assert main(["sanity", "--board", "WB55", "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["id"] for r in rows] == ["000-0148"] and rows[0]["emulation"] == "emulated"
+    assert {figure.id for figure, _ in emulated._MEMO} == {"000-0148"}
+
+
+def test_no_emulator_runs_no_kernel(subset, capsys):
+    assert main(["sanity", "--no-emulator", "--format", "json"]) == 0
+    rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["002-0001"]["emulation"] == "not emulated" and rows["000-0261"]["emulation"] == "hardware"
+    assert not emulated._MEMO

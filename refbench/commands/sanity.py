@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from contextlib import ExitStack
 
 from rich.console import Console
@@ -13,9 +14,9 @@ from rich.markup import escape
 from rich.table import Table
 
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
-from refbench.published.model import load_parts
+from refbench.published.model import Figure, load_figures, load_parts
 from refbench.report import emulation_progress
-from refbench.sanity import VERDICTS, Judgement, emulated, judge, select_figures
+from refbench.sanity import VERDICTS, Judgement, emulated, figure_selected, judge
 
 VERDICT_STYLE = {"consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
 FORMATS = ("table", "markdown", "json", "html")
@@ -54,15 +55,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
-def _validate(args: argparse.Namespace, judgements: list[Judgement]) -> str | None:
+def _validate(args: argparse.Namespace, figures: Sequence[Figure]) -> str | None:
     if args.format not in FORMATS:
         return f"Invalid --format ({args.format!r}); accepted: {', '.join(FORMATS)}"
     for verdict in args.only or ():
         if verdict not in VERDICTS:
             return f"Invalid --only ({verdict!r}); accepted: {', '.join(VERDICTS)}"
     for option, values, known in (
-        ("--board", args.board, sorted({j.figure.part for j in judgements} | {j.figure.board for j in judgements if j.figure.board})),
-        ("--algorithm", args.algorithm, sorted({j.figure.algorithm for j in judgements})),
+        ("--board", args.board, sorted({f.part for f in figures} | {f.board for f in figures if f.board})),
+        ("--algorithm", args.algorithm, sorted({f.algorithm for f in figures})),
     ):
         for value in values or ():
             if not any(value.lower() in k.lower() for k in known):
@@ -111,17 +112,21 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
+    figures = load_figures()
+    problem = _validate(args, figures)
+    if problem:
+        print(f"refbench sanity: {problem}", file=sys.stderr)
+        return 2
+    # Rules see every figure (partners on other boards); rule e runs kernels for the selected ones.
+    scope = [f.id for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
     with ExitStack() as stack:
         if args.no_emulator:
             stack.enter_context(emulated.switched_off())
         with emulation_progress():
-            everything = judge()  # rules see every figure; the options only filter the report
-        emulations = emulated.emulate([j.figure for j in everything], load_parts())  # rule e's results (memoised)
-    problem = _validate(args, everything)
-    if problem:
-        print(f"refbench sanity: {problem}", file=sys.stderr)
-        return 2
-    judgements = select_figures(everything, source=sources, board=args.board, algorithm=args.algorithm)
+            everything = judge(figures, emulate=scope)
+        selected = {f.id: f for f in figures if f.id in set(scope)}
+        emulations = emulated.emulate(list(selected.values()), load_parts())  # rule e's results (memoised)
+    judgements = [j for j in everything if j.figure.id in selected]
     if args.only:
         judgements = [j for j in judgements if j.verdict in args.only]
     if args.format == "json":

@@ -14,32 +14,41 @@ from refbench.sanity.emulated import rule_emulated
 from refbench.sanity.rules import RULES
 from refbench.sanity.verdicts import VERDICTS, Finding, Judgement, Verdict
 
-__all__ = ["VERDICTS", "Finding", "Judgement", "Verdict", "judge", "select_figures"]
+__all__ = ["VERDICTS", "Finding", "Judgement", "Verdict", "figure_selected", "judge", "select_figures"]
 
 
-def judge(figures: Iterable[Figure] | None = None, parts: dict[str, Part] | None = None) -> list[Judgement]:
+def judge(figures: Iterable[Figure] | None = None, parts: dict[str, Part] | None = None,
+          emulate: Iterable[str] | None = None) -> list[Judgement]:
     """Apply every rule to ``figures`` (default: all published figures) and return one
     judgement per figure, in the figures' order. Rules see all the given figures, so
     filtering before judging removes partners; filter the judgements instead
-    (:func:`select_figures`)."""
+    (:func:`select_figures`). ``emulate``: the ids of the figures rule e runs kernels for
+    (default: all; the cross-board rule still emulates the partners it compares)."""
     figures = list(load_figures() if figures is None else figures)
     parts = load_parts() if parts is None else parts
     judgements = {f.id: Judgement(f, normalise(f)) for f in figures}
-    for rule in (*RULES.values(), rule_emulated):
+    scope = None if emulate is None else set(emulate)
+    emulated_figures = figures if scope is None else [f for f in figures if f.id in scope]
+    for rule in RULES.values():
         for figure_id, finding in rule(figures, parts):
             judgements[figure_id].findings.append(finding)
+    for figure_id, finding in rule_emulated(emulated_figures, parts):
+        judgements[figure_id].findings.append(finding)
     return [judgements[f.id] for f in figures]
 
 
-def select_figures(judgements: Iterable[Judgement], source: list[str] | None = None,
-                   board: list[str] | None = None, algorithm: list[str] | None = None) -> list[Judgement]:
-    """Keep judgements whose source file starts with / board or part contains / algorithm
-    contains any of the given texts (case-insensitive)."""
+def figure_selected(f: Figure, source: list[str] | None = None, board: list[str] | None = None,
+                    algorithm: list[str] | None = None) -> bool:
+    """True when ``f``'s source file starts with / board or part contains / algorithm contains
+    any of the given texts (case-insensitive); an option not given selects everything."""
     def matches(texts: list[str] | None, *values: str | None) -> bool:
         if not texts:
             return True
         return any(t.lower() in (v or "").lower() for t in texts for v in values)
-    return [j for j in judgements
-            if matches(source, j.figure.source)
-            and matches(board, j.figure.board, j.figure.part)
-            and matches(algorithm, j.figure.algorithm)]
+    return matches(source, f.source) and matches(board, f.board, f.part) and matches(algorithm, f.algorithm)
+
+
+def select_figures(judgements: Iterable[Judgement], source: list[str] | None = None,
+                   board: list[str] | None = None, algorithm: list[str] | None = None) -> list[Judgement]:
+    """Keep the judgements whose figure :func:`figure_selected` selects."""
+    return [j for j in judgements if figure_selected(j.figure, source, board, algorithm)]
