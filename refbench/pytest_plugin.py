@@ -13,8 +13,10 @@ Emulated rounds are exact repeats: the same ELF, inputs and timing model give th
 count every time (DESIGN.md), so stddev is 0 by construction. The plugin says so in each case's
 ``extra_info``, in the group name, in ``machine_info`` and in a terminal summary line.
 
-The board's memory system (flash wait states, prefetch, caches) is not modelled yet: a case
-runs the board's core with ideal memory at the board's maximum clock, and says so.
+A case runs the board's core at the board's maximum clock with the board's memory system
+(``cortexm_emu.board_memory``: flash wait states, prefetch, ART/ICACHE/L1 caches, code in
+flash), with the caches and prefetch on unless ``--refbench-memory off``; ``--refbench-memory
+ideal`` runs with zero wait states. Each case says which memory it ran with.
 
 Load it with ``-p refbench.pytest_plugin`` (``benchmarks/conftest.py`` loads it for the
 benchmarks folder). Examples::
@@ -58,7 +60,13 @@ COMPILERS: tuple[str, ...] = ("zig", "gcc")
 SIZE_STEP = 16
 MAX_SIZE = 16384
 
-MEMORY_NOTE = "ideal, board memory system not modelled yet"
+#: Values of --refbench-memory: the board's memory system with caches/ART and prefetch on or off,
+#: or the ideal (zero-wait-state) memory.
+MEMORY_CHOICES: tuple[str, ...] = ("on", "off", "ideal")
+DEFAULT_MEMORY = "on"
+MEMORY_NOTE = ("the board's memory system at the case's clock (cortexm_emu.board_memory: flash wait states, "
+               "prefetch, caches; code in flash), caches and prefetch as --refbench-memory says")
+IDEAL_MEMORY = "ideal (zero wait states)"
 CLOCK_SOURCE = "part maximum clock (max_clock_mhz of the board file)"
 TIME_SOURCE = "emulated board time = cycles / clock_hz (not host time)"
 REPEAT_NOTE = (
@@ -185,6 +193,11 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         f"Default: {DEFAULT_COMPILER}; with --refbench-full: every installed one.",
     )
     group.addoption(
+        "--refbench-memory", choices=MEMORY_CHOICES, default=DEFAULT_MEMORY,
+        help="Memory system of board cases: the board's flash, prefetch and caches with caches and prefetch "
+        "'on' (default) or 'off', or 'ideal' (zero wait states).",
+    )
+    group.addoption(
         "--refbench-rounds", type=parse_rounds, metavar="N", default=DEFAULT_ROUNDS,
         help=f"Emulated rounds per board case (default {DEFAULT_ROUNDS}). They are exact repeats "
         "(stddev 0); more than one only shows that.",
@@ -219,6 +232,7 @@ class BoardCase:
     size: int
     compiler: str
     opt: str
+    memory: str = DEFAULT_MEMORY  # one of MEMORY_CHOICES
 
     @property
     def kernel(self) -> str:
@@ -287,7 +301,7 @@ def board_cases(config: pytest.Config) -> list[BoardCase]:
                     for compiler, opt in selected_builds(config):
                         cases.append(
                             BoardCase(board_name, board.core, clock_hz, family_name, variant,
-                                      op.name, size, compiler, opt)
+                                      op.name, size, compiler, opt, config.getoption("refbench_memory"))
                         )
     return cases
 
@@ -476,12 +490,14 @@ def chosen_inputs(harness: Any, case: BoardCase) -> dict[str, bytes | int]:
 
 
 @cache
-def _harness(family_name: str, variant: str, core: str, opt: str, compiler: str):
-    """One built, loaded harness per (kernel variant, core, build): boards with the same core share it
-    (their memory systems are not modelled yet, so the machine is the same)."""
+def _harness(family_name: str, variant: str, core: str, opt: str, compiler: str, board: str, clock_hz: int,
+             memory: str):
+    """One built, loaded harness per (kernel variant, core, build, board memory system)."""
+    from cortexm_emu import board_memory
     from refbench.kernels.harness import KernelHarness
 
-    return KernelHarness(family_name, variant, core, opt=opt, compiler=compiler)
+    system = None if memory == "ideal" else board_memory(board, clock_hz / 1e6, memory)  # type: ignore[arg-type]
+    return KernelHarness(family_name, variant, core, opt=opt, compiler=compiler, memory=system)
 
 
 # --------------------------------------------------------------------------- the fixture
@@ -508,7 +524,8 @@ class BoardBenchmark:
     def __call__(self):
         """Run the case ``rounds`` times; return the last :class:`KernelRun` (``verified`` tells)."""
         case = self.case
-        harness = _harness(case.family, case.variant, case.core, case.opt, case.compiler)
+        harness = _harness(case.family, case.variant, case.core, case.opt, case.compiler, case.board,
+                           case.clock_hz, case.memory)
         inputs = chosen_inputs(harness, case)
         runs = []
 
@@ -530,7 +547,8 @@ class BoardBenchmark:
             "clock_mhz": case.clock_hz / 1e6,
             "clock_source": CLOCK_SOURCE,
             "time_source": TIME_SOURCE,
-            "memory": MEMORY_NOTE,
+            "memory": IDEAL_MEMORY if case.memory == "ideal" else harness.machine.memory.name,
+            "memory_cycles": last.memory_cycles,
             "kernel": case.kernel,
             "operation": case.operation,
             "size_bytes": case.size,
@@ -560,13 +578,15 @@ class BoardBenchmark:
 
 @pytest.fixture
 def board_case(refbench_board: str, refbench_kernel: str, refbench_operation: str, refbench_size: int,
-               refbench_build: str) -> BoardCase:
-    """The :class:`BoardCase` of the current parameters (see :data:`CASE_PARAMS`)."""
+               refbench_build: str, request: pytest.FixtureRequest) -> BoardCase:
+    """The :class:`BoardCase` of the current parameters (see :data:`CASE_PARAMS`) and the run's
+    ``--refbench-memory``."""
     board = load_board(refbench_board)
     family_name, _, variant = refbench_kernel.partition("/")
     compiler, _, opt = refbench_build.partition("-")
     return BoardCase(refbench_board, board.core, round(board.max_clock_mhz * 1_000_000), family_name,
-                     variant, refbench_operation, refbench_size, compiler, opt)
+                     variant, refbench_operation, refbench_size, compiler, opt,
+                     request.config.getoption("refbench_memory"))
 
 
 @pytest.fixture
@@ -605,6 +625,7 @@ def pytest_benchmark_update_machine_info(config: pytest.Config, machine_info: di
         "emulated_timer": TIME_SOURCE,
         "clock_source": CLOCK_SOURCE,
         "memory": MEMORY_NOTE,
+        "memory_option": config.getoption("refbench_memory"),
         "repeatability": REPEAT_NOTE,
         "boards": boards,
     }
@@ -618,7 +639,8 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     write = terminalreporter.write_line
     terminalreporter.section("refbench board time (emulated)")
     write(f"Times in the 'board time' groups are {TIME_SOURCE}.")
-    write(f"Clock: {CLOCK_SOURCE}. Memory: {MEMORY_NOTE}.")
+    write(f"Clock: {CLOCK_SOURCE}. Memory: {MEMORY_NOTE} (--refbench-memory "
+          f"{config.getoption('refbench_memory')}).")
     identical = all(row["exact_repeats"] for row in rows)
     write(
         f"Rounds are exact repeats (stddev 0 by construction, not measured variance): "

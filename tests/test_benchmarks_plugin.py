@@ -17,6 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from cortexm_emu import board_memory
 from cortexm_emu.boards import board_names, load_board
 from cortexm_emu.cores import CORES
 from cortexm_emu.errors import EmulatorError
@@ -208,15 +209,19 @@ def board_json(tmp_path_factory: pytest.TempPathFactory) -> tuple[dict, str]:
 
 def test_json_time_is_cycles_over_board_clock(board_json: tuple[dict, str]) -> None:
     data, _ = board_json
-    benches = {b["params"]["refbench_board"]: b for b in data["benchmarks"]}
+    benches = {b["params"]["refbench_board"]: b for b in data["benchmarks"]
+               if b["params"]["refbench_operation"] == "sha-256"}
     assert set(benches) == {"stm32g071rb", "stm32l4a6zg"}
     harness_cycles = {}
     for board, bench in benches.items():
         info, stats = bench["extra_info"], bench["stats"]
         clock_hz = round(load_board(board).max_clock_mhz * 1_000_000)
         core = load_board(board).core
-        harness_cycles[board] = KernelHarness("sha256", "rolled", core).run(kernel_inputs("sha256", "sha-256", 64)).cycles
-        assert info["cycles"] == harness_cycles[board]
+        memory = board_memory(board, clock_hz / 1e6, "on")  # the default --refbench-memory on
+        run = KernelHarness("sha256", "rolled", core, memory=memory).run(kernel_inputs("sha256", "sha-256", 64))
+        harness_cycles[board] = run.cycles
+        assert info["cycles"] == harness_cycles[board] and info["memory_cycles"] == run.memory_cycles
+        assert info["memory"] == memory.name
         assert info["clock_hz"] == clock_hz and info["core"] == core
         assert stats["data"] == [info["cycles"] / clock_hz] * 4
         assert stats["min"] == stats["max"] == stats["mean"] == info["cycles"] / clock_hz
@@ -235,11 +240,11 @@ def test_json_and_terminal_say_rounds_are_exact_repeats(board_json: tuple[dict, 
         assert bench["stats"]["stddev"] == 0.0
         assert bench["extra_info"]["exact_repeats"] is True
         assert "stddev 0" in bench["group"] and "exact repeats" in bench["extra_info"]["repeatability"]
-        assert bench["extra_info"]["memory"] == MEMORY_NOTE
     assert data["machine_info"]["refbench"]["memory"] == MEMORY_NOTE
+    assert data["machine_info"]["refbench"]["memory_option"] == "on"
     assert set(data["machine_info"]["refbench"]["boards"]) == {"stm32g071rb", "stm32l4a6zg"}
     assert "Rounds are exact repeats (stddev 0 by construction" in stdout
-    assert "all 2 cases gave one cycle count per round" in stdout
+    assert f"all {len(data['benchmarks'])} cases gave one cycle count per round" in stdout
 
 
 def test_bad_board_option_stops_pytest_naming_valid_ones() -> None:
@@ -270,7 +275,8 @@ def test_default_selection_is_two_boards_every_kernel_one_size() -> None:
 def test_full_switch_selects_every_board_size_and_build() -> None:
     ids = _collected("--refbench-full", "--refbench-kernel", "sha256/rolled")
     builds = len(FULL_OPTS) * (2 if gcc_available() else 1)
-    assert len(ids) == len(emulated_boards()) * len(FULL_SIZES) * builds
+    operations = len(families()["sha256"].operations)
+    assert len(ids) == len(emulated_boards()) * len(FULL_SIZES) * builds * operations
     assert {i.split("[")[1].split("-")[0] for i in ids} == set(emulated_boards())
 
 
@@ -280,8 +286,9 @@ def test_normal_run_never_runs_a_benchmark() -> None:
         BOARDS_FILE, HOST_FILE, "-q", "--refbench-kernel", "sha256/rolled", "--refbench-algorithm", "SHA-256"
     )
     assert result.returncode == pytest.ExitCode.NO_TESTS_COLLECTED, result.stdout + result.stderr
-    # 2 default boards x 1 kernel case, and 3 implementations x 2 default host sizes
-    assert f"{len(DEFAULT_BOARDS) + 3 * len(DEFAULT_HOST_SIZES)} deselected" in result.stdout
+    # 2 default boards x the sha256 operations, and 3 implementations x 2 default host sizes
+    cases = len(DEFAULT_BOARDS) * len(families()["sha256"].operations) + 3 * len(DEFAULT_HOST_SIZES)
+    assert f"{cases} deselected" in result.stdout
     assert " passed" not in result.stdout and "refbench board time" not in result.stdout
 
 
@@ -296,3 +303,27 @@ def test_host_benchmarks_group_reference_and_libraries(tmp_path: Path) -> None:
     assert {b["group"] for b in benches} == {"host: SHA-256 16 B"}
     assert {b["extra_info"]["implementation"] for b in benches} == {"refbench", "cryptography", "pycryptodome"}
     assert all(b["options"]["timer"] == "perf_counter" for b in benches)
+
+
+def test_memory_option_selects_the_board_memory_system(tmp_path: Path) -> None:
+    """--refbench-memory ideal runs with zero wait states; off switches the caches and prefetch off."""
+    cycles = {}
+    for memory in ("ideal", "off"):
+        out = tmp_path / f"{memory}.json"
+        result = run_pytest(
+            BOARDS_FILE, "--benchmark-only", "-q", "--refbench-kernel", "sha256/rolled", "--refbench-board",
+            "stm32l4a6zg", "--refbench-size", "64", "--refbench-rounds", "1", "--refbench-memory", memory,
+            f"--benchmark-json={out}",
+        )
+        assert result.returncode == 0, result.stdout + result.stderr
+        (bench,) = [b for b in json.loads(out.read_text())["benchmarks"] if b["params"]["refbench_operation"] == "sha-256"]
+        cycles[memory] = bench["extra_info"]["cycles"]
+        if memory == "ideal":
+            assert bench["extra_info"]["memory"] == "ideal (zero wait states)" and bench["extra_info"]["memory_cycles"] == 0
+        else:
+            assert "caches off, prefetch off" in bench["extra_info"]["memory"]
+    inputs = kernel_inputs("sha256", "sha-256", 64)
+    assert cycles["ideal"] == KernelHarness("sha256", "rolled", "m4").run(inputs, "sha-256").cycles
+    off = board_memory("stm32l4a6zg", 80, "off")
+    assert cycles["off"] == KernelHarness("sha256", "rolled", "m4", memory=off).run(inputs, "sha-256").cycles
+    assert cycles["off"] > cycles["ideal"]
