@@ -24,7 +24,8 @@ def run_json(capsys, *argv: str) -> list[dict]:
 
 
 def test_json_has_the_required_keys(capsys):
-    rows = run_json(capsys, "--kernel", "sha256", "--variant", "rolled", "--core", "m0plus", "--sizes", "16,64")
+    rows = run_json(capsys, "--kernel", "sha256", "--variant", "rolled", "--operation", "sha-256", "--core", "m0plus",
+                    "--sizes", "16,64")
     assert [r["size"] for r in rows] == [16, 64]
     for r in rows:
         assert REQUIRED <= set(r)
@@ -49,7 +50,7 @@ def test_second_invocation_comes_from_the_cache(capsys, monkeypatch):
 
 
 def test_board_reports_time_at_its_clock(capsys):
-    rows = run_json(capsys, "--kernel", "sha256", "--variant", "rolled", "--board", "stm32wl55jc", "--clock", "48",
+    rows = run_json(capsys, "--kernel", "sha256", "--variant", "rolled", "--operation", "sha-256", "--board", "stm32wl55jc", "--clock", "48",
                     "--sizes", "64")
     (row,) = rows
     assert row["board"] == "stm32wl55jc" and row["core"] == "m4" and row["clock_mhz"] == 48
@@ -71,7 +72,7 @@ def test_board_cache_option_selects_the_memory_configuration(capsys):
 
 
 def test_table_output(capsys):
-    assert main(["cycles", "--kernel", "sha256", "--variant", "rolled", "--sizes", "64"]) == 0
+    assert main(["cycles", "--kernel", "sha256", "--variant", "rolled", "--operation", "sha-256", "--sizes", "64"]) == 0
     out = capsys.readouterr().out
     assert "sha256/rolled" in out and "memory ideal" in out and "1 measurements" in out
 

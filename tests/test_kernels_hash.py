@@ -40,25 +40,30 @@ KERNELS = Path(catalog.__file__).resolve().parent
 DEFAULT_CORES = ("m0plus", "m4")
 MATRIX_CORES = ("m0plus", "m3", "m4", "m7", "m33")
 
+
+def _every(
+    family: str, variants: tuple[str, ...], operations: tuple[str, ...]
+) -> list[tuple[str, str, str]]:
+    return [(family, variant, operation) for variant in variants for operation in operations]
+
+
 #: (family, variant, operation) of every kernel this file proves.
 CASES: tuple[tuple[str, str, str], ...] = (
     ("md5", "ref", "md5"),
-    ("sha1", "rolled", "sha-1"),
-    ("sha1", "unrolled", "sha-1"),
-    ("sha512", "ref", "sha-512"),
-    ("sha512", "ref", "sha-384"),
-    ("sha512", "ref", "sha-512/256"),
-    ("sha3", "lanes64", "sha3-256"),
-    ("sha3", "lanes64", "sha3-512"),
-    ("sha3", "lanes64", "shake128-256"),
-    ("sha3", "lanes64", "shake256-256"),
-    ("sha3", "interleaved32", "sha3-256"),
-    ("sha3", "interleaved32", "sha3-512"),
-    ("sha3", "interleaved32", "shake128-256"),
-    ("sha3", "interleaved32", "shake256-256"),
+    *_every("sha1", ("rolled", "unrolled"), ("sha-1",)),
+    *_every("sha256", ("rolled", "unrolled"), ("sha-256", "sha-224")),
+    *_every("sha512", ("ref",), ("sha-512", "sha-384", "sha-512/224", "sha-512/256")),
+    *_every(
+        "sha3",
+        ("lanes64", "interleaved32"),
+        ("sha3-224", "sha3-256", "sha3-384", "sha3-512", "shake128-256", "shake256-256"),
+    ),
     ("sm3", "ref", "sm3"),
-    ("hmac", "rolled", "hmac-sha-256"),
-    ("hmac", "unrolled", "hmac-sha-256"),
+    *_every(
+        "hmac",
+        ("rolled", "unrolled"),
+        ("hmac-md5", "hmac-sha-1", "hmac-sha-224", "hmac-sha-256", "hmac-sha-384", "hmac-sha-512"),
+    ),
     ("drbg", "rolled", "hash-drbg-sha-256-generate"),
 )
 CASE_IDS = [f"{f}/{v}:{op}" for f, v, op in CASES]
@@ -90,14 +95,23 @@ def _hash_records(path: Path, lengths: set[int]) -> list[Record]:
 HASH_VECTORS: dict[str, list[tuple[Path, set[int]]]] = {
     "md5": [(cryptography_vector("hashes/MD5/rfc-1321.txt"), {0, 8, 24, 112, 208, 496, 640})],
     "sha-1": [(cryptography_vector("hashes/SHA1/SHA1ShortMsg.rsp"), {0, 8, 440, 448, 512})],
+    "sha-224": [(cryptography_vector("hashes/SHA2/SHA224ShortMsg.rsp"), {0, 8, 440, 448, 512})],
+    "sha-256": [(cryptography_vector("hashes/SHA2/SHA256ShortMsg.rsp"), {0, 8, 440, 448, 512})],
     "sha-512": [(cryptography_vector("hashes/SHA2/SHA512ShortMsg.rsp"), {0, 8, 888, 896, 1024})],
     "sha-384": [(cryptography_vector("hashes/SHA2/SHA384ShortMsg.rsp"), {0, 8, 888, 896, 1024})],
+    "sha-512/224": [
+        (cryptography_vector("hashes/SHA2/SHA512_224ShortMsg.rsp"), {0, 8, 888, 896, 1024})
+    ],
     "sha-512/256": [
         (cryptography_vector("hashes/SHA2/SHA512_256ShortMsg.rsp"), {0, 8, 888, 896, 1024})
+    ],
+    "sha3-224": [
+        (cryptography_vector("hashes/SHA3/SHA3_224ShortMsg.rsp"), {0, 8, 1144, 1152, 1160})
     ],
     "sha3-256": [
         (cryptography_vector("hashes/SHA3/SHA3_256ShortMsg.rsp"), {0, 8, 1080, 1088, 1096})
     ],
+    "sha3-384": [(cryptography_vector("hashes/SHA3/SHA3_384ShortMsg.rsp"), {0, 8, 824, 832, 840})],
     "sha3-512": [(cryptography_vector("hashes/SHA3/SHA3_512ShortMsg.rsp"), {0, 8, 568, 576, 584})],
     # SHAKE128ShortMsg gives 128 output bits: the first 16 of the kernel's 32 bytes (an XOF's prefix).
     "shake128-256": [
@@ -112,6 +126,17 @@ HASH_VECTORS: dict[str, list[tuple[Path, set[int]]]] = {
     ],
 }
 
+#: Per HMAC operation: the RFC test cases as cryptography_vectors ships them (RFC 2202 for
+#: MD5 and SHA-1, RFC 4231 for SHA-2); they include keys longer than the block (hashed first).
+HMAC_VECTORS: dict[str, str] = {
+    "hmac-md5": "HMAC/rfc-2202-md5.txt",
+    "hmac-sha-1": "HMAC/rfc-2202-sha1.txt",
+    "hmac-sha-224": "HMAC/rfc-4231-sha224.txt",
+    "hmac-sha-256": "HMAC/rfc-4231-sha256.txt",
+    "hmac-sha-384": "HMAC/rfc-4231-sha384.txt",
+    "hmac-sha-512": "HMAC/rfc-4231-sha512.txt",
+}
+
 
 def official_vectors(
     operation: str,
@@ -122,10 +147,10 @@ def official_vectors(
             for r in _hash_records(path, lengths):
                 expected = r.hex("Output") if "Output" in r.fields else r.hex("MD")
                 yield r.label, {"msg": _message(r)}, {"digest": expected}
-    elif operation == "hmac-sha-256":
-        # The file splits a test around comment lines; the HMAC suite's merger joins them again.
+    elif operation in HMAC_VECTORS:
+        # The files split a test around comment lines; the HMAC suite's merger joins them again.
         for test in merge_split_records(
-            load_nist_rsp(cryptography_vector("HMAC/rfc-4231-sha256.txt")), "Len"
+            load_nist_rsp(cryptography_vector(HMAC_VECTORS[operation])), "Len"
         ):
             yield (
                 test.label,
@@ -255,31 +280,72 @@ def test_kernel_equals_reference_on_random_inputs(
         assert run.verified, f"{core}: {run.mismatch}"
 
 
+#: The block (sponge rate for SHA-3/SHAKE) in bytes of each operation, where padding and HMAC's
+#: key handling change; the DRBG's edge is its 16-byte output granularity.
+BLOCK_BYTES: dict[str, int] = {
+    "md5": 64,
+    "sha-1": 64,
+    "sha-224": 64,
+    "sha-256": 64,
+    "sha-384": 128,
+    "sha-512": 128,
+    "sha-512/224": 128,
+    "sha-512/256": 128,
+    "sha3-224": 144,
+    "sha3-256": 136,
+    "sha3-384": 104,
+    "sha3-512": 72,
+    "shake128-256": 168,
+    "shake256-256": 136,
+    "sm3": 64,
+    "hash-drbg-sha-256-generate": 16,
+}
+
+
+def block_bytes(operation: str) -> int:
+    return BLOCK_BYTES[operation.removeprefix("hmac-")]
+
+
+def edge_lengths(block: int) -> list[int]:
+    """Empty, one byte, the padding limit, one block either side, and more than two blocks."""
+    return sorted({0, 1, block - 9, block - 8, block - 1, block, block + 1, 2 * block + 3})
+
+
+def test_every_operation_of_the_hash_families_is_proven() -> None:
+    """New operations or variants of these families must join CASES (and with it the matrix)."""
+    families = {family for family, _, _ in CASES}
+    catalogued = {
+        (name, variant, op.name)
+        for name in families
+        for variant in catalog.family(name).variants
+        for op in catalog.family(name).operations
+    }
+    assert catalogued == set(CASES)
+
+
 @pytest.mark.parametrize(("family", "variant", "operation"), CASES, ids=CASE_IDS)
 def test_kernel_equals_reference_at_block_edges(family: str, variant: str, operation: str) -> None:
-    """Lengths around the block size B and the padding limit, where drivers go wrong (M4 only)."""
-    block = 16 if family == "drbg" else 128 if family == "sha512" else 64
-    if family == "sha3":
-        block = {"sha3-256": 136, "sha3-512": 72, "shake128-256": 168, "shake256-256": 136}[
-            operation
-        ]
+    """Lengths around the block size B and the padding limit, where drivers go wrong (M4 only).
+
+    For HMAC the key has the message's length: empty, shorter than, equal to and longer than
+    B (hashed first, FIPS 198-1 §4 step 2).
+    """
+    block = block_bytes(operation)
     rng = random.Random(f"{family}/{variant}/{operation}")
     h = harness(family, variant, "m4")
-    for length in sorted({1, block - 9, block - 8, block - 1, block, block + 1, 2 * block}):
+    for length in edge_lengths(block):
         inputs: dict[str, bytes | int]
         if family == "drbg":
             inputs = {
                 "entropy": rng.randbytes(32),
                 "nonce": rng.randbytes(16),
                 "personalization": b"",
-                "out_len": 2 * length,
+                "out_len": max(2 * length, 1),
             }
         else:
             inputs = {"msg": rng.randbytes(length)}
             if family == "hmac":
-                inputs["key"] = rng.randbytes(
-                    length
-                )  # key lengths <= B are padded, longer ones hashed
+                inputs["key"] = rng.randbytes(length)
         run = h.run(inputs, operation)
         assert run.verified, f"length {length}: {run.mismatch}"
 
@@ -317,7 +383,38 @@ def test_sha512_constants_equal_the_derived_ones() -> None:
     assert _c_array(source, "K512") == list(sha2.K512)
     assert _c_array(source, "H0_SHA512") == list(sha2.H0_SHA512)
     assert _c_array(source, "H0_SHA384") == list(sha2.H0_SHA384)
+    assert _c_array(source, "H0_SHA512_224") == list(sha2.sha512_t_initial_hash_value(224))
     assert _c_array(source, "H0_SHA512_256") == list(sha2.sha512_t_initial_hash_value(256))
+
+
+def _c_initialisers(path: Path, pattern: str) -> list[list[int]]:
+    """The hex constants of every brace initialiser whose left-hand side matches ``pattern``."""
+    text = path.read_text(encoding="utf-8")
+    found = re.findall(rf"{pattern}\s*=\s*\{{(?:\.[wq]\s*=\s*\{{)?(.*?)\}}", text, re.DOTALL)
+    assert found, f"{pattern} not found in {path}"
+    return [[int(token, 16) for token in re.findall(r"0x([0-9a-fA-F]+)", body)] for body in found]
+
+
+def test_sha256_driver_initial_hash_values_equal_the_derived_ones() -> None:
+    """sha256_digest.c: SHA-256 (§5.3.3) first, then SHA-224 (§5.3.2)."""
+    values = _c_initialisers(KERNELS / "sha256" / "sha256_digest.c", r"uint32_t H\[8\]")
+    assert values == [list(sha2.H0_SHA256), list(sha2.H0_SHA224)]
+
+
+def test_hmac_initial_hash_values_equal_the_references() -> None:
+    from refbench.ref import md5, sha1
+
+    hmac = KERNELS / "hmac"
+    expected = {
+        ("md_hashes.c", "H0_MD5"): list(md5.INITIAL_BUFFER),
+        ("md_hashes.c", "H0_SHA1"): list(sha1.INITIAL_HASH_VALUE),
+        ("md_hashes.c", "H0_SHA384"): list(sha2.H0_SHA384),
+        ("md_hashes.c", "H0_SHA512"): list(sha2.H0_SHA512),
+        ("sha256_stream.c", "H0_SHA224"): list(sha2.H0_SHA224),
+        ("sha256_stream.c", "H0_SHA256"): list(sha2.H0_SHA256),
+    }
+    for (file, name), words in expected.items():
+        assert _c_initialisers(hmac / file, rf"md_chain {name}") == [words], name
 
 
 def test_md5_sine_table_equals_rfc1321_definition() -> None:
@@ -367,7 +464,7 @@ def test_hash_drbg_generate_advances_the_state() -> None:
 # --------------------------------------------------------------------------- full matrix
 
 
-MATRIX_LENGTHS = (0, 1, 55, 56, 64, 111, 112, 135, 136, 168, 1100)
+MATRIX_LENGTHS = (0, 1, 55, 56, 64, 103, 104, 111, 112, 128, 135, 136, 143, 144, 168, 1100)
 
 
 @pytest.mark.matrix

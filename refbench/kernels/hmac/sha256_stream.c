@@ -1,58 +1,33 @@
-/* Streaming SHA-256: whole blocks are compressed straight from the caller's
- * data; only a partial block is copied. Padding per FIPS 180-4 §5.1.1. */
+/* SHA-224 and SHA-256 as md_hash descriptors over the sha256 variant's
+ * compression, and the SHA-256 streaming functions Hash_DRBG calls. */
+#include "sha256_common.h"
 #include "sha256_stream.h"
+#include "md_hashes.h"
+
+static void sha256_chain_compress(md_chain *H, const uint8_t *block)
+{
+    sha256_compress(H->w, block);
+}
+
+static const md_chain H0_SHA224 = {.w = {0xc1059ed8, 0x367cd507, 0x3070dd17, 0xf70e5939,
+                                         0xffc00b31, 0x68581511, 0x64f98fa7, 0xbefa4fa4}}; /* §5.3.2 */
+static const md_chain H0_SHA256 = {.w = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                         0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}}; /* §5.3.3 */
+
+const md_hash SHA224_HASH = {sha256_chain_compress, &H0_SHA224, 8, 64, 28, MD_BIG_ENDIAN32};
+const md_hash SHA256_HASH = {sha256_chain_compress, &H0_SHA256, 8, 64, 32, MD_BIG_ENDIAN32};
 
 void sha256_stream_init(sha256_stream *s)
 {
-    static const uint32_t H0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
-                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19}; /* §5.3.3 */
-    uint32_t i;
-
-    for (i = 0; i < 8; i++) {
-        s->H[i] = H0[i];
-    }
-    s->fill = 0;
-    s->total = 0;
+    md_stream_init(&SHA256_HASH, s);
 }
 
 void sha256_stream_update(sha256_stream *s, const uint8_t *data, uint32_t len)
 {
-    s->total += len;
-    while (len > 0) {
-        if (s->fill == 0 && len >= 64) {
-            sha256_compress(s->H, data);
-            data += 64;
-            len -= 64;
-            continue;
-        }
-        s->buffer[s->fill++] = *data++;
-        len--;
-        if (s->fill == 64) {
-            sha256_compress(s->H, s->buffer);
-            s->fill = 0;
-        }
-    }
+    md_stream_update(&SHA256_HASH, s, data, len);
 }
 
 void sha256_stream_final(sha256_stream *s, uint8_t digest[32])
 {
-    uint32_t i, fill = s->fill;
-
-    s->buffer[fill++] = 0x80;
-    if (fill > 56) {
-        while (fill < 64) {
-            s->buffer[fill++] = 0;
-        }
-        sha256_compress(s->H, s->buffer);
-        fill = 0;
-    }
-    while (fill < 56) {
-        s->buffer[fill++] = 0;
-    }
-    store32_be(s->buffer + 56, s->total >> 29);
-    store32_be(s->buffer + 60, s->total << 3);
-    sha256_compress(s->H, s->buffer);
-    for (i = 0; i < 8; i++) {
-        store32_be(digest + 4 * i, s->H[i]);
-    }
+    md_stream_final(&SHA256_HASH, s, digest);
 }

@@ -24,6 +24,7 @@ static const uint32_t K256[64] = {
 
 void sha256_compress(uint32_t H[8], const uint8_t block[64]);
 
-/* The hash of len bytes at msg into digest[32] (sha256_digest.c). */
+/* The hash of len bytes at msg into digest[32], and SHA-224 into digest[28] (sha256_digest.c). */
 void sha256_digest(const uint8_t *msg, uint32_t len, uint8_t *digest);
+void sha224_digest(const uint8_t *msg, uint32_t len, uint8_t *digest);
 #endif

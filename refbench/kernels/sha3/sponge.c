@@ -1,5 +1,5 @@
 /* SHA-3 and SHAKE one-shot sponges (FIPS 202 §4 SPONGE[Keccak-f[1600], pad10*1, r],
- * §6.1 SHA3-256/512, §6.2 SHAKE128/256), shared by the Keccak-f variants.
+ * §6.1 SHA3-224/256/384/512, §6.2 SHAKE128/256), shared by the Keccak-f variants.
  * Whole rate blocks are absorbed straight from the message; the last block is
  * copied, given the domain suffix and the pad10*1 padding (§5.1, with the
  * suffix bits 01 for SHA-3 and 1111 for SHAKE: first byte 0x06 or 0x1f). */
@@ -46,10 +46,22 @@ static void keccak_sponge(const uint8_t *msg, uint32_t len, uint32_t rate, uint8
     }
 }
 
+/* SHA3-224 (r = 1152 bits): digest[28]. */
+void sha3_224_digest(const uint8_t *msg, uint32_t len, uint8_t *digest)
+{
+    keccak_sponge(msg, len, 144, 0x06, digest, 28);
+}
+
 /* SHA3-256 (r = 1088 bits): digest[32]. */
 void sha3_256_digest(const uint8_t *msg, uint32_t len, uint8_t *digest)
 {
     keccak_sponge(msg, len, 136, 0x06, digest, 32);
+}
+
+/* SHA3-384 (r = 832 bits): digest[48]. */
+void sha3_384_digest(const uint8_t *msg, uint32_t len, uint8_t *digest)
+{
+    keccak_sponge(msg, len, 104, 0x06, digest, 48);
 }
 
 /* SHA3-512 (r = 576 bits): digest[64]. */

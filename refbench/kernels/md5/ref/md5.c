@@ -1,7 +1,7 @@
 /* MD5 (RFC 1321 §3.1-3.5), the compact form most embedded libraries use: the
  * 64 steps in one loop, the round function, shift amount and message word
  * index chosen by step number; words are read little-endian (§2). */
-#include "kernel.h"
+#include "md5_common.h"
 
 /* RFC 1321 §3.4: T[i] = floor(2^32 * |sin(i)|), i = 1..64 (radians). */
 static const uint32_t T[64] = {
@@ -18,7 +18,7 @@ static const uint32_t T[64] = {
 /* §3.4: the shift amounts s of each round, four per round, repeating. */
 static const uint8_t S[16] = {7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21};
 
-static void md5_compress(uint32_t H[4], const uint8_t block[64])
+void md5_compress(uint32_t H[4], const uint8_t block[64])
 {
     uint32_t X[16];
     uint32_t a = H[0], b = H[1], c = H[2], d = H[3], f, tmp;

@@ -1,10 +1,10 @@
-/* The SHA-512 family (FIPS 180-4 §6.4-6.7): SHA-384, SHA-512 and SHA-512/256
- * share one compression function on 64-bit words (uint64_t). On ARMv7-M the
+/* The SHA-512 family (FIPS 180-4 §6.4-6.7): SHA-384, SHA-512, SHA-512/224 and
+ * SHA-512/256 share one compression function on 64-bit words (uint64_t). On ARMv7-M the
  * compiler builds 64-bit rotations from pairs of 32-bit shifts and ORRs (the
  * barrel shifter folds one shift into each ORR); on ARMv6-M (M0/M0+), which
  * has no shifted operands, every 64-bit rotation becomes a longer sequence of
  * separate shifts, and variable 64-bit shifts go through __aeabi_llsl/llsr. */
-#include "kernel.h"
+#include "sha512_common.h"
 
 #define ROTR64(x, n) (((x) >> (n)) | ((x) << (64 - (n))))
 #define CH(x, y, z) ((z) ^ ((x) & ((y) ^ (z))))
@@ -39,8 +39,8 @@ static const uint64_t K512[80] = {
     0x4cc5d4becb3e42b6ULL, 0x597f299cfc657e2aULL, 0x5fcb6fab3ad6faecULL, 0x6c44198c4a475817ULL,
 };
 
-/* §5.3.4 SHA-384, §5.3.5 SHA-512, §5.3.6.2 SHA-512/256 initial hash values
- * (from refbench.ref.sha2; the SHA-512/t IV is derived there by the §5.3.6 generation function). */
+/* §5.3.4 SHA-384, §5.3.5 SHA-512, §5.3.6.1 SHA-512/224, §5.3.6.2 SHA-512/256 initial hash values
+ * (from refbench.ref.sha2; the SHA-512/t IVs are derived there by the §5.3.6 generation function). */
 static const uint64_t H0_SHA384[8] = {
     0xcbbb9d5dc1059ed8ULL, 0x629a292a367cd507ULL, 0x9159015a3070dd17ULL, 0x152fecd8f70e5939ULL,
     0x67332667ffc00b31ULL, 0x8eb44a8768581511ULL, 0xdb0c2e0d64f98fa7ULL, 0x47b5481dbefa4fa4ULL,
@@ -48,6 +48,10 @@ static const uint64_t H0_SHA384[8] = {
 static const uint64_t H0_SHA512[8] = {
     0x6a09e667f3bcc908ULL, 0xbb67ae8584caa73bULL, 0x3c6ef372fe94f82bULL, 0xa54ff53a5f1d36f1ULL,
     0x510e527fade682d1ULL, 0x9b05688c2b3e6c1fULL, 0x1f83d9abfb41bd6bULL, 0x5be0cd19137e2179ULL,
+};
+static const uint64_t H0_SHA512_224[8] = {
+    0x8c3d37c819544da2ULL, 0x73e1996689dcd4d6ULL, 0x1dfab7ae32ff9c82ULL, 0x679dd514582f9fcfULL,
+    0x0f6d2b697bd44da8ULL, 0x77e36f7304c48942ULL, 0x3f9d85a86a1d36c8ULL, 0x1112e6ad91d692a1ULL,
 };
 static const uint64_t H0_SHA512_256[8] = {
     0x22312194fc2bf72cULL, 0x9f555fa3c84c64c2ULL, 0x2393b86b6f53b151ULL, 0x963877195940eabdULL,
@@ -60,7 +64,7 @@ static uint64_t load64_be(const uint8_t *p)
 }
 
 /* §6.4.2: one 1024-bit block into H, with a 16-word circular message schedule. */
-static void sha512_compress(uint64_t H[8], const uint8_t block[128])
+void sha512_compress(uint64_t H[8], const uint8_t block[128])
 {
     uint64_t W[16];
     uint64_t a = H[0], b = H[1], c = H[2], d = H[3], e = H[4], f = H[5], g = H[6], h = H[7];
@@ -133,6 +137,12 @@ void sha384_digest(const uint8_t *msg, uint32_t len, uint8_t *digest)
 void sha512_digest(const uint8_t *msg, uint32_t len, uint8_t *digest)
 {
     sha512_family(H0_SHA512, msg, len, digest, 64);
+}
+
+/* §6.7: SHA-512/224 is the leftmost 224 bits, i.e. 3.5 words of H. */
+void sha512_224_digest(const uint8_t *msg, uint32_t len, uint8_t *digest)
+{
+    sha512_family(H0_SHA512_224, msg, len, digest, 28);
 }
 
 void sha512_256_digest(const uint8_t *msg, uint32_t len, uint8_t *digest)
