@@ -790,3 +790,57 @@ def test_block_row_must_state_its_bytes(tmp_path):
         load_board_file(path)
     assert info.value.field == "crypto_hw.RNG.timing.rows[0].bytes"
     assert "bytes of its data block" in info.value.problem
+
+
+# ------------------------------------------------ timing tables that cite another part's table
+
+
+def _cycles_by_case(board, block):
+    timing = board.crypto(block).timing
+    assert timing is not None, (board.name, block)
+    return {(r.function, r.operation, r.key_bits, r.phase, r.bytes): r.cycles for r in timing.rows}
+
+
+def test_f7_cryp_tables_equal_the_f437_and_h753_tables_they_cite(boards):
+    # stm32f756zg/stm32f777xi cite RM0090 Table 113 (F437 file) and RM0399 Tables 315/316 (H753 file).
+    f437 = _cycles_by_case(boards["stm32f437ii"], "CRYP")
+    h753 = _cycles_by_case(boards["stm32h753zi"], "CRYP")
+    assert f437 == h753
+    for name in ("stm32f756zg", "stm32f777xi"):
+        assert _cycles_by_case(boards[name], "CRYP") == f437, name
+        assert boards[name].crypto("CRYP").timing.citation.confidence == "unconfirmed"
+
+
+def test_hash_tables_citing_rm0399_and_rm0090_equal_those_files(boards):
+    f437 = _cycles_by_case(boards["stm32f437ii"], "HASH")
+    assert f437 == _cycles_by_case(boards["stm32h753zi"], "HASH")
+    for name in ("stm32f756zg", "stm32f777xi", "stm32l4a6zg", "stm32l562qe", "stm32u585ai"):
+        assert _cycles_by_case(boards[name], "HASH") == f437, name
+
+
+def test_h753_cryp_table_has_every_mode_and_key_size(boards):
+    timing = boards["stm32h753zi"].crypto("CRYP").timing
+    assert timing.citation.confidence == "secondary" and "RM0399 Rev 4" in timing.citation.source
+    cases = {(r.operation, r.key_bits, r.phase) for r in timing.rows}
+    for bits in (128, 192, 256):
+        for mode in ("ECB", "CBC", "CTR"):
+            assert (mode, bits, "block") in cases
+        for mode in ("GCM", "CCM"):
+            assert {(mode, bits, phase) for phase in ("init", "header", "block", "tag")} <= cases
+    assert {("DES", 0, "block"), ("TDES", 0, "block")} <= cases
+    assert timing.max_clock_mhz(480) == 240 and timing.max_clock_mhz(200) == 200
+
+
+def test_wb55_tables_are_rm0434s_and_primary(boards):
+    wb55 = boards["stm32wb55rg"]
+    aes = wb55.crypto("AES").timing
+    assert aes.citation.confidence == "primary" and "RM0434 Rev 16" in aes.citation.source
+    # RM0434 Table 137/138 numbers are those of RM0456 Tables 476/477 (U5 file).
+    assert _cycles_by_case(wb55, "AES") == _cycles_by_case(boards["stm32u585ai"], "AES")
+    pka = wb55.crypto("PKA").timing
+    assert pka.citation.confidence == "primary" and all(r.kind == "average" for r in pka.rows)
+    assert pka.max_clock_mhz(32) == 64  # an AHB clock of the part, not the CPU1 clock: only the 64 MHz ceiling
+    sign = {r.key_bits: r.cycles for r in pka.rows if r.operation == "ecdsa-sign"}
+    assert sign[256] == 5_249_000 and sign[521] == 35_540_000  # Table 167
+    crt = {r.key_bits: r.cycles for r in pka.rows if r.operation == "modexp-private" and r.variant == "crt"}
+    assert crt == {1024: 3_546_000, 2048: 23_468_000, 3072: 73_378_000}  # Table 165

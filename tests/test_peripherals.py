@@ -10,7 +10,7 @@ import dataclasses
 
 import pytest
 
-from cortexm_emu.boards import BOARD_DIR, find_board, load_board, load_board_file
+from cortexm_emu.boards import BOARD_DIR, board_names, find_board, load_board, load_board_file
 from refbench.published import model
 from refbench.published.normalise import normalise
 from refbench.sanity.peripherals import RULE, judge_hardware, peripheral_bounds
@@ -117,6 +117,75 @@ def test_ecdh_is_bounded_by_one_scalar_multiplication(figures):
     assert j.bound == pytest.approx(3_083_000)  # RM0456 Table 522, 256 bits
 
 
+def test_h753_cryp_counts_14_hclk_at_half_the_core_clock(figures):
+    f = figures["000-0002"]  # wolfSSL AES-128-CBC encrypt, STM32H753ZI at 480 MHz, 10.4 MB/s
+    j = _judge(f)
+    # RM0399 Rev 4 §37.6 Table 315: 14 cycles per 128-bit block (128-bit key); HCLK <= 240 MHz.
+    expected = 14 / 16 * (480 / 240)
+    assert j.bound == pytest.approx(expected) and expected == pytest.approx(1.75)
+    assert j.ratio == pytest.approx(_published_cpb(f) / expected)
+    assert j.finding.verdict == "consistent"
+    assert "stm32h753zi [crypto_hw.CRYP.timing]" in j.source and "secondary" in j.explanation
+    gcm_256 = _judge(figures["000-0012"])  # AES-256-GCM encrypt: Table 316 payload 18 cycles
+    assert gcm_256.bound == pytest.approx(18 / 16 * 2)
+
+
+def test_f756_cryp_and_hash_rest_on_the_f43x_and_h7_tables(figures):
+    cbc = _judge(figures["003-0009"])  # CycloneCRYPTO AES-128-CBC, STM32F756ZG at 216 MHz
+    # RM0090 Table 113 = RM0399 Table 315: 14 HCLK per 16-byte block; HCLK = core on the F7.
+    assert cbc.bound == pytest.approx(14 / 16)
+    assert "unconfirmed" in cbc.explanation and cbc.finding.verdict == "consistent"
+    tdes = _judge(figures["003-0003"])  # 3DES-CBC: 48 HCLK per 8-byte block
+    assert tdes.bound == pytest.approx(48 / 8)
+    ccm = _judge(figures["003-0049"])  # AES-128-CCM: payload 25 HCLK per block (no message size printed)
+    assert ccm.bound == pytest.approx(25 / 16)
+    md5 = _judge(figures["003-0068"])  # MD5: 50 + 16 HCLK per 64-byte block
+    assert md5.bound == pytest.approx((50 + 16) / 64)
+    assert md5.ratio == pytest.approx(_published_cpb(figures["003-0068"]) / ((50 + 16) / 64))
+
+
+def test_f777_cryp_and_hash(figures):
+    assert _judge(figures["000-0413"]).bound == pytest.approx(14 / 16)  # wolfSSL AES-128-CBC
+    sha = _judge(figures["000-0428"])  # wolfSSL SHA-256: 66 HCLK per 64 bytes
+    assert sha.bound == pytest.approx(66 / 64) and "stm32f777xi [crypto_hw.HASH.timing]" in sha.source
+
+
+def test_wb55_aes_table_is_its_own_manuals(figures):
+    j = _judge(figures["000-0100"])  # wolfSSL AES-128-CBC on the WB55 at 64 MHz
+    # RM0434 Rev 16 §25.6 Table 137: 51 cycles per block, AES1 on the CPU1 HCLK.
+    assert j.bound == pytest.approx(51 / 16)
+    assert "RM0434 Rev 16" in j.explanation and "primary" in j.explanation
+
+
+def test_wb55_pka_against_rm0434_tables(figures):
+    keygen = _judge(figures["000-0143"])  # wolfSSL ECC-P256 keygen, 113.778 ms at 64 MHz
+    # RM0434 Rev 16 Table 166 at 256 bits: normal 4,924,000, fast 4,916,000 -> the least.
+    assert keygen.bound == pytest.approx(min(4_924_000, 4_916_000))
+    assert keygen.ratio == pytest.approx(113.778e-3 * 64e6 / 4_916_000)
+    sign = _judge(figures["000-0145"])  # ECDSA-P256 sign, 82.643 ms: Table 167 average 5,249,000
+    assert sign.bound == pytest.approx(5_249_000)
+    assert sign.ratio == pytest.approx(82.643e-3 * 64e6 / 5_249_000)
+    verify = _judge(figures["000-0146"])  # ECDSA-P256 verify, 160.25 ms: Table 168 average 10,498,000
+    assert verify.ratio == pytest.approx(160.25e-3 * 64e6 / 10_498_000)
+    assert verify.ratio < 1 < verify.ratio * (1 + SAME_WORK_TOLERANCE)
+    assert verify.finding.verdict == "consistent" and "within the allowance" in verify.explanation
+
+
+@pytest.mark.parametrize(
+    ("figure_id", "cycles"),
+    [
+        ("000-0277", 66),  # L4A6 SHA-256 (wolfSSL, 80 MHz)
+        ("000-0354", 66),  # L562 SHA-256 (wolfSSL, 110 MHz)
+        ("000-0479", 82),  # U585 SHA-1 (wolfSSL, 160 MHz)
+    ],
+)
+def test_l4_l5_u5_hash_use_the_unconfirmed_sibling_table(figures, figure_id, cycles):
+    j = _judge(figures[figure_id])
+    # RM0399 Table 321 / RM0090 §25.3.1 per 64-byte block; HCLK = core on these parts.
+    assert j.bound == pytest.approx(cycles / 64)
+    assert "unconfirmed" in j.explanation and j.finding.verdict == "consistent"
+
+
 # ------------------------------------------------------------------------- verdicts
 
 
@@ -168,14 +237,24 @@ def test_an_undocumented_second_engine_makes_a_fast_figure_suspicious(figures):
     assert j.finding.verdict == "suspicious"
 
 
+def test_an_unconfirmed_table_makes_a_fast_figure_suspicious_not_inconsistent(figures):
+    f = figures["003-0009"]  # F756 AES-128-CBC: the CRYP table is the F43x/H7 one, unconfirmed for RM0385
+    j0 = _judge(f)
+    j = _judge(_faster(f, j0.ratio * 2))
+    assert j.ratio == pytest.approx(0.5, rel=1e-3)
+    assert j.finding.verdict == "suspicious" and "unconfirmed table" in j.explanation
+    primary = figures["000-0100"]  # the same figure shape against a primary table stays inconsistent
+    assert _judge(_faster(primary, _judge(primary).ratio * 2)).finding.verdict == "inconsistent"
+
+
 # -------------------------------------------------------------------- not modelled
 
 
 @pytest.mark.parametrize(
     ("figure_id", "reason"),
     [
-        ("003-0009", "CRYP: no processing time documented"),  # F756 CRYP: RM0385 table not seen
-        ("003-0003", "CRYP: no processing time documented"),  # F756 3DES
+        ("004-0065", "HASH: no processing time documented"),  # U385 SHA-384: RM0487 HASH not seen
+        ("000-0191", "PKA: no processing time documented"),  # WL55 PKA (RM0453 tables not seen)
         ("004-0136", "exponent length"),  # DH-1024 keygen: exponent length unknown
         ("004-0128", "not an operation of the documented PKA"),  # SM2 signature
         ("000-0111", "has no peripheral providing SHA-256"),  # WB55 has no HASH
@@ -233,12 +312,14 @@ def test_the_bound_follows_the_board_file(figures, tmp_path):
 
 def test_every_timing_table_cites_its_numbers_and_its_clock():
     timed = 0
-    for name in ("stm32f437ii", "stm32h753zi", "stm32l4a6zg", "stm32l562qe", "stm32u385rg", "stm32u585ai",
-                 "stm32wb55rg", "stm32wl55jc"):
+    for name in board_names():
         for block in load_board(name).crypto_hw:
             if block.timing is None:
                 continue
             timed += 1
             assert block.present and block.timing.rows
             assert block.timing.citation.source.strip() and block.timing.clock_citation.source.strip()
-    assert timed == 14
+            if block.timing.citation.confidence == "unconfirmed":
+                # numbers borrowed from another manual say so, and say this part's was not seen
+                assert "not this part's manual" in block.timing.citation.source, (name, block.name)
+    assert timed == 23

@@ -26,6 +26,9 @@ Verdicts (rule name ``peripheral``):
   moduli are faster than its averages, so a NIST-curve signature below it stays consistent;
 * an engine of the part with no documented time for the case turns a would-be
   ``inconsistent`` into ``suspicious`` (that engine might be faster);
+* so does a bound whose table is ``unconfirmed`` (numbers taken from a sibling part's manual
+  because the part's own table was not seen): it can make a figure suspicious, never prove it
+  impossible;
 * no documented number for the figure's peripheral, mode, key size or operation -> not
   modelled, with the reason.
 
@@ -330,6 +333,10 @@ def judge_hardware(f: Figure, board: Board | None) -> HardwareJudgement:
         elif undocumented:
             verdict = "suspicious"
             message += ": faster than every engine with a documented time; the undocumented engine(s) would have to be faster"
+        elif best.confidence == "unconfirmed":
+            verdict = "suspicious"
+            message += (": the bound rests on an unconfirmed table (a sibling part's numbers; this part's own table "
+                        "was not seen), so it cannot prove the figure impossible")
         else:
             verdict = "inconsistent"
             message += ": the figure claims more than the peripheral can do"
