@@ -3,7 +3,9 @@
 Only what the emulator needs is kept: the bytes of each loadable segment at the
 address it is linked at (its VMA: ``.data`` is simply the segment at its RAM
 address, so no startup copy loop has to run), the load address (LMA) when it
-differs, and the function and object symbols for ``symbol+offset`` lookups.
+differs, the address ranges of the allocated sections (a board memory system can
+place read-only data such as ``.rodata`` apart from the code), and the function and
+object symbols for ``symbol+offset`` lookups.
 """
 
 from __future__ import annotations
@@ -35,6 +37,27 @@ class Segment:
 
 
 @dataclass(frozen=True)
+class Section:
+    """One allocated section (SHF_ALLOC): where it lies in memory and what it may hold."""
+
+    name: str
+    address: int
+    size: int
+    writable: bool  # SHF_WRITE
+    executable: bool  # SHF_EXECINSTR
+
+    @property
+    def end(self) -> int:
+        return self.address + self.size
+
+    @property
+    def read_only_data(self) -> bool:
+        """Constants outside the code (``.rodata``-type): neither writable nor executable.
+        Literal pools inside ``.text`` are not this: they are in an executable section."""
+        return not self.writable and not self.executable
+
+
+@dataclass(frozen=True)
 class Symbol:
     name: str
     address: int  # Thumb bit cleared
@@ -49,6 +72,7 @@ class ElfImage:
     segments: list[Segment]
     functions: dict[str, Symbol]
     objects: dict[str, Symbol]
+    sections: list[Section] = field(default_factory=list)
     _sorted: list[Symbol] = field(default_factory=list, repr=False)
     _starts: list[int] = field(default_factory=list, repr=False)
 
@@ -165,6 +189,17 @@ def _parse(path: Path, raw: bytes) -> ElfImage:
         )
     if not segments:
         raise ElfError(name, "no loadable (PT_LOAD) segment")
+    sections = [
+        Section(
+            name=sec.name,
+            address=sec["sh_addr"],
+            size=sec["sh_size"],
+            writable=bool(sec["sh_flags"] & 0x1),  # SHF_WRITE
+            executable=bool(sec["sh_flags"] & 0x4),  # SHF_EXECINSTR
+        )
+        for sec in elf.iter_sections()
+        if sec["sh_flags"] & 0x2 and sec["sh_size"] > 0  # SHF_ALLOC
+    ]
     symtab = elf.get_section_by_name(".symtab")
     if symtab is None:
         raise ElfError(name, "no symbol table (.symtab); the ELF was stripped")
@@ -186,4 +221,5 @@ def _parse(path: Path, raw: bytes) -> ElfImage:
         segments=segments,
         functions=functions,
         objects=objects,
+        sections=sections,
     )

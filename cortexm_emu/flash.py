@@ -13,8 +13,26 @@ Why a replay
     range. After the run :meth:`BoardMemory.replay` walks that sequence (twice for a warm
     start, see below), with the
     timing model's per-instruction cycles as the clock, and returns the stall cycles.
-    With 0 wait states (or code placed in RAM) no trace and no hook is installed and the
-    result is exactly the ideal-memory count.
+    With 0 wait states (or code and tables placed in RAM) no trace and no hook is installed
+    and the result is exactly the ideal-memory count.
+
+Native and Python replay
+    The walk and the flash-read hook run in C (``flash_replay.c``, built with the host C
+    compiler like the block counter and loaded by :mod:`cortexm_emu.flash_native`). The
+    Python code here (:meth:`BoardMemory._walk`, :class:`cortexm_emu.caches.LruCache`,
+    ``Machine._on_flash_read``) is the reference and the fallback when no host C compiler
+    exists or ``$CORTEXM_EMU_NO_NATIVE`` is set (``engine="python"`` forces it); the two
+    give identical counts (``tests/test_flash_replay.py``).
+
+Placement
+    ``code``: where ``.text`` (the instructions and the literal pools the compiler puts
+    between functions) is fetched from; ``tables``: where the ELF's read-only data sections
+    (``.rodata``-type: allocated, neither writable nor executable) are read from -- the
+    constant tables (AES T-tables, S-boxes, GHASH tables, round constants). ``tables``
+    defaults to ``code``: ``code="ram"`` is code and constants in SRAM. ``code="flash",
+    tables="ram"`` is what firmware does when its startup code copies the tables to SRAM:
+    instruction fetches and literal-pool reads stay flash reads (R1-R6), table reads are SRAM
+    reads (R7).
 
 The rules (each applied as written; where a document gives only a bound, the bound is used)
 
@@ -53,7 +71,8 @@ R7  SRAM (SRAM1/SRAM2/CCM/DTCM...) has 0 wait states in every profile row, so SR
     nothing (a row with wait states would need an SRAM read hook, which is not installed;
     :func:`board_memory` then says so in ``notes``). The stack, buffers and .data/.bss are
     placed in SRAM by the machine; :meth:`BoardMemory.placement` names the board region each
-    lies in.
+    lies in. With ``code="ram"`` the code, with ``tables="ram"`` the read-only data sections
+    are SRAM too: their fetches and reads are not flash accesses (no R1-R6 stall).
 
 What is approximated (and why)
     * The prefetch clock is the timing model's per-instruction cycles; operand-dependent
@@ -75,6 +94,10 @@ What is approximated (and why)
       SRAM/ITCM instead (0 wait states).
     * The stalls are added after the run: DWT->CYCCNT / SysTick reads inside the program and
       the ``cycle_budget`` check see the core's cycles without them.
+    * Tables in SRAM (``tables="ram"``): every read-only data section of the ELF counts as
+      copied to SRAM, whatever it holds (tables, constant strings); the copy itself (startup
+      code) is not part of the call. Constants the compiler keeps inside ``.text`` (literal
+      pools, inline TBB/TBH jump tables) stay in flash, as they would on the part.
     * Warm start (default): the call's trace is replayed once to fill the caches, then
       replayed again from empty line/prefetch buffers and only the second pass is counted --
       as in a benchmark loop that repeats the call (the loop's own code, not modelled, is
@@ -83,17 +106,20 @@ What is approximated (and why)
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from cortexm_emu import flash_native
 from cortexm_emu.boards import Board, Cache, load_board, wait_states
 from cortexm_emu.caches import CacheGeometry, LruCache, geometry
-from cortexm_emu.memory import MemoryReplay
+from cortexm_emu.memory import FlashReads, MemoryReplay
 
 OnOff = Literal["on", "off"]
 Placement = Literal["flash", "ram"]
 Start = Literal["warm", "cold"]
+Engine = Literal["auto", "native", "python"]
 
 _SRAM_REGION = (0x2000_0000, 0x4000_0000)
 _CODE_REGION_END = 0x2000_0000
@@ -105,6 +131,8 @@ _I_KINDS = ("l1_icache", "icache", "art_icache", "flash_icache")
 _D_KINDS = ("l1_dcache", "art_dcache", "dcache", "icache")
 #: Kinds that copy a line only on a demand miss, not when the prefetched line is used (R5).
 _MISS_ONLY = frozenset({"art_icache"})
+#: The first block's edge has no previous block (cortexm_emu.native.NO_PREV in the C code).
+_NO_PREV = 0xFFFF_FFFF
 
 RULES: dict[str, str] = {
     "R1 wait states": "RM table at the core clock; one WS = one extra HCLK per flash line read "
@@ -117,7 +145,8 @@ RULES: dict[str, str] = {
     "R5 I-cache": "hit: no delay (RM0090 §3.5.2); ART copies only demand misses; ICACHE/L1 allocate "
     "every line read; LRU, sizes from the board profile",
     "R6 flash data": "a flash data read missing the data cache stalls WS (RM0090 §3.5.2 literal pools)",
-    "R7 SRAM": "SRAM/CCM/TCM at the profile's wait states (0 on every profiled part)",
+    "R7 SRAM": "SRAM/CCM/TCM at the profile's wait states (0 on every profiled part); code "
+    "(code='ram') or read-only data sections (tables='ram') placed there are not flash accesses",
 }
 
 
@@ -181,8 +210,17 @@ class BoardMemory:
     icache: CacheGeometry | None
     dcache: CacheGeometry | None
     notes: tuple[str, ...]
+    #: where the read-only data sections (constant tables) are read from
+    tables: Placement = "flash"
     name: str = ""
-    _plans: dict[int, _BlockPlan] = field(default_factory=dict, repr=False)
+    #: replay implementation: "auto" (native C if it builds, else Python), "native", "python";
+    #: it never changes a count, so it is not part of :meth:`describe` or ``name``
+    engine: Engine = "auto"
+    #: fetch plans by block address: (the Block planned, the flash ranges, its plan); reused
+    #: while the machine's block object and the ranges are the same ones
+    _plans: dict[int, tuple[Any, tuple[tuple[int, int], ...], _BlockPlan]] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self) -> None:
         if not self.name:
@@ -190,9 +228,12 @@ class BoardMemory:
             prefetch = "prefetch on" if self.prefetch else "prefetch off"
             if not self.board.prefetch.present:
                 prefetch = "no prefetch"
+            placement = f"code in {self.code}"
+            if self.tables != self.code:
+                placement += f", tables in {self.tables}"
             self.name = (
                 f"{self.board.name} @ {self.clock_mhz:g} MHz, {self.wait_states} WS, "
-                f"{caches}, {prefetch}, code in {self.code}"
+                f"{caches}, {prefetch}, {placement}"
             )
 
     # -- the static MemorySystem protocol: everything here is history-dependent ----------------
@@ -217,13 +258,18 @@ class BoardMemory:
     @property
     def needs_trace(self) -> bool:
         """Flash stalls are possible: record the block sequence (and flash data reads)."""
-        return self.wait_states > 0 and self.code == "flash"
+        return self.wait_states > 0 and "flash" in (self.code, self.tables)
 
-    def flash_ranges(self, segments: Iterable[Any]) -> list[tuple[int, int]]:
+    def flash_ranges(
+        self, segments: Iterable[Any], sections: Iterable[Any] = ()
+    ) -> list[tuple[int, int]]:
         """Address ranges [start, end) fetched/read as flash: the board's flash, and the
         ELF's read-only segments in the Code region (linked at 0x0: the boot alias, see the
-        Cortex-M7 note of the module docstring)."""
-        if self.code != "flash":
+        Cortex-M7 note of the module docstring) -- without the read-only data sections
+        (``sections``: the ELF's allocated sections, :class:`cortexm_emu.elf.Section`) when
+        the tables are in RAM, and only those sections when the code is in RAM and the tables
+        in flash."""
+        if "flash" not in (self.code, self.tables):
             return []
         flash = self.board.flash
         ranges = [(flash.base, flash.base + flash.size_kib * 1024)]
@@ -232,7 +278,15 @@ class BoardMemory:
                 continue
             if seg.vaddr < _CODE_REGION_END:
                 ranges.append((seg.vaddr, min(seg.vaddr + seg.memsz, _CODE_REGION_END)))
-        return _merge(ranges)
+        ranges = _merge(ranges)
+        if self.code == self.tables:
+            return ranges
+        tables = _merge(
+            [(sec.address, sec.end) for sec in sections if sec.read_only_data and sec.size > 0]
+        )
+        if self.code == "flash":
+            return _subtract(ranges, tables)
+        return _intersect(ranges, tables)
 
     def placement(self, address: int) -> str:
         """The board region ``address`` lies in (SRAM rows of the profile, flash, or why not)."""
@@ -265,6 +319,7 @@ class BoardMemory:
             "icache": self.icache.describe() if self.icache else None,
             "dcache": self.dcache.describe() if self.dcache else None,
             "code": self.code,
+            "tables": self.tables,
             "start": self.start,
             "rules": dict(RULES),
             "notes": list(self.notes),
@@ -298,16 +353,99 @@ class BoardMemory:
         trace: Sequence[int],
         blocks: Mapping[int, Any],
         edges: Mapping[tuple[int | None, int], Any],
-        reads: Sequence[tuple[int, int]],
+        reads: FlashReads | Sequence[tuple[int, int]],
         flash: list[tuple[int, int]],
     ) -> MemoryReplay:
         """Stall cycles of one call: ``trace`` = block addresses in execution order, ``reads`` =
-        (index in trace, address) of each flash data read, ``flash`` = :meth:`flash_ranges`."""
-        if not self.needs_trace or not trace:
+        (index in trace, address) of each flash data read, ``flash`` = :meth:`flash_ranges`.
+        Native C (``flash_replay.c``) unless ``engine`` is "python" or no host C compiler
+        exists; both give the same counts."""
+        if not self.needs_trace or not len(trace):
             return MemoryReplay(0, dict.fromkeys(COUNTS, 0), self.describe())
+        if not isinstance(reads, FlashReads):
+            reads = FlashReads.from_pairs(reads)
+        ranges = tuple(flash)
         plans: dict[int, _BlockPlan] = {}
         for address in set(trace):
-            plans[address] = self._plan(blocks[address], flash)
+            block = blocks[address]
+            known = self._plans.get(address)
+            if known is None or known[0] is not block or known[1] != ranges:
+                known = (block, ranges, self._plan(block, flash))
+                self._plans[address] = known
+            plans[address] = known[2]
+        lib = self._native_library()
+        if lib is not None:
+            counts = self._replay_native(lib, trace, plans, blocks, edges, reads)
+        else:
+            counts = self._replay_python(trace, plans, blocks, edges, reads)
+        total = (
+            counts["sequential_stall_cycles"]
+            + counts["branch_stall_cycles"]
+            + counts["data_stall_cycles"]
+        )
+        return MemoryReplay(total, counts, self.describe())
+
+    def _native_library(self) -> Any:
+        if self.engine == "python":
+            return None
+        lib, reason = flash_native.load_flash_native()
+        if lib is None and self.engine == "native":
+            raise RuntimeError(f"native memory replay unavailable: {reason}")
+        return lib
+
+    def _replay_native(
+        self,
+        lib: Any,
+        trace: Sequence[int],
+        plans: dict[int, _BlockPlan],
+        blocks: Mapping[int, Any],
+        edges: Mapping[tuple[int | None, int], Any],
+        reads: FlashReads,
+    ) -> dict[str, int]:
+        """The walk of :meth:`_walk` (both passes) and the caches in C."""
+        config = flash_native.Config(
+            wait_cycles=self.wait_cycles,
+            read_cycles=(self.wait_states + 1) * self.board.flash.hclk_divider,
+            line_bytes=self.line_bytes,
+            prefetch=int(self.prefetch),
+            passes=2 if self.start == "warm" else 1,
+            allocate_prefetched=int(self.icache is not None and self.icache.kind not in _MISS_ONLY),
+            shared=int(self.icache is not None and self.dcache is self.icache),
+            icache=_native_geometry(self.icache if self.cache else None),
+            dcache=_native_geometry(self.dcache if self.cache else None),
+        )
+        addresses, starts = array("I"), array("Q", [0])
+        lines, cycles = array("q"), array("q")
+        for address, plan in plans.items():
+            addresses.append(address)
+            for line, step_cycles in plan.steps:
+                lines.append(line)
+                cycles.append(step_cycles)
+            starts.append(len(lines))
+        edge_prev, edge_cur, edge_cycles = array("I"), array("I"), array("q")
+        for (prev, cur), info in edges.items():
+            edge_prev.append(_NO_PREV if prev is None else prev)
+            edge_cur.append(cur)
+            edge_cycles.append(info.cost - blocks[cur].price.cycles)
+        values = flash_native.replay(
+            lib,
+            config,
+            trace,
+            flash_native.Plans(addresses, starts, lines, cycles),
+            (edge_prev, edge_cur, edge_cycles),
+            reads,
+        )
+        return dict(zip(COUNTS, values, strict=True))
+
+    def _replay_python(
+        self,
+        trace: Sequence[int],
+        plans: dict[int, _BlockPlan],
+        blocks: Mapping[int, Any],
+        edges: Mapping[tuple[int | None, int], Any],
+        reads: FlashReads,
+    ) -> dict[str, int]:
+        """The reference replay: :meth:`_walk` with :class:`~cortexm_emu.caches.LruCache`."""
         pre: dict[tuple[int | None, int], int] = {
             key: info.cost - blocks[key[1]].price.cycles for key, info in edges.items()
         }
@@ -326,19 +464,14 @@ class BoardMemory:
         separate = dcache is not None and dcache is not icache
         counts["dcache_hits"] = dcache.hits if separate else 0  # type: ignore[union-attr]
         counts["dcache_misses"] = dcache.misses if separate else 0  # type: ignore[union-attr]
-        total = (
-            counts["sequential_stall_cycles"]
-            + counts["branch_stall_cycles"]
-            + counts["data_stall_cycles"]
-        )
-        return MemoryReplay(total, counts, self.describe())
+        return counts
 
     def _walk(
         self,
         trace: Sequence[int],
         plans: dict[int, _BlockPlan],
         pre: dict[tuple[int | None, int], int],
-        reads: Sequence[tuple[int, int]],
+        reads: FlashReads,
         icache: LruCache | None,
         dcache: LruCache | None,
     ) -> dict[str, int]:
@@ -360,13 +493,14 @@ class BoardMemory:
         pf_ready = 0
         seq_stall = branch_stall = data_stall = 0
         line_reads = prefetch_used = data_reads = 0
-        read_index, n_reads = 0, len(reads)
+        read_positions, read_addresses = reads.positions, reads.addresses
+        read_index, n_reads = 0, len(read_positions)
         prev: int | None = None
         for position, address in enumerate(trace):
             t += pre.get((prev, address), 0)
-            while read_index < n_reads and reads[read_index][0] == position:
+            while read_index < n_reads and read_positions[read_index] == position:
                 data_reads += 1
-                data_address = reads[read_index][1]
+                data_address = read_addresses[read_index]
                 read_index += 1
                 if dcache is not None:
                     if dcache.lookup(data_address):
@@ -410,6 +544,12 @@ class BoardMemory:
         }
 
 
+def _native_geometry(cache: CacheGeometry | None) -> flash_native.Geometry:
+    if cache is None:
+        return flash_native.Geometry(0, 0, 0, 0, 0)
+    return flash_native.Geometry(1, cache.line_bytes, cache.sector_bytes, cache.ways, cache.sets)
+
+
 def _inside(address: int, ranges: list[tuple[int, int]]) -> bool:
     return any(start <= address < end for start, end in ranges)
 
@@ -422,6 +562,35 @@ def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             merged.append((start, end))
     return merged
+
+
+def _subtract(ranges: list[tuple[int, int]], holes: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """``ranges`` without ``holes`` (both sorted, non-overlapping [start, end) lists)."""
+    result: list[tuple[int, int]] = []
+    for start, end in ranges:
+        cursor = start
+        for hole_start, hole_end in holes:
+            if hole_end <= cursor or hole_start >= end:
+                continue
+            if hole_start > cursor:
+                result.append((cursor, hole_start))
+            cursor = max(cursor, hole_end)
+        if cursor < end:
+            result.append((cursor, end))
+    return result
+
+
+def _intersect(
+    ranges: list[tuple[int, int]], others: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The parts of ``ranges`` inside ``others``."""
+    result = [
+        (max(start, other_start), min(end, other_end))
+        for start, end in ranges
+        for other_start, other_end in others
+        if max(start, other_start) < min(end, other_end)
+    ]
+    return _merge(result)
 
 
 def _geometry_for(
@@ -462,18 +631,35 @@ def board_memory(
     prefetch: OnOff | None = None,
     code: Placement = "flash",
     start: Start = "warm",
+    tables: Placement | None = None,
+    engine: Engine = "auto",
 ) -> BoardMemory:
     """The memory system of ``board`` at ``clock_mhz`` (default: its first published clock
     within the part maximum). ``cache``: ART / ICACHE / L1 caches on or off; ``prefetch``:
     the flash prefetch buffer (default: same as ``cache``; ignored when the part has none);
-    ``code``: "flash" (default) or "ram" (code and constants in 0-WS RAM); ``start``: "warm"
-    (default, caches filled by one earlier identical call) or "cold"."""
+    ``code``: "flash" (default) or "ram" (code in 0-WS RAM); ``tables``: where the ELF's
+    read-only data sections (constant tables; not the literal pools inside ``.text``) are
+    read from, "flash" or "ram" (default: where the code is, so ``code="ram"`` alone puts
+    code and constants in RAM; ``code="flash", tables="ram"`` models tables copied to SRAM
+    at startup); ``start``: "warm" (default, caches filled by one earlier identical call) or
+    "cold"; ``engine``: the replay implementation, "auto" (default: native C if the host C
+    compiler builds it, else Python), "native" or "python" -- the same counts either way."""
     if isinstance(board, str):
         board = load_board(board)
     cache_on = _on_off("cache", cache)
     prefetch_on = cache_on if prefetch is None else _on_off("prefetch", prefetch)
     if code not in ("flash", "ram"):
         raise ValueError(f"Invalid code placement ({code!r}); accepted: 'flash', 'ram'")
+    if tables is None:
+        tables = code
+    elif tables not in ("flash", "ram"):
+        raise ValueError(f"Invalid tables placement ({tables!r}); accepted: 'flash', 'ram'")
+    if engine not in ("auto", "native", "python"):
+        raise ValueError(f"Invalid engine ({engine!r}); accepted: 'auto', 'native', 'python'")
+    if engine == "native" and flash_native.load_flash_native()[0] is None:
+        raise RuntimeError(
+            f"native memory replay unavailable: {flash_native.load_flash_native()[1]}"
+        )
     if start not in ("warm", "cold"):
         raise ValueError(f"Invalid start ({start!r}); accepted: 'warm', 'cold'")
     clock = default_clock(board) if clock_mhz is None else clock_mhz
@@ -516,4 +702,6 @@ def board_memory(
         icache=icache,
         dcache=dcache,
         notes=tuple(notes),
+        tables=tables,
+        engine=engine,
     )

@@ -95,6 +95,7 @@ from unicorn import (
 from unicorn import arm_const as uc_arm
 
 from cortexm_emu import accounting as acct
+from cortexm_emu import flash_native
 from cortexm_emu.cores import CoreInfo, core_info
 from cortexm_emu.elf import ElfImage, load_elf_image
 from cortexm_emu.errors import (
@@ -109,6 +110,7 @@ from cortexm_emu.errors import (
     UnmappedAccess,
 )
 from cortexm_emu.memory import (
+    FlashReads,
     HistoryMemory,
     IdealMemory,
     MemoryReplay,
@@ -384,7 +386,8 @@ class Machine:
         self.memory: MemorySystem = memory if memory is not None else IdealMemory()
         self._history: HistoryMemory | None = memory if isinstance(memory, HistoryMemory) else None
         self._flash_ranges: list[tuple[int, int]] = []
-        self._flash_reads: list[tuple[int, int]] = []
+        self._flash_reads = FlashReads()
+        self._read_log: flash_native.NativeReadLog | None = None
         if not isinstance(stack_size, int) or stack_size < 256 or stack_size % 8:
             raise ValueError(
                 f"Invalid stack_size {stack_size!r}; accepted: a multiple of 8, at least 256 bytes"
@@ -467,28 +470,40 @@ class Machine:
         prefetch: OnOff | None = None,
         code: Placement = "flash",
         start: Start = "warm",
+        tables: Placement | None = None,
         **options: Any,
     ) -> Machine:
         """A machine with ``board``'s core (or ``core``) and memory system
         (:func:`cortexm_emu.flash.board_memory`; ``options`` go to :class:`Machine`)."""
         from cortexm_emu.flash import board_memory
 
-        memory = board_memory(board, clock_mhz, cache, prefetch=prefetch, code=code, start=start)
+        memory = board_memory(
+            board, clock_mhz, cache, prefetch=prefetch, code=code, start=start, tables=tables
+        )
         return cls(core or memory.board.core, memory, **options)
 
     def _install_memory_tracing(self, image: ElfImage) -> None:
         """Board memory with history: record the block sequence, and flash data reads with a
-        read hook bounded to the flash ranges (only then: memory hooks slow every access)."""
+        read hook bounded to the flash ranges (only then: memory hooks slow every access).
+        The read hook is native C (:class:`cortexm_emu.flash_native.NativeReadLog`) with the
+        native counter, unless the memory's ``engine`` is "python"; else Python."""
         if self._history is None or not self._history.needs_trace:
             return
-        self._flash_ranges = self._history.flash_ranges(image.segments)
+        self._flash_ranges = self._history.flash_ranges(image.segments, image.sections)
+        counter = flash_native.block_counter_address(self.accounting)
+        if counter is not None and getattr(self._history, "engine", "auto") != "python":
+            lib, _reason = flash_native.load_flash_native()
+            if lib is not None:
+                self._read_log = flash_native.NativeReadLog(lib, counter)
+                self._read_log.install(self.uc, self._flash_ranges)
+                return
         for start, end in self._flash_ranges:
             self.uc.hook_add(UC_HOOK_MEM_READ, _weak(self._on_flash_read), None, start, end - 1)
 
     def _on_flash_read(
         self, uc: Uc, access: int, address: int, size: int, value: int, _user: object
     ) -> None:
-        self._flash_reads.append((self.accounting.blocks - 1, address))
+        self._flash_reads.append(self.accounting.blocks - 1, address)
 
     def _add_pages(self, pages: dict[int, int], start: int, size: int, perms: int) -> None:
         first = _align_down(start, self.page)
@@ -637,7 +652,7 @@ class Machine:
             self.accounting.trace(),
             self._blocks,
             self._edges,
-            self._flash_reads,
+            self._read_log.reads() if self._read_log is not None else self._flash_reads,
             self._flash_ranges,
         )
 
@@ -799,7 +814,9 @@ class Machine:
         self._interrupt: tuple[int, int] | None = None
         self._dynamic_cycles: dict[int, int] = {}
         self._access_seq: tuple[int, int] = (-1, 0)
-        self._flash_reads = []
+        self._flash_reads = FlashReads()
+        if self._read_log is not None:
+            self._read_log.reset()
 
     def _run(self, entry: int, function: str) -> None:
         start = entry

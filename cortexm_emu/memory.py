@@ -13,12 +13,14 @@ must depend only on the code (addresses, instructions), not on data or history.
 History-dependent effects (prefetch buffer, caches) go through the optional
 :class:`HistoryMemory` methods: a memory system with ``needs_trace`` true makes
 the machine record the sequence of executed blocks and the reads of flash data
-(a ``UC_HOOK_MEM_READ`` bounded to ``flash_ranges``), and ``replay`` turns them
-into stall cycles after the run (see :mod:`cortexm_emu.flash` for the boards).
+(a ``UC_HOOK_MEM_READ`` bounded to ``flash_ranges``, into :class:`FlashReads`), and
+``replay`` turns them into stall cycles after the run (see :mod:`cortexm_emu.flash` for
+the boards).
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
@@ -48,6 +50,32 @@ class MemoryReplay:
     config: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass
+class FlashReads:
+    """Reads of flash data in one call, in execution order: read ``i`` was made by the block at
+    index ``positions[i]`` of the block trace, at ``addresses[i]``."""
+
+    positions: array = field(default_factory=lambda: array("q"))
+    addresses: array = field(default_factory=lambda: array("I"))
+
+    @classmethod
+    def from_pairs(cls, pairs: Iterable[tuple[int, int]]) -> FlashReads:
+        reads = cls()
+        for position, address in pairs:
+            reads.append(position, address)
+        return reads
+
+    def append(self, position: int, address: int) -> None:
+        self.positions.append(position)
+        self.addresses.append(address)
+
+    def pairs(self) -> list[tuple[int, int]]:
+        return list(zip(self.positions, self.addresses, strict=True))
+
+    def __len__(self) -> int:
+        return len(self.positions)
+
+
 @runtime_checkable
 class HistoryMemory(Protocol):
     """A memory system whose cost depends on the order of execution (board memories)."""
@@ -60,8 +88,10 @@ class HistoryMemory(Protocol):
         """Record the block sequence and flash data reads (False: the replay adds nothing)."""
         ...
 
-    def flash_ranges(self, segments: Iterable[Any]) -> list[tuple[int, int]]:
-        """[start, end) ranges read as flash, given the ELF's PT_LOAD segments."""
+    def flash_ranges(
+        self, segments: Iterable[Any], sections: Iterable[Any] = ()
+    ) -> list[tuple[int, int]]:
+        """[start, end) ranges read as flash, given the ELF's PT_LOAD segments and sections."""
         ...
 
     def placement(self, address: int) -> str:
@@ -73,7 +103,7 @@ class HistoryMemory(Protocol):
         trace: Sequence[int],
         blocks: Mapping[int, Any],
         edges: Mapping[tuple[int | None, int], Any],
-        reads: Sequence[tuple[int, int]],
+        reads: FlashReads | Sequence[tuple[int, int]],
         flash: list[tuple[int, int]],
     ) -> MemoryReplay:
         """Stall cycles of the run: ``trace`` block addresses in order, ``reads`` (trace

@@ -6,6 +6,9 @@ keyed by the SHA-256 of the C source, the flags and the compiler's version
 line. If no compiler is found or compilation fails, :func:`load_native` returns
 ``None`` together with the reason and the emulator falls back to a Python block
 hook (same counts, slower).
+
+:func:`compile_library` is the same build for any other C source of the package (the board
+memory replay, ``flash_replay.c``, loaded by :mod:`cortexm_emu.flash_native`).
 """
 
 from __future__ import annotations
@@ -83,6 +86,12 @@ def _compiler() -> str | None:
 
 
 def _compile() -> tuple[Path | None, str]:
+    return compile_library(SOURCE, "libcortexm_emu_blockcount.so")
+
+
+def compile_library(source: Path, library_name: str) -> tuple[Path | None, str]:
+    """Compile ``source`` into the shared library ``library_name`` in the cache (once per
+    source, flags and compiler version); returns its path, or ``None`` and why not."""
     compiler = _compiler()
     if compiler is None:
         return None, "no host C compiler (cc, gcc, clang or $CC) on PATH"
@@ -91,25 +100,25 @@ def _compile() -> tuple[Path | None, str]:
         return None, f"{compiler} --version failed: {version.stderr.strip()}"
     key = hashlib.sha256()
     for part in (
-        SOURCE.read_bytes(),
+        source.read_bytes(),
         " ".join(CFLAGS).encode(),
         version.stdout.splitlines()[0].encode(),
     ):
         key.update(part)
     out_dir = cache_root() / key.hexdigest()[:24]
-    lib = out_dir / "libcortexm_emu_blockcount.so"
+    lib = out_dir / library_name
     if lib.is_file():
         return lib, ""
     out_dir.mkdir(parents=True, exist_ok=True)
     tmp = out_dir / f"tmp.{os.getpid()}.so"
     result = subprocess.run(
-        [compiler, *CFLAGS, str(SOURCE), "-o", str(tmp)],
+        [compiler, *CFLAGS, str(source), "-o", str(tmp)],
         capture_output=True,
         text=True,
         check=False,
     )
     if result.returncode != 0:
-        return None, f"{compiler} failed on {SOURCE.name}: {result.stderr.strip()}"
+        return None, f"{compiler} failed on {source.name}: {result.stderr.strip()}"
     tmp.replace(lib)  # atomic: parallel test workers may race here
     return lib, ""
 

@@ -16,7 +16,8 @@ import pytest
 
 from cortexm_emu import Machine
 from cortexm_emu.boards import load_board, wait_states
-from cortexm_emu.flash import board_memory
+from cortexm_emu.flash import BoardMemory, board_memory
+from cortexm_emu.memory import MemoryReplay
 from cortexm_emu.toolchain import build
 
 ASM = Path(__file__).parent / "asm" / "memory"
@@ -322,3 +323,167 @@ def test_a_trace_longer_than_the_first_native_buffer_is_complete():
         assert len(m.accounting.trace()) == sum(result.block_counts.values()) > 65_536
         assert result.memory_cycles == n * targets * ws(168)
     assert results[0].cycles == results[1].cycles
+
+
+# -- placement: constant tables in SRAM, code in flash (and the reverse) ----------------------
+
+
+def test_tables_in_sram_leave_only_the_literal_pool_read_in_flash():
+    w, words = ws(168), 100
+    flash = machine(168, "off").call("sum_words", words)
+    tables = machine(168, "off", tables="ram").call("sum_words", words)
+    # R7: the 100 table words are SRAM reads; R6: the literal-pool load of the table's address
+    # (inside .text) is still a flash read
+    assert flash.memory_counts["data_stall_cycles"] == (words + 1) * w
+    assert tables.memory_counts["flash_data_reads"] == 1
+    assert tables.memory_counts["data_stall_cycles"] == w
+    for name in ("sequential_stall_cycles", "branch_stall_cycles", "demand_line_reads"):
+        assert tables.memory_counts[name] == flash.memory_counts[name], name
+    assert flash.cycles - tables.cycles == words * w
+    assert tables.return_value == flash.return_value == sum(range(words))
+
+
+@pytest.mark.parametrize(("function", "args"), [("hops41", (3,)), ("straight32", ())])
+def test_tables_in_sram_change_nothing_for_code_without_tables(function, args):
+    flash = machine(168, "off").call(function, *args)
+    tables = machine(168, "off", tables="ram").call(function, *args)
+    assert (tables.cycles, tables.memory_counts) == (flash.cycles, flash.memory_counts)
+
+
+def test_code_in_ram_with_tables_in_flash_stalls_only_on_table_reads():
+    w, words = ws(168), 40
+    result = machine(168, "off", code="ram", tables="flash").call("sum_words", words)
+    # the code (and its literal pool) is in RAM; every table word is a flash read (R6)
+    assert result.memory_counts["flash_data_reads"] == words
+    assert result.memory_cycles == result.memory_counts["data_stall_cycles"] == words * w
+    assert result.cycles == ideal("sum_words", words) + words * w
+
+
+def test_code_and_tables_in_ram_record_nothing():
+    m = machine(168, "off", code="ram")
+    assert m.memory.tables == "ram" and not m.memory.needs_trace  # type: ignore[attr-defined]
+    assert not m.accounting.tracing
+    assert m.call("sum_words", 16).cycles == ideal("sum_words", 16)
+
+
+def replay_results(memory: BoardMemory) -> list[MemoryReplay]:
+    """Make ``memory`` keep the result of every replay (the counts of each call)."""
+    results: list[MemoryReplay] = []
+    original = memory.replay
+
+    def recording(*args):  # type: ignore[no-untyped-def]
+        result = original(*args)
+        results.append(result)
+        return result
+
+    memory.replay = recording  # type: ignore[method-assign]
+    return results
+
+
+def test_t_table_aes_gets_fewer_data_stalls_with_tables_in_sram():
+    from refbench.kernels.catalog import family
+    from refbench.kernels.harness import KernelHarness
+    from refbench.measure import make_inputs
+
+    op = next(o for o in family("aes").operations if o.name == "ecb-encrypt")
+    inputs = make_inputs(op, 256)
+    counts, cycles = {}, {}
+    for tables in ("flash", "ram"):
+        memory = board_memory(F407, 168, "off", tables=tables)  # type: ignore[arg-type]
+        replays = replay_results(memory)
+        run = KernelHarness("aes", "ttable4", "m4", memory=memory).run(inputs, "ecb-encrypt")
+        assert run.verified, run.mismatch
+        assert run.memory_cycles == replays[-1].cycles  # the last replay is the operation's
+        counts[tables], cycles[tables] = replays[-1].counts, run.cycles
+    flash, sram = counts["flash"], counts["ram"]
+    # 16 blocks x 9 T-table rounds x 16 loads: thousands of flash table reads become SRAM reads
+    assert flash["flash_data_reads"] > 16 * 9 * 16
+    assert sram["data_stall_cycles"] < flash["data_stall_cycles"] // 10
+    for name in (
+        "sequential_stall_cycles",
+        "branch_stall_cycles",
+        "demand_line_reads",
+        "prefetched_lines_used",
+    ):
+        assert sram[name] == flash[name], name
+    assert cycles["flash"] - cycles["ram"] == flash["data_stall_cycles"] - sram["data_stall_cycles"]
+
+
+@pytest.mark.parametrize(
+    ("kernel", "variant", "operation"),
+    [("chacha20", "ref", "chacha20"), ("aes", "bitsliced", "ctr")],
+)
+def test_kernel_without_tables_gets_the_same_count_with_tables_in_sram(kernel, variant, operation):
+    from refbench.kernels.catalog import family
+    from refbench.kernels.harness import KernelHarness
+    from refbench.measure import make_inputs
+
+    op = next(o for o in family(kernel).operations if o.name == operation)
+    inputs = make_inputs(op, 128)
+    runs = []
+    for tables in ("flash", "ram"):
+        memory = board_memory(F407, 168, "off", tables=tables)  # type: ignore[arg-type]
+        harness = KernelHarness(kernel, variant, "m4", memory=memory)
+        assert not any(s.read_only_data for s in harness.machine.image.sections)  # type: ignore[union-attr]
+        runs.append(harness.run(inputs, operation))
+    assert runs[0].verified and runs[1].verified
+    assert runs[0].memory_cycles > 0
+    assert (runs[1].cycles, runs[1].memory_cycles) == (runs[0].cycles, runs[0].memory_cycles)
+
+
+def test_tables_placement_is_named_and_described():
+    memory = board_memory(F407, 168, "off", tables="ram")
+    assert memory.name == (
+        "stm32f407vg @ 168 MHz, 5 WS, caches off, prefetch off, code in flash, tables in ram"
+    )
+    assert memory.describe()["tables"] == "ram"
+    assert "tables='ram'" in memory.describe()["rules"]["R7 SRAM"]
+    # the default follows the code: names of the existing configurations are unchanged
+    assert board_memory(F407, 168, "off").describe()["tables"] == "flash"
+    assert board_memory(F407, 168, "off", code="ram").name.endswith("code in ram")
+    assert board_memory(F407, 168, "off", code="ram").describe()["tables"] == "ram"
+    m = Machine.for_board(F407, 168, "off", tables="ram")
+    assert m.memory.name.endswith("code in flash, tables in ram")
+
+
+def test_invalid_tables_placement_is_rejected():
+    with pytest.raises(
+        ValueError, match=r"Invalid tables placement \('sram'\); accepted: 'flash', 'ram'"
+    ):
+        board_memory(F407, 168, tables="sram")  # type: ignore[arg-type]
+
+
+def test_flash_ranges_by_placement():
+    from cortexm_emu.elf import Section, Segment
+
+    segments = [
+        Segment(0x0, 0x0, b"", 0x1000, writable=False, executable=True),
+        Segment(0x2000_0000, 0x1000, b"", 0x100, writable=True, executable=False),
+    ]
+    sections = [
+        Section(".text", 0x0, 0xC00, writable=False, executable=True),
+        Section(".rodata", 0xC00, 0x300, writable=False, executable=False),
+        Section(".data", 0x2000_0000, 0x100, writable=True, executable=False),
+    ]
+    flash = (0x0800_0000, 0x0810_0000)  # the F407's 1 MiB
+    both = board_memory(F407, 168).flash_ranges(segments, sections)
+    assert both == [(0x0, 0x1000), flash]
+    code_only = board_memory(F407, 168, tables="ram").flash_ranges(segments, sections)
+    assert code_only == [(0x0, 0xC00), (0xF00, 0x1000), flash]
+    tables_only = board_memory(F407, 168, code="ram", tables="flash").flash_ranges(
+        segments, sections
+    )
+    assert tables_only == [(0xC00, 0xF00)]
+    assert board_memory(F407, 168, code="ram").flash_ranges(segments, sections) == []
+
+
+def test_elf_sections_separate_tables_from_code():
+    from cortexm_emu.elf import load_elf_image
+
+    image = load_elf_image(fetch_elf())
+    by_name = {s.name: s for s in image.sections}
+    assert by_name[".text"].executable and not by_name[".text"].read_only_data
+    rodata = by_name[".rodata"]
+    assert rodata.read_only_data
+    words = image.objects["words"]
+    assert rodata.address <= words.address and words.address + words.size <= rodata.end
