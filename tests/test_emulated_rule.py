@@ -37,9 +37,10 @@ PARTS = load_parts()
 L4_CBC = FIGURES["000-0301"]
 #: STM32L4A6 at 80 MHz: 4 wait states (RM0351 table in the board profile), ART caches and prefetch.
 L4_LABELS = ("ART+prefetch on, 4 WS @ 80 MHz", "ART+prefetch off, 4 WS @ 80 MHz", "ART on, prefetch off, 4 WS @ 80 MHz",
-             "ART off, prefetch on, 4 WS @ 80 MHz", "code in SRAM, 0 WS @ 80 MHz")
-L4_KINDS = ["cache on", "cache off", "cache on, prefetch off", "prefetch only", "code in SRAM"]
-ON, OFF, ART_ONLY, PREFETCH_ONLY, SRAM = L4_LABELS
+             "ART off, prefetch on, 4 WS @ 80 MHz", "tables in SRAM, ART+prefetch on, 4 WS @ 80 MHz",
+             "code in SRAM, 0 WS @ 80 MHz")
+L4_KINDS = ["cache on", "cache off", "cache on, prefetch off", "prefetch only", "tables in SRAM", "code in SRAM"]
+ON, OFF, ART_ONLY, PREFETCH_ONLY, TABLES, SRAM = L4_LABELS
 #: wolfSSL on the STM32WL55 published at 64 MHz, above the part maximum of 48 MHz.
 WL55_CBC = FIGURES["000-0196"]
 #: ST CMOX on the STM32WL55 at 48 MHz (2 WS), AES-128-CBC encrypt of 32 bytes: the cheapest figure.
@@ -111,7 +112,7 @@ def test_the_memory_system_only_adds_cycles():
     by = {(v.variant, v.memory): v for v in e.variants}
     for variant in ("bytewise", "ttable4", "ttable1", "bitsliced"):
         assert by[(variant, SRAM)].memory_cycles == 0
-        for flash in (ON, OFF, ART_ONLY, PREFETCH_ONLY):
+        for flash in (ON, OFF, ART_ONLY, PREFETCH_ONLY, TABLES):
             v = by[(variant, flash)]
             assert v.memory_cycles > 0
             assert v.cycles - v.memory_cycles == by[(variant, SRAM)].cycles
@@ -120,18 +121,22 @@ def test_the_memory_system_only_adds_cycles():
             # misses (RM0351/RM0090 "each time a miss occurs ... the line read is copied"), so a loop whose
             # lines arrive by prefetch is never cached (R5).
             assert by[(variant, OFF)].cycles >= v.cycles
+        # Tables copied to SRAM: the same fetches, no flash data stalls (R6, R7).
+        assert by[(variant, TABLES)].memory_cycles <= by[(variant, ON)].memory_cycles
+    assert by[("ttable4", TABLES)].memory_cycles < by[("ttable4", ON)].memory_cycles  # 4 KB of T-tables
 
 
 def test_second_run_comes_from_the_cache(fresh_cache, counted_runs):
     first = emulate([CMOX_32], PARTS)[CMOX_32.id]
-    assert len(counted_runs) == 20  # 4 AES variants x 5 configurations of the STM32WL55 at 48 MHz
+    assert len(counted_runs) == 24  # 4 AES variants x 6 configurations of the STM32WL55 at 48 MHz
     assert sum("caches off, prefetch off" in run for run in counted_runs) == 4
     assert sum("caches on, prefetch off" in run for run in counted_runs) == 4
     assert sum("caches off, prefetch on" in run for run in counted_runs) == 4
     assert sum("code in ram" in run for run in counted_runs) == 4
+    assert sum("code in flash, tables in ram" in run for run in counted_runs) == 4
     emulated._MEMO.clear()
     second = emulate([CMOX_32], PARTS)[CMOX_32.id]
-    assert len(counted_runs) == 20
+    assert len(counted_runs) == 24
     assert (first.emulated_min, first.emulated_max, first.residual, first.explanation) == (
         second.emulated_min, second.emulated_max, second.residual, second.explanation)
 
@@ -178,8 +183,10 @@ def test_configurations_follow_the_board_profiles():
     l4 = load_board("stm32l4a6zg")
     assert tuple(c.label for c in configurations(l4, 80)) == L4_LABELS
     assert [c.kind for c in configurations(l4, 80)] == L4_KINDS
-    assert [(c.cache, c.prefetch) for c in configurations(l4, 80)[:4]] == [
-        ("on", None), ("off", None), ("on", "off"), ("off", "on")]
+    assert [(c.cache, c.prefetch, c.code, c.tables) for c in configurations(l4, 80)] == [
+        ("on", None, "flash", None), ("off", None, "flash", None), ("on", "off", "flash", None),
+        ("off", "on", "flash", None), ("on", None, "flash", "ram"), ("on", None, "ram", None)]
+    assert configurations(l4, 80)[4].memory().name.endswith("code in flash, tables in ram")
     # At 16 MHz the L4 flash has 0 wait states: caches and SRAM cannot change a count.
     assert [c.label for c in configurations(l4, 16)] == ["flash, 0 WS @ 16 MHz"]
     # STM32H7: flash on the AXI clock (hclk_divider 2), L1 caches, no flash prefetch.
@@ -187,7 +194,7 @@ def test_configurations_follow_the_board_profiles():
     assert h7[0] == "L1 caches on, 4 WS (= 8 core cycles) @ 480 MHz" and h7[1].startswith("L1 caches off")
     # STM32WL33: no cache, no prefetch: one flash configuration, and code in SRAM.
     wl33 = configurations(load_board("stm32wl33cc"), 64)
-    assert [c.kind for c in wl33] == ["flash", "code in SRAM"]
+    assert [c.kind for c in wl33] == ["flash", "tables in SRAM", "code in SRAM"]
     assert "no modelled cache or prefetch" in wl33[0].label
     # STM32G0: the flash cache has no documented size (not modelled); its prefetch is.
     assert configurations(load_board("stm32g071rb"), 64)[0].label.startswith("prefetch on, ")
@@ -247,7 +254,7 @@ def test_judge_carries_the_emulator_finding_and_progress_is_reported():
     with emulated.progress_to(lambda done, total, label: seen.append((done, total, label))):
         (judgement,) = judge([L4_CBC], PARTS)
     assert any(f.rule == "emulator" for f in judgement.findings)
-    assert seen and seen[-1][0] == seen[-1][1] == 20
+    assert seen and seen[-1][0] == seen[-1][1] == 24
     assert any(OFF in label for _, _, label in seen)
 
 
@@ -258,7 +265,7 @@ def test_json_fields():
     assert data["emulated_memory"][0] == {"label": L4_LABELS[0], "kind": "cache on", "board": "stm32l4a6zg",
                                           "clock_mhz": 80.0, "wait_states": 4, "cache": "on", "code": "flash"}
     assert data["explanation_memory"] in L4_LABELS and data["explanation_memory"] in data["explanation"]
-    assert len(data["emulated_variants"]) == 20 and {v["memory"] for v in data["emulated_variants"]} == set(L4_LABELS)
+    assert len(data["emulated_variants"]) == 24 and {v["memory"] for v in data["emulated_variants"]} == set(L4_LABELS)
     for label, (lo, hi) in data["emulated_range_by_memory"].items():
         rates = [v["cycles_per_byte"] for v in data["emulated_variants"] if v["memory"] == label]
         assert (lo, hi) == (min(rates), max(rates))

@@ -23,7 +23,8 @@ PARTS = load_parts()
 #: and the STM32H753ZI (Cortex-M7: the same work on two boards for plot 2), and a wolfSSL hardware figure.
 CHOSEN = ["002-0001", "002-0003", "000-0148", "000-0261", "000-0074"]
 WL55_LABELS = ["ART+prefetch on, 2 WS @ 48 MHz", "ART+prefetch off, 2 WS @ 48 MHz", "ART on, prefetch off, 2 WS @ 48 MHz",
-               "ART off, prefetch on, 2 WS @ 48 MHz", "code in SRAM, 0 WS @ 48 MHz"]
+               "ART off, prefetch on, 2 WS @ 48 MHz", "tables in SRAM, ART+prefetch on, 2 WS @ 48 MHz",
+               "code in SRAM, 0 WS @ 48 MHz"]
 
 
 @pytest.fixture(scope="module")

@@ -9,8 +9,11 @@ states a higher clock, which the board rule flags -- and at the published messag
 (wolfSSL: its 1024-byte blocks; ST CMOX: its message in its chunks; CycloneCRYPTO states no
 size, so the steady state at :data:`STEADY_STATE_BYTES` is used). It runs in every memory
 configuration the board allows (:func:`configurations`): flash with the caches/ART and
-prefetch on, the same with them off, and code and constants in SRAM (0 wait states in every
-SRAM row of the profiles). The published cycles per byte is compared with the range
+prefetch on, the same with them off, the two mixed settings, the constant tables copied to
+SRAM, and code and constants in SRAM (0 wait states in every SRAM row of the profiles). The
+kernels are built at the figure's optimisation level (:func:`kernel_build`), and the work is
+the benchmark's (wolfCrypt's 25 blocks per Final for hashes and MACs; a CMOX final tag as one
+call, compared in cycles). Uncached measurements run in :func:`workers` processes. The published cycles per byte is compared with the range
 (fastest .. slowest over variants x configurations):
 
 * inside the range -> the nearest variant AND configuration explain it, with the residual
@@ -65,8 +68,8 @@ from refbench.sanity.rules import (
 from refbench.sanity.verdicts import Finding, Verdict
 
 RULE = "emulator"
-MEMORY_NOTE = ("memory: each board's flash wait states at the published clock, with caches/ART and prefetch on "
-               "and off, and code in SRAM (cortexm_emu.flash rules R1-R7)")
+MEMORY_NOTE = ("memory: each board's flash wait states at the published clock, with caches/ART and prefetch on, "
+               "off and mixed, constant tables in SRAM, and code in SRAM (cortexm_emu.flash rules R1-R7)")
 #: CycloneCRYPTO pages state no message size; a long message measures the steady state
 #: (per-call overhead below 1 % for every kernel at this size). Also the largest default size
 #: of ``refbench cycles`` and the CMOX message size, so the cache is shared.
@@ -146,7 +149,8 @@ def switched_off() -> Iterator[None]:
         _ENABLED.reset(token)
 
 
-ConfigKind = Literal["cache on", "cache off", "flash", "code in SRAM", "cache on, prefetch off", "prefetch only"]
+ConfigKind = Literal["cache on", "cache off", "flash", "code in SRAM", "cache on, prefetch off", "prefetch only",
+                     "tables in SRAM"]
 #: Names of the instruction/data caches in configuration labels, by cache kind of the profile.
 _CACHE_NAMES = {"art_icache": "ART", "art_dcache": "ART", "l1_icache": "L1 caches", "l1_dcache": "L1 caches",
                 "icache": "ICACHE", "dcache": "DCACHE", "flash_icache": "flash cache"}
@@ -165,6 +169,8 @@ class MemoryConfig:
     code: Literal["flash", "ram"]
     #: the flash prefetch buffer; None: as ``cache`` (board_memory's default)
     prefetch: Literal["on", "off"] | None = None
+    #: where the read-only data sections (constant tables) are read from; None: where the code is
+    tables: Literal["flash", "ram"] | None = None
 
     def memory(self) -> BoardMemory:
         return _memory(self)
@@ -174,6 +180,8 @@ class MemoryConfig:
                 "wait_states": self.wait_states, "cache": self.cache, "code": self.code}
         if self.prefetch is not None:
             data["prefetch"] = self.prefetch
+        if self.tables is not None:
+            data["tables"] = self.tables
         return data
 
 
@@ -183,7 +191,7 @@ _MEMORIES: dict[MemoryConfig, BoardMemory] = {}
 def _memory(config: MemoryConfig) -> BoardMemory:
     if config not in _MEMORIES:
         _MEMORIES[config] = board_memory(config.board, config.clock_mhz, config.cache, prefetch=config.prefetch,
-                                         code=config.code)
+                                         code=config.code, tables=config.tables)
     return _MEMORIES[config]
 
 
@@ -212,9 +220,11 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
     when the part has neither a modelled cache nor prefetch, or runs at 0 wait states); when
     the part has both a modelled cache and a prefetch buffer, the two mixed settings too:
     caches on with prefetch off (STM32CubeL4/WB/WL's ``stm32*_hal_conf.h`` templates ship
-    ``PREFETCH_ENABLE 0`` with both caches enabled) and prefetch on with caches off; code and
-    constants in SRAM when every SRAM row of the profile has 0 wait states and flash has wait
-    states (at 0 wait states SRAM and flash cost the same: rules R1, R7).
+    ``PREFETCH_ENABLE 0`` with both caches enabled) and prefetch on with caches off; when every
+    SRAM row of the profile has 0 wait states and flash has wait states (at 0 wait states SRAM
+    and flash cost the same: rules R1, R7), the constant tables copied to SRAM with the code in
+    flash and the caches on (as firmware that copies its AES/GHASH tables at start-up), and code
+    and constants in SRAM.
     """
     ws = wait_states(board, clock_mhz)
     on = board_memory(board, clock_mhz, "on")
@@ -223,8 +233,9 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
     where = f"{wait} @ {clock_mhz:g} MHz"
 
     def make(label: str, kind: ConfigKind, cache: Literal["on", "off"], code: Literal["flash", "ram"],
-             prefetch: Literal["on", "off"] | None = None) -> MemoryConfig:
-        return MemoryConfig(label, kind, board.name, float(clock_mhz), ws, cache, code, prefetch)
+             prefetch: Literal["on", "off"] | None = None, tables: Literal["flash", "ram"] | None = None
+             ) -> MemoryConfig:
+        return MemoryConfig(label, kind, board.name, float(clock_mhz), ws, cache, code, prefetch, tables)
 
     accelerated = _cache_label(on)
     if ws == 0 or not accelerated:
@@ -238,9 +249,12 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
             configs += [make(f"{caches} on, prefetch off, {where}", "cache on, prefetch off", "on", "flash", "off"),
                         make(f"{caches} off, prefetch on, {where}", "prefetch only", "off", "flash", "on")]
     if ws > 0 and all(region.wait_states == 0 for region in board.sram):
+        code_in_flash = f"{accelerated} on" if accelerated else "code in flash"
+        configs.append(make(f"tables in SRAM, {code_in_flash}, {where}", "tables in SRAM", "on", "flash",
+                            tables="ram"))
         configs.append(make(f"code in SRAM, 0 WS @ {clock_mhz:g} MHz", "code in SRAM", "on", "ram"))
-    for config in configs[:2]:
-        if config.code == "flash" and config.prefetch is None:
+    for config in configs:  # the memory systems already built for the labels
+        if config.code == "flash" and config.prefetch is None and config.tables is None:
             _MEMORIES.setdefault(config, {"on": on, "off": off}[config.cache])
     return configs
 
