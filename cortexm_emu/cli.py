@@ -146,6 +146,18 @@ def _add_board_options(parser: argparse.ArgumentParser) -> None:
         help="flash prefetch buffer with --board (default: same as --cache)",
     )
     parser.add_argument(
+        "--code",
+        choices=["flash", "ram"],
+        default="flash",
+        help="with --board: where the code runs from (default flash; ram: 0-wait-state SRAM)",
+    )
+    parser.add_argument(
+        "--tables",
+        choices=["flash", "ram"],
+        default=None,
+        help="with --board: where the read-only data (constant tables) is read from (default: with the code)",
+    )
+    parser.add_argument(
         "--start",
         choices=["warm", "cold"],
         default="warm",
@@ -264,6 +276,8 @@ def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:
             args.cache,
             core=args.core,
             prefetch=args.prefetch,
+            code=args.code,
+            tables=args.tables,
             start=args.start,
             accounting=args.accounting,
             stack_size=args.stack,

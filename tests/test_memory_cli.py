@@ -149,3 +149,17 @@ def test_help_documents_the_board_options(capsys):
     text = capsys.readouterr().out
     for flag in ("--board", "--clock", "--cache", "--prefetch", "cortexm-emu boards"):
         assert flag in text
+
+
+def test_tables_and_code_placement_reach_the_model(capsys):
+    """sum_words over 64 table words at 5 WS with caches off: the tables in SRAM leave one
+    flash data read (the literal pool); code and tables in SRAM leave no stall at all."""
+    stalls = {}
+    for placement in ([], ["--tables", "ram"], ["--code", "ram"]):
+        argv = ["run", fetch_elf(), "sum_words", "--arg", "64", "--board", "stm32f407vg", "--clock", "168",
+                "--cache", "off", *placement, "--json"]
+        assert main(argv) == 0
+        stalls[" ".join(placement) or "flash"] = json.loads(capsys.readouterr().out)["memory_counts"]
+    assert stalls["flash"]["flash_data_reads"] == 65 and stalls["--tables ram"]["flash_data_reads"] == 1
+    assert stalls["--tables ram"]["data_stall_cycles"] == 5
+    assert stalls["--code ram"]["data_stall_cycles"] == stalls["--code ram"]["sequential_stall_cycles"] == 0
