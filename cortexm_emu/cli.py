@@ -136,7 +136,7 @@ def _add_board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cache",
         choices=["on", "off"],
-        default="on",
+        default=None,
         help="ART / ICACHE / L1 caches with --board (default on)",
     )
     parser.add_argument(
@@ -148,7 +148,7 @@ def _add_board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--code",
         choices=["flash", "ram"],
-        default="flash",
+        default=None,
         help="with --board: where the code runs from (default flash; ram: 0-wait-state SRAM)",
     )
     parser.add_argument(
@@ -160,7 +160,7 @@ def _add_board_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--start",
         choices=["warm", "cold"],
-        default="warm",
+        default=None,
         help="with --board: caches filled by an identical earlier call (warm, default) or empty",
     )
 
@@ -273,12 +273,12 @@ def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:
         machine = Machine.for_board(
             find_board(board),
             args.clock,
-            args.cache,
+            args.cache or "on",
             core=args.core,
             prefetch=args.prefetch,
-            code=args.code,
+            code=args.code or "flash",
             tables=args.tables,
-            start=args.start,
+            start=args.start or "warm",
             accounting=args.accounting,
             stack_size=args.stack,
         )
@@ -287,6 +287,13 @@ def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:
             raise ValueError(
                 f"Invalid --clock {args.clock:g} without --board; accepted: --board NAME --clock MHZ"
             )
+        for option in ("cache", "prefetch", "code", "tables", "start"):
+            value = getattr(args, option, None)
+            if value is not None:
+                raise ValueError(
+                    f"Invalid --{option} {value} without --board; the memory system belongs to a board "
+                    f"(accepted: --board NAME --{option} {value})"
+                )
         machine = Machine(args.core or "m4", accounting=args.accounting, stack_size=args.stack)
     machine.load_elf(args.elf)
     return machine, machine.call(args.function, *(args.call_args or []), budget=args.budget)

@@ -67,6 +67,11 @@ DEFAULT_MEMORY = "on"
 MEMORY_NOTE = ("the board's memory system at the case's clock (cortexm_emu.board_memory: flash wait states, "
                "prefetch, caches; code in flash), caches and prefetch as --refbench-memory says")
 IDEAL_MEMORY = "ideal (zero wait states)"
+
+
+def memory_note(config: pytest.Config) -> str:
+    """What the board cases of this run ran with, by ``--refbench-memory``."""
+    return IDEAL_MEMORY if config.getoption("refbench_memory") == "ideal" else MEMORY_NOTE
 CLOCK_SOURCE = "part maximum clock (max_clock_mhz of the board file)"
 TIME_SOURCE = "emulated board time = cycles / clock_hz (not host time)"
 REPEAT_NOTE = (
@@ -624,7 +629,7 @@ def pytest_benchmark_update_machine_info(config: pytest.Config, machine_info: di
     machine_info["refbench"] = {
         "emulated_timer": TIME_SOURCE,
         "clock_source": CLOCK_SOURCE,
-        "memory": MEMORY_NOTE,
+        "memory": memory_note(config),
         "memory_option": config.getoption("refbench_memory"),
         "repeatability": REPEAT_NOTE,
         "boards": boards,
@@ -639,7 +644,7 @@ def pytest_terminal_summary(terminalreporter: Any, exitstatus: int, config: pyte
     write = terminalreporter.write_line
     terminalreporter.section("refbench board time (emulated)")
     write(f"Times in the 'board time' groups are {TIME_SOURCE}.")
-    write(f"Clock: {CLOCK_SOURCE}. Memory: {MEMORY_NOTE} (--refbench-memory "
+    write(f"Clock: {CLOCK_SOURCE}. Memory: {memory_note(config)} (--refbench-memory "
           f"{config.getoption('refbench_memory')}).")
     identical = all(row["exact_repeats"] for row in rows)
     write(

@@ -316,7 +316,9 @@ def test_memory_option_selects_the_board_memory_system(tmp_path: Path) -> None:
             f"--benchmark-json={out}",
         )
         assert result.returncode == 0, result.stdout + result.stderr
-        (bench,) = [b for b in json.loads(out.read_text())["benchmarks"] if b["params"]["refbench_operation"] == "sha-256"]
+        data = json.loads(out.read_text())
+        (bench,) = [b for b in data["benchmarks"] if b["params"]["refbench_operation"] == "sha-256"]
+        assert (data["machine_info"]["refbench"]["memory"] == "ideal (zero wait states)") == (memory == "ideal")
         cycles[memory] = bench["extra_info"]["cycles"]
         if memory == "ideal":
             assert bench["extra_info"]["memory"] == "ideal (zero wait states)" and bench["extra_info"]["memory_cycles"] == 0

@@ -408,3 +408,22 @@ def test_a_variant_that_does_not_build_fails_alone(fresh_cache, monkeypatch):
     broken = [v for v in e.variants if v.variant == "bitsliced"]
     assert broken and all(not v.verified and "build failed: zig failed for aes.c" in v.problem for v in broken)
     assert all(v.verified for v in e.variants if v.variant != "bitsliced")
+
+
+def test_library_callers_get_one_process_and_the_command_one_per_cpu(monkeypatch):
+    monkeypatch.delenv("REFBENCH_WORKERS")
+    assert emulated.workers() == 1
+    with emulated.in_parallel():
+        assert emulated.workers() == emulated.usable_cpus() >= 1
+
+
+def test_a_filtered_judgement_emulates_no_partner_outside_it():
+    """The wolfSSL ChaCha20 pair H753/F777 is a cross-board outlier; judging with only the H753
+    figure in scope runs no kernel for the F777 one, and rule d then reports the gap unexplained."""
+    pair = [f for f in FIGURES.values() if f.part in ("STM32H753ZI", "STM32F777") and f.label == "CHACHA"
+            and f.version == "4.4.1" and "FastMath" in f.config]
+    h753 = next(f for f in pair if f.part == "STM32H753ZI")
+    judgements = judge(pair, PARTS, emulate=[h753.id])
+    assert {figure.id for figure, _ in emulated._MEMO} == {h753.id}
+    cross = [f for j in judgements for f in j.findings if f.rule.startswith("cross-board")]
+    assert cross and not any("emulated ratio" in f.message for f in cross)

@@ -336,19 +336,6 @@ def test_without_native_code_the_python_replay_and_hook_give_the_same_counts(mon
         native.load_native.cache_clear()
 
 
-def test_invalid_engine_is_rejected():
-    with pytest.raises(
-        ValueError, match=r"Invalid engine \('fast'\); accepted: 'auto', 'native', 'python'"
-    ):
-        board_memory(F4, 168, engine="fast")  # type: ignore[arg-type]
-
-
-def test_engine_is_not_part_of_the_configuration():
-    python = board_memory(F4, 168, engine="python")
-    auto = board_memory(F4, 168)
-    assert python.describe() == auto.describe() and python.name == auto.name
-
-
 @st.composite
 def synthetic_runs(draw: st.DrawFn) -> tuple[str, str, str, str, Recorded]:
     """Random blocks of 2- and 4-byte instructions in a 2 KiB flash window (lines collide in

@@ -49,16 +49,16 @@ def _every(
 
 #: (family, variant, operation) of every kernel this file proves.
 CASES: tuple[tuple[str, str, str], ...] = (
-    ("md5", "ref", "md5"),
+    *_every("md5", ("ref", "unrolled"), ("md5",)),
     *_every("sha1", ("rolled", "unrolled"), ("sha-1",)),
     *_every("sha256", ("rolled", "unrolled"), ("sha-256", "sha-224")),
-    *_every("sha512", ("ref",), ("sha-512", "sha-384", "sha-512/224", "sha-512/256")),
+    *_every("sha512", ("ref", "unrolled"), ("sha-512", "sha-384", "sha-512/224", "sha-512/256")),
     *_every(
         "sha3",
         ("lanes64", "interleaved32"),
         ("sha3-224", "sha3-256", "sha3-384", "sha3-512", "shake128-256", "shake256-256"),
     ),
-    ("sm3", "ref", "sm3"),
+    *_every("sm3", ("ref", "unrolled"), ("sm3",)),
     *_every(
         "hmac",
         ("rolled", "unrolled"),
@@ -378,13 +378,22 @@ def _c_array(path: Path, name: str) -> list[int]:
     return [int(token, 16) for token in re.findall(r"0x([0-9a-fA-F]+)", match.group(1))]
 
 
-def test_sha512_constants_equal_the_derived_ones() -> None:
-    source = KERNELS / "sha512" / "ref" / "sha512.c"
+@pytest.mark.parametrize("variant", ["ref", "unrolled"])
+def test_sha512_constants_equal_the_derived_ones(variant: str) -> None:
+    source = KERNELS / "sha512" / variant / "sha512.c"
     assert _c_array(source, "K512") == list(sha2.K512)
     assert _c_array(source, "H0_SHA512") == list(sha2.H0_SHA512)
     assert _c_array(source, "H0_SHA384") == list(sha2.H0_SHA384)
     assert _c_array(source, "H0_SHA512_224") == list(sha2.sha512_t_initial_hash_value(224))
     assert _c_array(source, "H0_SHA512_256") == list(sha2.sha512_t_initial_hash_value(256))
+
+
+def test_sm3_unrolled_round_constants_equal_the_rotated_t_j() -> None:
+    """GB/T 32905-2016 §5.3.3: round j adds T_j <<< (j mod 32); sm3/unrolled tabulates them."""
+    from refbench.ref import sm3
+
+    table = _c_array(KERNELS / "sm3" / "unrolled" / "sm3.c", "TJ_ROTATED")
+    assert table == [sm3.ROTL(sm3.T(j), j % 32) for j in range(64)]
 
 
 def _c_initialisers(path: Path, pattern: str) -> list[list[int]]:
@@ -421,6 +430,24 @@ def test_md5_sine_table_equals_rfc1321_definition() -> None:
     """RFC 1321 §3.4: T[i] = floor(4294967296 * abs(sin(i))), i in radians."""
     table = _c_array(KERNELS / "md5" / "ref" / "md5.c", "T")
     assert table == [math.floor(abs(math.sin(i)) * 2**32) for i in range(1, 65)]
+
+
+def test_md5_unrolled_steps_follow_rfc1321() -> None:
+    """md5/unrolled writes each §3.4 step's function, word index k, shift s and T[i] as literals:
+    they must be the RFC's (round r uses F, G, H, I; k = i, 5i+1, 3i+5, 7i mod 16)."""
+    text = (KERNELS / "md5" / "unrolled" / "md5.c").read_text(encoding="utf-8")
+    steps = re.findall(
+        r"STEP\(MD5_([FGHI]), (\w), (\w), (\w), (\w), (\d+), (\d+), 0x([0-9a-f]{8})\);", text
+    )
+    shifts = (7, 12, 17, 22, 5, 9, 14, 20, 4, 11, 16, 23, 6, 10, 15, 21)
+    expected = []
+    for i in range(64):
+        r = i // 16
+        k = (i, 5 * i + 1, 3 * i + 5, 7 * i)[r] % 16
+        registers = "abcd"[-(i % 4) :] + "abcd"[: -(i % 4)] if i % 4 else "abcd"
+        t = math.floor(abs(math.sin(i + 1)) * 2**32)
+        expected.append(("FGHI"[r], *registers, str(k), str(shifts[4 * r + i % 4]), f"{t:08x}"))
+    assert steps == expected
 
 
 # --------------------------------------------------------------------------- negative

@@ -1,4 +1,4 @@
-"""The Poly1305, ChaCha20-Poly1305 and Ascon kernels in the emulated Cortex-M, against the references.
+"""The ChaCha20, Poly1305, ChaCha20-Poly1305 and Ascon kernels in the emulated Cortex-M, against the references.
 
 Default run: every variant x operation on Cortex-M0+ and Cortex-M4 (zig, -Os) with a few
 official vectors per algorithm and random inputs of 0..1100 bytes (hypothesis). For each
@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from cortexm_emu.toolchain import gcc_available
+from refbench.kernels import catalog
 from refbench.kernels.harness import KernelHarness
 from refbench.kernels.references import reference
 from refbench.loaders import cryptography_vector, iter_blocks, load_nist_rsp, project_vector
@@ -28,9 +29,12 @@ DEFAULT_CORES = ("m0plus", "m4")
 MATRIX_CORES = ("m0plus", "m3", "m4", "m7", "m33")
 
 CASES: tuple[tuple[str, str, str], ...] = (
+    ("chacha20", "ref", "chacha20"),
+    ("chacha20", "unrolled", "chacha20"),
     ("poly1305", "limb26", "poly1305"),
     ("poly1305", "limb32", "poly1305"),
     ("chacha20_poly1305", "ref", "chacha20-poly1305-encrypt"),
+    ("chacha20_poly1305", "unrolled", "chacha20-poly1305-encrypt"),
     ("ascon", "lanes64", "ascon-aead128-encrypt"),
     ("ascon", "lanes64", "ascon-hash256"),
     ("ascon", "interleaved32", "ascon-aead128-encrypt"),
@@ -54,7 +58,26 @@ def official_vectors(
     operation: str,
 ) -> Iterator[tuple[str, dict[str, bytes | int], dict[str, bytes]]]:
     """(label, inputs by role, expected outputs by role)."""
-    if operation == "poly1305":
+    if operation == "chacha20":
+        # RFC 7539 Appendix A.2 as cryptography_vectors ships it, and RFC 8439 §2.4.2.
+        for r in load_nist_rsp(cryptography_vector("ciphers/ChaCha20/rfc7539.txt")):
+            inputs = {
+                "key": r.hex("KEY"),
+                "nonce": r.hex("NONCE"),
+                "counter32": r.int("INITIAL_BLOCK_COUNTER"),
+                "in": r.hex("PLAINTEXT"),
+            }
+            yield r.label, inputs, {"out": r.hex("CIPHERTEXT")}
+        for r in load_nist_rsp(project_vector("rfc8439/rfc8439-examples.txt")):
+            if r.section.get("ENCRYPT") is not None and "CIPHERTEXT" in r.fields:
+                inputs = {
+                    "key": r.hex("KEY"),
+                    "nonce": r.hex("NONCE"),
+                    "counter32": r.int("COUNTER"),
+                    "in": r.hex("PLAINTEXT"),
+                }
+                yield r.label, inputs, {"out": r.hex("CIPHERTEXT")}
+    elif operation == "poly1305":
         for r in iter_blocks(
             load_nist_rsp(cryptography_vector("poly1305/rfc7539.txt")), "KEY", "MSG", "TAG"
         ):
@@ -105,6 +128,18 @@ def official_vectors(
         raise AssertionError(f"no official vectors listed for {operation}")
 
 
+def test_every_variant_of_the_stream_families_is_proven() -> None:
+    """New operations or variants of these families must join CASES (and with it the matrix)."""
+    families = {family for family, _, _ in CASES}
+    catalogued = {
+        (name, variant, op.name)
+        for name in families
+        for variant in catalog.family(name).variants
+        for op in catalog.family(name).operations
+    }
+    assert catalogued == set(CASES)
+
+
 @pytest.mark.parametrize("operation", sorted({op for _, _, op in CASES}))
 def test_official_vector_selection_is_not_empty(operation: str) -> None:
     vectors = list(official_vectors(operation))
@@ -127,12 +162,31 @@ def test_kernel_equals_official_vectors(
             assert run.verified, f"{label} on {core}: {run.mismatch}"
 
 
+def chacha20_inputs(key: bytes, nonce: bytes, counter: int, data: bytes) -> dict[str, bytes | int]:
+    """Inputs of the chacha20 operation; the counter is lowered so that the 32-bit block counter
+    does not wrap within the message (the reference refuses a wrapping counter with ValueError)."""
+    blocks = -(-len(data) // 64)
+    return {
+        "key": key,
+        "nonce": nonce,
+        "counter32": min(counter, 2**32 - max(blocks, 1)),
+        "in": data,
+    }
+
+
 def _random_inputs(operation: str, length: int, draw) -> dict[str, bytes | int]:
     data = draw(st.binary(min_size=length, max_size=length), label="data")
     if operation == "poly1305":
         return {"key": draw(st.binary(min_size=32, max_size=32), label="key"), "msg": data}
     if operation == "ascon-hash256":
         return {"msg": data}
+    if operation == "chacha20":
+        return chacha20_inputs(
+            draw(st.binary(min_size=32, max_size=32), label="key"),
+            draw(st.binary(min_size=12, max_size=12), label="nonce"),
+            draw(st.integers(0, 2**32 - 1), label="counter"),
+            data,
+        )
     key_size, nonce_size = (32, 12) if operation.startswith("chacha20") else (16, 16)
     return {
         "key": draw(st.binary(min_size=key_size, max_size=key_size), label="key"),
@@ -157,13 +211,23 @@ def test_kernel_equals_reference_on_random_inputs(
 
 @pytest.mark.parametrize(("family", "variant", "operation"), CASES, ids=CASE_IDS)
 def test_kernel_equals_reference_at_block_edges(family: str, variant: str, operation: str) -> None:
-    """Lengths around the rate/block (8 or 16 bytes) for data and associated data (M4 only)."""
+    """Lengths around the rate/block (8, 16 or 64 bytes) for data and associated data (M4 only).
+
+    ChaCha20 runs its last block with the block counter at 2**32 - 1 (the top of the counter).
+    """
     rng = random.Random(f"{family}/{variant}/{operation}")
     h = harness(family, variant, "m4")
-    for length in (0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64):
+    lengths = (0, 1, 7, 8, 9, 15, 16, 17, 31, 32, 33, 64)
+    if family == "chacha20":
+        lengths += (63, 65, 127, 128, 129)
+    for length in lengths:
         for aad_length in (0, 15, 16, 17) if "encrypt" in operation else (0,):
-            if operation == "poly1305":
-                inputs: dict[str, bytes | int] = {
+            if operation == "chacha20":
+                inputs: dict[str, bytes | int] = chacha20_inputs(
+                    rng.randbytes(32), rng.randbytes(12), 2**32 - 1, rng.randbytes(length)
+                )
+            elif operation == "poly1305":
+                inputs = {
                     "key": rng.randbytes(32),
                     "msg": rng.randbytes(length),
                 }
@@ -251,8 +315,12 @@ def test_kernel_matrix(
     h = KernelHarness(family, variant, core, opt=opt, compiler=compiler)
     rng = random.Random(f"{family}/{variant}/{operation}/{core}/{opt}/{compiler}")
     for length in MATRIX_LENGTHS:
-        if operation == "poly1305":
-            inputs: dict[str, bytes | int] = {
+        if operation == "chacha20":
+            inputs: dict[str, bytes | int] = chacha20_inputs(
+                rng.randbytes(32), rng.randbytes(12), rng.getrandbits(32), rng.randbytes(length)
+            )
+        elif operation == "poly1305":
+            inputs = {
                 "key": rng.randbytes(32),
                 "msg": rng.randbytes(length),
             }

@@ -487,3 +487,19 @@ def test_elf_sections_separate_tables_from_code():
     assert rodata.read_only_data
     words = image.objects["words"]
     assert rodata.address <= words.address and words.address + words.size <= rodata.end
+
+
+# -- the replay engine is an implementation choice, not a configuration (see test_flash_replay.py) --
+
+
+def test_invalid_engine_is_rejected():
+    with pytest.raises(
+        ValueError, match=r"Invalid engine \('fast'\); accepted: 'auto', 'native', 'python'"
+    ):
+        board_memory("stm32f407vg", 168, engine="fast")  # type: ignore[arg-type]
+
+
+def test_engine_is_not_part_of_the_configuration():
+    python = board_memory("stm32f407vg", 168, engine="python")
+    auto = board_memory("stm32f407vg", 168)
+    assert python.describe() == auto.describe() and python.name == auto.name

@@ -113,6 +113,8 @@ def test_prefetch_switch_reaches_the_model(capsys):
         ),
         (["--board", "nosuch"], "Invalid board or part ('nosuch')"),
         (["--clock", "100"], "Invalid --clock 100 without --board"),
+        (["--tables", "ram"], "Invalid --tables ram without --board"),
+        (["--cache", "off"], "Invalid --cache off without --board"),
     ],
 )
 def test_bad_board_options_exit_2_with_the_bad_value(capsys, argv, message):

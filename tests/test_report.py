@@ -111,3 +111,9 @@ def test_no_emulator_runs_no_kernel(subset, capsys):
     rows = {r["id"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows["002-0001"]["emulation"] == "not emulated" and rows["000-0261"]["emulation"] == "hardware"
     assert not emulated._MEMO
+
+
+def test_bad_workers_setting_is_an_option_error(subset, capsys, monkeypatch):
+    monkeypatch.setenv("REFBENCH_WORKERS", "abc")
+    assert main(["sanity", "--format", "json"]) == 2
+    assert "Invalid REFBENCH_WORKERS ('abc')" in capsys.readouterr().err

@@ -50,8 +50,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--only", action="append", metavar="VERDICT",
                         help=f"only figures with this verdict ({', '.join(VERDICTS)}); repeatable")
     parser.add_argument("--no-emulator", action="store_true",
-                        help="switch rule e off: run no kernel (seconds, even from empty caches); every figure is "
-                             "then 'not emulated' and rule d reports gaps without the emulated configurations")
+                        help="switch rule e off: run no kernel (seconds, even from empty caches); every software "
+                             "figure is then 'not emulated' and rule d reports gaps without the emulated configurations "
+                             "(hardware figures still meet the peripheral rule)")
     parser.set_defaults(handler=run)
 
 
@@ -109,6 +110,7 @@ def render_markdown(judgements: list[Judgement]) -> str:
 def run(args: argparse.Namespace) -> int:
     try:
         sources = resolve_sources(args.source)
+        emulated.workers()  # a bad $REFBENCH_WORKERS is an option error, said before any work
     except ValueError as exc:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
@@ -120,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
     # Rules see every figure (partners on other boards); rule e runs kernels for the selected ones.
     scope = [f.id for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
     with ExitStack() as stack:
+        stack.enter_context(emulated.in_parallel())
         if args.no_emulator:
             stack.enter_context(emulated.switched_off())
         with emulation_progress():

@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 from refbench.published.model import Figure, Part, load_figures, load_parts
 from refbench.published.normalise import normalise
+from refbench.sanity import emulated
 from refbench.sanity.emulated import rule_emulated
 from refbench.sanity.rules import RULES
 from refbench.sanity.verdicts import VERDICTS, Finding, Judgement, Verdict
@@ -23,16 +24,20 @@ def judge(figures: Iterable[Figure] | None = None, parts: dict[str, Part] | None
     judgement per figure, in the figures' order. Rules see all the given figures, so
     filtering before judging removes partners; filter the judgements instead
     (:func:`select_figures`). ``emulate``: the ids of the figures rule e runs kernels for
-    (default: all; the cross-board rule still emulates the partners it compares)."""
+    (default: all); the cross-board rule then explains a gap by emulation only when both
+    figures are among them."""
     figures = list(load_figures() if figures is None else figures)
     parts = load_parts() if parts is None else parts
     judgements = {f.id: Judgement(f, normalise(f)) for f in figures}
-    scope = None if emulate is None else set(emulate)
-    emulated_figures = figures if scope is None else [f for f in figures if f.id in scope]
-    for rule in RULES.values():
-        for figure_id, finding in rule(figures, parts):
-            judgements[figure_id].findings.append(finding)
-    for figure_id, finding in rule_emulated(emulated_figures, parts):
+    scope = None if emulate is None else frozenset(emulate)
+    # Rule e first, so its kernels run in one batch (rule d's gap explainer then finds them
+    # measured); its findings are listed after the other rules'.
+    emulated_findings = rule_emulated(figures if scope is None else [f for f in figures if f.id in scope], parts)
+    with emulated.scoped_to(scope):
+        for rule in RULES.values():
+            for figure_id, finding in rule(figures, parts):
+                judgements[figure_id].findings.append(finding)
+    for figure_id, finding in emulated_findings:
         judgements[figure_id].findings.append(finding)
     return [judgements[f.id] for f in figures]
 

@@ -40,7 +40,7 @@ import math
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -140,8 +140,9 @@ _ENABLED: ContextVar[bool] = ContextVar("refbench_emulated_enabled", default=Tru
 
 @contextmanager
 def switched_off() -> Iterator[None]:
-    """Within the block, rule e runs no kernel: every figure is "not emulated" (switched off),
-    rule e gives no finding and rule d reports gaps without emulation."""
+    """Within the block, rule e runs no kernel: every software figure is "not emulated" (switched
+    off), rule e gives no finding and rule d reports gaps without emulation (hardware figures
+    still meet the peripheral rule; footprint figures are not applicable)."""
     token = _ENABLED.set(False)
     try:
         yield
@@ -530,7 +531,12 @@ def _judge(f: Figure, p: _Pending, results: list[VariantResult]) -> Emulation:
     published = normalised.cycles_per_op if target.per_op else normalised.cycles_per_byte
     assert published is not None
     good = sorted((r for r in results if r.rate is not None), key=lambda r: r.rate or 0.0)
-    chunks = f" in {target.chunk}-byte chunks" if target.chunk else ""
+    chunks = ""
+    if target.chunk and target.chunk < target.size:
+        streamed = any(len(_jobs(k, v, o, target)) > 1 for k, v, o in _operations_for(target.reference))
+        chunks = (f" in {target.chunk}-byte chunks" if streamed else
+                  f" as one call (the page: {target.chunk}-byte chunks; this kernel keeps no state between calls, "
+                  "so the per-chunk overhead is not modelled)")
     build = kernel_build(f)[1]
     context = f"{board.part} ({board.core}, {build}) at {target.size} B{chunks}"
     notes = [n for n in (p.clock_note, *target.notes) if n]
@@ -546,7 +552,14 @@ def _judge(f: Figure, p: _Pending, results: list[VariantResult]) -> Emulation:
     lo, hi = rate[good[0]], rate[good[-1]]
     fastest, slowest = good[0], good[-1]
     allowance = SAME_WORK_TOLERANCE + relative_resolution(f)
-    nearest = min(good, key=lambda r: abs(published - rate[r]) / rate[r])
+    # Nearest variant x configuration; within the allowance, one in a configuration a board is
+    # normally benchmarked in (caches and prefetch on, code in flash) is preferred.
+    def error(r: VariantResult) -> float:
+        return abs(published - rate[r]) / rate[r]
+
+    kinds = {c.label: c.kind for c in p.configs}
+    usual = [r for r in good if kinds.get(r.memory) in DEFAULT_KINDS and error(r) <= allowance]
+    nearest = min(usual or good, key=error)
     residual = (published - rate[nearest]) / rate[nearest]
     spread = "; ".join(
         f"[{config.label}: " + ", ".join(f"{r.kernel}/{r.variant} {show(rate[r])}" for r in good
@@ -587,18 +600,56 @@ def _judge(f: Figure, p: _Pending, results: list[VariantResult]) -> Emulation:
                      finding=Finding(RULE, verdict, message), position=position, **common)
 
 
+_SCOPE: ContextVar[frozenset[str] | None] = ContextVar("refbench_emulated_scope", default=None)
+
+
+@contextmanager
+def scoped_to(figure_ids: Iterable[str] | None) -> Iterator[None]:
+    """Within the block, rule d's gap explainer emulates only pairs whose figures are both in
+    ``figure_ids`` (None: every pair), so a filtered report runs kernels for its figures only."""
+    token = _SCOPE.set(None if figure_ids is None else frozenset(figure_ids))
+    try:
+        yield
+    finally:
+        _SCOPE.reset(token)
+
+
+_PARALLEL: ContextVar[bool] = ContextVar("refbench_emulated_parallel", default=False)
+
+
+@contextmanager
+def in_parallel() -> Iterator[None]:
+    """Within the block, uncached kernels run in one process per usable CPU (``refbench sanity``
+    does this; library callers get one process unless they ask, since spawned processes
+    re-import the caller's main module)."""
+    token = _PARALLEL.set(True)
+    try:
+        yield
+    finally:
+        _PARALLEL.reset(token)
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on (its affinity where the OS tells, else the CPU count)."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return max(1, len(affinity(0)) if affinity else (os.cpu_count() or 1))
+
+
 def workers() -> int:
-    """Processes that run kernels in parallel: ``$REFBENCH_WORKERS``, else one per CPU (one when
-    the main program is not a file a spawned process can import, e.g. a script read from stdin)."""
+    """Processes that run kernels: ``$REFBENCH_WORKERS`` if set; else one per usable CPU inside
+    :func:`in_parallel` (one when the main program is not a file a spawned process can import,
+    e.g. a script read from stdin); else one."""
     text = os.environ.get("REFBENCH_WORKERS", "")
-    if not text:
-        main_file = getattr(sys.modules.get("__main__"), "__file__", None)
-        if main_file is not None and not os.path.exists(main_file):
-            return 1
-        return max(1, os.cpu_count() or 1)
-    if not text.isdigit() or int(text) < 1:
-        raise ValueError(f"Invalid REFBENCH_WORKERS ({text!r}); accepted: a whole number of processes >= 1")
-    return int(text)
+    if text:
+        if not text.isdigit() or int(text) < 1:
+            raise ValueError(f"Invalid REFBENCH_WORKERS ({text!r}); accepted: a whole number of processes >= 1")
+        return int(text)
+    if not _PARALLEL.get():
+        return 1
+    main_file = getattr(sys.modules.get("__main__"), "__file__", None)
+    if main_file is not None and not os.path.exists(main_file):
+        return 1
+    return usable_cpus()
 
 
 _Key = tuple[MemoryConfig, str, Job]
@@ -637,14 +688,17 @@ def _measure(by_config: dict[tuple[MemoryConfig, str], list[Job]], total: int,
             callback(done, total, f"{config.board} {job.kernel}/{job.variant} {job.operation} {job.size} B "
                                   f"-{opt} ({config.label})")
 
+    unbuildable: dict[tuple[str, str, str, str], ToolchainError] = {}  # kernel, variant, opt, core: the error
     for (config, opt), group in by_config.items():
         # One measurer (and its loaded machines) per configuration at a time: machines hold
         # their last call's block trace, so keeping every configuration's would grow without bound.
         measurer = _measurer(config, opt)
         for job in group:
+            build = (job.kernel, job.variant, opt, measurer.core)
             try:
-                hit = measurer.cached(job)
+                hit = _unbuilt(measurer, job, unbuildable[build]) if build in unbuildable else measurer.cached(job)
             except ToolchainError as exc:  # this variant cannot be built: it fails, the others still run
+                unbuildable[build] = exc
                 hit = _unbuilt(measurer, job, exc)
             if hit is None:
                 missing.setdefault((config, opt, job.kernel, job.variant), []).append(job)
@@ -784,7 +838,7 @@ def explain_gap(a: Figure, ea: Emulation, b: Figure, eb: Emulation, ratio: float
     kinds = {c.label: c.kind for c in (*ea.configs, *eb.configs)}
     candidates = []
     pa, pb = _points(ea), _points(eb)
-    for key in pa.keys() & pb.keys():
+    for key in sorted(pa.keys() & pb.keys()):
         for va in pa[key]:
             for vb in pb[key]:
                 emulated = (va.cycles_per_byte or 0.0) / (vb.cycles_per_byte or 1.0)
@@ -809,7 +863,11 @@ def gap_explainer(figures: list[Figure], parts: dict[str, Part]) -> GapExplainer
     if not _ENABLED.get():
         return None
 
+    scope = _SCOPE.get()
+
     def explain(a: Figure, b: Figure, ratio: float) -> tuple[Verdict, str] | None:
+        if scope is not None and not (a.id in scope and b.id in scope):
+            return None  # a partner outside a filtered report: no kernel runs for it
         emulations = emulate([a, b], parts)
         ea, eb = emulations[a.id], emulations[b.id]
         if ea.status != "emulated" or eb.status != "emulated":

@@ -1,6 +1,6 @@
 /* SHA-256, unrolled: the 64 rounds written out eight at a time with the
  * working variables rotated by name instead of moved (FIPS 180-4 §6.2.2), the
- * speed-optimised style (e.g. wolfSSL without WOLFSSL_SHA256_SMALL). */
+ * speed-optimised style of C crypto libraries. */
 #include "sha256_common.h"
 
 #define ROUND(a, b, c, d, e, f, g, h, t)                                                  \
