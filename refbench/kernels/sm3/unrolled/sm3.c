@@ -5,8 +5,8 @@
  * rotated round constants T_j <<< (j mod 32) read from a table. This is the
  * speed style of libraries that unroll SM3 (OpenSSL's crypto/sm3 goes further
  * and writes all 64 rounds out with the message words in locals); it trades
- * code size for speed. Padding (§5.2) and output are those of ref/sm3.c. */
-#include "kernel.h"
+ * code size for speed. Padding (§5.2) and output are in sm3_digest.c, shared. */
+#include "sm3_common.h"
 
 #define P0(x) ((x) ^ ROTL32(x, 9) ^ ROTL32(x, 17))   /* §4.4 */
 #define P1(x) ((x) ^ ROTL32(x, 15) ^ ROTL32(x, 23))
@@ -69,7 +69,7 @@ static const uint32_t TJ_ROTATED[64] = {
         ROUND(B, C, D, A, F, G, H, E, FF, GG, (w) + 3, Tj[(w) + 3]);   \
     } while (0)
 
-static void sm3_compress(uint32_t V[8], const uint8_t block[64])
+void sm3_compress(uint32_t V[8], const uint8_t block[64])
 {
     uint32_t W[16];
     uint32_t A = V[0], B = V[1], C = V[2], D = V[3], E = V[4], F = V[5], G = V[6], H = V[7];
@@ -99,33 +99,4 @@ static void sm3_compress(uint32_t V[8], const uint8_t block[64])
     }
     V[0] ^= A; V[1] ^= B; V[2] ^= C; V[3] ^= D;
     V[4] ^= E; V[5] ^= F; V[6] ^= G; V[7] ^= H;
-}
-
-/* The SM3 hash of len bytes at msg into digest[32]. */
-void sm3_digest(const uint8_t *msg, uint32_t len, uint8_t *digest)
-{
-    uint32_t V[8] = {0x7380166f, 0x4914b2b9, 0x172442d7, 0xda8a0600,
-                     0xa96f30bc, 0x163138aa, 0xe38dee4d, 0xb0fb0e4e}; /* §4.1 IV */
-    uint8_t last[128];
-    uint32_t full = len & ~63u, rest = len - full, i, nblocks;
-
-    for (i = 0; i < full; i += 64) {
-        sm3_compress(V, msg + i);
-    }
-    for (i = 0; i < rest; i++) {
-        last[i] = msg[full + i];
-    }
-    last[rest] = 0x80;
-    nblocks = (rest < 56) ? 1 : 2;
-    for (i = rest + 1; i < nblocks * 64 - 8; i++) {
-        last[i] = 0;
-    }
-    store32_be(last + nblocks * 64 - 8, len >> 29);
-    store32_be(last + nblocks * 64 - 4, len << 3);
-    for (i = 0; i < nblocks; i++) {
-        sm3_compress(V, last + 64 * i);
-    }
-    for (i = 0; i < 8; i++) {
-        store32_be(digest + 4 * i, V[i]);
-    }
 }
