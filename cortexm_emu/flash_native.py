@@ -17,7 +17,6 @@ Two things run natively:
 from __future__ import annotations
 
 import ctypes
-import os
 from array import array
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -83,15 +82,9 @@ class Reads(ctypes.Structure):
 @cache
 def load_flash_native() -> tuple[ctypes.CDLL | None, str]:
     """The loaded replay library (``None`` if unavailable) and, if unavailable, why."""
-    if os.environ.get("CORTEXM_EMU_NO_NATIVE"):
-        return None, "disabled by $CORTEXM_EMU_NO_NATIVE"
-    lib_path, reason = native.compile_library(SOURCE, LIBRARY)
-    if lib_path is None:
+    lib, reason = native.open_library(SOURCE, LIBRARY)
+    if lib is None:
         return None, reason
-    try:
-        lib = ctypes.CDLL(str(lib_path))
-    except OSError as exc:
-        return None, f"cannot load {lib_path}: {exc}"
     lib.cfr_reads_new.restype = ctypes.POINTER(Reads)
     lib.cfr_reads_new.argtypes = [ctypes.c_void_p]
     lib.cfr_reads_free.restype = None

@@ -123,18 +123,26 @@ def compile_library(source: Path, library_name: str) -> tuple[Path | None, str]:
     return lib, ""
 
 
-@cache
-def load_native() -> tuple[ctypes.CDLL | None, str]:
-    """The loaded library (``None`` if unavailable) and, if unavailable, why."""
+def open_library(source: Path, library_name: str) -> tuple[ctypes.CDLL | None, str]:
+    """``source`` compiled (:func:`compile_library`) and loaded, or ``None`` and why not
+    (also when ``$CORTEXM_EMU_NO_NATIVE`` is set)."""
     if os.environ.get("CORTEXM_EMU_NO_NATIVE"):
         return None, "disabled by $CORTEXM_EMU_NO_NATIVE"
-    lib_path, reason = _compile()
+    lib_path, reason = compile_library(source, library_name)
     if lib_path is None:
         return None, reason
     try:
-        lib = ctypes.CDLL(str(lib_path))
+        return ctypes.CDLL(str(lib_path)), ""
     except OSError as exc:
         return None, f"cannot load {lib_path}: {exc}"
+
+
+@cache
+def load_native() -> tuple[ctypes.CDLL | None, str]:
+    """The loaded library (``None`` if unavailable) and, if unavailable, why."""
+    lib, reason = open_library(SOURCE, "libcortexm_emu_blockcount.so")
+    if lib is None:
+        return None, reason
     lib.cme_new.restype = ctypes.POINTER(State)
     lib.cme_new.argtypes = [ctypes.c_uint64]
     lib.cme_free.argtypes = [ctypes.POINTER(State)]
