@@ -65,6 +65,7 @@ CASES: tuple[tuple[str, str, str], ...] = (
         ("hmac-md5", "hmac-sha-1", "hmac-sha-224", "hmac-sha-256", "hmac-sha-384", "hmac-sha-512"),
     ),
     ("drbg", "rolled", "hash-drbg-sha-256-generate"),
+    ("drbg", "unrolled", "hash-drbg-sha-256-generate"),
 )
 CASE_IDS = [f"{f}/{v}:{op}" for f, v, op in CASES]
 
@@ -235,13 +236,14 @@ def _check_drbg_record(h: KernelHarness, r: MergedTest) -> None:
     assert result.buffer("out") == returned, f"{r.label}: kernel gave {result.buffer('out').hex()}"
 
 
+@pytest.mark.parametrize("variant", ["rolled", "unrolled"])
 @pytest.mark.parametrize("core", DEFAULT_CORES)
-def test_hash_drbg_kernel_equals_cavp_no_reseed(core: str, subtests) -> None:
+def test_hash_drbg_kernel_equals_cavp_no_reseed(core: str, variant: str, subtests) -> None:
     vectors = list(_drbg_vectors())
     assert len(vectors) >= 4, [label for label, _ in vectors]
     for label, record in vectors:
         with subtests.test(msg=label):
-            _check_drbg_record(harness("drbg", "rolled", core), record)
+            _check_drbg_record(harness("drbg", variant, core), record)
 
 
 # --------------------------------------------------------------------------- random inputs
