@@ -27,8 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "sanity",
         help="check the published figures: arithmetic, board, invariants, cross-board, emulated kernels",
         description=(
-            "Apply the sanity rules (arithmetic, board, invariants, cross-board, and rule e: the kernels "
-            "run on the figure's board in each memory configuration) to every published figure and print figure, "
+            "Apply the sanity rules (arithmetic, board, invariants, cross-board; rule e: the kernels "
+            "run on the figure's board in each memory configuration; the peripheral rule for hardware figures; "
+            "rule f: a section's clock) to every published figure and print figure, "
             "published value, normalised value, verdict (consistent, explained, suspicious, inconsistent) "
             "and the reasons, numbers included. Verdicts are findings: the exit status is 0 whenever the "
             "report ran, 2 for a bad option. Examples: refbench sanity ; refbench sanity --source wolfssl "

@@ -1,7 +1,9 @@
 """Sanity rules for published figures: arithmetic, board, algorithmic invariants and
-cross-board agreement (:mod:`refbench.sanity.rules`), and the emulator rule e, which runs
+cross-board agreement (:mod:`refbench.sanity.rules`), the emulator rule e, which runs
 the kernels on each figure's board in its memory configurations
-(:mod:`refbench.sanity.emulated`). The library returns data; the ``refbench sanity``
+(:mod:`refbench.sanity.emulated`), the peripheral rule for hardware figures
+(:mod:`refbench.sanity.peripherals`) and rule f, a section's clock
+(:mod:`refbench.sanity.clock`). The library returns data; the ``refbench sanity``
 command renders it."""
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections.abc import Iterable
 from refbench.published.model import Figure, Part, load_figures, load_parts
 from refbench.published.normalise import normalise
 from refbench.sanity import emulated
+from refbench.sanity.clock import rule_section_clock
 from refbench.sanity.emulated import rule_emulated
 from refbench.sanity.rules import RULES
 from refbench.sanity.verdicts import VERDICTS, Finding, Judgement, Verdict
@@ -32,7 +35,8 @@ def judge(figures: Iterable[Figure] | None = None, parts: dict[str, Part] | None
     scope = None if emulate is None else frozenset(emulate)
     # Rule e first, so its kernels run in one batch (rule d's gap explainer then finds them
     # measured); its findings are listed after the other rules'.
-    emulated_findings = rule_emulated(figures if scope is None else [f for f in figures if f.id in scope], parts)
+    selected = figures if scope is None else [f for f in figures if f.id in scope]
+    emulated_findings = rule_emulated(selected, parts) + rule_section_clock(selected, parts)
     with emulated.scoped_to(scope):
         for rule in RULES.values():
             for figure_id, finding in rule(figures, parts):

@@ -500,6 +500,12 @@ def _board(name: str) -> Board:
     return _BOARDS[name]
 
 
+def load_board_of(f: Figure, parts: dict[str, Part]) -> Board | None:
+    """The board profile of figure ``f``'s part, or None when no profile models it."""
+    part = parts.get(f.part)
+    return _board(part.board) if part else None
+
+
 def _published_claims(f: Figure) -> list[str]:
     claims = []
     if f.implementation == "hardware" or f.hw:
@@ -732,8 +738,7 @@ def _measure(by_config: dict[tuple[MemoryConfig, str], list[Job]], total: int,
 def _hardware(f: Figure, parts: dict[str, Part]) -> Emulation:
     """A hardware figure: no kernel runs; the peripheral rule compares it with the documented
     processing time of the peripheral (:mod:`refbench.sanity.peripherals`) where there is one."""
-    part = parts.get(f.part)
-    judgement = judge_hardware(f, _board(part.board) if part else None)
+    judgement = judge_hardware(f, load_board_of(f, parts))
     what = "hardware-accelerated figure: " + (f"against the {judgement.peripheral} processing time"
                                                if judgement.modelled else "peripheral throughput")
     return Emulation(f.id, "hardware", f"{what}: {judgement.explanation}", finding=judgement.finding,
@@ -765,8 +770,7 @@ def emulate(figures: list[Figure], parts: dict[str, Part]) -> dict[str, Emulatio
             reason = why or f"no kernel computes {target.reference}"  # type: ignore[union-attr]
             out[f.id] = Emulation(f.id, "not emulated yet", f"not emulated yet: {reason}")
             continue
-        part = parts.get(f.part)
-        board = _board(part.board) if part else None
+        board = load_board_of(f, parts)
         if board is None:
             out[f.id] = Emulation(f.id, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
             continue

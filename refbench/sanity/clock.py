@@ -1,0 +1,87 @@
+"""Rule f -- the section's clock: when most software figures of one published section are
+faster than every emulated variant, is there one core clock, within the part's maximum, at
+which they would fall inside their emulated ranges?
+
+Every figure of a section (one table of one page: one board, one build) ran at one clock.
+A published rate converts to cycles per byte at the stated clock; at a clock k times higher
+the same rate is k times more cycles per byte. For each emulated figure i with published
+p_i and emulated range [lo_i, hi_i] (rule e, at the stated clock), the factors k with
+lo_i <= k * p_i <= hi_i form an interval; the rule takes the k >= 1, up to the part maximum
+over the stated clock, that the most figures share, and reports how many figures it puts
+inside against how many the stated clock does.
+
+Approximation, said in every message: the ranges are those emulated at the stated clock. A
+higher clock adds flash wait states, which only raises the slow ends (hi_i); the fast ends
+come from configurations without flash stalls (code in SRAM, warm caches), which do not
+depend on the clock. The rule only informs: it names a clock the page may have used; the
+figures keep the verdict the other rules give them.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from refbench.published.model import Figure, Part
+from refbench.sanity.emulated import Emulation, emulate, load_board_of
+from refbench.sanity.verdicts import Finding
+
+RULE = "section-clock"
+#: A section is examined when at least this many of its figures are emulated per byte ...
+MIN_FIGURES = 5
+#: ... and more than this share of them is faster than every variant at the stated clock.
+MIN_FASTER_SHARE = 0.5
+
+
+def _interval(published: float, e: Emulation) -> tuple[float, float]:
+    assert e.emulated_min is not None and e.emulated_max is not None
+    return e.emulated_min / published, e.emulated_max / published
+
+
+def best_factor(intervals: list[tuple[float, float]], most: float) -> tuple[float, int]:
+    """The clock factor k in [1, most] inside the most intervals (the smallest such k), and
+    how many intervals contain it."""
+    candidates = sorted({1.0, *(lo for lo, _ in intervals if 1.0 <= lo <= most)})
+    best, count = 1.0, -1
+    for k in candidates:
+        inside = sum(1 for lo, hi in intervals if lo <= k <= hi)
+        if inside > count:
+            best, count = k, inside
+    return best, count
+
+
+def rule_section_clock(figures: list[Figure], parts: dict[str, Part]) -> list[tuple[str, Finding]]:
+    """One finding per faster-than-every-variant figure of each section where a single clock up
+    to the part maximum would put most of the section's figures inside their emulated ranges."""
+    emulations = emulate(figures, parts)
+    sections: dict[tuple[str, str], list[tuple[Figure, Emulation]]] = defaultdict(list)
+    for f in figures:
+        e = emulations.get(f.id)
+        if e is not None and e.status == "emulated" and e.unit == "c/B" and e.published:
+            sections[(f.source, f.section)].append((f, e))
+    out: list[tuple[str, Finding]] = []
+    for members in sections.values():
+        faster = [(f, e) for f, e in members if e.position == "faster"]
+        if len(members) < MIN_FIGURES or len(faster) <= MIN_FASTER_SHARE * len(members):
+            continue
+        first = members[0][0]
+        board = load_board_of(first, parts)
+        if board is None:
+            continue
+        stated = first.clock_mhz
+        most = board.max_clock_mhz / stated
+        intervals = [_interval(e.published or 0.0, e) for _, e in members]
+        at_stated = sum(1 for lo, hi in intervals if lo <= 1.0 <= hi)
+        k, inside = best_factor(intervals, most)
+        if k <= 1.0 or inside <= at_stated:
+            continue
+        clock = stated * k
+        left_out = [f"{f.algorithm} {f.operation}" for (f, _), (lo, hi) in zip(members, intervals)
+                    if not lo <= k <= hi]
+        message = (f"the section's {len(members)} emulated figures at the stated {stated:g} MHz: {at_stated} inside "
+                   f"their emulated ranges, {len(faster)} faster than every variant; at {clock:.0f} MHz "
+                   f"({k:.2f}x, within the {board.part} maximum {board.max_clock_mhz:g} MHz) {inside} would be "
+                   "inside" + (f" (not: {', '.join(left_out)})" if left_out else "") +
+                   ": the page's clock may not be the one the figures ran at (ranges emulated at the stated clock; "
+                   "a higher clock only adds flash wait states, which raise the slow ends)")
+        out += [(f.id, Finding(RULE, "suspicious", message)) for f, _ in faster]
+    return out
