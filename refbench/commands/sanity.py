@@ -121,15 +121,15 @@ def run(args: argparse.Namespace) -> int:
         print(f"refbench sanity: {problem}", file=sys.stderr)
         return 2
     # Rules see every figure (partners on other boards); rule e runs kernels for the selected ones.
-    scope = [f.id for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
+    chosen = [f for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
+    selected = {f.id for f in chosen}
     with ExitStack() as stack:
         stack.enter_context(emulated.in_parallel())
         if args.no_emulator:
             stack.enter_context(emulated.switched_off())
         with emulation_progress():
-            everything = judge(figures, emulate=scope)
-        selected = {f.id: f for f in figures if f.id in set(scope)}
-        emulations = emulated.emulate(list(selected.values()), load_parts())  # rule e's results (memoised)
+            everything = judge(figures, emulate=selected)
+        emulations = emulated.emulate(chosen, load_parts())  # rule e's results (memoised)
     judgements = [j for j in everything if j.figure.id in selected]
     if args.only:
         judgements = [j for j in judgements if j.verdict in args.only]

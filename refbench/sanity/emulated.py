@@ -229,7 +229,6 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
     """
     ws = wait_states(board, clock_mhz)
     on = board_memory(board, clock_mhz, "on")
-    off = board_memory(board, clock_mhz, "off")
     wait = f"{ws} WS" + (f" (= {on.wait_cycles} core cycles)" if on.wait_cycles != ws else "")
     where = f"{wait} @ {clock_mhz:g} MHz"
 
@@ -254,9 +253,6 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
         configs.append(make(f"tables in SRAM, {code_in_flash}, {where}", "tables in SRAM", "on", "flash",
                             tables="ram"))
         configs.append(make(f"code in SRAM, 0 WS @ {clock_mhz:g} MHz", "code in SRAM", "on", "ram"))
-    for config in configs:  # the memory systems already built for the labels
-        if config.code == "flash" and config.prefetch is None and config.tables is None:
-            _MEMORIES.setdefault(config, {"on": on, "off": off}[config.cache])
     return configs
 
 
