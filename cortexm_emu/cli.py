@@ -258,9 +258,9 @@ def build_parser() -> argparse.ArgumentParser:
     boards = sub.add_parser(
         "boards",
         help="list the board profiles: core, clocks, flash wait states, prefetch, caches, SRAM",
-        description="List every board profile (cortexm_emu/boards/*.toml) with the flash wait states "
-        "at each published clock, the prefetch buffer, the caches and the SRAM regions. Every value "
-        "in the files cites its ST document; --json prints them all.",
+        description="List every board profile (cortexm_emu/boards/*.toml) with its default and "
+        "maximum clocks and the flash wait states at each, the prefetch buffer, the caches and the "
+        "SRAM regions. Every value in the files cites its ST document; --json prints them all.",
     )
     boards.add_argument("--json", action="store_true", help="print every profile as JSON")
     boards.set_defaults(handler=_boards)
@@ -379,12 +379,8 @@ def board_rows() -> list[dict[str, Any]]:
     rows = []
     for name in board_names():
         board = load_board(name)
-        clocks = ", ".join(
-            f"{c.mhz:g} MHz: {wait_states(board, c.mhz)} WS"
-            if c.mhz <= board.max_clock_mhz
-            else f"{c.mhz:g} MHz: above the part maximum"
-            for c in board.published_clocks
-        )
+        clocks = sorted({board.default_clock_mhz, board.max_clock_mhz})
+        waits = ", ".join(f"{mhz:g} MHz: {wait_states(board, mhz)} WS" for mhz in clocks)
         caches = ", ".join(
             f"{c.kind} {c.size_bytes} B" if c.size_bytes else f"{c.kind} (size unknown)"
             for c in board.accelerators
@@ -395,7 +391,8 @@ def board_rows() -> list[dict[str, Any]]:
                 "part": board.part,
                 "core": board.core,
                 "max_mhz": f"{board.max_clock_mhz:g}",
-                "published": clocks,
+                "default_mhz": f"{board.default_clock_mhz:g}",
+                "flash_ws": waits,
                 "flash_line": f"{board.flash.line_bits} bit",
                 "prefetch": "yes" if board.prefetch.present else "no",
                 "caches": caches or "none",

@@ -9,9 +9,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from cortexm_emu.datafile import DataFileError
+
 
 class EmulatorError(Exception):
     """Base of every error cortexm_emu raises on purpose."""
+
+
+class BoardDataError(EmulatorError, DataFileError):
+    """A board profile (``cortexm_emu/boards/*.toml``) is malformed: names file, line and field."""
 
 
 class ElfError(EmulatorError):

@@ -175,11 +175,8 @@ def _choose(board: Board, kinds: Sequence[str]) -> Cache | None:
 
 
 def default_clock(board: Board) -> float:
-    """The first published clock the part can run at (seed pages first), else its maximum."""
-    for clock in board.published_clocks:
-        if clock.mhz <= board.max_clock_mhz:
-            return clock.mhz
-    return board.max_clock_mhz
+    """The board's default clock (its ``[default_clock]``, else the part maximum)."""
+    return board.default_clock_mhz
 
 
 def _on_off(name: str, value: str) -> bool:

@@ -6,6 +6,8 @@ All derive from :class:`RefbenchError`. Parameter errors are plain ``ValueError`
 
 from __future__ import annotations
 
+import cortexm_emu.datafile
+
 
 class RefbenchError(Exception):
     """Base class of every refbench exception."""
@@ -22,16 +24,9 @@ class InvalidSignature(RefbenchError):
     """A signature did not verify."""
 
 
-class DataFileError(RefbenchError, ValueError):
-    """A vector or data file is malformed. Names the file, the line and the field."""
+class DataFileError(RefbenchError, cortexm_emu.datafile.DataFileError):
+    """A vector or data file is malformed. Names the file, the line and the field.
 
-    def __init__(self, path: str, line: int | None, field: str | None, problem: str, text: str = ""):
-        self.path = str(path)
-        self.line = line
-        self.field = field
-        self.problem = problem
-        self.text = text
-        where = self.path if line is None else f"{self.path}:{line}"
-        parts = [where] + ([f"field {field!r}"] if field else []) + [problem]
-        message = ": ".join(parts)
-        super().__init__(f"{message}: {text!r}" if text else message)
+    The message and attributes (path, line, field, problem, text) come from
+    :class:`cortexm_emu.datafile.DataFileError`, the project's one data-file error.
+    """

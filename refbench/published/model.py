@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cortexm_emu.boards import Board, find_board
+from cortexm_emu.boards import find_board
 from refbench.errors import DataFileError
+from refbench.parts import PartProfile, load_part_profile
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 FIGURES_PATH = PACKAGE_DIR / "figures.json"
@@ -294,8 +295,9 @@ CORE_NAMES: dict[str, str] = {"m0plus": "Cortex-M0+", "m4": "Cortex-M4", "m7": "
 class Part:
     """The facts the board rules need about the part a figure names.
 
-    Derived from the part's board profile in ``cortexm_emu/boards/`` (the single source of part
-    facts, each value cited there); ``board`` names that profile. ``crypto`` is the set of
+    Derived from the part's board profile in ``cortexm_emu/boards/`` (core, maximum clock,
+    datasheet) and its part file in ``refbench/parts/`` (crypto peripherals), the single sources
+    of these facts, each value cited there; ``board`` names both files. ``crypto`` is the set of
     functions (``PERIPHERALS``) some present crypto peripheral provides, ``aes_key_bits`` the
     key sizes some AES engine accepts, ``hash_algorithms`` the digests the HASH peripheral
     computes.
@@ -316,12 +318,18 @@ class Part:
         """Path of the board profile, relative to the repository root."""
         return f"cortexm_emu/boards/{self.board}.toml"
 
+    @property
+    def parts_file(self) -> str:
+        """Path of the part file (crypto peripherals), relative to the repository root."""
+        return f"refbench/parts/{self.board}.toml"
+
     def cite(self, table: str) -> str:
-        """Short citation of a fact of the profile: ``table`` is ``max_clock`` or ``crypto_hw``."""
+        """Short citation of a fact: ``table`` is ``max_clock`` (board profile) or ``crypto_hw``
+        (part file)."""
         if table == "max_clock":
             return f"{self.datasheet}; {self.profile} [max_clock], {self.max_clock_confidence}"
         if table == "crypto_hw":
-            return f"{self.datasheet}; {self.profile} [crypto_hw]"
+            return f"{self.datasheet}; {self.parts_file} [crypto_hw]"
         raise ValueError(f"Invalid table ({table!r}) for a part citation; accepted: max_clock, crypto_hw")
 
 
@@ -332,15 +340,16 @@ def _datasheet_id(datasheet: str) -> str:
     return match.group(0) if match else datasheet.split(" (")[0].strip()
 
 
-def part_from_board(name: str, board: Board) -> Part:
-    """The rules' view of ``board`` for figures that name the part ``name``."""
-    unknown = board.crypto_functions() - PERIPHERALS
+def part_from_profile(name: str, profile: PartProfile) -> Part:
+    """The rules' view of ``profile`` (and its board) for figures that name the part ``name``."""
+    unknown = profile.crypto_functions() - PERIPHERALS
     if unknown:
-        raise ValueError(f"Invalid crypto function ({min(unknown)!r}) in board {board.name}; "
+        raise ValueError(f"Invalid crypto function ({min(unknown)!r}) in part file {profile.name}; "
                          f"accepted: {', '.join(sorted(PERIPHERALS))}")
+    board = profile.board
     return Part(name=name, board=board.name, core=CORE_NAMES[board.core], max_clock_mhz=float(board.max_clock_mhz),
-                crypto=board.crypto_functions(), aes_key_bits=board.aes_key_bits(),
-                hash_algorithms=board.hash_algorithms(), datasheet=_datasheet_id(board.datasheet),
+                crypto=profile.crypto_functions(), aes_key_bits=profile.aes_key_bits(),
+                hash_algorithms=profile.hash_algorithms(), datasheet=_datasheet_id(board.datasheet),
                 max_clock_confidence=board.max_clock.confidence)
 
 
@@ -348,12 +357,13 @@ def load_parts(part_names: Iterable[str] | None = None) -> dict[str, Part]:
     """Part facts for every part string the figures use (default) or for ``part_names``.
 
     Each part string is mapped to its board profile with ``cortexm_emu.boards.find_board``
-    (a unique part-number prefix, e.g. ``"STM32WL55"`` -> ``stm32wl55jc``). A figure part with
+    (a unique part-number prefix, e.g. ``"STM32WL55"`` -> ``stm32wl55jc``), and through its
+    name to the part file of :mod:`refbench.parts`. A figure part with
     no unique board raises :class:`DataFileError` naming the first figure line that uses it;
     an explicit name with no unique board raises ``ValueError``.
     """
     if part_names is not None:
-        return {name: part_from_board(name, find_board(name)) for name in part_names}
+        return {name: part_from_profile(name, load_part_profile(find_board(name).name)) for name in part_names}
     first_line: dict[str, int] = {}
     for figure in load_figures():
         first_line.setdefault(figure.part, figure.line)
@@ -364,5 +374,5 @@ def load_parts(part_names: Iterable[str] | None = None) -> dict[str, Part]:
         except ValueError as exc:
             raise DataFileError(str(FIGURES_PATH), line, "part", f"no board profile for this part ({exc})",
                                 name) from None
-        parts[name] = part_from_board(name, board)
+        parts[name] = part_from_profile(name, load_part_profile(board.name))
     return parts

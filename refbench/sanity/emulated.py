@@ -55,6 +55,7 @@ from cortexm_emu.timing import CORES as TIMED_CORES
 from cortexm_emu.toolchain import ToolchainError
 from refbench.kernels.catalog import families
 from refbench.measure import Job, Measurement, Measurer
+from refbench.parts import load_part_profile
 from refbench.published.model import Figure, Part
 from refbench.published.normalise import normalise
 from refbench.ref import hashes
@@ -734,7 +735,8 @@ def _measure(by_config: dict[tuple[MemoryConfig, str], list[Job]], total: int,
 def _hardware(f: Figure, parts: dict[str, Part]) -> Emulation:
     """A hardware figure: no kernel runs; the peripheral rule compares it with the documented
     processing time of the peripheral (:mod:`refbench.sanity.peripherals`) where there is one."""
-    judgement = judge_hardware(f, load_board_of(f, parts))
+    part = parts.get(f.part)
+    judgement = judge_hardware(f, load_part_profile(part.board) if part else None)
     what = "hardware-accelerated figure: " + (f"against the {judgement.peripheral} processing time"
                                                if judgement.modelled else "peripheral throughput")
     return Emulation(f.id, "hardware", f"{what}: {judgement.explanation}", finding=judgement.finding,

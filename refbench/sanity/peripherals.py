@@ -1,7 +1,7 @@
 """Hardware-accelerated figures judged against the peripheral's documented processing time.
 
-A published hardware figure cannot be faster than the peripheral that computed it. The board
-profiles (``cortexm_emu/boards/*.toml``, ``[crypto_hw.<NAME>.timing]``) carry the processing
+A published hardware figure cannot be faster than the peripheral that computed it. The part
+files (``refbench/parts/*.toml``, ``[crypto_hw.<NAME>.timing]``) carry the processing
 times the reference manuals state -- cycles per data block per mode and key size for CRYP and
 the AES coprocessors, per 512-bit block for HASH, per random word for RNG, per operation for
 PKA -- with the clock those cycles count and that clock's documented maximum. From them
@@ -42,7 +42,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from cortexm_emu.boards import Board, CryptoBlock, PeripheralTiming, TimingRow
+from refbench.parts import CryptoBlock, PartProfile, PeripheralTiming, TimingRow
 from refbench.published.model import Figure
 from refbench.published.normalise import normalise
 from refbench.sanity.rules import SAME_WORK_TOLERANCE, fmt, relative_resolution
@@ -76,7 +76,7 @@ class HardwareJudgement:
     ``bound`` is the least core cycles per byte (``unit`` ``"c/B"``) or per operation
     (``"cycles"``) the documented processing time allows, ``ratio`` the published value over
     it; both are None when the case is not modelled (``modelled`` False, ``explanation`` says
-    why). ``source`` names the board profile table, the document row and its confidence.
+    why). ``source`` names the part file table, the document row and its confidence.
     """
 
     peripheral: str | None
@@ -192,14 +192,14 @@ def _matching(timing: PeripheralTiming, need: _Need) -> list[TimingRow]:
     ]
 
 
-def _bound_for(board: Board, block: CryptoBlock, need: _Need, f: Figure) -> PeripheralBound | None:
+def _bound_for(profile: PartProfile, block: CryptoBlock, need: _Need, f: Figure) -> PeripheralBound | None:
     timing = block.timing
     if timing is None:
         return None
     rows = _matching(timing, need)
     factor, clock_words = _clock_words(timing, f.clock_mhz)
     name = CLOCK_NAMES.get(timing.clock, timing.clock)
-    where = f"{board.name} [crypto_hw.{block.name}.timing]"
+    where = f"{profile.name} [crypto_hw.{block.name}.timing]"
     document = _document(timing.citation.source)
     if need.unit == "cycles":
         if not rows:
@@ -234,8 +234,8 @@ def _bound_for(board: Board, block: CryptoBlock, need: _Need, f: Figure) -> Peri
                            timing.citation.confidence)
 
 
-def _engines(board: Board, need: _Need) -> list[CryptoBlock]:
-    engines = list(board.blocks_providing(need.function))
+def _engines(profile: PartProfile, need: _Need) -> list[CryptoBlock]:
+    engines = list(profile.blocks_providing(need.function))
     if need.function == "AES":
         engines = [b for b in engines if b.provides is not None and need.key_bits in b.provides.aes_key_bits]
     if need.function == "HASH":
@@ -243,20 +243,20 @@ def _engines(board: Board, need: _Need) -> list[CryptoBlock]:
     return engines
 
 
-def peripheral_bounds(f: Figure, board: Board) -> tuple[list[PeripheralBound], list[str], str]:
+def peripheral_bounds(f: Figure, profile: PartProfile) -> tuple[list[PeripheralBound], list[str], str]:
     """(documented bounds per engine, the engines with no documented time and why, reason when
     nothing applies). The reason is "" when at least one engine could do the work."""
     need, why = _need(f)
     if need is None:
         return [], [], why
-    engines = _engines(board, need)
+    engines = _engines(profile, need)
     if not engines:
-        return [], [], (f"{board.part} has no peripheral providing {need.label} "
-                        f"(present: {', '.join(sorted(board.crypto_functions())) or 'none'})")
+        return [], [], (f"{profile.part} has no peripheral providing {need.label} "
+                        f"(present: {', '.join(sorted(profile.crypto_functions())) or 'none'})")
     bounds: list[PeripheralBound] = []
     undocumented: list[str] = []
     for block in engines:
-        bound = _bound_for(board, block, need, f)
+        bound = _bound_for(profile, block, need, f)
         if bound is not None:
             bounds.append(bound)
         elif block.timing is None:
@@ -270,16 +270,16 @@ def _not_modelled(peripheral: str | None, why: str) -> HardwareJudgement:
     return HardwareJudgement(peripheral, None, None, None, f"not modelled: {why}", None, False, "")
 
 
-def judge_hardware(f: Figure, board: Board | None) -> HardwareJudgement:
-    """The peripheral rule for one hardware-accelerated figure on ``board``."""
+def judge_hardware(f: Figure, profile: PartProfile | None) -> HardwareJudgement:
+    """The peripheral rule for one hardware-accelerated figure on the part ``profile``."""
     if f.implementation != "hardware":
         raise ValueError(
             f"Invalid figure ({f.id}: implementation {f.implementation!r}) for the peripheral rule; accepted: hardware"
         )
     peripheral = f.hw[0] if len(f.hw) == 1 else None
-    if board is None:
+    if profile is None:
         return _not_modelled(peripheral, f"no board profile for part {f.part}")
-    bounds, undocumented, why = peripheral_bounds(f, board)
+    bounds, undocumented, why = peripheral_bounds(f, profile)
     if why:
         return _not_modelled(peripheral, why)
     if not bounds:

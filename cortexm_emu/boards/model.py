@@ -1,0 +1,155 @@
+"""The records of a board profile: frozen dataclasses, each value with its citation."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+__all__ = [
+    "CACHE_KINDS",
+    "CONFIDENCES",
+    "CORES",
+    "FLASH_CLOCKS",
+    "Board",
+    "Cache",
+    "Citation",
+    "Flash",
+    "FlashLatency",
+    "Prefetch",
+    "SramRegion",
+]
+
+Core = Literal["m0plus", "m4", "m7", "m33"]
+Confidence = Literal["primary", "secondary", "unconfirmed"]
+
+CORES: tuple[str, ...] = ("m0plus", "m4", "m7", "m33")
+CONFIDENCES: tuple[str, ...] = ("primary", "secondary", "unconfirmed")
+CACHE_KINDS: tuple[str, ...] = (
+    "art_icache",  # ST ART accelerator instruction cache on the flash I-Code path
+    "art_dcache",  # ST ART accelerator data cache on the flash D-Code path
+    "icache",  # ST ICACHE block on the Cortex-M33 C-AHB bus (L5/U5/H5/U3)
+    "dcache",  # ST DCACHE block (U5/H5)
+    "l1_icache",  # Cortex-M7 L1 instruction cache (AXI path)
+    "l1_dcache",  # Cortex-M7 L1 data cache (AXI path)
+    "flash_icache",  # small instruction cache in the flash interface, not ART-branded (G0)
+)
+FLASH_CLOCKS: tuple[str, ...] = ("hclk",)
+
+
+@dataclass(frozen=True)
+class Citation:
+    """Where a value comes from and how firmly it was checked."""
+
+    source: str
+    confidence: Confidence
+
+
+@dataclass(frozen=True)
+class FlashLatency:
+    """One row of a reference-manual latency table: up to ``max_mhz`` needs ``wait_states``."""
+
+    max_mhz: float
+    wait_states: int
+
+
+@dataclass(frozen=True)
+class Flash:
+    """Embedded flash: where it is, how wide a read is, and its wait states against clock.
+
+    ``latency`` is indexed by the flash interface clock, which is the core clock divided by
+    ``hclk_divider`` (1 on every part except the STM32H7, whose flash runs on the AXI clock).
+    """
+
+    base: int
+    size_kib: int
+    line_bits: int
+    clock: str
+    hclk_divider: int
+    voltage_range: str
+    latency: tuple[FlashLatency, ...]
+    citation: Citation
+    note: str
+
+
+@dataclass(frozen=True)
+class Prefetch:
+    present: bool
+    enabled_at_reset: bool
+    citation: Citation
+    note: str
+
+
+@dataclass(frozen=True)
+class Cache:
+    """An instruction/data cache or flash accelerator. ``size_bytes``/``lines``/``line_bits``/
+    ``ways`` are 0 when no document seen gives the figure (``note`` then says so)."""
+
+    name: str
+    kind: str
+    size_bytes: int
+    lines: int
+    line_bits: int
+    ways: int
+    enabled_at_reset: bool
+    citation: Citation
+    note: str
+
+
+@dataclass(frozen=True)
+class SramRegion:
+    name: str
+    base: int
+    size_kib: int
+    bus: str
+    wait_states: int
+    citation: Citation
+    note: str
+
+    @property
+    def end(self) -> int:
+        """First address after the region."""
+        return self.base + self.size_kib * 1024
+
+
+@dataclass(frozen=True)
+class Board:
+    """What the emulator needs to know about one board, each value with its citation.
+
+    ``default_clock_mhz`` is the clock a memory system is built at when the caller gives none:
+    the part maximum unless the file's ``[default_clock]`` names another (``default_clock_reason``
+    then says why; "" otherwise).
+    """
+
+    name: str
+    board: str
+    part: str
+    core: Core
+    datasheet: str
+    reference_manual: str
+    max_clock_mhz: float
+    max_clock: Citation
+    default_clock_mhz: float
+    default_clock_reason: str
+    flash: Flash
+    prefetch: Prefetch
+    accelerators: tuple[Cache, ...]
+    sram: tuple[SramRegion, ...]
+    notes: tuple[str, ...]
+    path: Path
+
+    def as_dict(self) -> dict[str, Any]:
+        """A JSON-ready dictionary (for ``cortexm-emu boards --json`` and reports)."""
+        data = lists(dataclasses.asdict(self))
+        data["path"] = str(self.path)
+        return data
+
+
+def lists(node: Any) -> Any:
+    """Tuples (from the frozen dataclasses) become lists, recursively, for JSON."""
+    if isinstance(node, dict):
+        return {key: lists(value) for key, value in node.items()}
+    if isinstance(node, (list, tuple)):
+        return [lists(value) for value in node]
+    return node
