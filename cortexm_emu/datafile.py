@@ -259,5 +259,5 @@ def locate(lines: list[str], field: Field) -> int:
             start = headers[position][0]
             end = headers[position + 1][0] if position + 1 < len(headers) else len(lines)
             return _key_in(lines, start + 1, end, field[length:]) or start + 1
-    # e.g. a whole [crypto_hw.SAES] table missing: the first table of that group
+    # e.g. a whole [flash] table missing: the first table of that group
     return next((index + 1 for index, name, _ in headers if name.split(".")[0] == field[0]), 1)

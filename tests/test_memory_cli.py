@@ -134,8 +134,8 @@ def test_boards_lists_every_profile_with_wait_states(capsys):
     text = capsys.readouterr().out
     for name in board_names():
         assert name in text
-    assert "168 MHz: 5 WS" in text
-    assert "64 MHz: above the part maximum" in text  # the WL55 seed's reported clock
+    assert "24 MHz: 0 WS, 168 MHz: 5 WS" in text  # the F407 default and maximum clocks
+    assert "crypto" not in text.lower() and "AES" not in text  # crypto peripherals: refbench parts
 
 
 def test_boards_json_is_every_profile(capsys):

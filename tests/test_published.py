@@ -271,7 +271,7 @@ def test_part_facts_settled_at_the_merge():
 def test_part_citation_names_the_profile_and_rejects_other_tables():
     part = load_parts(["STM32WL55"])["STM32WL55"]
     assert part.cite("max_clock") == "DS13293; cortexm_emu/boards/stm32wl55jc.toml [max_clock], primary"
-    assert part.cite("crypto_hw") == "DS13293; cortexm_emu/boards/stm32wl55jc.toml [crypto_hw]"
+    assert part.cite("crypto_hw") == "DS13293; refbench/parts/stm32wl55jc.toml [crypto_hw]"
     with pytest.raises(ValueError) as info:
         part.cite("flash")
     assert "'flash'" in str(info.value) and "max_clock, crypto_hw" in str(info.value)

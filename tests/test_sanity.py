@@ -196,7 +196,7 @@ def test_board_rules_use_the_facts_settled_in_the_board_profiles():
     pka = replace(wl33, hw=("PKA",), algorithm="ECDSA-P256", key_bits=None)
     result = rules.rule_board_peripheral([pka], PARTS)
     assert verdicts(result) == ["inconsistent"]
-    assert "cortexm_emu/boards/stm32wl33cc.toml [crypto_hw]" in result[0][1].message
+    assert "refbench/parts/stm32wl33cc.toml [crypto_hw]" in result[0][1].message
     # U585 HASH computes MD5 (RM0456 §3.1); the H5 HASH does not, but does SHA-512.
     u585 = find(part="STM32U585", hw=("HASH",), algorithm="SHA-256")
     assert verdicts(rules.rule_board_peripheral([replace(u585, algorithm="MD5")], PARTS)) == ["consistent"]

@@ -1,6 +1,6 @@
 """Every figure of the five published benchmark pages as data (``figures.json``), with
 the sources' unit semantics (``sources.toml``), part facts derived from the board profiles
-(``cortexm_emu/boards/``, :func:`load_parts`), a loader with a schema check, and
+and part files (``cortexm_emu/boards/``, ``refbench/parts/``, :func:`load_parts`), a loader with a schema check, and
 normalisation to cycles per byte / per operation."""
 
 from refbench.published.model import Figure, load_figures, load_parts, load_sources
