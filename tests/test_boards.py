@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 import pytest
+from datafiles import corrupt_copy, line_of
 
 from cortexm_emu.boards import (
     BOARD_DIR,
@@ -274,18 +275,7 @@ def test_memory_map_is_consistent(boards, name):
 
 
 def _corrupt(tmp_path: Path, name: str, old: str, new: str) -> Path:
-    text = (BOARD_DIR / f"{name}.toml").read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path = tmp_path / f"{name}.toml"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return path
-
-
-def _line_of(path: Path, fragment: str) -> int:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    matches = [index + 1 for index, line in enumerate(lines) if fragment in line]
-    assert len(matches) == 1, fragment
-    return matches[0]
+    return corrupt_copy(BOARD_DIR / f"{name}.toml", tmp_path, old, new)
 
 
 def test_an_untouched_copy_loads(tmp_path):
@@ -303,7 +293,7 @@ def test_missing_field_names_file_line_and_field(tmp_path):
     assert isinstance(error, EmulatorError) and isinstance(error, ValueError)
     assert error.path == str(path)
     assert error.field == "flash.line_bits"
-    assert error.line == _line_of(path, "[flash]")
+    assert error.line == line_of(path, "[flash]")
     assert "missing field" in str(error) and f"{path}:{error.line}" in str(error)
 
 
@@ -312,7 +302,7 @@ def test_wrong_type_points_at_the_value_line(tmp_path):
     with pytest.raises(BoardDataError) as info:
         load_board_file(path)
     assert info.value.field == "flash.size_kib"
-    assert info.value.line == _line_of(path, 'size_kib = "1 MB"')
+    assert info.value.line == line_of(path, 'size_kib = "1 MB"')
     assert "expected an integer" in info.value.problem
     assert "1 MB" in info.value.text
 
@@ -322,7 +312,7 @@ def test_bad_core_lists_accepted_values(tmp_path):
     with pytest.raises(BoardDataError) as info:
         load_board_file(path)
     assert info.value.field == "core"
-    assert info.value.line == _line_of(path, 'core = "m0+"')
+    assert info.value.line == line_of(path, 'core = "m0+"')
     assert "m0plus" in info.value.problem and "m33" in info.value.problem
 
 
@@ -336,7 +326,7 @@ def test_bad_latency_row_points_at_that_row(tmp_path):
     with pytest.raises(BoardDataError) as info:
         load_board_file(path)
     assert info.value.field == "flash.wait_states[3].max_mhz"
-    assert info.value.line == _line_of(path, 'max_mhz = "80"')
+    assert info.value.line == line_of(path, 'max_mhz = "80"')
 
 
 def test_latency_table_must_not_go_down(tmp_path):
@@ -349,7 +339,7 @@ def test_latency_table_must_not_go_down(tmp_path):
     with pytest.raises(BoardDataError) as info:
         load_board_file(path)
     assert info.value.field == "flash.wait_states[4].wait_states"
-    assert info.value.line == _line_of(path, "{ max_mhz = 150, wait_states = 1 }")
+    assert info.value.line == line_of(path, "{ max_mhz = 150, wait_states = 1 }")
 
 
 def test_latency_table_must_reach_the_part_maximum(tmp_path):
@@ -372,7 +362,7 @@ def test_cache_size_must_match_its_geometry(tmp_path):
     with pytest.raises(BoardDataError) as info:
         load_board_file(path)
     assert info.value.field == "accelerators[0].size_bytes"
-    assert info.value.line == _line_of(path, "size_bytes = 2048")
+    assert info.value.line == line_of(path, "size_bytes = 2048")
 
 
 def test_name_must_match_the_file(tmp_path):
@@ -381,14 +371,14 @@ def test_name_must_match_the_file(tmp_path):
     path.write_text(text, encoding="utf-8")
     with pytest.raises(BoardDataError) as info:
         load_board_file(path)
-    assert info.value.field == "name" and info.value.line == _line_of(path, 'name = "stm32f407vg"')
+    assert info.value.field == "name" and info.value.line == line_of(path, 'name = "stm32f407vg"')
 
 
 def test_invalid_toml_names_the_line(tmp_path):
     path = _corrupt(tmp_path, "stm32f756zg", 'part = "STM32F756ZG"', 'part = "STM32F756ZG')
     with pytest.raises(BoardDataError) as info:
         load_board_file(path)
-    assert info.value.line == _line_of(path, 'part = "STM32F756ZG')
+    assert info.value.line == line_of(path, 'part = "STM32F756ZG')
     assert "not valid TOML" in info.value.problem
 
 
@@ -400,60 +390,35 @@ def test_unreadable_file_is_a_board_data_error(tmp_path):
 
 
 
-def test_misspelt_top_level_key_is_reported(tmp_path):
-    path = _corrupt(tmp_path, "stm32f407vg", 'reference_manual = "RM0090"', 'reference_manaul = "RM0090"')
+@pytest.mark.parametrize(
+    ("name", "old", "new", "field", "fragment"),
+    [
+        ("stm32f407vg", 'reference_manual = "RM0090"', 'reference_manaul = "RM0090"', "reference_manaul",
+         "reference_manaul = "),
+        ("stm32l4a6zg", "hclk_divider = 1", "hclk_divder = 1", "flash.hclk_divder", "hclk_divder = "),
+        ("stm32f407vg", 'name = "SRAM2"', 'nmae = "SRAM2"', "sram[2].nmae", "nmae = "),
+        ("stm32wl55jc", "{ max_mhz = 36, wait_states = 1 }", "{ max_mhz = 36, wait_state = 1 }",
+         "flash.wait_states[1].wait_state", "wait_state = 1 }"),
+        ("stm32f407vg", "[default_clock]\nmhz = 24\nreason = ", "[default_clock]\nmhz = 24\nreasn = ",
+         "default_clock.reasn", "reasn = "),
+        ("stm32g071rb", "[flash]\n", "[crypto_hw.AES]\npresent = false\n\n[flash]\n", "crypto_hw",
+         "[crypto_hw.AES]"),
+    ],
+)
+def test_misspelt_or_foreign_key_is_reported_at_its_line(tmp_path, name, old, new, field, fragment):
+    path = _corrupt(tmp_path, name, old, new)
     with pytest.raises(BoardDataError) as info:
         load_board_file(path)
-    assert info.value.field == "reference_manaul"
-    assert info.value.line == _line_of(path, 'reference_manaul = "RM0090"')
-    assert "unknown field" in info.value.problem and "reference_manual" in info.value.problem
-
-
-def test_misspelt_key_in_a_table_is_reported(tmp_path):
-    path = _corrupt(tmp_path, "stm32l4a6zg", "hclk_divider = 1", "hclk_divder = 1")
-    with pytest.raises(BoardDataError) as info:
-        load_board_file(path)
-    assert info.value.field == "flash.hclk_divder"
-    assert info.value.line == _line_of(path, "hclk_divder = 1")
-
-
-def test_misspelt_key_in_an_array_of_tables_is_reported(tmp_path):
-    path = _corrupt(tmp_path, "stm32f407vg", 'name = "SRAM2"', 'nmae = "SRAM2"')
-    with pytest.raises(BoardDataError) as info:
-        load_board_file(path)
-    assert info.value.field == "sram[2].nmae"
-    assert info.value.line == _line_of(path, 'nmae = "SRAM2"')
-
-
-def test_misspelt_key_in_a_latency_row_is_reported(tmp_path):
-    path = _corrupt(tmp_path, "stm32wl55jc", "{ max_mhz = 36, wait_states = 1 }", "{ max_mhz = 36, wait_state = 1 }")
-    with pytest.raises(BoardDataError) as info:
-        load_board_file(path)
-    assert info.value.field == "flash.wait_states[1].wait_state"
-    assert info.value.line == _line_of(path, "wait_state = 1 }")
-
-
-def test_a_crypto_table_in_a_board_file_is_an_unknown_field(tmp_path):
-    path = _corrupt(tmp_path, "stm32g071rb", "[flash]\n", "[crypto_hw.AES]\npresent = false\n\n[flash]\n")
-    with pytest.raises(BoardDataError) as info:
-        load_board_file(path)
-    assert info.value.field == "crypto_hw" and "unknown field" in info.value.problem
-    assert info.value.line == _line_of(path, "[crypto_hw.AES]")
+    assert info.value.field == field and "unknown field" in info.value.problem
+    assert info.value.line == line_of(path, fragment)
 
 
 def test_default_clock_above_the_maximum_is_reported(tmp_path):
     path = _corrupt(tmp_path, "stm32h563zi", "[default_clock]\nmhz = 150", "[default_clock]\nmhz = 300")
     with pytest.raises(BoardDataError) as info:
         load_board_file(path)
-    assert info.value.field == "default_clock.mhz" and info.value.line == _line_of(path, "mhz = 300")
+    assert info.value.field == "default_clock.mhz" and info.value.line == line_of(path, "mhz = 300")
     assert "300 MHz is above the part maximum 250 MHz" in info.value.problem
-
-
-def test_default_clock_needs_a_reason(tmp_path):
-    path = _corrupt(tmp_path, "stm32f407vg", "[default_clock]\nmhz = 24\nreason = ", "[default_clock]\nmhz = 24\nreasn = ")
-    with pytest.raises(BoardDataError) as info:
-        load_board_file(path)
-    assert info.value.field == "default_clock.reasn"
 
 
 def test_board_data_error_is_the_one_data_file_error():

@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import pytest
+from datafiles import corrupt_copy, line_of
 
 from cortexm_emu.boards import CONFIDENCES, board_names, wait_states
 from refbench.cli import main as refbench_main
@@ -280,18 +281,7 @@ def test_crypto_lookup_rejects_an_unknown_peripheral(parts):
 
 
 def _corrupt(tmp_path: Path, name: str, old: str, new: str) -> Path:
-    text = (PARTS_DIR / f"{name}.toml").read_text(encoding="utf-8")
-    assert text.count(old) == 1, old
-    path = tmp_path / f"{name}.toml"
-    path.write_text(text.replace(old, new), encoding="utf-8")
-    return path
-
-
-def _line_of(path: Path, fragment: str) -> int:
-    lines = path.read_text(encoding="utf-8").splitlines()
-    matches = [index + 1 for index, line in enumerate(lines) if fragment in line]
-    assert len(matches) == 1, fragment
-    return matches[0]
+    return corrupt_copy(PARTS_DIR / f"{name}.toml", tmp_path, old, new)
 
 
 def test_an_untouched_copy_loads(tmp_path):
@@ -305,7 +295,7 @@ def test_part_file_error_is_a_refbench_data_file_error(tmp_path):
         load_part_file(path)
     error = info.value
     assert isinstance(error, RefbenchError) and isinstance(error, ValueError)
-    assert error.field == "crypto_hw.PKA.present" and error.line == _line_of(path, "present = 0")
+    assert error.field == "crypto_hw.PKA.present" and error.line == line_of(path, "present = 0")
     assert f"{path}:{error.line}: field 'crypto_hw.PKA.present'" in str(error)
 
 
@@ -315,7 +305,7 @@ def test_board_must_name_an_existing_profile(tmp_path):
     path.write_text(text.replace('board = "stm32f437ii"', 'board = "stm32f999xx"'), encoding="utf-8")
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
-    assert info.value.field == "board" and info.value.line == _line_of(path, 'board = "stm32f999xx"')
+    assert info.value.field == "board" and info.value.line == line_of(path, 'board = "stm32f999xx"')
     assert "no board profile" in info.value.problem and "stm32f437ii" in info.value.problem
 
 
@@ -328,37 +318,25 @@ def test_board_must_match_the_file_name(tmp_path):
     assert info.value.field == "board" and "file name stem" in info.value.problem
 
 
-def test_misspelt_top_level_key_is_reported(tmp_path):
-    path = _corrupt(tmp_path, "stm32wl55jc", "board_as_published = ", "board_as_publised = ")
+@pytest.mark.parametrize(
+    ("name", "old", "new", "field"),
+    [
+        ("stm32wl55jc", "board_as_published = ", "board_as_publised = ", "board_as_publised"),
+        ("stm32g071rb", "[crypto_hw.RNG]\npresent = false", "[crypto_hw.RNG]\npresnt = false",
+         "crypto_hw.RNG.presnt"),
+        ("stm32wl55jc", "reported_wait_states = 2", "reported_waitstates = 2",
+         "published_clocks[1].reported_waitstates"),
+        ("stm32wl55jc", "aes_key_bits = [128, 256]", "aes_keybits = [128, 256]", "crypto_hw.AES.provides.aes_keybits"),
+        ("stm32f437ii", 'clock = "rng_clk"', 'clok = "rng_clk"', "crypto_hw.RNG.timing.clok"),
+    ],
+)
+def test_misspelt_key_is_reported_at_its_line(tmp_path, name, old, new, field):
+    path = _corrupt(tmp_path, name, old, new)
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
-    assert info.value.field == "board_as_publised"
-    assert info.value.line == _line_of(path, "board_as_publised = ")
-    assert "unknown field" in info.value.problem and "board_as_published" in info.value.problem
-
-
-def test_misspelt_key_in_a_crypto_block_is_reported(tmp_path):
-    path = _corrupt(tmp_path, "stm32g071rb", "[crypto_hw.RNG]\npresent = false", "[crypto_hw.RNG]\npresnt = false")
-    with pytest.raises(DataFileError) as info:
-        load_part_file(path)
-    assert info.value.field == "crypto_hw.RNG.presnt"
-    assert info.value.line == _line_of(path, "presnt = false")
-
-
-def test_misspelt_key_in_a_published_clock_is_reported(tmp_path):
-    path = _corrupt(tmp_path, "stm32wl55jc", "reported_wait_states = 2", "reported_waitstates = 2")
-    with pytest.raises(DataFileError) as info:
-        load_part_file(path)
-    assert info.value.field == "published_clocks[1].reported_waitstates"
-    assert info.value.line == _line_of(path, "reported_waitstates = 2")
-
-
-def test_misspelt_key_in_provides_is_reported(tmp_path):
-    path = _corrupt(tmp_path, "stm32wl55jc", "aes_key_bits = [128, 256]", "aes_keybits = [128, 256]")
-    with pytest.raises(DataFileError) as info:
-        load_part_file(path)
-    assert info.value.field == "crypto_hw.AES.provides.aes_keybits"
-    assert info.value.line == _line_of(path, "aes_keybits = [128, 256]")
+    misspelt = field.rsplit(".", 1)[-1]
+    assert info.value.field == field and "unknown field" in info.value.problem
+    assert info.value.line == line_of(path, f"{misspelt} = ")
 
 
 def test_missing_crypto_peripheral_is_reported(tmp_path):
@@ -370,7 +348,7 @@ def test_missing_crypto_peripheral_is_reported(tmp_path):
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     assert info.value.field == "crypto_hw.SAES"
-    assert info.value.line == _line_of(path, "[crypto_hw.AES]")
+    assert info.value.line == line_of(path, "[crypto_hw.AES]")
 
 
 def test_bad_confidence_is_reported(tmp_path):
@@ -383,7 +361,7 @@ def test_bad_confidence_is_reported(tmp_path):
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     assert info.value.field == "crypto_hw.PKA.confidence"
-    assert info.value.line == _line_of(path, 'confidence = "probably"')
+    assert info.value.line == line_of(path, 'confidence = "probably"')
 
 
 def test_present_block_without_provides_is_reported(tmp_path):
@@ -395,7 +373,7 @@ def test_present_block_without_provides_is_reported(tmp_path):
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     assert info.value.field == "crypto_hw.PKA.provides"
-    assert info.value.line == _line_of(path, "[crypto_hw.PKA]")
+    assert info.value.line == line_of(path, "[crypto_hw.PKA]")
     assert "missing field" in info.value.problem
 
 
@@ -410,7 +388,7 @@ def test_absent_block_with_provides_is_reported(tmp_path):
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     assert info.value.field == "crypto_hw.PKA.provides"
-    assert info.value.line == _line_of(path, "[crypto_hw.PKA.provides]")
+    assert info.value.line == line_of(path, "[crypto_hw.PKA.provides]")
     assert "absent peripheral" in info.value.problem
 
 
@@ -419,7 +397,7 @@ def test_unknown_crypto_function_lists_accepted_values(tmp_path):
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     assert info.value.field == "crypto_hw.PKA.provides.functions"
-    assert info.value.line == _line_of(path, 'functions = ["ECC"]')
+    assert info.value.line == line_of(path, 'functions = ["ECC"]')
     assert "'ECC'" in info.value.problem and "AES, DES, HASH, PKA, RNG" in info.value.problem
 
 
@@ -428,7 +406,7 @@ def test_aes_engine_must_state_its_key_sizes(tmp_path):
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     assert info.value.field == "crypto_hw.AES.provides.aes_key_bits"
-    assert info.value.line == _line_of(path, "[crypto_hw.AES.provides]")
+    assert info.value.line == line_of(path, "[crypto_hw.AES.provides]")
 
 
 def test_aes_key_size_must_be_one_of_fips_197(tmp_path):
@@ -474,7 +452,7 @@ def test_published_clock_above_maximum_needs_a_finding(tmp_path):
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     assert info.value.field == "published_clocks[0].mhz"
-    assert info.value.line == _line_of(path, "mhz = 72")
+    assert info.value.line == line_of(path, "mhz = 72")
     assert "finding" in info.value.problem
 
 
@@ -497,7 +475,7 @@ def test_timing_row_typo_names_the_row_and_the_field(tmp_path):
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     assert info.value.field == "crypto_hw.CRYP.timing.rows[0].cylces"
-    assert info.value.line == _line_of(path, "cylces = 14")
+    assert info.value.line == line_of(path, "cylces = 14")
     assert "unknown field" in info.value.problem and "cycles" in info.value.problem
 
 
@@ -512,7 +490,7 @@ def test_timing_table_without_source_is_reported(tmp_path):
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     assert info.value.field == "crypto_hw.HASH.timing.source" and "missing field" in info.value.problem
-    assert info.value.line == _line_of(path, "[crypto_hw.HASH.timing]")
+    assert info.value.line == line_of(path, "[crypto_hw.HASH.timing]")
 
 
 def test_timing_row_for_a_function_the_block_does_not_provide(tmp_path):
@@ -540,7 +518,7 @@ def test_timing_clock_must_be_a_known_clock(tmp_path):
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     assert info.value.field == "crypto_hw.RNG.timing.clock"
-    assert info.value.line == _line_of(path, 'clock = "pll48clk"')
+    assert info.value.line == line_of(path, 'clock = "pll48clk"')
     assert "'pll48clk'" in info.value.problem and "hclk, rng_clk, shsi" in info.value.problem
 
 
