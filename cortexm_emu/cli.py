@@ -43,7 +43,7 @@ examples:
                  hex:HEX or any other bare value (00112233, deadbeef)   -> those bytes
                so "--buf 64" is 64 zero bytes and "--buf 0064" or "--buf hex:64" is the byte 0x64.
 --board NAME   run with that board's memory system (cortexm-emu boards lists them): flash wait
-               states at --clock MHZ (default: the board's published clock), prefetch, and
+               states at --clock MHZ (default: the board's default clock), prefetch, and
                ART / ICACHE / L1 caches switched by --cache on|off (default on); the core
                defaults to the board's. Results add the memory stall cycles and the time at
                the clock. Board options are for "run" only.
@@ -131,7 +131,7 @@ def _add_board_options(parser: argparse.ArgumentParser) -> None:
         type=parse_mhz,
         metavar="MHZ",
         default=None,
-        help="core clock with --board (default: the board's published clock)",
+        help="core clock with --board (default: the board's default clock, see cortexm-emu boards)",
     )
     parser.add_argument(
         "--cache",

@@ -631,8 +631,8 @@ def board_memory(
     tables: Placement | None = None,
     engine: Engine = "auto",
 ) -> BoardMemory:
-    """The memory system of ``board`` at ``clock_mhz`` (default: its first published clock
-    within the part maximum). ``cache``: ART / ICACHE / L1 caches on or off; ``prefetch``:
+    """The memory system of ``board`` at ``clock_mhz`` (default: the board's default clock,
+    ``Board.default_clock_mhz``). ``cache``: ART / ICACHE / L1 caches on or off; ``prefetch``:
     the flash prefetch buffer (default: same as ``cache``; ignored when the part has none);
     ``code``: "flash" (default) or "ram" (code in 0-WS RAM); ``tables``: where the ELF's
     read-only data sections (constant tables; not the literal pools inside ``.text``) are
