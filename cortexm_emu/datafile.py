@@ -6,8 +6,10 @@ with the line of the offending key; :func:`locate` finds that line.
 
 Why a line locator of our own: ``tomllib`` returns plain dicts without positions, and
 ``tomlkit`` (the maintained round-trip parser) keeps comments and whitespace but no line numbers
-either, so the line of a key is found by scanning the text: the key's own line inside its
-``[table]`` / ``[[array]]`` section, else the section header, else line 1.
+either (python-poetry/tomlkit issue #55, open: "Get the line and column numbers of parsed
+elements"), so the line of a key is found by scanning the text: the key's own line inside its
+``[table]`` / ``[[array]]`` section, else the section header, else line 1. The scan knows the
+layout the data files use (one key, or one inline-table item, per line); tests pin it.
 """
 
 from __future__ import annotations
