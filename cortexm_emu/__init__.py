@@ -5,7 +5,8 @@
     r = m.call("func", 1, Buffer(b"abc"), U64(2**40))
     r.cycles, r.instructions, r.stack_bytes, r.code_bytes, r.buffers
 
-See :mod:`cortexm_emu.machine` for what the count covers and how it is computed.
+See :mod:`cortexm_emu.machine` for what the count covers and how it is computed, and the
+modules it is made of (memory_map, call, pricing, faults).
 """
 
 from cortexm_emu.errors import (
@@ -21,7 +22,8 @@ from cortexm_emu.errors import (
     UnmappedAccess,
 )
 from cortexm_emu.flash import board_memory
-from cortexm_emu.machine import U64, Buffer, CallResult, Machine
+from cortexm_emu.call import U64, Buffer, CallResult
+from cortexm_emu.machine import Machine
 from cortexm_emu.memory import IdealMemory
 
 __all__ = [

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from cortexm_emu.machine import CallResult, Machine
+from cortexm_emu.call import CallResult
+from cortexm_emu.machine import Machine
 
 
 @dataclass

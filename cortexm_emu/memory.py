@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from cortexm_emu.machine import Block
+    from cortexm_emu.pricing import Block
 
 
 class MemorySystem(Protocol):

@@ -17,7 +17,7 @@
 
 The cycle count the code sees comes from ``now()``, which the machine computes
 from the per-block counters and the position of the accessing instruction in
-its block (see :meth:`cortexm_emu.machine.Machine` "Self-measuring firmware").
+its block (see :meth:`cortexm_emu.pricing.Pricing.cycles_at_access`).
 """
 
 from __future__ import annotations

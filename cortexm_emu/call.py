@@ -1,0 +1,316 @@
+"""A function call's arguments and result: AAPCS marshalling, buffers with canaries, CallResult.
+
+Arguments are ints (32-bit), :class:`U64` (64-bit) and :class:`Buffer` (passed by address), or
+names of buffers given by name. :func:`marshal` places them as AAPCS (IHI 0042) §6.5 says:
+r0-r3, then the stack. :class:`BufferArena` gives each buffer its own mapped region above the
+stack: the data ends at the region's page end (so an overrun past the end is an unmapped access
+at once), the bytes before it hold a canary checked after the call, and an unmapped guard
+follows each region.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from unicorn import UC_PROT_READ, UC_PROT_WRITE, Uc
+from unicorn import arm_const as uc_arm
+
+from cortexm_emu.elf import ElfImage
+from cortexm_emu.errors import BufferOverrun, FaultSite
+from cortexm_emu.memory_map import BUFFER_GUARD, HALT_SYMBOL, align_down, align_up
+
+DEFAULT_BUDGET = 1_000_000_000  # instructions
+CANARY = 0xA5
+
+
+@dataclass
+class Buffer:
+    """A buffer in SRAM whose address is passed as an argument; readable after the call.
+
+    ``Buffer(b"...")`` is initialised from bytes; ``Buffer.zeros(n)`` is n zero bytes.
+    """
+
+    data: bytes = b""
+    name: str = ""
+
+    @classmethod
+    def zeros(cls, size: int, name: str = "") -> Buffer:
+        if not isinstance(size, int) or size < 0:
+            raise ValueError(f"Invalid buffer size {size!r}; accepted: an integer >= 0")
+        return cls(bytes(size), name)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.data, (bytes, bytearray, memoryview)):
+            raise ValueError(  # noqa: TRY004 - project rule: a bad parameter is a ValueError
+                f"Invalid buffer data of type {type(self.data).__name__}; accepted: bytes"
+            )
+        self.data = bytes(self.data)
+
+
+@dataclass(frozen=True)
+class U64:
+    """A 64-bit argument (unsigned; negative values are taken modulo 2**64).
+
+    AAPCS: passed in an even register pair (r0:r1 or r2:r3, low word first) or
+    an 8-byte-aligned stack slot.
+    """
+
+    value: int
+
+
+@dataclass
+class CallResult:
+    """What a call returns. ``cycles`` covers the function up to and including its own return."""
+
+    function: str
+    core: str
+    return_value: int  # r0, unsigned 32-bit
+    return_value64: int  # r1:r0, unsigned 64-bit
+    cycles: int
+    instructions: int
+    classes: dict[str, int]
+    stack_bytes: int
+    code_bytes: int
+    functions: tuple[str, ...]
+    buffers: tuple[bytes, ...]
+    buffer_addresses: tuple[int, ...]
+    buffer_names: tuple[str, ...]
+    block_counts: dict[int, int]
+    edge_counts: dict[tuple[int | None, int], int]
+    dynamic_cycles: dict[int, int]
+    exit_block: int  # the block whose final branch returned (its taken_extra is in cycles)
+    accounting: str
+    memory: str
+    model_version: str  # the timing model's version string (part of any result cache key)
+    #: stall cycles of a board memory system (flash wait states, prefetch, caches), included
+    #: in ``cycles``; 0 with ideal memory
+    memory_cycles: int = 0
+    #: what the memory replay counted (stalls by cause, cache hits/misses) and its configuration
+    memory_counts: dict[str, int] = field(default_factory=dict)
+    memory_config: dict[str, Any] = field(default_factory=dict)
+    #: board clock the memory system was built for (None with ideal memory)
+    clock_mhz: float | None = None
+    #: board memory region of the stack and of each buffer ("stack", buffer names or indices)
+    placement: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def time_us(self) -> float | None:
+        """Time of the call at the board clock in microseconds (None without a board clock)."""
+        return None if self.clock_mhz is None else self.cycles / self.clock_mhz
+
+    @property
+    def return_value_signed(self) -> int:
+        return (
+            self.return_value - (1 << 32) if self.return_value & 0x8000_0000 else self.return_value
+        )
+
+    def buffer(self, name: str) -> bytes:
+        if name not in self.buffer_names:
+            raise ValueError(
+                f"Invalid buffer name {name!r}; accepted: {', '.join(n for n in self.buffer_names if n)}"
+            )
+        return self.buffers[self.buffer_names.index(name)]
+
+
+@dataclass(frozen=True)
+class Allocation:
+    """Where one buffer of a call was placed: ``[region_start, region_end)`` is mapped, the data
+    is ``[address, address + size)`` at its end."""
+
+    index: int
+    name: str
+    address: int
+    size: int
+    region_start: int
+    region_end: int
+
+    def label(self) -> str:
+        title = f"buffer {self.index}" + (f" '{self.name}'" if self.name else "")
+        return f"{title} ({self.size} bytes at 0x{self.address:08x})"
+
+
+# -- checks of a call's parameters ------------------------------------------------------------
+
+
+def entry_address(image: ElfImage, function: str) -> int:
+    """The address of ``function``, or a ValueError listing the public functions."""
+    if function not in image.functions or function == HALT_SYMBOL:
+        public = sorted(
+            n
+            for n in image.functions
+            if n != HALT_SYMBOL and not n.startswith(("_", "OUTLINED_FUNCTION"))
+        )
+        names = ", ".join(public[:12]) + (
+            f", ... ({len(public)} in all)" if len(public) > 12 else ""
+        )
+        raise ValueError(
+            f"Invalid function {function!r}; accepted: a function symbol of {image.path.name} ({names})"
+        )
+    return image.functions[function].address
+
+
+def check_budgets(budget: int | None, cycle_budget: int | None) -> None:
+    for name, value in (("budget", budget), ("cycle_budget", cycle_budget)):
+        if value is not None and (not isinstance(value, int) or value <= 0):
+            raise ValueError(f"Invalid {name} {value!r}; accepted: a positive integer or None")
+
+
+# -- AAPCS --------------------------------------------------------------------------------------
+
+
+def marshal(
+    args: Sequence[Any], named: Mapping[str, Buffer], allocate: Callable[[Buffer], Allocation]
+) -> tuple[list[int], list[int]]:
+    """(r0-r3 values, stack words) for ``args``; buffers are placed with ``allocate``.
+
+    AAPCS (IHI 0042) §6.5: core registers r0-r3 then the stack; 64-bit values in an
+    even register pair or an 8-byte-aligned stack slot; once an argument went to the
+    stack, all following ones do (NCRN = 4). Named buffers no argument refers to are
+    allocated too, after the arguments' buffers."""
+    for name, buffer in named.items():
+        if not isinstance(buffer, Buffer):
+            raise ValueError(  # noqa: TRY004 - project rule: a bad parameter is a ValueError
+                f"Invalid buffers[{name!r}] of type {type(buffer).__name__}; accepted: Buffer"
+            )
+    placed: dict[str, Allocation] = {}
+    registers: list[int] = []
+    stack: list[int] = []
+    ncrn = 0
+    for position, arg in enumerate(args):
+        if isinstance(arg, str):
+            if arg not in named:
+                accepted = ", ".join(repr(n) for n in named) or "none given"
+                raise ValueError(
+                    f"Invalid argument {position} ({arg!r}): no such buffer; accepted: {accepted}"
+                )
+            if arg not in placed:
+                placed[arg] = allocate(Buffer(named[arg].data, arg))
+            words = [placed[arg].address]
+        elif isinstance(arg, Buffer):
+            words = [allocate(arg).address]
+        elif isinstance(arg, U64):
+            value = arg.value % (1 << 64)
+            words = [value & 0xFFFF_FFFF, value >> 32]
+        elif isinstance(arg, int) and not isinstance(arg, bool):
+            if not -(1 << 31) <= arg < (1 << 32):
+                raise ValueError(
+                    f"Invalid argument {position} ({arg}); accepted: a 32-bit integer "
+                    "(-2**31 .. 2**32-1), U64(value) for 64-bit values, or a Buffer"
+                )
+            words = [arg & 0xFFFF_FFFF]
+        else:
+            raise ValueError(  # noqa: TRY004 - project rule: a bad parameter is a ValueError
+                f"Invalid argument {position} of type {type(arg).__name__}; accepted: int, U64, Buffer, buffer name"
+            )
+        if len(words) == 2:
+            ncrn = align_up(ncrn, 2)
+            if ncrn + 2 <= 4:
+                registers.extend([0] * (ncrn - len(registers)))
+                registers.extend(words)
+                ncrn += 2
+            else:
+                ncrn = 4
+                if len(stack) % 2:
+                    stack.append(0)
+                stack.extend(words)
+        elif ncrn < 4:
+            registers.extend([0] * (ncrn - len(registers)))
+            registers.append(words[0])
+            ncrn += 1
+        else:
+            stack.append(words[0])
+    for name, buffer in named.items():
+        if name not in placed:
+            allocate(Buffer(buffer.data, name))
+    return registers, stack
+
+
+def enter(
+    uc: Uc, registers: Sequence[int], stack_words: Sequence[int], stack_top: int, return_to: int
+) -> int:
+    """Write the arguments to r0-r12 (unused ones 0) and the stack, LR (Thumb bit set), and an
+    xPSR with only T set. Returns the call's SP: 8-byte aligned (AAPCS §6.2.1.2), stack
+    arguments at SP upwards."""
+    sp = align_down(stack_top - 4 * len(stack_words), 8)
+    for i, word in enumerate(stack_words):
+        uc.mem_write(sp + 4 * i, word.to_bytes(4, "little"))
+    for i in range(13):
+        uc.reg_write(getattr(uc_arm, f"UC_ARM_REG_R{i}"), registers[i] if i < len(registers) else 0)
+    uc.reg_write(uc_arm.UC_ARM_REG_SP, sp)
+    uc.reg_write(uc_arm.UC_ARM_REG_LR, return_to | 1)
+    uc.reg_write(uc_arm.UC_ARM_REG_XPSR, 0x0100_0000)
+    return sp
+
+
+# -- buffers --------------------------------------------------------------------------------------
+
+
+class BufferArena:
+    """The buffers of one call, from ``base`` upwards, each in its own region with a canary
+    before the data and an unmapped guard after the region."""
+
+    def __init__(self, uc: Uc, page: int, base: int) -> None:
+        self.uc = uc
+        self.page = page
+        self.base = base
+        self.allocations: list[Allocation] = []
+        self._cursor = base
+
+    def allocate(self, buffer: Buffer) -> Allocation:
+        size = len(buffer.data)
+        rounded = align_up(max(size, 1), 8)
+        region_start = self._cursor
+        region_end = region_start + align_up(rounded, self.page)
+        address = region_end - rounded
+        self.uc.mem_map(region_start, region_end - region_start, UC_PROT_READ | UC_PROT_WRITE)
+        self.uc.mem_write(region_start, bytes([CANARY]) * (region_end - region_start))
+        self.uc.mem_write(address, buffer.data)
+        self._cursor = region_end + BUFFER_GUARD
+        alloc = Allocation(
+            len(self.allocations), buffer.name, address, size, region_start, region_end
+        )
+        self.allocations.append(alloc)
+        return alloc
+
+    def free(self) -> None:
+        for alloc in self.allocations:
+            self.uc.mem_unmap(alloc.region_start, alloc.region_end - alloc.region_start)
+        self.allocations = []
+        self._cursor = self.base
+
+    def contents(self) -> tuple[bytes, ...]:
+        return tuple(bytes(self.uc.mem_read(a.address, a.size)) for a in self.allocations)
+
+    def region(self, address: int) -> str | None:
+        """Where ``address`` is relative to a buffer it is just past or before, or None."""
+        for alloc in self.allocations:
+            if alloc.address + alloc.size <= address < alloc.region_end + BUFFER_GUARD:
+                return f"offset {address - alloc.address}, past the end of {alloc.label()}"
+            if alloc.region_start <= address < alloc.address:
+                return f"{alloc.address - address} bytes before {alloc.label()}"
+        return None
+
+    def check_canaries(self, core_title: str) -> None:
+        """Raise BufferOverrun for the first byte around a buffer that the call changed."""
+        for alloc in self.allocations:
+            region = bytes(
+                self.uc.mem_read(alloc.region_start, alloc.region_end - alloc.region_start)
+            )
+            for offset, byte in enumerate(region):
+                address = alloc.region_start + offset
+                if alloc.address <= address < alloc.address + alloc.size:
+                    continue
+                if byte != CANARY:
+                    where = (
+                        f"offset {address - alloc.address}, past the end of {alloc.label()}"
+                        if address >= alloc.address + alloc.size
+                        else f"{alloc.address - address} bytes before {alloc.label()}"
+                    )
+                    raise BufferOverrun(
+                        "write outside the call's buffers (found changed after the call) at",
+                        FaultSite(core_title, None, "", ""),
+                        address,
+                        where,
+                    )
