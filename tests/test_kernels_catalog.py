@@ -8,10 +8,12 @@ manifests become builds: which family folders a variant's sources see, and that 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from cortexm_emu.toolchain import ToolchainError
 from refbench.errors import DataFileError
 from refbench.kernels import catalog
 
@@ -79,3 +81,12 @@ def test_bad_define_names_file_line_and_field(tmp_path: Path, line: str, problem
     assert info.value.path == str(manifest)
     assert info.value.line == 13
     assert info.value.field == "variants.plain.defines"
+
+
+def test_bitsliced_aes_without_its_parallel_width_does_not_build() -> None:
+    """The shared modes learn the bitsliced cipher's two blocks per call from the manifest; the
+    variant's source refuses to build without it rather than disagree with the modes."""
+    bitsliced = catalog.family("aes").variant("bitsliced")
+    assert bitsliced.defines == ("CIPHER_PARALLEL_BLOCKS=2",)
+    with pytest.raises(ToolchainError, match=r"must define CIPHER_PARALLEL_BLOCKS=2"):
+        catalog.build_variant(replace(bitsliced, defines=()), "m4")
