@@ -28,8 +28,8 @@ folders resolves to the first, so a family's own ``cipher.h`` is the one the sha
 
 from __future__ import annotations
 
-import tomllib
 import re
+import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -110,11 +110,10 @@ class Variant:
 
 def family_folder(source: Path) -> Path:
     """The family folder (``refbench/kernels/<family>``) that holds a kernel source."""
-    resolved = source.resolve()
-    try:
-        return KERNELS / resolved.relative_to(KERNELS).parts[0]
-    except ValueError:
-        raise ValueError(f"Kernel source {source} is outside {KERNELS}") from None
+    parts = source.resolve().parts
+    if parts[: len(KERNELS.parts)] != KERNELS.parts or len(parts) < len(KERNELS.parts) + 2:
+        raise ValueError(f"Kernel source {source} is not inside a family folder of {KERNELS}")
+    return KERNELS / parts[len(KERNELS.parts)]
 
 
 #: A preprocessor definition as a manifest may give it: NAME or NAME=VALUE (no spaces).
