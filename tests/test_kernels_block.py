@@ -264,7 +264,7 @@ def test_random_inputs(case, core, data):
 
 
 #: Lengths at the edges: empty, one byte, a block -1 and +1, three blocks.
-EDGE_LENGTHS = (0, 1, 15, 17, 48)
+EDGE_LENGTHS = (0, 1, 15, 16, 17, 32, 33, 48)  # 32: the two blocks bitsliced AES ciphers per call
 
 
 @pytest.mark.parametrize("core", DEFAULT_CORES)

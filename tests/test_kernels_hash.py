@@ -380,13 +380,8 @@ def _c_array(path: Path, name: str) -> list[int]:
     return [int(token, 16) for token in re.findall(r"0x([0-9a-fA-F]+)", match.group(1))]
 
 
-def test_sha512_constants_equal_the_derived_ones() -> None:
+def test_sha512_round_constants_equal_the_derived_ones() -> None:
     assert _c_array(KERNELS / "sha512" / "sha512_rounds.h", "K512") == list(sha2.K512)
-    source = KERNELS / "sha512" / "sha512_digest.c"  # the initial hash values, shared by the variants
-    assert _c_array(source, "H0_SHA512") == list(sha2.H0_SHA512)
-    assert _c_array(source, "H0_SHA384") == list(sha2.H0_SHA384)
-    assert _c_array(source, "H0_SHA512_224") == list(sha2.sha512_t_initial_hash_value(224))
-    assert _c_array(source, "H0_SHA512_256") == list(sha2.sha512_t_initial_hash_value(256))
 
 
 def test_sm3_unrolled_round_constants_equal_the_rotated_t_j() -> None:
@@ -405,26 +400,25 @@ def _c_initialisers(path: Path, pattern: str) -> list[list[int]]:
     return [[int(token, 16) for token in re.findall(r"0x([0-9a-fA-F]+)", body)] for body in found]
 
 
-def test_sha256_driver_initial_hash_values_equal_the_derived_ones() -> None:
-    """sha256_digest.c: SHA-256 (§5.3.3) first, then SHA-224 (§5.3.2)."""
-    values = _c_initialisers(KERNELS / "sha256" / "sha256_digest.c", r"uint32_t H\[8\]")
-    assert values == [list(sha2.H0_SHA256), list(sha2.H0_SHA224)]
+def test_initial_hash_values_equal_the_references() -> None:
+    """Each family's md_hash (<family>_digest.c) starts from its standard's initial hash value;
+    the digests, HMAC and Hash_DRBG all read them from there."""
+    from refbench.ref import md5, sha1, sm3
 
-
-def test_hmac_initial_hash_values_equal_the_references() -> None:
-    from refbench.ref import md5, sha1
-
-    hmac = KERNELS / "hmac"
     expected = {
-        ("md_hashes.c", "H0_MD5"): list(md5.INITIAL_BUFFER),
-        ("md_hashes.c", "H0_SHA1"): list(sha1.INITIAL_HASH_VALUE),
-        ("md_hashes.c", "H0_SHA384"): list(sha2.H0_SHA384),
-        ("md_hashes.c", "H0_SHA512"): list(sha2.H0_SHA512),
-        ("sha256_stream.c", "H0_SHA224"): list(sha2.H0_SHA224),
-        ("sha256_stream.c", "H0_SHA256"): list(sha2.H0_SHA256),
+        ("md5", "H0_MD5"): list(md5.INITIAL_BUFFER),
+        ("sha1", "H0_SHA1"): list(sha1.INITIAL_HASH_VALUE),
+        ("sha256", "H0_SHA224"): list(sha2.H0_SHA224),
+        ("sha256", "H0_SHA256"): list(sha2.H0_SHA256),
+        ("sha512", "H0_SHA384"): list(sha2.H0_SHA384),
+        ("sha512", "H0_SHA512"): list(sha2.H0_SHA512),
+        ("sha512", "H0_SHA512_224"): list(sha2.sha512_t_initial_hash_value(224)),
+        ("sha512", "H0_SHA512_256"): list(sha2.sha512_t_initial_hash_value(256)),
+        ("sm3", "IV_SM3"): list(sm3.IV),
     }
-    for (file, name), words in expected.items():
-        assert _c_initialisers(hmac / file, rf"md_chain {name}") == [words], name
+    for (family, name), words in expected.items():
+        source = KERNELS / family / f"{family}_digest.c"
+        assert _c_initialisers(source, rf"md_chain {name}") == [words], name
 
 
 def test_md5_sine_table_equals_rfc1321_definition() -> None:

@@ -12,13 +12,23 @@ Manifest fields
 ``[[operations]]`` with ``name``, ``function``, ``args`` (roles from
 :data:`ROLES`, in the C parameter order), ``reference`` (a name of
 :mod:`refbench.kernels.references`), optional ``output_bytes``,
-``context_bytes``, ``setup`` and ``setup_args``; and ``[variants.<name>]`` with ``sources`` and
-``trades``. Paths are relative to the family folder; ``common/`` is always
-on the include path and ``common/runtime.c`` always linked.
+``context_bytes``, ``setup`` and ``setup_args``; and ``[variants.<name>]`` with ``sources``,
+``trades`` and optional ``defines`` (``NAME`` or ``NAME=VALUE`` preprocessor definitions for
+every source of the variant, e.g. what the shared block modes need to know of a cipher that
+takes several blocks per call). Paths are relative to the family folder; ``common/runtime.c``
+is always linked.
+
+The include path (:attr:`Variant.include_dirs`) is ``common/``, then the family folder, then
+the family folder of every other source the variant links, in manifest order: a kernel that
+reuses another family's source (hmac linking ``../sha256/sha256_digest.c``) finds that
+family's headers by name, with no forwarding header. A header name found in two of these
+folders resolves to the first, so a family's own ``cipher.h`` is the one the shared modes
+(``aes/block_modes.c``, ``gcm/gcm.c``, ``ccm/ccm.c``, ``cmac/cmac.c``) include.
 """
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass
 from functools import cache
@@ -80,11 +90,34 @@ class Variant:
     name: str
     trades: str
     sources: tuple[Path, ...]
+    defines: tuple[str, ...] = ()
 
     @property
     def path(self) -> str:
         """The variant's identity, ``family/variant`` (its folder)."""
         return f"{self.family}/{self.name}"
+
+    @property
+    def include_dirs(self) -> tuple[Path, ...]:
+        """``common/``, the family folder, then the family folders of the other sources, in order."""
+        folders = [COMMON, KERNELS / self.family]
+        for source in self.sources:
+            folder = family_folder(source)
+            if folder not in folders:
+                folders.append(folder)
+        return tuple(folders)
+
+
+def family_folder(source: Path) -> Path:
+    """The family folder (``refbench/kernels/<family>``) that holds a kernel source."""
+    parts = source.resolve().parts
+    if parts[: len(KERNELS.parts)] != KERNELS.parts or len(parts) < len(KERNELS.parts) + 2:
+        raise ValueError(f"Kernel source {source} is not inside a family folder of {KERNELS}")
+    return KERNELS / parts[len(KERNELS.parts)]
+
+
+#: A preprocessor definition as a manifest may give it: NAME or NAME=VALUE (no spaces).
+DEFINE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(=\S+)?")
 
 
 @dataclass(frozen=True)
@@ -163,10 +196,19 @@ def load_family(manifest: Path) -> Family:
                 setup_args=roles(op, "setup_args", where) if setup else (),
             )
         )
+    def defines(v: dict, where: str) -> tuple[str, ...]:
+        listed = tuple(need(v, "defines", list, where)) if "defines" in v else ()
+        for item in listed:
+            if not isinstance(item, str) or not DEFINE.fullmatch(item):
+                raise DataFileError(str(manifest), _line_of(text, "defines"), f"{where}defines",
+                                    "must be NAME or NAME=VALUE (a C identifier, no spaces)", repr(item))
+        return listed
+
     variants = {}
     for vname, v in need(data, "variants", dict).items():
         where = f"variants.{vname}."
-        variants[vname] = Variant(name, vname, need(v, "trades", str, where), shared + paths(need(v, "sources", list, where), f"{where}sources"))
+        sources = shared + paths(need(v, "sources", list, where), f"{where}sources")
+        variants[vname] = Variant(name, vname, need(v, "trades", str, where), sources, defines(v, where))
     return Family(name, need(data, "standard", str), folder, tuple(operations), variants)
 
 
@@ -193,6 +235,7 @@ def build_variant(variant: Variant, core: str, *, opt: str = "Os", compiler: str
         opt=opt,  # type: ignore[arg-type]
         compiler=compiler,  # type: ignore[arg-type]
         linker_script=linker_script,
-        include_dirs=[COMMON, fam.folder],
+        extra_flags=[f"-D{d}" for d in variant.defines],
+        include_dirs=variant.include_dirs,
         exports=sorted({name for op in fam.operations for name in (op.function, op.setup) if name}),
     )

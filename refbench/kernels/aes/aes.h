@@ -25,6 +25,10 @@ void aes_setkey_dec(void *ctx, const uint8_t *key, uint32_t key_len);
 /* One block: Cipher (§5.1) and its inverse (§5.3 or §5.3.5). in and out may be the same buffer. */
 void aes_encrypt_block(const void *ctx, const uint8_t in[16], uint8_t out[16]);
 void aes_decrypt_block(const void *ctx, const uint8_t in[16], uint8_t out[16]);
+/* Several consecutive blocks at once, only in variants whose manifest defines
+ * CIPHER_PARALLEL_BLOCKS (bitsliced: 2 blocks, in[32] and out[32]; cipher.h). */
+void aes_encrypt_parallel(const void *ctx, const uint8_t *in, uint8_t *out);
+void aes_decrypt_parallel(const void *ctx, const uint8_t *in, uint8_t *out);
 
 /* KeyExpansion (§5.2) into ctx->rk with the S-box table; shared by the table variants (aes_key.c). */
 void aes_expand_key(aes_ctx *ctx, const uint8_t *key, uint32_t key_len);

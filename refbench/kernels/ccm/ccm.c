@@ -3,7 +3,7 @@
  * (Appendix A.2), then CTR with the counter blocks of A.3.
  *
  * nonce_len is 7..13 (q = 15 - nonce_len bytes of length, so len < 2^(8q)); aad_len < 2^32. */
-#include <cipher.h>   /* the family folder's cipher.h, on the include path */
+#include <cipher.h>   /* the block cipher's interface: aes/cipher.h, or sm4/cipher.h for sm4 */
 
 #define CCM_TAG_BYTES 16
 

@@ -1,6 +1,6 @@
 /* CMAC (NIST SP 800-38B §6.1-6.2) with a full-block tag over the family's block cipher (cipher.h).
  * cmac_setkey computes the subkeys K1 and K2 once (§6.1); cmac runs the MAC generation (§6.2). */
-#include <cipher.h>   /* the family folder's cipher.h, on the include path */
+#include <cipher.h>   /* the block cipher's interface: aes/cipher.h, or sm4/cipher.h for sm4 */
 
 typedef struct {
     uint32_t cipher[CIPHER_CTX_WORDS];

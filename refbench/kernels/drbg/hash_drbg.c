@@ -1,8 +1,9 @@
 /* Hash_DRBG with SHA-256 (NIST SP 800-90A Rev. 1 §10.1.1), no prediction
  * resistance, no additional input: Instantiate (§10.1.1.2) fills the working
  * state, Generate (§10.1.1.4) returns bytes and updates it. seedlen = 440 bits
- * (Table 2), so V and C are 55 bytes, big-endian integers. */
-#include "../hmac/sha256_stream.h"
+ * (Table 2), so V and C are 55 bytes, big-endian integers. Hash is SHA-256 streamed
+ * over the sha256 family's md_hash (sha256_digest.c, common/merkle_damgard.h). */
+#include "sha256_common.h"
 
 #define SEEDLEN 55   /* bytes (440 bits) */
 
@@ -17,19 +18,19 @@
 static void hash_df(const uint8_t *a, uint32_t a_len, const uint8_t *b, uint32_t b_len,
                     const uint8_t *c, uint32_t c_len, uint8_t out[SEEDLEN])
 {
-    sha256_stream s;
+    md_stream s;
     uint8_t prefix[5], digest[32];
     uint32_t counter, i, n;
 
     prefix[1] = 0; prefix[2] = 0; prefix[3] = 0x01; prefix[4] = 0xb8;   /* no_of_bits_to_return = 440 */
     for (counter = 1; counter <= 2; counter++) {                         /* len = ceil(440 / 256) = 2 */
         prefix[0] = (uint8_t)counter;
-        sha256_stream_init(&s);
-        sha256_stream_update(&s, prefix, 5);
-        sha256_stream_update(&s, a, a_len);
-        sha256_stream_update(&s, b, b_len);
-        sha256_stream_update(&s, c, c_len);
-        sha256_stream_final(&s, digest);
+        md_stream_init(&SHA256_HASH, &s);
+        md_stream_update(&SHA256_HASH, &s, prefix, 5);
+        md_stream_update(&SHA256_HASH, &s, a, a_len);
+        md_stream_update(&SHA256_HASH, &s, b, b_len);
+        md_stream_update(&SHA256_HASH, &s, c, c_len);
+        md_stream_final(&SHA256_HASH, &s, digest);
         n = counter == 1 ? 32 : SEEDLEN - 32;
         for (i = 0; i < n; i++) {
             out[32 * (counter - 1) + i] = digest[i];
@@ -69,7 +70,7 @@ void hash_drbg_instantiate(const uint8_t *entropy, uint32_t entropy_len, const u
 void hash_drbg_generate(uint8_t *ctx, uint8_t *out, uint32_t out_len)
 {
     static const uint8_t three = 0x03;
-    sha256_stream s;
+    md_stream s;
     uint8_t data[SEEDLEN], w[32], be_counter[4];
     uint32_t i, n, counter;
 
@@ -77,9 +78,7 @@ void hash_drbg_generate(uint8_t *ctx, uint8_t *out, uint32_t out_len)
         data[i] = DRBG_V(ctx)[i];
     }
     while (out_len > 0) {
-        sha256_stream_init(&s);
-        sha256_stream_update(&s, data, SEEDLEN);
-        sha256_stream_final(&s, w);
+        md_digest(&SHA256_HASH, data, SEEDLEN, w);   /* w = Hash(data) */
         n = out_len < 32 ? out_len : 32;
         for (i = 0; i < n; i++) {
             out[i] = w[i];
@@ -89,10 +88,10 @@ void hash_drbg_generate(uint8_t *ctx, uint8_t *out, uint32_t out_len)
         be_counter[0] = 0; be_counter[1] = 0; be_counter[2] = 0; be_counter[3] = 1;
         add_mod_seedlen(data, be_counter, 4);   /* data = (data + 1) mod 2^seedlen */
     }
-    sha256_stream_init(&s);                      /* step 4: H = Hash(0x03 || V) */
-    sha256_stream_update(&s, &three, 1);
-    sha256_stream_update(&s, DRBG_V(ctx), SEEDLEN);
-    sha256_stream_final(&s, w);
+    md_stream_init(&SHA256_HASH, &s);            /* step 4: H = Hash(0x03 || V) */
+    md_stream_update(&SHA256_HASH, &s, &three, 1);
+    md_stream_update(&SHA256_HASH, &s, DRBG_V(ctx), SEEDLEN);
+    md_stream_final(&SHA256_HASH, &s, w);
     counter = load32_le(DRBG_COUNTER(ctx));
     store32_be(be_counter, counter);
     add_mod_seedlen(DRBG_V(ctx), w, 32);         /* step 5: V = (V + H + C + reseed_counter) mod 2^seedlen */

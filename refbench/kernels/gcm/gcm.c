@@ -4,7 +4,7 @@
  *
  * The context holds the GHASH table (first, for alignment) and the cipher's key schedule;
  * gcm_setkey fills both (H = CIPH_K(0^128), Algorithm 4 step 1). */
-#include <cipher.h>   /* the family folder's cipher.h, on the include path */
+#include <cipher.h>   /* the block cipher's interface: aes/cipher.h, or sm4/cipher.h for sm4 */
 #include "ghash.h"
 
 typedef struct {

@@ -1,8 +1,13 @@
 /* HMAC (FIPS 198-1 §4; RFC 2104 §2 for HMAC-MD5), written once over any
- * md_hash with block size B and digest size L: K0 from the key (hashed if
- * longer than B, then zero-padded to B), and
- * H((K0 ^ opad) || H((K0 ^ ipad) || text)). */
-#include "md_hashes.h"
+ * Merkle-Damgard hash (common/merkle_damgard.h) with block size B and digest
+ * size L: K0 from the key (hashed if longer than B, then zero-padded to B), and
+ * H((K0 ^ opad) || H((K0 ^ ipad) || text)). The hashes are the md_hash
+ * descriptors of the md5, sha1, sha256 and sha512 families (their
+ * <name>_digest.c, linked with the variant's compressions). */
+#include "md5_common.h"
+#include "sha1_common.h"
+#include "sha256_common.h"
+#include "sha512_common.h"
 
 static void hmac(const md_hash *hash, const uint8_t *key, uint32_t key_len,
                  const uint8_t *msg, uint32_t len, uint8_t *tag)

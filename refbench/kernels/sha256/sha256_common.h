@@ -1,7 +1,8 @@
-/* SHA-256 (FIPS 180-4 §6.2) declarations shared by the variants. */
+/* SHA-224 and SHA-256 (FIPS 180-4 §6.2-6.3) declarations shared by the variants, the digests
+ * and the constructions that reuse the hash (the hmac and drbg kernels). */
 #ifndef REFBENCH_SHA256_COMMON_H
 #define REFBENCH_SHA256_COMMON_H
-#include "kernel.h"
+#include "merkle_damgard.h"
 
 /* FIPS 180-4 §4.2.2: first 32 bits of the fractional parts of the cube roots of the first 64 primes. */
 static const uint32_t K256[64] = {
@@ -22,9 +23,14 @@ static const uint32_t K256[64] = {
 #define SHA256_SSIG0(x) (ROTR32(x, 7) ^ ROTR32(x, 18) ^ ((x) >> 3))
 #define SHA256_SSIG1(x) (ROTR32(x, 17) ^ ROTR32(x, 19) ^ ((x) >> 10))
 
+/* §6.2.2: one 512-bit block into the eight words of H. */
 void sha256_compress(uint32_t H[8], const uint8_t block[64]);
 
-/* The hash of len bytes at msg into digest[32], and SHA-224 into digest[28] (sha256_digest.c). */
+/* SHA-224 and SHA-256 as Merkle-Damgard hashes over the variant's sha256_compress (sha256_digest.c). */
+extern const md_hash SHA224_HASH;
+extern const md_hash SHA256_HASH;
+
+/* The hash of len bytes at msg into digest[32], and SHA-224 into digest[28]. */
 void sha256_digest(const uint8_t *msg, uint32_t len, uint8_t *digest);
 void sha224_digest(const uint8_t *msg, uint32_t len, uint8_t *digest);
 #endif

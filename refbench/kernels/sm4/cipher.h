@@ -1,4 +1,5 @@
-/* The block cipher under block_modes.c, gcm.c and ccm.c for this family: SM4, 16-byte blocks. */
+/* The block cipher interface of aes/cipher.h (which lists the names) bound to SM4, 16-byte
+ * blocks: the cipher under aes/block_modes.c, gcm/gcm.c and ccm/ccm.c for this family. */
 #ifndef REFBENCH_CIPHER_H
 #define REFBENCH_CIPHER_H
 #include "sm4.h"

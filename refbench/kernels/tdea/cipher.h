@@ -1,4 +1,5 @@
-/* The block cipher under block_modes.c for this family: TDEA, 8-byte blocks. */
+/* The block cipher interface of aes/cipher.h (which lists the names) bound to TDEA, 8-byte
+ * blocks: the cipher under aes/block_modes.c for this family (ECB, CBC, CTR only). */
 #ifndef REFBENCH_CIPHER_H
 #define REFBENCH_CIPHER_H
 #include "tdea.h"

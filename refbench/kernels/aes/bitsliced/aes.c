@@ -15,8 +15,9 @@
  * (TCHES 2021), which removes ShiftRows by alternating MixColumns variants.
  * The trade: constant time and no tables, for several times the cycles of the T-table variants
  * (three to four times on Cortex-M4 at -Os); CBC encryption can use only one of the two slots,
- * which doubles its cost again. */
-#include "../aes.h"
+ * which doubles its cost again. The modes are the shared ones (block_modes.c), which hand this
+ * variant two blocks per call where the mode allows. */
+#include "aes.h"
 
 typedef struct {
     uint32_t rounds;         /* Nr */
@@ -539,95 +540,44 @@ void aes_setkey_dec(void *ctx, const uint8_t *key, uint32_t key_len)
     aes_setkey(ctx, key, key_len);
 }
 
-void ecb_encrypt(const void *ctx, const uint8_t *in, uint8_t *out, uint32_t len)
+/* The cipher interface of aes.h and cipher.h: one block rides in both slots and the second
+ * result is dropped, so a lone block costs as much as two. */
+void aes_encrypt_block(const void *ctx, const uint8_t in[16], uint8_t out[16])
 {
     uint8_t spare[16];
-    uint32_t p[8], i;
-    for (i = 0; i + 32 <= len; i += 32) {
-        pack(p, in + i, in + i + 16);
-        encrypt2((const bs_ctx *)ctx, p);
-        unpack(out + i, out + i + 16, p);
-    }
-    if (i < len) {                      /* one block left: the second slot is wasted */
-        pack(p, in + i, in + i);
-        encrypt2((const bs_ctx *)ctx, p);
-        unpack(out + i, spare, p);
-    }
+    uint32_t p[8];
+    pack(p, in, in);
+    encrypt2((const bs_ctx *)ctx, p);
+    unpack(out, spare, p);
 }
 
-/* CBC encryption is serial (C_j needs C_(j-1)): one block per call of the two-block cipher. */
-void cbc_encrypt(const void *ctx, uint8_t *iv, const uint8_t *in, uint8_t *out, uint32_t len)
+void aes_decrypt_block(const void *ctx, const uint8_t in[16], uint8_t out[16])
 {
     uint8_t spare[16];
-    uint32_t p[8], i, j;
-    for (i = 0; i < len; i += 16) {
-        for (j = 0; j < 16; j++) {
-            iv[j] ^= in[i + j];
-        }
-        pack(p, iv, iv);
-        encrypt2((const bs_ctx *)ctx, p);
-        unpack(iv, spare, p);
-        for (j = 0; j < 16; j++) {
-            out[i + j] = iv[j];
-        }
-    }
+    uint32_t p[8];
+    pack(p, in, in);
+    decrypt2((const bs_ctx *)ctx, p);
+    unpack(out, spare, p);
 }
 
-/* CBC decryption is parallel: two blocks per call. */
-void cbc_decrypt(const void *ctx, uint8_t *iv, const uint8_t *in, uint8_t *out, uint32_t len)
+/* Two consecutive blocks per call, which the shared modes (block_modes.c) use wherever the mode
+ * is parallel: ECB, CBC decryption, CTR. The manifest tells them (CIPHER_PARALLEL_BLOCKS=2). */
+#if CIPHER_PARALLEL_BLOCKS != 2
+#error "aes/bitsliced ciphers two blocks per call: its manifest must define CIPHER_PARALLEL_BLOCKS=2"
+#endif
+
+void aes_encrypt_parallel(const void *ctx, const uint8_t in[32], uint8_t out[32])
 {
-    uint8_t saved[32], plain[32];
-    uint32_t p[8], i, j, n;
-    for (i = 0; i < len; i += n) {
-        n = len - i >= 32 ? 32 : 16;
-        for (j = 0; j < n; j++) {
-            saved[j] = in[i + j];
-        }
-        pack(p, saved, n == 32 ? saved + 16 : saved);
-        decrypt2((const bs_ctx *)ctx, p);
-        unpack(plain, plain + 16, p);
-        for (j = 0; j < 16; j++) {
-            out[i + j] = plain[j] ^ iv[j];
-        }
-        for (j = 16; j < n; j++) {
-            out[i + j] = plain[j] ^ saved[j - 16];
-        }
-        for (j = 0; j < 16; j++) {
-            iv[j] = saved[n - 16 + j];
-        }
-    }
+    uint32_t p[8];
+    pack(p, in, in + 16);
+    encrypt2((const bs_ctx *)ctx, p);
+    unpack(out, out + 16, p);
 }
 
-static void increment(uint8_t counter[16])
+void aes_decrypt_parallel(const void *ctx, const uint8_t in[32], uint8_t out[32])
 {
-    uint32_t j;
-    for (j = 16; j-- > 0;) {
-        if (++counter[j] != 0) {
-            break;
-        }
-    }
-}
-
-/* CTR (SP 800-38A §6.5): two counter blocks per call; whole-block increment (Appendix B.1). */
-void ctr_crypt(const void *ctx, uint8_t *counter, const uint8_t *in, uint8_t *out, uint32_t len)
-{
-    uint8_t next[16], keystream[32];
-    uint32_t p[8], i, j, n;
-    for (i = 0; i < len; i += n) {
-        for (j = 0; j < 16; j++) {
-            next[j] = counter[j];
-        }
-        increment(next);
-        pack(p, counter, next);
-        encrypt2((const bs_ctx *)ctx, p);
-        unpack(keystream, keystream + 16, p);
-        n = len - i < 32 ? len - i : 32;
-        for (j = 0; j < n; j++) {
-            out[i + j] = in[i + j] ^ keystream[j];
-        }
-        increment(counter);
-        if (n > 16) {
-            increment(counter);
-        }
-    }
+    uint32_t p[8];
+    pack(p, in, in + 16);
+    decrypt2((const bs_ctx *)ctx, p);
+    unpack(out, out + 16, p);
 }

@@ -3,4 +3,4 @@
  * S-boxes. The OpenSSL/mbed TLS default on cores without AES instructions. */
 #define TE(i, x) aes_te##i[x]
 #define TD(i, x) aes_td##i[x]
-#include "../aes_ttable.h"
+#include "aes_ttable.h"

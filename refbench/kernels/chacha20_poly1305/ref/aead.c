@@ -3,7 +3,7 @@
  * (poly1305/limb32/poly1305.c): the one-time key is the first 32 bytes of
  * keystream block 0 (§2.6), the plaintext is encrypted from block 1, and the
  * tag is Poly1305 over aad || pad16 || ciphertext || pad16 || le64(aad_len) || le64(len). */
-#include "../../poly1305/poly1305.h"
+#include "poly1305.h"
 
 void chacha20_xor(const uint8_t *key, const uint8_t *nonce, uint32_t counter,
                   const uint8_t *in, uint8_t *out, uint32_t len);

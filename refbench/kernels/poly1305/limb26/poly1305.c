@@ -3,7 +3,7 @@
  * and five of them summed still fit 64 bits; limbs past 2^130 wrap around
  * multiplied by 5 (2^130 = 5 mod p), so r_j * 5 is precomputed. Carries are
  * propagated once per block; the message is split into 26-bit pieces. */
-#include "../poly1305.h"
+#include "poly1305.h"
 
 #define MASK26 0x3ffffffu
 

@@ -5,7 +5,7 @@
  * (2^130 = 5 mod p). Each column is a sum of 32x32 -> 64 products (UMULL /
  * UMLAL, UMAAL on ARMv7E-M); r_j < 2^28 keeps four of them below 2^63. Only a
  * partial reduction per block: h4 keeps 2 bits, the excess is added back times 5. */
-#include "../poly1305.h"
+#include "poly1305.h"
 
 void poly1305_init(poly1305_state *st, const uint8_t key[32])
 {

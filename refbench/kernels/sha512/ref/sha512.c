@@ -4,7 +4,7 @@
  * barrel shifter folds one shift into each ORR); on ARMv6-M (M0/M0+), which
  * has no shifted operands, every 64-bit rotation becomes a longer sequence of
  * separate shifts, and variable 64-bit shifts go through __aeabi_llsl/llsr. */
-#include "../sha512_rounds.h"  /* relative: the hmac kernels compile this file too */
+#include "sha512_rounds.h"
 
 /* §6.4.2: one 1024-bit block into H, with a 16-word circular message schedule. */
 void sha512_compress(uint64_t H[8], const uint8_t block[128])

@@ -8,7 +8,7 @@
  * of the rolled loop cost twice as much as in SHA-256; naming the variables
  * removes them, at the price of larger code. Constants (sha512_rounds.h),
  * padding and output (sha512_digest.c) are shared with ref/sha512.c. */
-#include "../sha512_rounds.h"  /* relative: the hmac kernels compile this file too */
+#include "sha512_rounds.h"
 
 /* §6.4.2 step 3, round t with the variables named as they stand after t mod 8 rotations:
  * T1 = h + BSIG1(e) + Ch(e,f,g) + K_t + W_t; d = d + T1; h = T1 + BSIG0(a) + Maj(a,b,c). */

@@ -1,5 +1,5 @@
-/* SM3 (GB/T 32905-2016 §5): padding §5.2, message expansion §5.3.2,
- * compression function CF §5.3.3. The expansion keeps a 16-word window
+/* SM3 (GB/T 32905-2016 §5): message expansion §5.3.2 and compression
+ * function CF §5.3.3 (padding §5.2 is the shared driver's, sm3_digest.c). The expansion keeps a 16-word window
  * W[j..j+15] instead of the standard's 68 + 64 words (W'_j = W_j xor W_{j+4}
  * is formed when used); the constant T_j <<< (j mod 32) is kept as a running
  * rotation. Big-endian words (§5.1). */

@@ -5,7 +5,8 @@
  * rotated round constants T_j <<< (j mod 32) read from a table. This is the
  * speed style of libraries that unroll SM3 (OpenSSL's crypto/sm3 goes further
  * and writes all 64 rounds out with the message words in locals); it trades
- * code size for speed. Padding (§5.2) and output are in sm3_digest.c, shared. */
+ * code size for speed. Padding (§5.2) and output are the shared Merkle-Damgard
+ * driver's (common/merkle_damgard.h, through sm3_digest.c). */
 #include "sm3_common.h"
 
 #define P0(x) ((x) ^ ROTL32(x, 9) ^ ROTL32(x, 17))   /* §4.4 */

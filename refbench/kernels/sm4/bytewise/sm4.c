@@ -8,4 +8,4 @@ static inline uint32_t sm4_l(uint32_t b)
 }
 
 #define SM4_T(a) sm4_l(sm4_tau(a))
-#include "../sm4_core.h"
+#include "sm4_core.h"

@@ -2,7 +2,7 @@
  * rotations, T(a) = t0[a0] ^ ROR8(t0[a1]) ^ ROR16(t0[a2]) ^ ROR24(t0[a3]) (GB/T 32907-2016 §6.2),
  * four lookups and three rotations per round instead of four S-box lookups and L. */
 #include "kernel.h"
-#include "../sm4_tables.h"
+#include "sm4_tables.h"
 
 static inline uint32_t sm4_t_table(uint32_t a)
 {
@@ -11,4 +11,4 @@ static inline uint32_t sm4_t_table(uint32_t a)
 }
 
 #define SM4_T(a) sm4_t_table(a)
-#include "../sm4_core.h"
+#include "sm4_core.h"

@@ -3,8 +3,8 @@
  * are five SWAPMOVE steps each (the bit-matrix form of the initial permutation used by
  * Outerbridge's and most later C DES code, checked against FIPS 46-3's table by the tests).
  * Between the three DES operations IP^-1 then IP cancel, so IP and IP^-1 run once per block. */
-#include "../tdea.h"
-#include "../des_tables.h"
+#include "tdea.h"
+#include "des_tables.h"
 
 #define SWAPMOVE(a, b, mask, n)                        \
     do {                                               \

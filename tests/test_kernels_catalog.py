@@ -1,0 +1,93 @@
+"""The kernel catalogue's build facts: include path, preprocessor definitions, manifest errors.
+
+The kernels' outputs are proven in test_kernels_hash/block/stream; this file checks how the
+manifests become builds: which family folders a variant's sources see, and that a bad
+``defines`` entry or a missing one is named.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from cortexm_emu.toolchain import ToolchainError
+from refbench.errors import DataFileError
+from refbench.kernels import catalog
+
+KERNELS = catalog.KERNELS
+
+
+def _names(folders: tuple[Path, ...]) -> list[str]:
+    return [folder.name for folder in folders]
+
+
+def test_include_path_is_common_own_family_then_reused_families() -> None:
+    assert _names(catalog.family("hmac").variant("rolled").include_dirs) == [
+        "common", "hmac", "md5", "sha1", "sha256", "sha512",
+    ]
+    assert _names(catalog.family("sm4").variant("ttable1").include_dirs) == [
+        "common", "sm4", "aes", "gcm", "ccm",
+    ]
+    assert _names(catalog.family("sha256").variant("rolled").include_dirs) == ["common", "sha256"]
+
+
+def test_no_forwarding_headers() -> None:
+    """A header whose only content is an #include of another folder's header works around the
+    include path; family folders are on it instead (catalog.Variant.include_dirs)."""
+    for header in KERNELS.glob("**/*.h"):
+        code = re.sub(r"/\*.*?\*/", "", header.read_text(encoding="utf-8"), flags=re.DOTALL).split()
+        assert not (len(code) == 2 and code[0] == "#include"), f"{header} only forwards to {code[1]}"
+
+
+def test_sources_resolve_to_their_family_folder() -> None:
+    assert catalog.family_folder(KERNELS / "hmac" / ".." / "sha512" / "ref" / "sha512.c") == KERNELS / "sha512"
+    for outside in (Path(__file__), KERNELS / "catalog.py"):
+        with pytest.raises(ValueError, match=r"Kernel source .* is not inside a family folder"):
+            catalog.family_folder(outside)
+
+
+def _manifest(tmp_path: Path, variant_lines: str) -> Path:
+    folder = tmp_path / "toy"
+    folder.mkdir()
+    (folder / "toy.c").write_text("void toy(void) {}\n")
+    manifest = folder / "kernel.toml"
+    manifest.write_text(
+        'family = "toy"\nstandard = "none"\n\n'
+        '[[operations]]\nname = "toy"\nfunction = "toy"\nargs = []\nreference = "md5"\n\n'
+        f'[variants.plain]\nsources = ["toy.c"]\ntrades = "nothing"\n{variant_lines}'
+    )
+    return manifest
+
+
+def test_defines_are_read_from_the_manifest(tmp_path: Path) -> None:
+    variant = catalog.load_family(_manifest(tmp_path, 'defines = ["WIDTH=2", "FAST"]\n')).variant("plain")
+    assert variant.defines == ("WIDTH=2", "FAST")
+
+
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ('defines = ["TWO WORDS"]', "must be NAME or NAME=VALUE"),
+        ('defines = ["2X=1"]', "must be NAME or NAME=VALUE"),
+        ('defines = "X=1"', "must be a list"),
+    ],
+)
+def test_bad_define_names_file_line_and_field(tmp_path: Path, line: str, problem: str) -> None:
+    manifest = _manifest(tmp_path, line + "\n")
+    with pytest.raises(DataFileError, match=re.escape(problem)) as info:
+        catalog.load_family(manifest)
+    assert info.value.path == str(manifest)
+    assert info.value.line == 13
+    assert info.value.field == "variants.plain.defines"
+
+
+def test_bitsliced_aes_without_its_parallel_width_does_not_build() -> None:
+    """The shared modes learn the bitsliced cipher's two blocks per call from the manifest; the
+    variant's source refuses to build without it rather than disagree with the modes."""
+    bitsliced = catalog.family("aes").variant("bitsliced")
+    assert bitsliced.defines == ("CIPHER_PARALLEL_BLOCKS=2",)
+    with pytest.raises(ToolchainError, match=r"must define CIPHER_PARALLEL_BLOCKS=2"):
+        catalog.build_variant(replace(bitsliced, defines=()), "m4")
