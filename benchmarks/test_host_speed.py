@@ -14,7 +14,8 @@ import importlib.metadata
 import pytest
 from host_algorithms import ALL, DEFAULT, FIXED, FIXED_MESSAGE_BYTES, SIZED, inputs_for
 
-from refbench.pytest_plugin import DEFAULT_HOST_SIZES, selected_sizes
+from refbench.pytest_plugin.options import DEFAULT_HOST_SIZES
+from refbench.pytest_plugin.selection import selected_sizes
 
 DISTRIBUTIONS = {"refbench": "refbench", "cryptography": "cryptography", "pycryptodome": "pycryptodome"}
 

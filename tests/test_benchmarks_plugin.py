@@ -24,17 +24,15 @@ from cortexm_emu.errors import EmulatorError
 from cortexm_emu.toolchain import gcc_available
 from refbench.kernels.catalog import families
 from refbench.kernels.harness import KernelHarness
-from refbench.pytest_plugin import (
+from refbench.pytest_plugin.clock import EmulatedClock
+from refbench.pytest_plugin.inputs import chosen_inputs, kernel_inputs
+from refbench.pytest_plugin.options import (
     DEFAULT_BOARDS,
     DEFAULT_HOST_SIZES,
     FULL_OPTS,
     FULL_SIZES,
     MEMORY_NOTE,
-    BoardCase,
-    EmulatedClock,
-    chosen_inputs,
     emulated_boards,
-    kernel_inputs,
     parse_board,
     parse_compiler,
     parse_kernel,
@@ -42,6 +40,7 @@ from refbench.pytest_plugin import (
     parse_rounds,
     parse_size,
 )
+from refbench.pytest_plugin.selection import BoardCase
 
 ROOT = Path(__file__).resolve().parents[1]
 BOARDS_FILE = "benchmarks/test_board_time.py"
