@@ -186,9 +186,11 @@ def test_each_measurement_runs_once_per_report():
 
 
 def test_library_callers_run_in_process_and_the_command_uses_local_processes(monkeypatch):
-    assert type(SanityContext().executor).__name__ == "InProcessExecutor"
+    assert type(SanityContext().executor).__name__ == "InProcessExecutor" and SanityContext().workers == 1
     monkeypatch.setenv("REFBENCH_WORKERS", "3")
-    assert SanityContext.local().executor.workers == 3
+    assert SanityContext.local().workers == 3
+    monkeypatch.delenv("REFBENCH_WORKERS")
+    assert SanityContext.local().workers == SanityContext.local(workers=None).workers >= 1
     monkeypatch.setenv("REFBENCH_WORKERS", "0")
     with pytest.raises(ValueError, match=r"Invalid REFBENCH_WORKERS \('0'\)"):
         SanityContext.local()

@@ -129,3 +129,9 @@ def test_a_measurement_of_other_inputs_is_not_stored(tmp_path, shared_cache):
     with pytest.raises(ValueError, match=r"Invalid measurement of aes/ttable4 cbc-encrypt 32 B"):
         measurer.store(Job("aes", "ttable4", "cbc-encrypt", 32, 16, 0), wrong)
     assert measurer.store(other.job, wrong) is not None  # its own job is stored
+
+
+def test_a_local_executor_needs_a_whole_number_of_processes():
+    with pytest.raises(ValueError, match=r"Invalid workers \(0\); accepted: a whole number of processes >= 1"):
+        LocalProcessExecutor(0)
+    assert LocalProcessExecutor(2).workers == 2 and InProcessExecutor().workers == 1

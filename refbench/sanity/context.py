@@ -50,5 +50,11 @@ class SanityContext:
         return cls(emulator=emulator, scope=None if scope is None else frozenset(scope), progress=progress,
                    executor=LocalProcessExecutor(count))
 
+    @property
+    def workers(self) -> int:
+        """How many jobs the executor runs at once."""
+        return self.executor.workers
+
     def in_scope(self, figure_id: str) -> bool:
+        """True when rule e runs kernels for figure ``figure_id``."""
         return self.scope is None or figure_id in self.scope

@@ -53,6 +53,9 @@ class Executor(Protocol):
     """Runs measure jobs and returns every job's measurement; calls ``done(job, measurement)``
     as each one finishes. It does not read or write the result cache (:func:`measure` does)."""
 
+    #: how many jobs it runs at once
+    workers: int
+
     def run(self, jobs: Sequence[MeasureJob], done: Callable[[MeasureJob, Measurement], None]) -> Measurements:
         ...
 
