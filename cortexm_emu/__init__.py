@@ -9,6 +9,7 @@ See :mod:`cortexm_emu.machine` for what the count covers and how it is computed,
 modules it is made of (memory_map, call, pricing, faults).
 """
 
+from cortexm_emu.call import U64, Buffer, CallResult
 from cortexm_emu.errors import (
     BudgetExceeded,
     BufferOverrun,
@@ -22,7 +23,6 @@ from cortexm_emu.errors import (
     UnmappedAccess,
 )
 from cortexm_emu.flash import board_memory
-from cortexm_emu.call import U64, Buffer, CallResult
 from cortexm_emu.machine import Machine
 from cortexm_emu.memory import IdealMemory
 

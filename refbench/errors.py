@@ -6,8 +6,6 @@ All derive from :class:`RefbenchError`. Parameter errors are plain ``ValueError`
 
 from __future__ import annotations
 
-import cortexm_emu.datafile
-
 
 class RefbenchError(Exception):
     """Base class of every refbench exception."""
@@ -22,11 +20,3 @@ class InvalidTag(RefbenchError):
 
 class InvalidSignature(RefbenchError):
     """A signature did not verify."""
-
-
-class DataFileError(RefbenchError, cortexm_emu.datafile.DataFileError):
-    """A vector or data file is malformed. Names the file, the line and the field.
-
-    The message and attributes (path, line, field, problem, text) come from
-    :class:`cortexm_emu.datafile.DataFileError`, the project's one data-file error.
-    """

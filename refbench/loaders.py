@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from refbench.errors import DataFileError
+from refbench.datafile import DataFileError
 
 PROJECT_VECTORS = Path(__file__).resolve().parent.parent / "vectors"
 

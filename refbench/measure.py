@@ -486,6 +486,26 @@ class Measurer:
         assert measurement is not None
         return measurement
 
+    def store(self, job: Job, measurement: Measurement) -> Path | None:
+        """Put ``measurement`` of ``job``, made by another measurer of the same core, memory system,
+        build and seed (e.g. in a worker process, without the cache), in this measurer's cache.
+        Only a completed call is stored (an error is retried next time); returns the record's path,
+        or None when nothing was stored. A measurement of another ELF or other inputs is a ValueError."""
+        if not self.use_cache or measurement.error or measurement.cycles is None:
+            return None
+        op = operation_of(family(job.kernel), job.operation)
+        inputs = make_inputs(op, job.size, key_bytes=job.key_bytes, aad_bytes=job.aad_bytes, seed=self.seed)
+        digest = inputs_digest(inputs)
+        elf_sha256, compiler_version = self._elf(job.kernel, job.variant)
+        if (measurement.elf_sha256, measurement.inputs_sha256, measurement.memory) != (
+                elf_sha256, digest, memory_label(self.memory)):
+            raise ValueError(f"Invalid measurement of {job.kernel}/{job.variant} {job.operation} {job.size} B for "
+                             f"this measurer: ELF {measurement.elf_sha256[:12]}, inputs {measurement.inputs_sha256[:12]}, "
+                             f"memory {measurement.memory!r}; expected ELF {elf_sha256[:12]}, inputs {digest[:12]}, "
+                             f"memory {memory_label(self.memory)!r}")
+        fields = self.key_fields(job, op, elf_sha256, digest)
+        return self.cache.put(fields, self._record(fields, measurement, op, compiler_version))
+
     def _measure(self, job: Job, run: bool) -> Measurement | None:
         fam = family(job.kernel)
         fam.variant(job.variant)

@@ -1,277 +1,202 @@
-"""Rule e (emulator) on the boards' memory systems: range over kernel variants x memory
-configurations, position of the published figure, clock, cache, statuses; rule d's gap check.
+"""Rule e (``emulator``) and rule d's gap explanation (``cross-board``) as pure functions of the
+plan and the measurements.
 
-The tests share one measurement cache (so each figure's kernels run once: AES-128-CBC at 1024
-bytes on two Cortex-M4 boards, ChaCha20 on two Cortex-M7 boards); the tests that count emulator
-runs use a fresh cache and a 32-byte figure.
+Verdicts are tested on synthetic figures with stated numbers, against stated emulated ranges: a
+``sanity_fakes.StatedExecutor`` returns the cycles a test writes down, so no kernel
+runs and no test depends on the cycle model. The kernels themselves run in
+tests/test_sanity_executor.py.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 
 import pytest
+from sanity_fakes import by_variant_and_kind, stated_context, synthetic, with_cycles_per_byte
 
-from cortexm_emu.boards import load_board
-from refbench.kernels import harness as harness_module
 from refbench.published.model import load_figures, load_parts
-from refbench.published.normalise import normalise
-from refbench.sanity import emulated, judge, rules
-from refbench.sanity.emulated import (
-    MEMORY_NOTE,
-    Emulation,
-    KernelTarget,
-    MemoryConfig,
-    VariantResult,
-    configurations,
-    emulate,
-    explain_gap,
-    kernel_target,
-)
+from refbench.sanity import SanityContext, judge
+from refbench.sanity.cross_board import explain_gap
+from refbench.sanity.emulation import Emulation, VariantResult, summary
+from refbench.sanity.memory_configs import MEMORY_NOTE, MemoryConfig
 
 FIGURES = {f.id: f for f in load_figures()}
 PARTS = load_parts()
-#: wolfSSL, NUCLEO-L4A6ZG (Cortex-M4 at 80 MHz, 4 wait states), AES-128-CBC encrypt, software, no assembly.
-L4_CBC = FIGURES["000-0301"]
+#: Page context for the synthetic figures: wolfSSL 5.6.4, NUCLEO-L4A6ZG (Cortex-M4 at 80 MHz,
+#: 4 wait states), AES-128-CBC encrypt, software, no assembly, 1024-byte blocks.
+L4 = FIGURES["000-0301"]
 #: STM32L4A6 at 80 MHz: 4 wait states (RM0351 table in the board profile), ART caches and prefetch.
 L4_LABELS = ("ART+prefetch on, 4 WS @ 80 MHz", "ART+prefetch off, 4 WS @ 80 MHz", "ART on, prefetch off, 4 WS @ 80 MHz",
              "ART off, prefetch on, 4 WS @ 80 MHz", "tables in SRAM, ART+prefetch on, 4 WS @ 80 MHz",
              "code in SRAM, 0 WS @ 80 MHz")
-L4_KINDS = ["cache on", "cache off", "cache on, prefetch off", "prefetch only", "tables in SRAM", "code in SRAM"]
 ON, OFF, ART_ONLY, PREFETCH_ONLY, TABLES, SRAM = L4_LABELS
-#: wolfSSL on the STM32WL55 published at 64 MHz, above the part maximum of 48 MHz.
-WL55_CBC = FIGURES["000-0196"]
-#: ST CMOX on the STM32WL55 at 48 MHz (2 WS), AES-128-CBC encrypt of 32 bytes: the cheapest figure.
-CMOX_32 = FIGURES["002-0001"]
+#: Stated cycles per byte of the four AES variants with caches on, and each configuration kind's factor:
+#: the emulated range is 36 (ttable4, code in SRAM) .. 150 (bytewise, caches off).
+VARIANTS = {"bytewise": 100.0, "ttable4": 40.0, "ttable1": 50.0, "bitsliced": 80.0}
+KINDS = {"cache on": 1.0, "cache off": 1.5, "cache on, prefetch off": 1.2, "prefetch only": 1.3,
+         "tables in SRAM": 0.95, "code in SRAM": 0.9}
+STATED = by_variant_and_kind(VARIANTS, KINDS)
 
 
-@pytest.fixture(scope="module")
-def shared_cache(tmp_path_factory):
-    return tmp_path_factory.mktemp("measurements")
+def emulate(figure, rate=STATED, **settings) -> Emulation:
+    context, _ = stated_context(rate, **settings)
+    return judge([figure], PARTS, context).emulations[figure.id]
 
 
-@pytest.fixture(autouse=True)
-def isolated(shared_cache, monkeypatch):
-    """The module's measurement cache (not the user's) and an empty per-process memo for every test."""
-    monkeypatch.setenv("REFBENCH_CACHE", str(shared_cache))
-    monkeypatch.setenv("REFBENCH_WORKERS", "1")  # runs counted in this process
-    monkeypatch.setattr(emulated, "_MEMO", {})
-
-
-@pytest.fixture
-def fresh_cache(tmp_path, monkeypatch):
-    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
-
-
-@pytest.fixture
-def counted_runs(monkeypatch) -> list[str]:
-    calls: list[str] = []
-    original = harness_module.KernelHarness.run
-
-    def counting(self, inputs, operation=None, **kwargs):
-        calls.append(f"{self.variant.path} {operation} {self.machine.memory.name}")
-        return original(self, inputs, operation, **kwargs)
-
-    monkeypatch.setattr(harness_module.KernelHarness, "run", counting)
-    return calls
-
-
-def with_cycles_per_byte(figure, cycles_per_byte: float, **changes):
-    """The figure with its printed throughput set so that it normalises to ``cycles_per_byte``."""
-    unit_bytes = normalise(figure).unit_bytes
-    value = round(figure.clock_mhz * 1e6 / cycles_per_byte / unit_bytes, 3)
-    text = f"{value:.3f}"
-    return dataclasses.replace(figure, value=float(text), text=text, row=figure.row + " " + text, **changes)
-
-
-def test_wolfssl_cbc_is_inside_the_range_over_variants_and_memory_configurations():
-    e = emulate([L4_CBC], PARTS)[L4_CBC.id]
-    assert e.status == "emulated" and e.core == "m4" and e.size == 1024
-    assert (e.board, e.clock_mhz) == ("stm32l4a6zg", 80.0)
+def test_inside_the_range_names_the_nearest_variant_and_configuration():
+    e = emulate(with_cycles_per_byte(L4, "syn-inside", 52.0))
+    assert e.status == "emulated" and (e.board, e.clock_mhz, e.size, e.unit) == ("stm32l4a6zg", 80.0, 1024, "c/B")
     assert tuple(c.label for c in e.configs) == L4_LABELS
-    assert {(v.variant, v.memory) for v in e.variants} == {
-        (variant, label) for variant in ("bytewise", "ttable4", "ttable1", "bitsliced") for label in L4_LABELS}
-    assert all(v.verified for v in e.variants)
-    per_byte = [v.cycles_per_byte for v in e.variants]
-    assert e.emulated_min == min(per_byte) and e.emulated_max == max(per_byte)
-    assert e.position == "inside" and e.finding.verdict == "consistent"
-    nearest = min(e.variants, key=lambda v: abs(e.published - v.cycles_per_byte) / v.cycles_per_byte)
-    assert e.residual == pytest.approx((e.published - nearest.cycles_per_byte) / nearest.cycles_per_byte)
-    assert e.explanation.startswith(f"aes/{nearest.variant}, {nearest.memory} (")  # variant AND configuration
-    assert e.memory == nearest.memory
+    assert (e.emulated_min, e.emulated_max) == (pytest.approx(36.0), pytest.approx(150.0))
+    assert e.position == "inside" and e.finding.rule == "emulator" and e.finding.verdict == "consistent"
+    assert e.memory == ON and e.explanation.startswith(f"aes/ttable1, {ON} (+4.0%)")
+    assert e.residual == pytest.approx(0.04, abs=1e-4)
     for label in L4_LABELS:  # every configuration measured is in the message, with its numbers
         assert f"[{label}: " in e.finding.message
+    assert "emulated 36.00..150.0 c/B over 4 variant(s) x 6 memory configuration(s)" in e.finding.message
 
 
-def test_the_memory_system_only_adds_cycles():
-    """Per variant: code in SRAM (0 WS) costs what the core alone costs; flash at 4 WS adds stall
-    cycles, which the result carries; caches off never beat caches on for these kernels' loops."""
-    e = emulate([L4_CBC], PARTS)[L4_CBC.id]
-    by = {(v.variant, v.memory): v for v in e.variants}
-    for variant in ("bytewise", "ttable4", "ttable1", "bitsliced"):
-        assert by[(variant, SRAM)].memory_cycles == 0
-        for flash in (ON, OFF, ART_ONLY, PREFETCH_ONLY, TABLES):
-            v = by[(variant, flash)]
-            assert v.memory_cycles > 0
-            assert v.cycles - v.memory_cycles == by[(variant, SRAM)].cycles
-            # Caches and prefetch only remove stalls (R4: a prefetched line never costs more than a demand
-            # read). ART on with prefetch off is not bounded by ART+prefetch on: the ART copies only demand
-            # misses (RM0351/RM0090 "each time a miss occurs ... the line read is copied"), so a loop whose
-            # lines arrive by prefetch is never cached (R5).
-            assert by[(variant, OFF)].cycles >= v.cycles
-        # Tables copied to SRAM: the same fetches, no flash data stalls (R6, R7).
-        assert by[(variant, TABLES)].memory_cycles <= by[(variant, ON)].memory_cycles
-    assert by[("ttable4", TABLES)].memory_cycles < by[("ttable4", ON)].memory_cycles  # 4 KB of T-tables
+def test_a_usual_configuration_within_the_allowance_is_preferred_to_a_nearer_unusual_one():
+    # 48.1 c/B: ttable4 with ART on, prefetch off states 48.0 (0.2 % off); ttable1 with ART+prefetch on
+    # states 50.0 (3.8 % off, within SAME_WORK_TOLERANCE): the configuration boards are benchmarked in wins.
+    e = emulate(with_cycles_per_byte(L4, "syn-usual", 48.1))
+    assert e.memory == ON and e.explanation.startswith(f"aes/ttable1, {ON} (-3.8%)")
+    # 46.0 c/B: no usual configuration within the allowance (ttable4 40.0 and ttable1 50.0 with
+    # ART+prefetch on); the nearest of all (ttable1 with code in SRAM, 45.0) explains it.
+    e = emulate(with_cycles_per_byte(L4, "syn-nearest", 46.0))
+    assert e.memory == SRAM and e.explanation.startswith(f"aes/ttable1, {SRAM} (+2.2%)")
 
 
-def test_second_run_comes_from_the_cache(fresh_cache, counted_runs):
-    first = emulate([CMOX_32], PARTS)[CMOX_32.id]
-    assert len(counted_runs) == 24  # 4 AES variants x 6 configurations of the STM32WL55 at 48 MHz
-    assert sum("caches off, prefetch off" in run for run in counted_runs) == 4
-    assert sum("caches on, prefetch off" in run for run in counted_runs) == 4
-    assert sum("caches off, prefetch on" in run for run in counted_runs) == 4
-    assert sum("code in ram" in run for run in counted_runs) == 4
-    assert sum("code in flash, tables in ram" in run for run in counted_runs) == 4
-    emulated._MEMO.clear()
-    second = emulate([CMOX_32], PARTS)[CMOX_32.id]
-    assert len(counted_runs) == 24
-    assert (first.emulated_min, first.emulated_max, first.residual, first.explanation) == (
-        second.emulated_min, second.emulated_max, second.residual, second.explanation)
+def test_the_allowance_widens_the_range_by_the_stated_tolerance():
+    # 4 % below the fastest (36 c/B) is inside (allowance 5 % plus the printed resolution); 6 % is not.
+    assert emulate(with_cycles_per_byte(L4, "syn-edge-in", 36.0 * 0.96)).position == "inside"
+    assert emulate(with_cycles_per_byte(L4, "syn-edge-out", 36.0 * 0.94)).position == "faster"
+    assert emulate(with_cycles_per_byte(L4, "syn-edge-slow", 150.0 * 1.04)).position == "inside"
 
 
 def test_faster_than_every_variant_without_claim_is_suspicious():
-    fast = with_cycles_per_byte(L4_CBC, 20.0, id="test-fast")
-    e = emulate([fast], PARTS)[fast.id]
+    e = emulate(with_cycles_per_byte(L4, "syn-fast", 20.0))
     assert e.position == "faster" and e.finding.verdict == "suspicious"
     assert "requires hardware acceleration or hand-written assembly" in e.explanation
-    assert "claims neither" in e.explanation
-    assert e.residual == pytest.approx((e.published - e.emulated_min) / e.emulated_min)
-    fastest = min(e.variants, key=lambda v: v.cycles_per_byte)
-    assert f"against {fastest.name}" in e.explanation and e.memory == fastest.memory
+    assert "claims neither" in e.explanation and f"against aes/ttable4, {SRAM}, the fastest of 4" in e.explanation
+    assert e.memory == SRAM and e.residual == pytest.approx((20.0 - 36.0) / 36.0, abs=1e-4)
 
 
 def test_faster_than_every_variant_with_assembly_claim_is_explained():
-    fast = with_cycles_per_byte(L4_CBC, 20.0, id="test-asm", asm="WOLFSSL_ARMASM (Thumb-2 assembly)")
-    e = emulate([fast], PARTS)[fast.id]
+    e = emulate(with_cycles_per_byte(L4, "syn-asm", 20.0, asm="WOLFSSL_ARMASM (Thumb-2 assembly)"))
     assert e.position == "faster" and e.finding.verdict == "explained"
     assert "the page claims assembly (WOLFSSL_ARMASM" in e.explanation
 
 
 def test_slower_than_every_configuration_names_the_closest():
-    e = emulate([L4_CBC], PARTS)[L4_CBC.id]
-    slow = with_cycles_per_byte(L4_CBC, e.emulated_max * 1.5, id="test-slow")
-    result = emulate([slow], PARTS)[slow.id]
-    slowest = max(e.variants, key=lambda v: v.cycles_per_byte)
-    assert result.position == "slower" and result.finding.verdict == "suspicious"
-    assert f"the closest is {slowest.name}: no modelled configuration explains it" in result.explanation
-    assert result.memory == slowest.memory == OFF  # caches and prefetch off: the slowest configuration
-    assert result.residual == pytest.approx((result.published - e.emulated_max) / e.emulated_max)
+    e = emulate(with_cycles_per_byte(L4, "syn-slow", 200.0))
+    assert e.position == "slower" and e.finding.verdict == "suspicious"
+    assert f"the closest is aes/bytewise, {OFF}: no modelled configuration explains it" in e.explanation
+    assert e.memory == OFF and e.residual == pytest.approx((200.0 - 150.0) / 150.0, abs=1e-4)
+
+
+def test_a_failed_variant_is_left_out_of_the_range_and_named():
+    def rate(m):
+        return None if m.job.variant == "bytewise" else STATED(m)
+
+    e = emulate(with_cycles_per_byte(L4, "syn-fail", 52.0), rate)
+    assert e.emulated_max == pytest.approx(80.0 * 1.5)  # bitsliced, caches off
+    broken = [v for v in e.variants if v.variant == "bytewise"]
+    assert len(broken) == 6 and all(not v.verified and v.problem == "stated failure" for v in broken)
+    nothing = emulate(with_cycles_per_byte(L4, "syn-none", 52.0), lambda m: None)
+    assert nothing.status == "not emulated yet" and nothing.finding is None
+    assert nothing.explanation.startswith("not emulated yet: no variant verified (aes/bytewise: stated failure;")
+
+
+def test_a_final_tag_is_compared_per_call():
+    """CMOX's final tag generation (a latency): the stated cycles of one call against the published cycles."""
+    final = synthetic(FIGURES["002-0139"], "syn-final", value=3000.0, text="3000")
+    e = emulate(final, lambda m: 2500.0)  # size 0: 2500 cycles per call, for every SHA-256 variant
+    assert e.status == "emulated" and e.unit == "cycles" and e.published == 3000 and e.size == 0
+    assert all(v.rate == v.cycles == 2500 for v in e.variants)
+    assert e.position == "slower" and "published 3,000 cycles; emulated 2,500..2,500 cycles" in e.finding.message
 
 
 def test_clock_above_the_part_maximum_runs_at_the_maximum():
-    e = emulate([WL55_CBC], PARTS)[WL55_CBC.id]
-    board = load_board("stm32wl55jc")
-    assert WL55_CBC.clock_mhz == 64 and board.max_clock_mhz == 48
+    """A synthetic wolfSSL figure stated at 64 MHz on the STM32WL55 (maximum 48 MHz)."""
+    e = emulate(with_cycles_per_byte(FIGURES["000-0196"], "syn-64mhz", 60.0))
     assert e.status == "emulated" and e.clock_mhz == 48
     assert "published clock 64 MHz exceeds the STM32WL55JC maximum 48 MHz" in e.finding.message
     assert all(c.clock_mhz == 48 and "@ 48 MHz" in c.label for c in e.configs)
 
 
-def test_configurations_follow_the_board_profiles():
-    l4 = load_board("stm32l4a6zg")
-    assert tuple(c.label for c in configurations(l4, 80)) == L4_LABELS
-    assert [c.kind for c in configurations(l4, 80)] == L4_KINDS
-    assert [(c.cache, c.prefetch, c.code, c.tables) for c in configurations(l4, 80)] == [
-        ("on", None, "flash", None), ("off", None, "flash", None), ("on", "off", "flash", None),
-        ("off", "on", "flash", None), ("on", None, "flash", "ram"), ("on", None, "ram", None)]
-    assert configurations(l4, 80)[4].memory().name.endswith("code in flash, tables in ram")
-    # At 16 MHz the L4 flash has 0 wait states: caches and SRAM cannot change a count.
-    assert [c.label for c in configurations(l4, 16)] == ["flash, 0 WS @ 16 MHz"]
-    # STM32H7: flash on the AXI clock (hclk_divider 2), L1 caches, no flash prefetch.
-    h7 = [c.label for c in configurations(load_board("stm32h753zi"), 480)]
-    assert h7[0] == "L1 caches on, 4 WS (= 8 core cycles) @ 480 MHz" and h7[1].startswith("L1 caches off")
-    # STM32WL33: no cache, no prefetch: one flash configuration, and code in SRAM.
-    wl33 = configurations(load_board("stm32wl33cc"), 64)
-    assert [c.kind for c in wl33] == ["flash", "tables in SRAM", "code in SRAM"]
-    assert "no modelled cache or prefetch" in wl33[0].label
-    # STM32G0: the flash cache has no documented size (not modelled); its prefetch is.
-    assert configurations(load_board("stm32g071rb"), 64)[0].label.startswith("prefetch on, ")
-    config = configurations(l4, 80)[1]
-    assert config.memory().describe()["cache"] is False and config.memory().wait_states == 4
+def test_json_fields():
+    data = emulate(with_cycles_per_byte(L4, "syn-json", 52.0)).as_json()
+    assert {"emulated_min", "emulated_max", "explanation", "residual", "explanation_memory"} <= set(data)
+    assert [c["label"] for c in data["emulated_memory"]] == list(L4_LABELS)
+    assert data["emulated_memory"][0] == {"label": ON, "kind": "cache on", "board": "stm32l4a6zg",
+                                          "clock_mhz": 80.0, "wait_states": 4, "cache": "on", "code": "flash"}
+    assert data["explanation_memory"] == ON and ON in data["explanation"]
+    assert len(data["emulated_variants"]) == 24 and {v["memory"] for v in data["emulated_variants"]} == set(L4_LABELS)
+    assert data["emulated_range_by_memory"][OFF] == [pytest.approx(40.0 * 1.5), pytest.approx(100.0 * 1.5)]
 
 
-def test_figures_without_kernel_core_model_or_software_are_not_emulated(counted_runs, monkeypatch):
-    sha224 = dataclasses.replace(FIGURES["001-0059"], algorithm="SHA-999", id="test-sha-999")  # no kernel computes it
+def test_figures_without_kernel_or_software_are_not_emulated_and_counted():
+    no_kernel = synthetic(FIGURES["001-0059"], "syn-sha-999", algorithm="SHA-999")
     hardware = FIGURES["000-0261"]
-    m7 = FIGURES["000-0074"]  # STM32H753ZI, Cortex-M7
-    monkeypatch.setattr(emulated, "TIMED_CORES", ("m0", "m0plus", "m3", "m4"))  # as if M7 had no timing model
-    result = emulate([sha224, hardware, m7], PARTS)
-    assert result[sha224.id].status == "not emulated yet" and "no kernel computes sha-999" in result[sha224.id].explanation
-    assert result[hardware.id].status == "hardware"
-    assert result[m7.id].status == "not emulated yet" and "core m7" in result[m7.id].explanation
-    assert result[sha224.id].finding is None and result[m7.id].finding is None
-    # A hardware figure meets the peripheral rule instead: the F437 CRYP's documented AES time.
-    assert result[hardware.id].finding.rule == "peripheral" and result[hardware.id].hardware.modelled
-    assert counted_runs == []
-    line = emulated.summary(result)
-    assert "0 figures emulated" in line and "not emulated yet 2" in line and "hardware 1 (against the peripheral" in line
+    context, executor = stated_context(STATED)
+    result = judge([no_kernel, hardware], PARTS, context).emulations
+    assert result[no_kernel.id].status == "not emulated yet" and result[no_kernel.id].finding is None
+    assert "no kernel computes sha-999" in result[no_kernel.id].explanation
+    # A hardware figure meets the peripheral rule instead: the part's documented AES processing time.
+    assert result[hardware.id].status == "hardware" and result[hardware.id].finding.rule == "peripheral"
+    assert executor.ran == []
+    line = summary(result)
+    assert "0 figures emulated" in line and "not emulated yet 1" in line and "hardware 1 (against the peripheral" in line
     assert MEMORY_NOTE in line
 
 
-def test_switched_off_runs_no_kernel(fresh_cache, counted_runs):
-    with emulated.switched_off():
-        e = emulate([L4_CBC], PARTS)[L4_CBC.id]
-        (judgement,) = judge([L4_CBC], PARTS)
-    assert e.status == "not emulated" and e.finding is None and counted_runs == []
-    assert not any(f.rule == "emulator" for f in judgement.findings)
-    assert "rule e switched off 1" in emulated.summary({L4_CBC.id: e})
+# --- the pipeline: one context, each measurement once --------------------------------------------------
 
 
-def test_targets_follow_the_published_sizes():
-    assert kernel_target(L4_CBC)[0] == KernelTarget("aes-cbc-encrypt", 16, 0, 1024, None, ())
-    cmox = next(f for f in FIGURES.values() if f.source.startswith("002") and f.algorithm == "AES-256-CBC"
-                and f.operation == "encrypt" and f.chunk_bytes == 1024)
-    target = kernel_target(cmox)[0]
-    assert (target.reference, target.key_bytes, target.size, target.chunk) == ("aes-cbc-encrypt", 32, 8000, 1024)
-    sizes = [job.size for job in emulated._jobs("aes", "ttable4", "cbc-encrypt", target)]
-    assert sizes == [1024] * 7 + [832]
-    cyclone_gcm = next(f for f in FIGURES.values() if f.source.startswith("001") and f.algorithm == "AES-192-GCM"
-                       and f.operation == "decrypt" and f.implementation == "software")
-    target = kernel_target(cyclone_gcm)[0]
-    assert (target.reference, target.key_bytes, target.size, target.aad_bytes) == ("aes-gcm-encrypt", 24, 8000, 0)
-    assert any("SP 800-38D" in note for note in target.notes)
-    wolf_gcm = next(f for f in FIGURES.values() if f.source.startswith("000") and f.mode == "GCM"
-                    and f.implementation == "software")
-    assert kernel_target(wolf_gcm)[0].aad_bytes == 13
-    footprint = next(f for f in FIGURES.values() if f.is_footprint)
-    assert kernel_target(footprint) == (None, "no per-byte figure to compare (a per-operation or footprint figure)")
+def test_switched_off_runs_no_kernel():
+    figure = with_cycles_per_byte(L4, "syn-off", 52.0)
+    context, executor = stated_context(STATED, emulator=False)
+    report = judge([figure], PARTS, context)
+    e = report.emulations[figure.id]
+    assert e.status == "not emulated" and e.finding is None and executor.ran == [] and report.measurements == {}
+    assert not any(f.rule == "emulator" for f in report.judgements[0].findings)
+    assert "rule e switched off 1" in summary(report.emulations)
 
 
-def test_judge_carries_the_emulator_finding_and_progress_is_reported():
+def test_progress_is_reported_for_each_measurement():
     seen: list[tuple[int, int, str]] = []
-    with emulated.progress_to(lambda done, total, label: seen.append((done, total, label))):
-        (judgement,) = judge([L4_CBC], PARTS)
+    context, _ = stated_context(STATED, progress=lambda done, total, label: seen.append((done, total, label)))
+    (judgement,) = judge([with_cycles_per_byte(L4, "syn-progress", 52.0)], PARTS, context).judgements
     assert any(f.rule == "emulator" for f in judgement.findings)
-    assert seen and seen[-1][0] == seen[-1][1] == 24
-    assert any(OFF in label for _, _, label in seen)
+    assert [done for done, _, _ in seen] == list(range(1, 25)) and {total for _, total, _ in seen} == {24}
+    assert any(label.startswith("stm32l4a6zg aes/ttable4 cbc-encrypt 1024 B -Os") and OFF in label
+               for _, _, label in seen)
 
 
-def test_json_fields():
-    data = emulate([L4_CBC], PARTS)[L4_CBC.id].as_json()
-    assert {"emulated_min", "emulated_max", "explanation", "residual", "explanation_memory"} <= set(data)
-    assert [c["label"] for c in data["emulated_memory"]] == list(L4_LABELS)
-    assert data["emulated_memory"][0] == {"label": L4_LABELS[0], "kind": "cache on", "board": "stm32l4a6zg",
-                                          "clock_mhz": 80.0, "wait_states": 4, "cache": "on", "code": "flash"}
-    assert data["explanation_memory"] in L4_LABELS and data["explanation_memory"] in data["explanation"]
-    assert len(data["emulated_variants"]) == 24 and {v["memory"] for v in data["emulated_variants"]} == set(L4_LABELS)
-    for label, (lo, hi) in data["emulated_range_by_memory"].items():
-        rates = [v["cycles_per_byte"] for v in data["emulated_variants"] if v["memory"] == label]
-        assert (lo, hi) == (min(rates), max(rates))
+def test_each_measurement_runs_once_per_report():
+    """Two figures of the same work (and rule d's pair and rule f's section over them) share one
+    executor call with each distinct job once."""
+    a, b = with_cycles_per_byte(L4, "syn-once-a", 52.0), with_cycles_per_byte(L4, "syn-once-b", 60.0)
+    context, executor = stated_context(STATED)
+    report = judge([a, b], PARTS, context)
+    assert executor.calls == 1 and len(executor.ran) == len(set(executor.ran)) == 24 == len(report.measurements)
+    assert report.emulations[a.id].variants == report.emulations[b.id].variants
 
 
-# --- rule d upgraded: the memory configurations that reproduce a gap between two boards -----------
+def test_library_callers_run_in_process_and_the_command_uses_local_processes(monkeypatch):
+    assert type(SanityContext().executor).__name__ == "InProcessExecutor" and SanityContext().workers == 1
+    monkeypatch.setenv("REFBENCH_WORKERS", "3")
+    assert SanityContext.local().workers == 3
+    monkeypatch.delenv("REFBENCH_WORKERS")
+    assert SanityContext.local().workers == SanityContext.local(workers=None).workers >= 1
+    monkeypatch.setenv("REFBENCH_WORKERS", "0")
+    with pytest.raises(ValueError, match=r"Invalid REFBENCH_WORKERS \('0'\)"):
+        SanityContext.local()
+
+
+# --- rule d: the memory configurations that reproduce a gap between two boards -------------------------
 
 
 def _emulation(figure_id: str, board: str, points: dict[str, float]) -> Emulation:
@@ -285,7 +210,7 @@ def _emulation(figure_id: str, board: str, points: dict[str, float]) -> Emulatio
 
 
 def test_gap_reproduced_by_a_configuration_pair_is_explained():
-    a, b = FIGURES["000-0301"], FIGURES["000-0148"]
+    a, b = synthetic(L4, "syn-gap-a"), synthetic(L4, "syn-gap-b", part="STM32WB55")
     ea = _emulation(a.id, "A", {"on": 100.0, "off": 200.0})
     eb = _emulation(b.id, "B", {"on": 100.0, "off": 150.0})
     verdict, text = explain_gap(a, ea, b, eb, 2.0)  # published: A needs twice the cycles of B
@@ -301,129 +226,43 @@ def test_gap_reproduced_by_a_configuration_pair_is_explained():
     assert "emulated ratio 2.00 (published 5.00)" in text
 
 
-def test_cross_board_outlier_reports_the_emulated_configuration_pair():
-    """wolfSSL 4.4.1 ChaCha20 on the STM32H753ZI and the STM32F777 (both Cortex-M7) differ by ~1.9x."""
-    pair = [f for f in FIGURES.values() if f.part in ("STM32H753ZI", "STM32F777") and f.label == "CHACHA"
-            and f.version == "4.4.1" and "FastMath" in f.config]
-    assert len(pair) == 2
-    with emulated.switched_off():
-        plain = rules.rule_cross_board_emulated(pair, PARTS)
-    upgraded = rules.rule_cross_board_emulated(pair, PARTS)
-    assert [f.verdict for _, f in plain] == ["suspicious", "suspicious"]
-    for (_, before), (figure_id, after) in zip(plain, upgraded):
-        assert after.message.startswith(before.message + "; ")
-        assert after.verdict in ("explained", "suspicious")
-        e = emulate(pair, PARTS)[figure_id]
-        match = re.search(r"on (\S+) with (.+?) \(([\d.]+) c/B\) vs (\S+) with (.+?) \(([\d.]+) c/B\): "
-                          r"emulated ratio ([\d.]+)", after.message)
-        assert match, after.message
-        assert match.group(1) == next(f.part for f in pair if f.id == figure_id)
-        assert match.group(2) in {c.label for c in e.configs}
-        ratio = float(match.group(3)) / float(match.group(6))
-        assert math.isclose(float(match.group(7)), ratio, rel_tol=0.01)
+#: A synthetic pair for rule d: the same wolfSSL build on the STM32L4A6 (80 MHz) and the STM32WB55
+#: (64 MHz); the L4 figure states 100 c/B, the WB55 one 50 c/B: a published ratio of 2.
+PAIR = [with_cycles_per_byte(L4, "syn-pair-l4", 100.0),
+        with_cycles_per_byte(synthetic(L4, "syn-pair-wb55", part="STM32WB55", board="P-NUCLEO-WB55", clock_mhz=64.0,
+                                       config=L4.config.replace("STM32L4A6Z", "STM32WB55")), "syn-pair-wb55", 50.0)]
 
 
-# --- what each figure's work is: wolfCrypt's benchmark loops, GMAC, RNG, CMOX's final tag, the build ------
+def test_cross_board_gap_is_explained_by_the_stated_emulations():
+    """Stated: every variant needs twice the cycles on the L4 in every configuration -> reproduced."""
+    rate = by_variant_and_kind(VARIANTS, KINDS, boards={"stm32l4a6zg": 2.0, "stm32wb55rg": 1.0})
+    context, _ = stated_context(rate)
+    report = judge(PAIR, PARTS, context)
+    cross = {j.figure.id: [f for f in j.findings if f.rule == "cross-board"] for j in report.judgements}
+    (finding,) = cross["syn-pair-l4"]
+    assert finding.verdict == "explained" and "ratio 2.00 (allowed 1/1.25..1.25" in finding.message
+    assert "the emulation reproduces the gap: aes/bitsliced on STM32L4A6Z with ART+prefetch on" in finding.message
+    match = [float(x) for x in re.findall(r"emulated ratio ([\d.]+)", finding.message)]
+    assert match and math.isclose(match[0], 2.0, rel_tol=0.01)
+    # Stated equal on both boards and in every configuration: the gap is not reproduced, the closest
+    # pair is named.
+    context, _ = stated_context(by_variant_and_kind(VARIANTS, dict.fromkeys(KINDS, 1.0)))
+    (finding,) = [f for f in judge(PAIR, PARTS, context).judgements[0].findings if f.rule == "cross-board"]
+    assert finding.verdict == "suspicious" and "no modelled memory configuration pair reproduces the gap" in finding.message
 
 
-def test_wolfssl_streamed_macs_and_hashes_are_25_blocks_per_final():
-    """bench_hmac / bench_sha256 / bench_cmac / bench_poly1305 with BENCH_EMBEDDED: numBlocks = 25
-    updates of 1024 bytes, then one Final."""
-    hmac = next(f for f in FIGURES.values() if f.library == "wolfSSL" and f.algorithm == "HMAC-SHA-256"
-                and f.implementation == "software")
-    target = kernel_target(hmac)[0]
-    assert (target.reference, target.size, target.chunk) == ("hmac-sha-256", 25 * 1024, None)
-    assert any("25 updates of 1024 bytes per Final" in note for note in target.notes)
-    cipher = kernel_target(L4_CBC)[0]
-    assert cipher.size == 1024  # one wc_AesCbcEncrypt of bench_size per count
+def test_a_scoped_report_emulates_no_partner_outside_it():
+    """Only the L4 figure in scope: no job runs on the WB55, and rule d reports the gap unexplained."""
+    context, executor = stated_context(STATED, scope=frozenset({"syn-pair-l4"}))
+    report = judge(PAIR, PARTS, context)
+    assert executor.ran and {m.config.board for m in executor.ran} == {"stm32l4a6zg"}
+    assert set(report.emulations) == {"syn-pair-l4"}
+    cross = [f for j in report.judgements for f in j.findings if f.rule == "cross-board"]
+    assert cross and all("not emulated (no kernel for this figure on one of the boards)" in f.message for f in cross)
 
 
-def test_gmac_and_rng_map_to_their_kernels():
-    gmac = next(f for f in FIGURES.values() if f.algorithm == "GMAC" and f.implementation == "software")
-    target = kernel_target(gmac)[0]
-    assert (target.reference, target.key_bytes, target.size) == ("aes-gmac", 16, 1024)
-    rng = next(f for f in FIGURES.values() if f.algorithm == "RNG" and f.implementation == "software")
-    target = kernel_target(rng)[0]
-    assert (target.reference, target.size) == ("hash-drbg-sha-256-generate", 1024)
-    assert emulated._operations_for("aes-gmac") and emulated._operations_for("hash-drbg-sha-256-generate")
-
-
-def test_cmox_final_tag_is_one_call_on_the_bytes_left_in_the_block():
-    """8000 = 125 x 64: SHA-256's generateTag pads an empty block; 8000 = 62 x 128 + 64 for SHA-384."""
-    sha256_final, sha384_final = FIGURES["002-0139"], FIGURES["002-0140"]
-    t256, t384 = kernel_target(sha256_final)[0], kernel_target(sha384_final)[0]
-    assert (t256.reference, t256.size, t256.per_op, t256.unit) == ("sha-256", 0, True, "cycles")
-    assert (t384.reference, t384.size, t384.per_op) == ("sha-384", 64, True)
-    e = emulate([sha256_final], PARTS)[sha256_final.id]
-    assert e.status == "emulated" and e.unit == "cycles" and e.published == 3477
-    assert all(v.rate == v.cycles for v in e.variants if v.verified)
-    assert e.emulated_min == min(v.cycles for v in e.variants if v.verified)
-    assert "published 3,477 cycles; emulated" in e.finding.message
-
-
-def test_kernels_are_built_at_the_figures_optimisation_level():
-    def level(options: str) -> str:
-        return emulated.kernel_build(dataclasses.replace(L4_CBC, options=options))[0]
-
-    assert (level("-Os"), level("-O2"), level("-O3"), level("High Speed optimisation"), level("not stated")) == (
-        "Os", "O2", "O3", "O3", "Os")
-    cyclone = next(f for f in FIGURES.values() if f.library == "CycloneCRYPTO" and f.implementation == "software"
-                   and f.algorithm == "AES-128-CBC")
-    assert kernel_target(cyclone)[0].opt == "O3"
-    assert "the page: ARMCC -O3" in emulated.kernel_build(cyclone)[1] or "Clang -O3" in emulated.kernel_build(cyclone)[1]
-
-
-def test_parallel_workers_give_the_same_counts(tmp_path, monkeypatch):
-    """Two worker processes from an empty cache give the counts one process gives."""
-    serial = emulate([CMOX_32], PARTS)[CMOX_32.id]
-    emulated._MEMO.clear()
-    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
-    monkeypatch.setenv("REFBENCH_WORKERS", "2")
-    assert emulated.workers() == 2
-    parallel = emulate([CMOX_32], PARTS)[CMOX_32.id]
-    assert [(v.name, v.cycles, v.memory_cycles) for v in parallel.variants] == [
-        (v.name, v.cycles, v.memory_cycles) for v in serial.variants]
-
-
-def test_workers_option_is_checked(monkeypatch):
-    monkeypatch.setenv("REFBENCH_WORKERS", "0")
-    with pytest.raises(ValueError, match=r"Invalid REFBENCH_WORKERS \('0'\)"):
-        emulated.workers()
-
-
-def test_a_variant_that_does_not_build_fails_alone(fresh_cache, monkeypatch):
-    from cortexm_emu.toolchain import ToolchainError
-    from refbench.measure import Measurer
-
-    original = Measurer._elf
-
-    def failing(self, kernel, variant):
-        if variant == "bitsliced":
-            raise ToolchainError("zig failed for aes.c: error: simulated")
-        return original(self, kernel, variant)
-
-    monkeypatch.setattr(Measurer, "_elf", failing)
-    e = emulate([CMOX_32], PARTS)[CMOX_32.id]
-    assert e.status == "emulated"
-    broken = [v for v in e.variants if v.variant == "bitsliced"]
-    assert broken and all(not v.verified and "build failed: zig failed for aes.c" in v.problem for v in broken)
-    assert all(v.verified for v in e.variants if v.variant != "bitsliced")
-
-
-def test_library_callers_get_one_process_and_the_command_one_per_cpu(monkeypatch):
-    monkeypatch.delenv("REFBENCH_WORKERS")
-    assert emulated.workers() == 1
-    with emulated.in_parallel():
-        assert emulated.workers() == emulated.usable_cpus() >= 1
-
-
-def test_a_filtered_judgement_emulates_no_partner_outside_it():
-    """The wolfSSL ChaCha20 pair H753/F777 is a cross-board outlier; judging with only the H753
-    figure in scope runs no kernel for the F777 one, and rule d then reports the gap unexplained."""
-    pair = [f for f in FIGURES.values() if f.part in ("STM32H753ZI", "STM32F777") and f.label == "CHACHA"
-            and f.version == "4.4.1" and "FastMath" in f.config]
-    h753 = next(f for f in pair if f.part == "STM32H753ZI")
-    judgements = judge(pair, PARTS, emulate=[h753.id])
-    assert {figure.id for figure, _ in emulated._MEMO} == {h753.id}
-    cross = [f for j in judgements for f in j.findings if f.rule.startswith("cross-board")]
-    assert cross and not any("emulated ratio" in f.message for f in cross)
+def test_switched_off_rule_d_says_nothing_of_emulation():
+    context, _ = stated_context(STATED, emulator=False)
+    cross = [f for j in judge(PAIR, PARTS, context).judgements for f in j.findings if f.rule == "cross-board"]
+    assert [f.verdict for f in cross] == ["suspicious", "suspicious"]
+    assert not any("emulat" in f.message for f in cross)

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from cortexm_emu.toolchain import ToolchainError
-from refbench.errors import DataFileError
+from refbench.datafile import DataFileError
 from refbench.kernels import catalog
 
 KERNELS = catalog.KERNELS

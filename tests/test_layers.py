@@ -27,7 +27,14 @@ PACKAGES: tuple[str, ...] = ("refbench", "cortexm_emu")
 MAX_LINES = 600
 
 #: Files allowed over MAX_LINES, each with its reason (path relative to the repository root).
-LONG_FILES: dict[str, str] = {}
+LONG_FILES: dict[str, str] = {
+    "refbench/published/transcribe.py": "one page-format parser per published source, each read beside "
+    "its page; splitting scatters the five small parsers over five files",
+    "refbench/ref/modes.py": "the teaching reference of every block mode (ECB, CBC, CTR, GCM, GMAC, CCM, "
+    "CMAC) beside SP 800-38A to 38D, one mode per section, each short",
+    "cortexm_emu/flash.py": "the board memory system: flash wait states, prefetch, ART and L1 caches "
+    "replayed in one pass; the replay state is shared by all of them",
+}
 
 #: What the reference layer may import of refbench besides itself.
 REF_LAYER = "refbench.ref"

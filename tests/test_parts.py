@@ -13,7 +13,7 @@ from datafiles import corrupt_copy, line_of
 
 from cortexm_emu.boards import CONFIDENCES, board_names, wait_states
 from refbench.cli import main as refbench_main
-from refbench.errors import DataFileError, RefbenchError
+from refbench.datafile import DataFileError, RefbenchError
 from refbench.parts import (
     AES_KEY_BITS,
     CRYPTO_BLOCKS,

@@ -1,20 +1,22 @@
-"""Rule f (the section's clock) on hand-made emulated ranges: the factor arithmetic and when
-the rule speaks. The ranges are written in the tests; no kernel runs."""
+"""Rule f (``section-clock``) on synthetic figures with stated emulated ranges: the factor
+arithmetic and when the rule speaks. The figures state their rates, the ranges are written in
+the tests; no kernel runs. Through the pipeline, rule f reads the same emulations as rule e."""
 
 from __future__ import annotations
 
-import pytest
+from sanity_fakes import by_variant_and_kind, stated_context, with_cycles_per_byte
 
 from refbench.published.model import load_figures, load_parts
 from refbench.published.normalise import normalise
-from refbench.sanity import clock
-from refbench.sanity.emulated import Emulation
+from refbench.sanity import clock, judge
+from refbench.sanity.emulation import Emulation
 
-FIGURES = load_figures()
 PARTS = load_parts()
-#: wolfSSL 5.6.0 on the STM32H563ZI, stated at 150 MHz (the part's maximum is 250 MHz).
-H563 = [f for f in FIGURES if f.part == "STM32H563ZI" and f.implementation == "software"
-        and normalise(f).cycles_per_byte is not None][:6]
+#: Page context: wolfSSL 5.6.0 on the STM32H563ZI, stated at 150 MHz (the part's maximum is 250 MHz).
+TEMPLATE = next(f for f in load_figures() if f.part == "STM32H563ZI" and f.implementation == "software"
+                and f.algorithm == "AES-128-CBC" and f.operation == "encrypt")
+#: Six synthetic figures of that section, stating 10, 20, .. 60 cycles per byte at 150 MHz.
+SECTION = [with_cycles_per_byte(TEMPLATE, f"syn-h563-{k}", 10.0 * k, algorithm=f"ALG-{k}") for k in range(1, 7)]
 
 
 def test_best_factor_is_the_smallest_shared_by_the_most_intervals():
@@ -25,44 +27,50 @@ def test_best_factor_is_the_smallest_shared_by_the_most_intervals():
 
 
 def _emulations(factors: list[tuple[float, float]], position: str) -> dict[str, Emulation]:
-    """Emulations whose range is published x (lo, hi) for each H563 figure."""
+    """Emulations whose range is published x (lo, hi) for each figure of the section."""
     out = {}
-    for f, (lo, hi) in zip(H563, factors):
+    for f, (lo, hi) in zip(SECTION, factors):
         published = normalise(f).cycles_per_byte
         out[f.id] = Emulation(f.id, "emulated", "", published * lo, published * hi, published=published,
                               position=position if lo > 1 else "inside")
     return out
 
 
-@pytest.fixture
-def fake_emulate(monkeypatch):
-    def install(emulations):
-        monkeypatch.setattr(clock, "emulate", lambda figures, parts: emulations)
-    return install
-
-
-def test_a_section_faster_than_every_variant_is_given_the_clock_that_fits(fake_emulate):
-    assert len(H563) == 6 and {f.clock_mhz for f in H563} == {150.0}
-    fake_emulate(_emulations([(1.5, 3.0), (1.4, 2.0), (1.45, 5.0), (1.3, 1.6), (2.1, 4.0), (0.8, 1.2)], "faster"))
-    findings = clock.rule_section_clock(H563, PARTS)
+def test_a_section_faster_than_every_variant_is_given_the_clock_that_fits():
+    assert TEMPLATE.clock_mhz == 150.0
+    emulations = _emulations([(1.5, 3.0), (1.4, 2.0), (1.45, 5.0), (1.3, 1.6), (2.1, 4.0), (0.8, 1.2)], "faster")
+    findings = clock.rule_section_clock(SECTION, PARTS, emulations)
     # Five are faster at 150 MHz; at 1.5 x 150 = 225 MHz four of the six are inside (not the
     # one needing 2.1x nor the one whose range ends at 1.2x); at 150 MHz only the last one.
-    assert [figure_id for figure_id, _ in findings] == [f.id for f in H563[:5]]
+    assert [figure_id for figure_id, _ in findings] == [f.id for f in SECTION[:5]]
     message = findings[0][1].message
     assert findings[0][1].rule == "section-clock" and findings[0][1].verdict == "suspicious"
     assert "at the stated 150 MHz: 1 inside their emulated ranges, 5 faster than every variant" in message
     assert "at 225 MHz (1.50x, within the STM32H563ZIT6 maximum 250 MHz) 4 would be inside" in message
-    assert f"(not: {H563[4].algorithm} {H563[4].operation}, {H563[5].algorithm} {H563[5].operation})" in message
+    assert "(not: ALG-5 encrypt, ALG-6 encrypt)" in message
 
 
-def test_no_finding_when_the_stated_clock_fits_or_no_clock_helps(fake_emulate):
-    fake_emulate(_emulations([(0.5, 2.0)] * 6, "inside"))
-    assert clock.rule_section_clock(H563, PARTS) == []
+def test_no_finding_when_the_stated_clock_fits_or_no_clock_helps():
+    assert clock.rule_section_clock(SECTION, PARTS, _emulations([(0.5, 2.0)] * 6, "inside")) == []
     # Faster than every variant, but each would need more than the part maximum (250/150 = 1.67x).
-    fake_emulate(_emulations([(1.8, 3.0)] * 6, "faster"))
-    assert clock.rule_section_clock(H563, PARTS) == []
+    assert clock.rule_section_clock(SECTION, PARTS, _emulations([(1.8, 3.0)] * 6, "faster")) == []
 
 
-def test_a_small_section_is_not_examined(fake_emulate):
-    fake_emulate(_emulations([(1.5, 3.0)] * 4, "faster"))
-    assert clock.rule_section_clock(H563[:4], PARTS) == []
+def test_a_small_section_is_not_examined():
+    assert clock.rule_section_clock(SECTION[:4], PARTS, _emulations([(1.5, 3.0)] * 4, "faster")) == []
+
+
+def test_through_the_pipeline_rule_f_reads_rule_e_s_emulations():
+    """Stated: every AES variant needs 15..24 c/B in every configuration; the section states 10 c/B
+    for each figure (all faster at 150 MHz) -> at 1.5 x 150 = 225 MHz all six are inside."""
+    section = [with_cycles_per_byte(TEMPLATE, f"syn-h563-same-{k}", 10.0) for k in range(6)]
+    rate = by_variant_and_kind({"bytewise": 24.0, "ttable4": 15.0, "ttable1": 18.0, "bitsliced": 20.0},
+                               {"cache on": 1.0, "cache off": 1.0, "tables in SRAM": 1.0, "code in SRAM": 1.0,
+                                "cache on, prefetch off": 1.0, "prefetch only": 1.0, "flash": 1.0})
+    context, executor = stated_context(rate)
+    report = judge(section, PARTS, context)
+    assert executor.calls == 1
+    for j in report.judgements:
+        rules = [f.rule for f in j.findings]
+        assert rules[-2:] == ["emulator", "section-clock"]
+        assert "at 225 MHz (1.50x" in j.findings[-1].message and "6 would be inside" in j.findings[-1].message

@@ -7,7 +7,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Sequence
-from contextlib import ExitStack
+from dataclasses import replace
 
 from rich.console import Console
 from rich.markup import escape
@@ -16,7 +16,8 @@ from rich.table import Table
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
 from refbench.published.model import Figure, load_figures, load_parts
 from refbench.report import emulation_progress
-from refbench.sanity import VERDICTS, Judgement, emulated, figure_selected, judge
+from refbench.sanity import VERDICTS, Judgement, SanityContext, figure_selected, judge
+from refbench.sanity.emulation import summary as emulation_summary
 
 VERDICT_STYLE = {"consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
 FORMATS = ("table", "markdown", "json", "html")
@@ -111,7 +112,9 @@ def render_markdown(judgements: list[Judgement]) -> str:
 def run(args: argparse.Namespace) -> int:
     try:
         sources = resolve_sources(args.source)
-        emulated.workers()  # a bad $REFBENCH_WORKERS is an option error, said before any work
+        # one local process per usable CPU, or $REFBENCH_WORKERS (a bad value is an option error,
+        # said before any work)
+        context = SanityContext.local(emulator=not args.no_emulator)
     except ValueError as exc:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
@@ -123,13 +126,9 @@ def run(args: argparse.Namespace) -> int:
     # Rules see every figure (partners on other boards); rule e runs kernels for the selected ones.
     chosen = [f for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
     selected = {f.id for f in chosen}
-    with ExitStack() as stack:
-        stack.enter_context(emulated.in_parallel())
-        if args.no_emulator:
-            stack.enter_context(emulated.switched_off())
-        with emulation_progress():
-            everything = judge(figures, emulate=selected)
-        emulations = emulated.emulate(chosen, load_parts())  # rule e's results (memoised)
+    with emulation_progress() as progress:
+        report = judge(figures, load_parts(), replace(context, scope=frozenset(selected), progress=progress))
+    everything, emulations = report.judgements, report.emulations
     judgements = [j for j in everything if j.figure.id in selected]
     if args.only:
         judgements = [j for j in judgements if j.verdict in args.only]
@@ -161,5 +160,5 @@ def run(args: argparse.Namespace) -> int:
     console.print(table)
     for line in summary(judgements):
         console.print(line, markup=False)
-    console.print(emulated.summary({j.figure.id: emulations[j.figure.id] for j in judgements}), markup=False)
+    console.print(emulation_summary({j.figure.id: emulations[j.figure.id] for j in judgements}), markup=False)
     return 0

@@ -35,7 +35,7 @@ from functools import cache
 from pathlib import Path
 
 from cortexm_emu.toolchain import Build, build
-from refbench.errors import DataFileError
+from refbench.datafile import DataFileError
 
 KERNELS = Path(__file__).resolve().parent
 COMMON = KERNELS / "common"

@@ -14,7 +14,7 @@ from cortexm_emu.boards import Board, Citation, board_names, load_board
 from cortexm_emu.boards.model import CONFIDENCES
 from cortexm_emu.boards.schema import read_citation
 from cortexm_emu.datafile import Field, TomlReader
-from refbench.errors import DataFileError
+from refbench.datafile import DataFileError
 from refbench.parts.model import (
     AES_KEY_BITS,
     CRYPTO_BLOCKS,

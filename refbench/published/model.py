@@ -1,6 +1,6 @@
 """Published figures as typed records, loaded from ``figures.json`` with a schema check.
 
-A schema error raises :class:`refbench.errors.DataFileError` naming the file, the line
+A schema error raises :class:`refbench.datafile.DataFileError` naming the file, the line
 (``figures.json`` keeps one figure per line for this purpose), the field and the bad text.
 """
 
@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cortexm_emu.boards import find_board
-from refbench.errors import DataFileError
+from refbench.datafile import DataFileError
 from refbench.parts import PartProfile, load_part_profile
 
 PACKAGE_DIR = Path(__file__).resolve().parent

@@ -1,8 +1,8 @@
 """Reports rendered from judgements and measurements (the library returns text; the CLI writes it).
 
 :mod:`refbench.report.html` renders the self-contained HTML sanity report;
-:func:`emulation_progress` gives the CLIs one rich progress bar (on stderr) for rule e's
-kernel runs.
+:func:`emulation_progress` gives the CLIs one rich progress bar (on stderr) for the kernel
+runs of a sanity report.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from contextlib import contextmanager
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from refbench.sanity.emulated import progress_to
+from refbench.sanity.executor import ProgressCallback
 
 
 @contextmanager
-def emulation_progress(console: Console | None = None) -> Iterator[None]:
-    """A transient progress bar on stderr while rule e measures kernels (hidden when not a terminal)."""
+def emulation_progress(console: Console | None = None) -> Iterator[ProgressCallback]:
+    """A transient progress bar on stderr (hidden when not a terminal) for the block; yields the
+    callback to give :class:`refbench.sanity.SanityContext` as its ``progress``."""
     console = console or Console(stderr=True)
     columns = (TextColumn("emulating {task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=console, transient=True, disable=not console.is_terminal) as progress:
@@ -27,5 +28,4 @@ def emulation_progress(console: Console | None = None) -> Iterator[None]:
         def advance(done: int, total: int, label: str) -> None:
             progress.update(task, completed=done, total=total, description=label)
 
-        with progress_to(advance):
-            yield
+        yield advance

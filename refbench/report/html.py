@@ -14,7 +14,7 @@ Plots:
    needs many more cycles for the same work stands out.
 
 Nothing here computes a number shown to the reader: the values come from the judgements
-(:mod:`refbench.sanity`) and rule e's emulations (:mod:`refbench.sanity.emulated`).
+(:mod:`refbench.sanity`) and rule e's emulations (:mod:`refbench.sanity.emulation`).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from datetime import UTC, datetime
 
 from refbench.measure import commit_info
 from refbench.sanity import VERDICTS, Judgement
-from refbench.sanity.emulated import MEMORY_NOTE, Emulation, summary
+from refbench.sanity.emulation import Emulation, summary
+from refbench.sanity.memory_configs import MEMORY_NOTE
 
 STYLE = (
     "<style>body{font-family:sans-serif;margin:1.5em;font-size:13px}"
@@ -35,8 +36,8 @@ STYLE = (
     "th{background:#eee;position:sticky;top:0}td.n{text-align:right;white-space:nowrap}"
     ".v{color:white;font-weight:bold;text-align:center}img{max-width:100%}small{color:#555}</style>"
 )
-#: Colour of each kind of memory configuration in plot 1.
-#: One colour per memory configuration kind (refbench.sanity.emulated.ConfigKind), in plotting order.
+#: One colour per memory configuration kind (refbench.sanity.memory_configs.ConfigKind) in plot 1,
+#: in plotting order.
 CONFIG_COLOURS = {"cache on": "#1565c0", "cache on, prefetch off": "#00838f", "prefetch only": "#ef6c00",
                   "cache off": "#c62828", "tables in SRAM": "#8d6e63", "code in SRAM": "#2e7d32", "flash": "#6a1b9a"}
 VERDICT_COLOURS = {"consistent": "#2e7d32", "explained": "#00838f", "suspicious": "#f9a825", "inconsistent": "#c62828"}

@@ -1,49 +1,61 @@
-"""Sanity rules for published figures: arithmetic, board, algorithmic invariants and
-cross-board agreement (:mod:`refbench.sanity.rules`), the emulator rule e, which runs
-the kernels on each figure's board in its memory configurations
-(:mod:`refbench.sanity.emulated`), the peripheral rule for hardware figures
-(:mod:`refbench.sanity.peripherals`) and rule f, a section's clock
-(:mod:`refbench.sanity.clock`). The library returns data; the ``refbench sanity``
-command renders it."""
+"""Sanity checks of published figures, as a pipeline you can follow:
+
+1. plan (:mod:`refbench.sanity.plan`): figure -> the library's benchmark workload
+   (:mod:`refbench.sanity.workloads`) -> kernel targets x memory configurations
+   (:mod:`refbench.sanity.memory_configs`) -> jobs;
+2. measure (:mod:`refbench.sanity.executor`): jobs -> result cache -> executor -> measurements,
+   each distinct job once per report;
+3. judge (pure): rule e ``emulator`` and the ``peripheral`` rule (:mod:`refbench.sanity.emulator_rule`),
+   the rules without emulator (:mod:`refbench.sanity.rules`, :mod:`refbench.sanity.invariants`),
+   rule d ``cross-board`` with the gap explanation (:mod:`refbench.sanity.cross_board`) and rule f
+   ``section-clock`` (:mod:`refbench.sanity.clock`), applied by :mod:`refbench.sanity.judging`.
+
+:func:`judge` runs the three stages with the settings of a :class:`SanityContext`; the library
+returns data, the ``refbench sanity`` command renders it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 from refbench.published.model import Figure, Part, load_figures, load_parts
-from refbench.published.normalise import normalise
-from refbench.sanity import emulated
-from refbench.sanity.clock import rule_section_clock
-from refbench.sanity.emulated import rule_emulated
-from refbench.sanity.rules import RULES
+from refbench.sanity import emulator_rule
+from refbench.sanity.context import SanityContext
+from refbench.sanity.emulation import Emulation
+from refbench.sanity.executor import Measurements, measure
+from refbench.sanity.judging import judge_figures
+from refbench.sanity.plan import Plan, make_plan
 from refbench.sanity.verdicts import VERDICTS, Finding, Judgement, Verdict
 
-__all__ = ["VERDICTS", "Finding", "Judgement", "Verdict", "figure_selected", "judge", "select_figures"]
+__all__ = ["VERDICTS", "Finding", "Judgement", "SanityContext", "SanityReport", "Verdict", "figure_selected",
+           "judge", "select_figures"]
+
+
+@dataclass(frozen=True)
+class SanityReport:
+    """The judgements (one per figure, in order), rule e's emulations of the figures in scope, the
+    plan, and every distinct measurement (each ran, or came from the cache, once)."""
+
+    judgements: list[Judgement]
+    emulations: dict[str, Emulation]
+    plan: Plan
+    measurements: Measurements
 
 
 def judge(figures: Iterable[Figure] | None = None, parts: dict[str, Part] | None = None,
-          emulate: Iterable[str] | None = None) -> list[Judgement]:
-    """Apply every rule to ``figures`` (default: all published figures) and return one
-    judgement per figure, in the figures' order. Rules see all the given figures, so
-    filtering before judging removes partners; filter the judgements instead
-    (:func:`select_figures`). ``emulate``: the ids of the figures rule e runs kernels for
-    (default: all); the cross-board rule then explains a gap by emulation only when both
-    figures are among them."""
+          context: SanityContext | None = None) -> SanityReport:
+    """Plan, measure and judge ``figures`` (default: all published figures) with ``context``
+    (default: :class:`SanityContext`, in this process). Rules see all the given figures, so
+    filtering before judging removes partners; put the figures rule e should run kernels for in
+    ``context.scope`` and filter the judgements afterwards (:func:`select_figures`)."""
+    context = context or SanityContext()
     figures = list(load_figures() if figures is None else figures)
     parts = load_parts() if parts is None else parts
-    judgements = {f.id: Judgement(f, normalise(f)) for f in figures}
-    scope = None if emulate is None else frozenset(emulate)
-    # Rule e first, so its kernels run in one batch (rule d's gap explainer then finds them
-    # measured); its findings are listed after the other rules'.
-    selected = figures if scope is None else [f for f in figures if f.id in scope]
-    emulated_findings = rule_emulated(selected, parts) + rule_section_clock(selected, parts)
-    with emulated.scoped_to(scope):
-        for rule in RULES.values():
-            for figure_id, finding in rule(figures, parts):
-                judgements[figure_id].findings.append(finding)
-    for figure_id, finding in emulated_findings:
-        judgements[figure_id].findings.append(finding)
-    return [judgements[f.id] for f in figures]
+    plan = make_plan([f for f in figures if context.in_scope(f.id)], parts, emulator=context.emulator)
+    measured = measure(plan.jobs(), context.executor, context.cache, context.progress)
+    emulations = emulator_rule.emulations(plan, measured)
+    return SanityReport(judge_figures(figures, parts, emulations, context.emulator), emulations, plan, measured)
 
 
 def figure_selected(f: Figure, source: list[str] | None = None, board: list[str] | None = None,

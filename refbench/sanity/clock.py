@@ -1,4 +1,4 @@
-"""Rule f -- the section's clock: when most software figures of one published section are
+"""Rule f (``section-clock``) -- the section's clock: when most software figures of one published section are
 faster than every emulated variant, is there one core clock, within the part's maximum, at
 which they would fall inside their emulated ranges?
 
@@ -22,7 +22,8 @@ from __future__ import annotations
 from collections import defaultdict
 
 from refbench.published.model import Figure, Part
-from refbench.sanity.emulated import Emulation, emulate, load_board_of
+from refbench.sanity.emulation import Emulation
+from refbench.sanity.plan import board_of
 from refbench.sanity.verdicts import Finding
 
 RULE = "section-clock"
@@ -49,10 +50,11 @@ def best_factor(intervals: list[tuple[float, float]], most: float) -> tuple[floa
     return best, count
 
 
-def rule_section_clock(figures: list[Figure], parts: dict[str, Part]) -> list[tuple[str, Finding]]:
+def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
+                       emulations: dict[str, Emulation]) -> list[tuple[str, Finding]]:
     """One finding per faster-than-every-variant figure of each section where a single clock up
-    to the part maximum would put most of the section's figures inside their emulated ranges."""
-    emulations = emulate(figures, parts)
+    to the part maximum would put most of the section's figures inside their emulated ranges
+    (``emulations``: rule e's, by figure id; a figure without one is left out)."""
     sections: dict[tuple[str, str], list[tuple[Figure, Emulation]]] = defaultdict(list)
     for f in figures:
         e = emulations.get(f.id)
@@ -64,7 +66,7 @@ def rule_section_clock(figures: list[Figure], parts: dict[str, Part]) -> list[tu
         if len(members) < MIN_FIGURES or len(faster) <= MIN_FASTER_SHARE * len(members):
             continue
         first = members[0][0]
-        board = load_board_of(first, parts)
+        board = board_of(first, parts)
         if board is None:
             continue
         stated = first.clock_mhz

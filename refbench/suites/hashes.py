@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from refbench.errors import DataFileError
+from refbench.datafile import DataFileError
 from refbench.loaders import (
     Record,
     cryptography_vector,

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from refbench.errors import DataFileError, InvalidTag
+from refbench.datafile import DataFileError
+from refbench.errors import InvalidTag
 from refbench.loaders import (
     MergedTest,
     Record,

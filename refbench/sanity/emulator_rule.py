@@ -1,0 +1,172 @@
+"""Rule e (``emulator``): compare each published software figure with what the kernels need on
+the figure's board, with the board's memory system; and the peripheral rule (``peripheral``) for
+hardware figures. Pure: a function of the plan (:mod:`refbench.sanity.plan`) and the
+measurements (:mod:`refbench.sanity.executor`).
+
+For a software figure whose operation some kernel of the catalogue computes, every variant of
+every such kernel ran on the figure's board at the published clock (the part maximum when the
+page states a higher clock, which the board rule flags), at the library's benchmark workload
+(:mod:`refbench.sanity.workloads`), in every memory configuration the board allows
+(:mod:`refbench.sanity.memory_configs`), built at the figure's optimisation level. The
+published cycles per byte (or per call) is compared with the range (fastest .. slowest over
+variants x configurations), allowing ``SAME_WORK_TOLERANCE`` plus the figure's printed
+resolution:
+
+* inside the range -> consistent; the nearest variant AND configuration explain it, with the
+  residual ("aes/ttable1, ART+prefetch on, 4 WS @ 80 MHz (+3.2%)"); within the allowance a
+  configuration a board is normally benchmarked in (caches and prefetch on) is preferred;
+* faster than every variant in every configuration -> it needs hardware acceleration or
+  hand-written assembly: explained if the page claims either, suspicious if not;
+* slower than every one -> suspicious, naming by how much and the closest configuration.
+
+Every message names the board, clock, wait states, build and the configurations measured.
+Figures no kernel computes, hardware figures and figures on cores without a timing model get no
+``emulator`` finding; their :class:`~refbench.sanity.emulation.Emulation` says why.
+"""
+
+from __future__ import annotations
+
+from refbench.measure import Measurement
+from refbench.published.model import Figure
+from refbench.published.normalise import normalise
+from refbench.sanity.emulation import Emulation, VariantResult
+from refbench.sanity.executor import MeasureJob
+from refbench.sanity.memory_configs import DEFAULT_KINDS
+from refbench.sanity.numbers import SAME_WORK_TOLERANCE, fmt, relative_resolution
+from refbench.sanity.peripherals import judge_hardware
+from refbench.sanity.plan import FigurePlan, Plan, Skipped
+from refbench.sanity.verdicts import Finding, Verdict
+from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
+
+RULE = "emulator"
+
+
+def _published_claims(f: Figure) -> list[str]:
+    claims = []
+    if f.implementation == "hardware" or f.hw:
+        claims.append(f"hardware ({', '.join(f.hw) or 'stated'})")
+    if f.asm and not f.asm.lower().startswith("none"):
+        claims.append(f"assembly ({f.asm})")
+    return claims
+
+
+def _whole(x: float) -> str:
+    return f"{x:,.0f}"
+
+
+def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
+    """Rule e's verdict on one emulated figure from its variants' results (see the module doc)."""
+    f, target, board = p.figure, p.target, p.board
+    unit = target.unit
+    show = _whole if target.per_op else fmt
+    normalised = normalise(f)
+    published = normalised.cycles_per_op if target.per_op else normalised.cycles_per_byte
+    assert published is not None
+    good = sorted((r for r in results if r.rate is not None), key=lambda r: r.rate or 0.0)
+    chunks = ""
+    if target.chunk and target.chunk < target.size:
+        streamed = any(len(p.calls(k, v, o)) > 1 for k, v, o in p.operations)
+        chunks = (f" in {target.chunk}-byte chunks" if streamed else
+                  f" as one call (the page: {target.chunk}-byte chunks; this kernel keeps no state between calls, "
+                  "so the per-chunk overhead is not modelled)")
+    build = kernel_build(f)[1]
+    context = f"{board.part} ({board.core}, {build}) at {target.size} B{chunks}"
+    notes = [n for n in (p.clock_note, *target.notes) if n]
+    if notes:
+        context += "; " + "; ".join(notes)
+    common = dict(published=published, size=target.size, core=board.core, variants=tuple(results),
+                  notes=tuple(notes), board=board.name, clock_mhz=p.clock_mhz, configs=p.configs, unit=unit,
+                  build=build)
+    if not good:
+        problems = "; ".join(dict.fromkeys(f"{r.kernel}/{r.variant}: {r.problem}" for r in results))
+        return Emulation(f.id, "not emulated yet", f"not emulated yet: no variant verified ({problems})", **common)
+    rate = {r: float(r.rate or 0.0) for r in good}
+    lo, hi = rate[good[0]], rate[good[-1]]
+    fastest, slowest = good[0], good[-1]
+    allowance = SAME_WORK_TOLERANCE + relative_resolution(f)
+    # Nearest variant x configuration; within the allowance, one in a configuration a board is
+    # normally benchmarked in (caches and prefetch on, code in flash) is preferred.
+    def error(r: VariantResult) -> float:
+        return abs(published - rate[r]) / rate[r]
+
+    kinds = {c.label: c.kind for c in p.configs}
+    usual = [r for r in good if kinds.get(r.memory) in DEFAULT_KINDS and error(r) <= allowance]
+    nearest = min(usual or good, key=error)
+    residual = (published - rate[nearest]) / rate[nearest]
+    spread = "; ".join(
+        f"[{config.label}: " + ", ".join(f"{r.kernel}/{r.variant} {show(rate[r])}" for r in good
+                                         if r.memory == config.label) + "]"
+        for config in p.configs if any(r.memory == config.label for r in good))
+    variants = len({(r.kernel, r.variant) for r in good})
+    head = (f"published {show(published)} {unit}; emulated {show(lo)}..{show(hi)} {unit} over {variants} variant(s) x "
+            f"{len(p.configs)} memory configuration(s) on {context}: {spread}")
+    claims = _published_claims(f)
+    verdict: Verdict
+    if lo * (1 - allowance) <= published <= hi * (1 + allowance):
+        position, chosen = "inside", nearest
+        explanation = f"{nearest.name} ({residual:+.1%})"
+        verdict = "consistent"
+        message = f"{head}: inside the range; nearest {explanation}"
+    elif published < lo:
+        position, chosen = "faster", fastest
+        residual = (published - lo) / lo
+        if claims:
+            verdict = "explained"
+            explanation = (f"faster than every emulated software variant in every memory configuration ({residual:+.1%} "
+                           f"against {fastest.name}): the page claims {' and '.join(claims)}")
+        else:
+            verdict = "suspicious"
+            explanation = (f"faster than every emulated software variant in every memory configuration ({residual:+.1%} "
+                           f"against {fastest.name}, the fastest of {variants} C variant(s) built with "
+                           f"{KERNEL_COMPILER} -{target.opt}): requires hardware acceleration or hand-written "
+                           "assembly (or C faster than these variants), and the page claims neither")
+        message = f"{head}: {explanation}"
+    else:
+        position, chosen = "slower", slowest
+        residual = (published - hi) / hi
+        verdict = "suspicious"
+        explanation = (f"slower than every variant in every memory configuration ({residual:+.1%}); the closest is "
+                       f"{slowest.name}: no modelled configuration explains it")
+        message = f"{head}: {explanation}"
+    return Emulation(f.id, "emulated", explanation, lo, hi, residual, memory=chosen.memory,
+                     finding=Finding(RULE, verdict, message), position=position, **common)
+
+
+def _hardware(s: Skipped) -> Emulation:
+    """A hardware figure: no kernel runs; the peripheral rule compares it with the documented
+    processing time of the peripheral (:mod:`refbench.sanity.peripherals`) where there is one."""
+    judgement = judge_hardware(s.figure, s.profile)
+    what = "hardware-accelerated figure: " + (f"against the {judgement.peripheral} processing time"
+                                               if judgement.modelled else "peripheral throughput")
+    return Emulation(s.figure.id, "hardware", f"{what}: {judgement.explanation}", finding=judgement.finding,
+                     hardware=judgement)
+
+
+def _variant_results(p: FigurePlan, measured: dict[MeasureJob, Measurement]) -> list[VariantResult]:
+    """Each variant's cycles in each configuration, summed over the figure's calls."""
+    results = []
+    for kernel, variant, operation in p.operations:
+        calls = p.calls(kernel, variant, operation)
+        for config in p.configs:
+            parts_of = [measured[MeasureJob(config, p.target.opt, job)] for job in calls]
+            problem = "; ".join(m.error or m.mismatch for m in parts_of if not m.verified)
+            ok = all(m.verified and m.cycles is not None for m in parts_of)
+            cycles = sum(m.cycles for m in parts_of) if ok else None  # type: ignore[misc]
+            stalls = sum(m.memory_cycles or 0 for m in parts_of) if ok else None
+            results.append(VariantResult(kernel, variant, operation, cycles,
+                                         cycles / p.target.size if cycles is not None and p.target.size else None,
+                                         ok, problem, config.label, stalls, p.target.per_op))
+    return results
+
+
+def emulations(plan: Plan, measured: dict[MeasureJob, Measurement]) -> dict[str, Emulation]:
+    """Rule e's view of every figure of ``plan``, by figure id, from the measurements of its jobs."""
+    out: dict[str, Emulation] = {}
+    for p in plan.figures:
+        if isinstance(p, FigurePlan):
+            out[p.figure.id] = _judge(p, _variant_results(p, measured))
+        elif p.status == "hardware":
+            out[p.figure.id] = _hardware(p)
+        else:
+            out[p.figure.id] = Emulation(p.figure.id, p.status, p.explanation)
+    return out

@@ -1,0 +1,66 @@
+"""Judge: every rule applied to the figures and rule e's emulations (pure, no measuring).
+
+:data:`RULES` lists the rules that need no emulator, in the order the report applies them
+(rules a and b from :mod:`refbench.sanity.rules`, c from :mod:`refbench.sanity.invariants`,
+d from :mod:`refbench.sanity.cross_board`). :func:`judge_figures` applies them to every figure
+(rule d with the gap explainer over the emulations when the emulator is on), then adds each
+emulated figure's ``emulator`` or ``peripheral`` finding and rule f's ``section-clock`` findings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import partial
+
+from refbench.published.model import Figure, Part
+from refbench.published.normalise import normalise
+from refbench.sanity import invariants, rules
+from refbench.sanity.clock import rule_section_clock
+from refbench.sanity.cross_board import gap_explainer, rule_cross_board
+from refbench.sanity.emulation import Emulation
+from refbench.sanity.verdicts import Finding, Judgement
+
+Rule = Callable[[list[Figure], dict[str, Part]], list[tuple[str, Finding]]]
+
+#: Rule name -> rule, in the order the report applies them; each rule's findings carry the
+#: names the report prints (e.g. "arithmetic-cycles" gives arithmetic-cycles-time and -rate).
+RULES: dict[str, Rule] = {
+    "arithmetic-rate": rules.rule_wolfssl_rate,
+    "arithmetic-block-count": rules.rule_wolfssl_block_count,
+    "arithmetic-ops": rules.rule_wolfssl_ops,
+    "arithmetic-cycles": rules.rule_cycles_time,
+    "board-clock": rules.rule_board_clock,
+    "board-peripheral": rules.rule_board_peripheral,
+    "aes-key-size": invariants.rule_aes_key_size,
+    "ctr-symmetry": invariants.rule_ctr_symmetry,
+    "sha-truncation": invariants.rule_sha_truncation,
+    "sha3-rate": invariants.rule_sha3_rate,
+    "hmac-hash": invariants.rule_hmac_hash,
+    "keygen-vs-agree": invariants.rule_keygen_vs_agree,
+    "rsa": invariants.rule_rsa,
+    "dsa-dh": invariants.rule_dsa_dh,
+    "ecc-scaling": invariants.rule_ecc_scaling,
+    "hardware-vs-software": invariants.rule_hw_vs_sw,
+    "cmox-configurations": invariants.rule_cmox_configurations,
+    "cmox-footprint-curves": invariants.rule_cmox_footprint_curves,
+    "cross-board": rule_cross_board,
+}
+
+
+def judge_figures(figures: list[Figure], parts: dict[str, Part], emulations: dict[str, Emulation],
+                  emulator: bool = True) -> list[Judgement]:
+    """One judgement per figure, in the figures' order. Every rule sees all ``figures`` (partners
+    on other boards); ``emulations`` are rule e's for the figures in the report's scope, and rule d
+    explains a gap by emulation only when ``emulator`` is on and both figures have one."""
+    judgements = {f.id: Judgement(f, normalise(f)) for f in figures}
+    explain = gap_explainer(emulations) if emulator else None
+    for rule in {**RULES, "cross-board": partial(rule_cross_board, explain_gap=explain)}.values():
+        for figure_id, finding in rule(figures, parts):
+            judgements[figure_id].findings.append(finding)
+    for figure_id, e in emulations.items():
+        if e.finding is not None:
+            judgements[figure_id].findings.append(e.finding)
+    emulated = [f for f in figures if f.id in emulations]
+    for figure_id, finding in rule_section_clock(emulated, parts, emulations):
+        judgements[figure_id].findings.append(finding)
+    return [judgements[f.id] for f in figures]

@@ -1,0 +1,121 @@
+"""Plan: figure -> the library's workload -> kernel targets x memory configurations -> jobs.
+
+Pure: nothing is measured here. For each figure, :func:`make_plan` either plans the emulation
+(:class:`FigurePlan`: the kernel target from :mod:`refbench.sanity.workloads`, the board and
+the clock it runs at, the memory configurations from :mod:`refbench.sanity.memory_configs`,
+every catalogue variant that computes the operation) or says why no kernel runs for it
+(:class:`Skipped`: a footprint, a hardware figure, rule e switched off, no kernel, no board
+profile, no timing model for the core). :meth:`Plan.jobs` lists every distinct measure job
+once, so each measurement runs once per report whatever the number of figures sharing it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
+from typing import Literal
+
+from cortexm_emu.boards import Board, load_board
+from cortexm_emu.timing import CORES as TIMED_CORES
+from refbench.measure import Job
+from refbench.parts import PartProfile, load_part_profile
+from refbench.published.model import Figure, Part
+from refbench.sanity.executor import MeasureJob
+from refbench.sanity.memory_configs import MemoryConfig, configurations
+from refbench.sanity.workloads import KernelTarget, calls_for, kernel_target, operations_for
+
+SkipStatus = Literal["not applicable", "hardware", "not emulated", "not emulated yet"]
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A figure no kernel runs for, with its rule e status and the reason (``profile``: its part
+    file, with the crypto peripherals, for the peripheral rule of a hardware figure)."""
+
+    figure: Figure
+    status: SkipStatus
+    explanation: str
+    profile: PartProfile | None = None
+
+
+@dataclass(frozen=True)
+class FigurePlan:
+    """The emulation of one figure: its target, on its board at ``clock_mhz`` (``clock_note`` says
+    why when that is not the published clock), in every configuration, for every operation."""
+
+    figure: Figure
+    target: KernelTarget
+    board: Board
+    clock_mhz: float
+    clock_note: str
+    configs: tuple[MemoryConfig, ...]
+    operations: tuple[tuple[str, str, str], ...]  # (kernel, variant, operation)
+
+    def calls(self, kernel: str, variant: str, operation: str) -> list[Job]:
+        """The calls whose cycles add up to the figure's work for one variant."""
+        return calls_for(kernel, variant, operation, self.target)
+
+    def jobs(self) -> list[MeasureJob]:
+        return [MeasureJob(config, self.target.opt, job) for kernel, variant, operation in self.operations
+                for job in self.calls(kernel, variant, operation) for config in self.configs]
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Every figure's plan, in the figures' order."""
+
+    figures: tuple[FigurePlan | Skipped, ...]
+
+    def jobs(self) -> list[MeasureJob]:
+        """Every distinct measure job, grouped by configuration and optimisation level."""
+        by_config: dict[tuple[MemoryConfig, str], list[MeasureJob]] = {}
+        for m in dict.fromkeys(m for p in self.figures if isinstance(p, FigurePlan) for m in p.jobs()):
+            by_config.setdefault((m.config, m.opt), []).append(m)
+        return [m for group in by_config.values() for m in group]
+
+
+def run_clock(board: Board, published_mhz: float) -> tuple[float, str]:
+    """The clock rule e runs ``board`` at for a figure published at ``published_mhz``, and a note
+    when that is not the published clock (above the part maximum: the maximum is used)."""
+    if published_mhz > board.max_clock_mhz:
+        return float(board.max_clock_mhz), (f"published clock {published_mhz:g} MHz exceeds the {board.part} maximum "
+                                            f"{board.max_clock_mhz:g} MHz (the board rule flags it): run at "
+                                            f"{board.max_clock_mhz:g} MHz")
+    return float(published_mhz), ""
+
+
+def board_of(f: Figure, parts: dict[str, Part]) -> Board | None:
+    """The board profile of figure ``f``'s part, or None when no profile models it."""
+    part = parts.get(f.part)
+    return load_board(part.board) if part else None
+
+
+def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
+                timed_cores: Collection[str] = TIMED_CORES) -> FigurePlan | Skipped:
+    """Figure ``f``'s plan (``emulator`` False: rule e switched off; ``timed_cores``: the cores with a
+    timing model)."""
+    if f.is_footprint:
+        return Skipped(f, "not applicable", "a footprint figure (bytes), not a speed")
+    if f.implementation == "hardware":
+        part = parts.get(f.part)
+        return Skipped(f, "hardware", "", load_part_profile(part.board) if part else None)
+    if not emulator:
+        return Skipped(f, "not emulated", "not emulated: rule e switched off for this report")
+    target, why = kernel_target(f)
+    operations = tuple(operations_for(target.reference)) if target else ()
+    if target is None or not operations:
+        reason = why or f"no kernel computes {target.reference}"  # type: ignore[union-attr]
+        return Skipped(f, "not emulated yet", f"not emulated yet: {reason}")
+    board = board_of(f, parts)
+    if board is None:
+        return Skipped(f, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
+    if board.core not in timed_cores:
+        return Skipped(f, "not emulated yet", f"not emulated yet: core {board.core} ({board.name}) has no timing model")
+    clock, clock_note = run_clock(board, f.clock_mhz)
+    return FigurePlan(f, target, board, clock, clock_note, tuple(configurations(board, clock)), operations)
+
+
+def make_plan(figures: Iterable[Figure], parts: dict[str, Part], emulator: bool = True,
+              timed_cores: Collection[str] = TIMED_CORES) -> Plan:
+    """The plan of every figure (see :func:`plan_figure`)."""
+    return Plan(tuple(plan_figure(f, parts, emulator, timed_cores) for f in figures))
