@@ -106,7 +106,7 @@ def load_sequences(path: Path = SEQUENCES) -> list[ValidationSequence]:
     for index, entry in enumerate(entries):
         line = starts[index] if index < len(starts) else 1
 
-        def fail(field: str, problem: str, line: int = line) -> ValidationDataError:
+        def fail(field: str, problem: str, line: int = line, index: int = index) -> ValidationDataError:
             return ValidationDataError(path, line, f"sequence[{index}].{field}", problem)
 
         name = entry.get("name")
