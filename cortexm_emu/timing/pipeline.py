@@ -48,12 +48,12 @@ from typing import Any
 
 from capstone import arm as cs_arm
 
-from .data import CoreData, _Checker
+from .data import CoreData
 from .model import BlockPrice, InsnInfo, TimingModel, base_name
+from .pipeline_data import PIPELINE_KEYS, ClassTiming, PipelineData, parse_pipeline
 
 _GPRS = frozenset({f"r{n}" for n in range(13)} | {"sp", "lr"})
 _REG_ALIASES = {"sb": "r9", "sl": "r10", "fp": "r11", "ip": "r12"}
-_ISSUE = ("any", "slot0", "single", "younger16", "younger_any")
 _LOAD_ROLES = frozenset({"load", "load_double", "load_multiple"})
 _STORE_ROLES = frozenset({"store", "store_double", "store_multiple"})
 _FLAG_SETTERS = frozenset({"cmp", "cmn", "tst", "teq"})
@@ -72,123 +72,6 @@ _DIRECT_BRANCHES = frozenset({"b", "bl", "cbz", "cbnz"})
 #: the carry consumers, so a dependent ADCS chain issues one per cycle ([here], APPROXIMATIONS 26).
 _FLAGS = "apsr"
 _CARRY_READERS = frozenset({"adc", "sbc", "rrx"})
-
-#: The [pipeline] keys every scheduled core states, each with a ``<key>_source``.
-PIPELINE_KEYS: dict[str, type] = {
-    "issue_width": int,
-    "pairing": str,
-    "units": dict,
-    "load_bank_conflicts": bool,
-    "early_read_extra": int,
-    "address_read": str,
-    "shifted_read": str,
-    "accumulator_advance": int,
-    "store_data_advance": int,
-    "load_to_multiply_extra": int,
-    "movt_pairs_with_movw": bool,
-    "registers_per_cycle": int,
-    "shifted_register_latency": int,
-    "shifted_lsl_latency": int,
-    "shifted_constant_latency": int,
-    "shifted_units": list,
-    "flag_setting_shifted_constant_cycles": int,
-    "muls_16bit_cycles": int,
-    "prediction": str,
-    "predicted_taken_extra": int,
-    "mispredict": int,
-    "mispredict_early_flags": int,
-    "early_flags_distance": int,
-    "taken_refill_paired_no_flags": int,
-}
-_CHOICES = {
-    "pairing": ("m7", "m33"),
-    "address_read": ("early", "normal"),
-    "shifted_read": ("early", "normal"),
-    "prediction": ("btfn", "none"),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class ClassTiming:
-    """The scheduler's fields of one instruction class."""
-
-    latency: int
-    early_latency: int
-    units: tuple[str, ...]
-    issue: str
-
-
-@dataclass(frozen=True, slots=True)
-class PipelineData:
-    """The checked ``[pipeline]`` table and per-class scheduler fields of one core."""
-
-    values: dict[str, Any]
-    sources: dict[str, str]
-    classes: dict[str, ClassTiming]
-    accepts_v8m: frozenset[str]
-    accepts_v8m_source: str
-
-
-def parse_pipeline(data: CoreData) -> PipelineData:
-    """Check the scheduler fields of a core file; TimingDataError names file, line and field."""
-    import tomllib
-
-    doc = tomllib.loads(data.text)
-    chk = _Checker(data.path, data.text)
-    table = chk.get(doc, "pipeline", dict, "", anchor=r"^\[pipeline\]")
-    values: dict[str, Any] = {}
-    sources: dict[str, str] = {}
-    for key, kind in PIPELINE_KEYS.items():
-        values[key] = chk.get(table, key, kind, "pipeline")
-        sources[key] = chk.get(table, f"{key}_source", str, "pipeline")
-        if kind is int and values[key] < 0:
-            raise chk.fail(f"pipeline.{key}", f"must be >= 0, got {values[key]}")
-        if key in _CHOICES and values[key] not in _CHOICES[key]:
-            raise chk.fail(f"pipeline.{key}", f"{values[key]!r} is not one of {', '.join(_CHOICES[key])}")
-    for key in table:
-        if key.removesuffix("_source") not in PIPELINE_KEYS:
-            raise chk.fail(f"pipeline.{key}", f"unknown key; accepted: {', '.join(PIPELINE_KEYS)}")
-    if values["issue_width"] not in (1, 2):
-        raise chk.fail("pipeline.issue_width", f"must be 1 or 2, got {values['issue_width']}")
-    if values["registers_per_cycle"] < 1:
-        raise chk.fail("pipeline.registers_per_cycle", f"must be >= 1, got {values['registers_per_cycle']}")
-    if values["load_bank_conflicts"]:
-        raise chk.fail("pipeline.load_bank_conflicts", "only false is supported (addresses are unknown when a block is priced)")
-    capacity = values["units"]
-    for unit, count in capacity.items():
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise chk.fail("pipeline.units", f"unit {unit!r}: expected an integer >= 1, got {count!r}")
-    for unit in values["shifted_units"]:
-        if unit not in capacity:
-            raise chk.fail("pipeline.shifted_units", f"unknown unit {unit!r}; accepted: {', '.join(capacity) or '(none)'}")
-
-    classes: dict[str, ClassTiming] = {}
-    early_extra = values["early_read_extra"]
-    for index, entry in enumerate(doc.get("class", [])):
-        name = entry.get("name", f"#{index}")
-        anchor = rf'^name\s*=\s*"{name}"'
-        where = f"class[{name}]"
-        latency = chk.get(entry, "latency", int, where, anchor)
-        if latency < 0:
-            raise chk.fail(f"{where}.latency", f"must be >= 0, got {latency}", anchor)
-        early = entry.get("early_latency", latency + early_extra)
-        if isinstance(early, bool) or not isinstance(early, int) or early < 0:
-            raise chk.fail(f"{where}.early_latency", f"expected an integer >= 0, got {early!r}", anchor)
-        units = chk.get(entry, "units", list, where, anchor)
-        for unit in units:
-            if unit not in capacity:
-                raise chk.fail(f"{where}.units", f"unknown unit {unit!r}; accepted: {', '.join(capacity) or '(none)'}", anchor)
-        issue = chk.get(entry, "issue", str, where, anchor)
-        if issue not in _ISSUE:
-            raise chk.fail(f"{where}.issue", f"{issue!r} is not one of {', '.join(_ISSUE)}", anchor)
-        classes[name] = ClassTiming(latency, early, tuple(units), issue)
-    isa = doc.get("isa", {})
-    accepts = isa.get("accepts_v8m", [])
-    accepts_source = ""
-    if accepts:
-        accepts_source = chk.get(isa, "accepts_v8m_source", str, "isa")
-    return PipelineData(values, sources, classes, frozenset(accepts), accepts_source)
-
 
 @dataclass(frozen=True, slots=True)
 class Op:
@@ -609,3 +492,6 @@ class ScheduledModel(TimingModel):
                 raise ValueError(f"Invalid rule name {rule!r} for {self.core}")
             texts.append(f"{tag}: {tag_sources[tag]}")
         return "\n".join(texts)
+
+
+__all__ = ["PIPELINE_KEYS", "ClassTiming", "PipelineData", "ScheduledModel", "ScheduledPrice", "parse_pipeline"]
