@@ -75,8 +75,10 @@ def machine(source: Path, core: str) -> Machine:
 M7_EXPECTED = {
     # 8 simple ALU ops, two per cycle ([llvm] 2 x M7UnitALU): 4 groups; BX LR alone: 1
     "alu_pairs": 4 + 1 + IND,
-    # each ADD needs the previous result (latency 1): 4 groups; BX LR pairs with the last ADD
-    "alu_chain": 4 + IND,
+    # ADD (older, early ALU) + dependent ADD (younger, late ALU): 'result of early alu can be
+    # forwarded to late alu in 0 cycles' [meas]; the third ADD needs the younger's result (late
+    # ALU, latency 1) and pairs with the fourth the same way: 2 groups; BX LR alone
+    "alu_chain": 2 + 1 + IND,
     # one inline-shifted op per cycle ([llvm] M7UnitShift1, [meas] operand2 matrix): 4 groups,
     # BX LR pairs with the last
     "shifted_pairs": 4 + IND,
@@ -124,6 +126,29 @@ M7_EXPECTED = {
     "carry_chain": 3 + 1 + IND,
     # MOV PC, LR issues alone (1) and is never predicted: the misprediction refill ([rules] branch_refill)
     "computed_return": 1 + MISPREDICT,
+    # UXTB (older) + shifted EOR pair: UXTB is not among the ops that 'can't be dual issued with
+    # operand2 inline_shifted_reg' [meas] (no shift unit); the second UXTB cannot share a cycle
+    # with the first (bitfield/DSP 'cannot dual issue wrt each other'): 2 groups; BX LR alone
+    "extend_with_shifted": 2 + 1 + IND,
+    # LSL | LDR (a shift reaches the AGU next cycle [meas]) + BX LR
+    "shift_to_address": 1 + 1 + IND,
+    # LSL + shifted EOR (the EOR takes the early shifter: the LSL goes to the late ALU [meas],
+    # its result reaches the AGU a cycle later) | stall | LDR + BX LR
+    "shift_address_shared": 1 + 1 + 1 + IND,
+    # ADD (older: early ALU) + MOV | LDR (address from the early ALU next cycle) + BX LR
+    "older_add_address": 1 + 1 + IND,
+    # MOV + ADD (younger: 'add, sub and non shifting mov can enter early alu from older op only')
+    # | stall | LDR + BX LR
+    "younger_add_address": 1 + 1 + 1 + IND,
+    # LDR | UXTB with rotation (source read normally: word load latency 1) + BX LR
+    "rotated_extend": 1 + 1 + IND,
+    # LDR | stall (UBFX reads its source in the early ALU: word load early latency 2) | UBFX + BX LR
+    "extract_early": 1 + 1 + 1 + IND,
+    # PLD (a load pipe) + ADD | BX LR
+    "preload_pairs": 1 + 1 + IND,
+    # LDR | stall ('pld instruction can stall due to address dependency (same as normal loads)':
+    # a word load into an address, early latency 2) | PLD + BX LR
+    "preload_address": 1 + 1 + 1 + IND,
 }
 
 
@@ -263,7 +288,7 @@ def _broken_m7(tmp_path: Path, old: str, new: str) -> Path:
 
 def test_m7_bad_issue_rule_names_file_line_and_field(tmp_path):
     path = _broken_m7(tmp_path, 'issue = "slot0"', 'issue = "both"')
-    with pytest.raises(TimingDataError, match=r"m7\.toml:\d+: field 'class\[bitfield\]\.issue': 'both' is not one of"):
+    with pytest.raises(TimingDataError, match=r"m7\.toml:\d+: field 'class\[extend\]\.issue': 'both' is not one of"):
         parse_pipeline(parse_core_data(path))
 
 
@@ -298,3 +323,18 @@ def test_m7_source_of_rejects_unknown_rules():
         model.source_of("alu+bogus")
     with pytest.raises(ValueError, match=r"Invalid rule name 'nosuchclass' for m7"):
         model.source_of("nosuchclass")
+
+
+@pytest.mark.parametrize(
+    "old, new, field",
+    [
+        ('early_read = "sources"', 'early_read = "first"', "class[bitfield_early].early_read"),
+        ('early_forward = "older"', 'early_forward = "never"', "class[alu_simple].early_forward"),
+        ("same_cycle_forward = true", "same_cycle_forward = 1", "class[alu_simple].same_cycle_forward"),
+    ],
+)
+def test_m7_bad_forwarding_fields_name_file_line_and_field(tmp_path, old, new, field):
+    path = _broken_m7(tmp_path, old, new)
+    with pytest.raises(TimingDataError, match=rf"m7\.toml:\d+: field '{re.escape(field)}'"):
+        parse_pipeline(parse_core_data(path))
+

@@ -87,6 +87,8 @@ class Op:
     is_load: bool
     sets_flags: bool
     tags: tuple[str, ...]
+    early_forward: str = "always"  # see pipeline_data.py
+    same_cycle_forward: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,12 +98,16 @@ class PipeState:
     group_time: int | None  # issue cycle of a group that still has a free slot
     group_op: Op | None
     group_units: tuple[str, ...]
-    ready: tuple[tuple[str, int, int, bool], ...]  # (register, late, early, produced by a load)
+    ready: tuple[tuple[str, int, int, bool, int | None], ...]  # (register, late, early, produced by a load, same-cycle time)
     flags_time: int | None
 
     def closed(self, delay: int) -> PipeState:
         """The state after ``delay`` more cycles with no issue (a taken branch or a refill)."""
-        ready = tuple((r, late - delay, early - delay, load) for r, late, early, load in self.ready if max(late, early) - delay > -4)
+        ready = tuple(
+            (r, late - delay, early - delay, load, None)
+            for r, late, early, load, _ in self.ready
+            if max(late, early) - delay > -4
+        )
         flags = self.flags_time - delay if self.flags_time is not None else None
         return PipeState(None, None, (), ready, flags)
 
@@ -153,6 +159,7 @@ class ScheduledModel(TimingModel):
         self.p = self.pipe.values
         digest = hashlib.sha256(self.version.encode())
         digest.update(Path(__file__).read_bytes())
+        digest.update((Path(__file__).parent / "pipeline_data.py").read_bytes())
         self.version = digest.hexdigest()[:16]
 
     # ------------------------------------------------------------------ instruction set
@@ -184,11 +191,11 @@ class ScheduledModel(TimingModel):
 
         # shifted operand2 (not the pure shift instructions, which are their own class)
         shifted_reg = None
-        if role == "data" and name not in _PURE_SHIFTS:
+        if timing.operand2 and name not in _PURE_SHIFTS:
             for op in reg_ops:
                 if op.shift.type not in (0, cs_arm.ARM_SFT_INVALID) and op.shift.value:
                     shifted_reg = (_reg(insn.reg_name(op.reg)), op.shift.type)
-        shifted_const = role == "data" and _shifted_constant(insn)
+        shifted_const = timing.operand2 and _shifted_constant(insn)
         if shifted_reg is not None:
             lsl = shifted_reg[1] in (cs_arm.ARM_SFT_LSL, cs_arm.ARM_SFT_LSL_REG)
             latency = p["shifted_lsl_latency"] if lsl else p["shifted_register_latency"]
@@ -209,13 +216,22 @@ class ScheduledModel(TimingModel):
         # registers read, by port
         read_regs, _ = insn.regs_access()
         reads_set = {_reg(insn.reg_name(r)) for r in read_regs}
+        if role == "data" and name not in _FLAG_SETTERS:
+            reads_set |= set(reg_names[1:])  # capstone's regs_access misses e.g. UXTAB's Rm
         accumulators: set[str] = set()
         if role == "multiply":
             if name in _LONG_ACCUMULATE:
                 accumulators = set(reg_names[:2])
             elif name in _ACCUMULATE_RA and len(reg_names) >= 4:
                 accumulators = {reg_names[3]}
+        if timing.accumulator == "rn" and len(reg_names) >= 3:
+            accumulators = {reg_names[1]}
         reads_set |= accumulators
+        early_sources = set()
+        if timing.early_read == "sources":
+            early_sources = set(reg_names[1:])
+        elif timing.early_read == "last" and len(reg_names) >= 2:
+            early_sources = {reg_names[-1]}
         address_regs = set(info.addr_regs)
         port_address = "early" if p["address_read"] == "early" else "normal"
         reads: list[tuple[str, str]] = []
@@ -225,10 +241,12 @@ class ScheduledModel(TimingModel):
             elif role in _STORE_ROLES:
                 port = "store"
             elif reg in accumulators:
-                port = "acc"
+                port = "acc" if role == "multiply" else "acc_noload"
             elif role == "multiply":
                 port = "mac"
             elif shifted_reg is not None and reg == shifted_reg[0] and p["shifted_read"] == "early":
+                port = "early"
+            elif reg in early_sources and p["shifted_read"] == "early":
                 port = "early"
             elif name == "movt" and p["movt_pairs_with_movw"]:
                 port = "pair"
@@ -271,6 +289,8 @@ class ScheduledModel(TimingModel):
             is_load=role in _LOAD_ROLES,
             sets_flags=sets_flags,
             tags=tuple(tags),
+            early_forward="always" if "shifted" in tags else timing.early_forward,
+            same_cycle_forward=timing.same_cycle_forward and "shifted" not in tags,
         )
 
     def nop_op(self, op: Op) -> Op:
@@ -294,20 +314,24 @@ class ScheduledModel(TimingModel):
         # [meas] multiplies "can't dual issue with stores"
         return not (("mac" in older.units and "store" in younger.units) or ("store" in older.units and "mac" in younger.units))
 
-    def _need(self, op: Op, ready: dict[str, tuple[int, int, bool]]) -> int:
+    def _need(self, op: Op, ready: dict[str, tuple[int, int, bool, int | None]], same_cycle: bool = True) -> int:
+        """Earliest issue cycle of ``op`` from its operands; ``same_cycle``: a result forwarded to
+        the younger op of its own issue group counts (the op would issue as that younger op)."""
         p = self.p
         need = -(1 << 30)
         for reg, port in op.reads:
             entry = ready.get(reg)
             if entry is None:
                 continue
-            late, early, from_load = entry
+            late, early, from_load, forward = entry
             if port == "normal":
-                at = late
+                at = min(late, forward) if same_cycle and forward is not None else late
             elif port == "early":
                 at = early
             elif port == "acc":
                 at = late - p["accumulator_advance"]
+            elif port == "acc_noload":
+                at = late if from_load else late - p["accumulator_advance"]
             elif port == "store":
                 at = late - p["store_data_advance"]
             elif port == "mac":
@@ -319,7 +343,7 @@ class ScheduledModel(TimingModel):
 
     def schedule(self, ops: Sequence[Op], start: PipeState) -> _Run:
         """Issue ``ops`` in order from ``start``; times relative to the first cycle after ``start``."""
-        ready = {reg: (late, early, load) for reg, late, early, load in start.ready}
+        ready = {reg: (late, early, load, forward) for reg, late, early, load, forward in start.ready}
         group_time = start.group_time
         group_op = start.group_op
         used: Counter[str] = Counter(start.group_units)
@@ -328,14 +352,21 @@ class ScheduledModel(TimingModel):
         width = self.p["issue_width"]
         per_op: list[tuple[int, int, tuple[str, ...]]] = []
         for op in ops:
-            need = self._need(op, ready)
+            older = group_op
+            shares_shifter = older is not None and "shift" in op.units and "shift" in older.units
+            same_cycle = older is not None and not (older.early_forward == "unshared" and "shift" in op.units)
+            need = self._need(op, ready, same_cycle)
             tags: list[str] = list(op.tags)
             before = next_free
-            if group_time is not None and group_op is not None and need <= group_time and self._can_pair(group_op, op, used):
+            paired = False
+            if group_time is not None and older is not None and need <= group_time and self._can_pair(older, op, used):
                 t = group_time
                 next_free = max(next_free, t + op.occupancy)
                 group_time, group_op, used = None, None, Counter()
                 tags.append("paired")
+                paired = True
+                if older.early_forward == "unshared" and "shift" in op.units:
+                    self._lose_early_forward(older, t, ready)
             else:
                 t = max(next_free, need)
                 if need > next_free:
@@ -344,15 +375,20 @@ class ScheduledModel(TimingModel):
                 can_take_younger = width > 1 and (self.p["pairing"] == "m33" or op.issue != "single")
                 group_time, group_op = (t, op) if can_take_younger else (None, None)
                 used = Counter(op.units)
+            lost = paired and (op.early_forward == "older" or (op.early_forward == "unshared" and shares_shifter))
+            forward = t if op.same_cycle_forward and not paired else None
             for reg, latency, early in op.writes:
-                ready[reg] = (t + latency, t + early, op.is_load)
+                early_at = t + (max(early, latency + 1) if lost else early)
+                # flags are never forwarded in the same cycle ([meas] jnk0le cortex_m7.md: "flags generated
+                # in early ALU cannot be forwarded to late ALU in 0 cycles")
+                ready[reg] = (t + latency, early_at, op.is_load, forward if reg != _FLAGS else None)
             if op.sets_flags:
                 flags_time = t
             per_op.append((t, next_free - before, tuple(tags)))
         end = next_free
         exit_ready = tuple(
-            (reg, late - end, early - end, load)
-            for reg, (late, early, load) in sorted(ready.items())
+            (reg, late - end, early - end, load, forward - end if forward is not None and group_op is not None else None)
+            for reg, (late, early, load, forward) in sorted(ready.items())
             if max(late, early) - end > -4
         )
         exit_state = PipeState(
@@ -363,6 +399,15 @@ class ScheduledModel(TimingModel):
             flags_time - end if flags_time is not None else None,
         )
         return _Run(end, exit_state, per_op, flags_time)
+
+    @staticmethod
+    def _lose_early_forward(older: Op, t: int, ready: dict[str, tuple[int, int, bool, int | None]]) -> None:
+        """``older`` (issued at ``t``) was paired with a younger op using the early shifter: its
+        result reaches early consumers one cycle after the late ones, not with ``early_latency``."""
+        for reg, latency, early in older.writes:
+            entry = ready.get(reg)
+            if entry is not None and entry[:2] == (t + latency, t + early):
+                ready[reg] = (t + latency, t + max(early, latency + 1), entry[2], None)
 
     # ------------------------------------------------------------------ pricing
 
