@@ -47,10 +47,12 @@ from pathlib import Path
 from typing import Any
 
 from capstone import arm as cs_arm
+from unicorn import arm_const as uc_arm
 
 from .data import CoreData
 from .model import BlockPrice, InsnInfo, TimingModel, base_name
 from .pipeline_data import PIPELINE_KEYS, ClassTiming, PipelineData, parse_pipeline
+from .prediction import BranchPredictor, branch_kind
 
 _GPRS = frozenset({f"r{n}" for n in range(13)} | {"sp", "lr"})
 _REG_ALIASES = {"sb": "r9", "sl": "r10", "fp": "r11", "ip": "r12"}
@@ -157,9 +159,12 @@ class ScheduledModel(TimingModel):
         super().__init__(data, options)
         self.pipe = parse_pipeline(data)
         self.p = self.pipe.values
+        #: M7 option prediction="dynamic": per-branch history (prediction.py) instead of the static rule
+        self.predictor = BranchPredictor() if options.get("prediction") == "dynamic" else None
         digest = hashlib.sha256(self.version.encode())
         digest.update(Path(__file__).read_bytes())
-        digest.update((Path(__file__).parent / "pipeline_data.py").read_bytes())
+        for module in ("pipeline_data.py", "prediction.py"):
+            digest.update((Path(__file__).parent / module).read_bytes())
         self.version = digest.hexdigest()[:16]
 
     # ------------------------------------------------------------------ instruction set
@@ -448,6 +453,8 @@ class ScheduledModel(TimingModel):
         last = executed[-1].info if executed else None
         kind = self._branch_kind(insns[-1], last) if last is not None else "none"
         taken_extra, mispredict = self._branch_costs(kind, static, run)
+        if self.predictor is not None and kind in ("cond_forward", "cond_backward"):
+            dynamic.append((last.address, self._branch_kind_string(insns[-1], last, mispredict)))
         price = ScheduledPrice(
             cycles=run.end,
             taken_extra=taken_extra,
@@ -469,11 +476,21 @@ class ScheduledModel(TimingModel):
         self._block_cache[key] = price
         return price
 
+    def _branch_kind_string(self, insn: Any, info: InsnInfo, mispredict: int) -> str:
+        """The ``bpred`` dynamic kind of a conditional branch (prediction.py)."""
+        register = None
+        if info.name in ("cbz", "cbnz"):
+            name = _reg(insn.reg_name(insn.operands[0].reg)).upper()
+            register = getattr(uc_arm, f"UC_ARM_REG_{name}")
+        backward = info.target is not None and info.target <= info.address
+        return branch_kind(info.address, mispredict, insn.cc, register, info.name == "cbnz", backward)
+
     def _branch_costs(self, kind: str, ops: Sequence[Op], run: _Run) -> tuple[int, int]:
         """(cycles added when the final branch is taken, cycles of a misprediction)."""
         p = self.p
         if kind == "none":
             return 0, 0
+        dynamic = self.predictor is not None and kind in ("cond_forward", "cond_backward")
         last = ops[-1]
         if p["prediction"] == "btfn":
             branch_time = run.per_op[-1][0]
@@ -483,6 +500,8 @@ class ScheduledModel(TimingModel):
                 and branch_time - run.flags_time >= p["early_flags_distance"]
             )
             mispredict = p["mispredict_early_flags"] if early else p["mispredict"]
+            if dynamic:
+                return 0, mispredict  # charged per execution by the predictor (dynamic_cost)
             if kind == "indirect":
                 return last.info.taken_extra, mispredict  # the class says: BTAC-predicted or a refill
             if kind == "cond_forward":
@@ -510,7 +529,12 @@ class ScheduledModel(TimingModel):
             return 0
         extra = 0
         state = prev.exit
-        if fallthrough and prev.branch_kind == "cond_backward" and self.p["prediction"] == "btfn":
+        if (
+            fallthrough
+            and prev.branch_kind == "cond_backward"
+            and self.p["prediction"] == "btfn"
+            and self.predictor is None
+        ):
             extra = prev.mispredict
             state = state.closed(extra)
         elif not fallthrough:
@@ -518,6 +542,23 @@ class ScheduledModel(TimingModel):
         statics = [self.nop_op(op) if op.info.conditional else op for op in nxt.ops]
         warm = self.schedule(statics, state).end
         return warm - nxt.cycles + extra
+
+    def start_call(self, uc: Any) -> None:
+        """Clear the branch history kept for ``uc`` (prediction="dynamic"); call before each call."""
+        if self.predictor is not None:
+            self.predictor.start_call(uc)
+
+    def dynamic_cost(self, kind: str, uc: Any) -> int:
+        total = 0
+        rest = []
+        for part in kind.split(" + "):
+            if part.startswith("bpred "):
+                if self.predictor is None:
+                    raise ValueError(f"Invalid dynamic kind {part!r} for {self!r}: no branch predictor")
+                total += self.predictor.cost(uc, part)
+            else:
+                rest.append(part)
+        return total + (super().dynamic_cost(" + ".join(rest), uc) if rest else 0)
 
     def source_of(self, rule: str) -> str:
         parts = rule.split("+")
