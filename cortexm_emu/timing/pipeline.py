@@ -20,7 +20,9 @@ each register's value becomes usable. This module prices a Unicorn block by sche
   code cut anywhere into A and B, ``price(A+B) = price(A) + price(B) + edge_cost(A, B, True)``
   exactly (tested).
 
-Branches. M7 (``prediction = "btfn"``): direct unconditional branches and calls are predicted
+Branches. M7 with the model option ``prediction="dynamic"``: conditional branches are predicted
+from per-branch history (``prediction.py``), charged per execution through a ``bpred`` dynamic
+entry. M7 by default (``prediction = "btfn"``): direct unconditional branches and calls are predicted
 taken; conditional branches are predicted taken when backward and not taken when forward;
 returns and register calls are predicted by the branch target cache (class ``taken_extra`` 0),
 computed jumps (MOV PC, TBB/TBH) never (the refill). A correct prediction costs nothing beyond the issue slot,
