@@ -77,6 +77,7 @@ _DIRECT_BRANCHES = frozenset({"b", "bl", "cbz", "cbnz"})
 _FLAGS = "apsr"
 _CARRY_READERS = frozenset({"adc", "sbc", "rrx"})
 
+
 @dataclass(frozen=True, slots=True)
 class Op:
     """One instruction as the scheduler sees it."""
