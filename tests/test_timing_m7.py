@@ -146,6 +146,13 @@ M7_EXPECTED = {
     "extract_early": 1 + 1 + 1 + IND,
     # PLD (a load pipe) + ADD | BX LR
     "preload_pairs": 1 + 1 + IND,
+    # LDR [r0] | LDR [r0, #8]: words 0 and 2 are in the same bank ('can be dual issued if each one
+    # is targeting different bank (even and odd words)' [meas]), no pair | LDR [r0, #12] pairs
+    # with it (odd word) | BX LR alone. Then LDR [r0], #4 (post-indexed: word 0) + LDR [r0, #4]
+    # after the writeback (word 2 of the original base): the rule leaves a written-back base alone
+    # and they pair ([here]: banks unknown) | BX LR
+    "bank_pairs": 1 + 1 + 1 + IND,
+    "bank_writeback": 1 + 1 + IND,
     # LDR | stall ('pld instruction can stall due to address dependency (same as normal loads)':
     # a word load into an address, early latency 2) | PLD + BX LR
     "preload_address": 1 + 1 + 1 + IND,
@@ -304,9 +311,9 @@ def test_m7_missing_pipeline_source_is_rejected(tmp_path):
         parse_pipeline(parse_core_data(path))
 
 
-def test_m7_bank_conflicts_cannot_be_switched_on(tmp_path):
-    path = _broken_m7(tmp_path, "load_bank_conflicts = false", "load_bank_conflicts = true")
-    with pytest.raises(TimingDataError, match=r"load_bank_conflicts.*only false is supported"):
+def test_m7_bank_conflicts_is_a_boolean(tmp_path):
+    path = _broken_m7(tmp_path, "load_bank_conflicts = true", "load_bank_conflicts = 1")
+    with pytest.raises(TimingDataError, match=r"field 'pipeline\.load_bank_conflicts': expected bool, got 1"):
         parse_pipeline(parse_core_data(path))
 
 

@@ -94,6 +94,7 @@ class Op:
     tags: tuple[str, ...]
     early_forward: str = "always"  # see pipeline_data.py
     same_cycle_forward: bool = False
+    bank: tuple[str, int] | None = None  # load address as (base register or "@" = absolute, offset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -297,9 +298,34 @@ class ScheduledModel(TimingModel):
             is_load=role in _LOAD_ROLES,
             sets_flags=sets_flags,
             tags=tuple(tags),
+            bank=self._bank_key(insn, info) if role == "load" else None,
             early_forward="always" if "shifted" in tags else timing.early_forward,
             same_cycle_forward=timing.same_cycle_forward and "shifted" not in tags,
         )
+
+    @staticmethod
+    def _bank_key(insn: Any, info: InsnInfo) -> tuple[str, int] | None:
+        """A load's address as far as it is known statically: (base, offset), base "@" for an
+        absolute (PC-relative literal) address; None with an index register."""
+        for op in insn.operands:
+            if op.type == cs_arm.ARM_OP_MEM and not op.mem.index and op.mem.base:
+                base = _reg(insn.reg_name(op.mem.base))
+                offset = 0 if insn.post_index else op.mem.disp
+                if base == "pc":
+                    return "@", ((info.address + 4) & ~3) + offset
+                return base, offset
+        return None
+
+    def _same_bank(self, older: Op, younger: Op) -> bool:
+        """Two loads certainly in the same DTCM/D-cache bank (even/odd word), from their addresses
+        as far as known: same base register (not written back by the older) and offsets a
+        multiple of 8 apart, or two literal addresses with the same word parity."""
+        a, b = older.bank, younger.bank
+        if a is None or b is None or a[0] != b[0]:
+            return False
+        if a[0] == "@":
+            return ((a[1] >> 2) ^ (b[1] >> 2)) & 1 == 0
+        return older.info.writeback != a[0] and (a[1] - b[1]) % 8 == 0
 
     def nop_op(self, op: Op) -> Op:
         """A condition-failed instruction: one issue slot, no units, no operands, no result."""
@@ -314,6 +340,8 @@ class ScheduledModel(TimingModel):
                 return True
             return younger.issue == "younger16" and younger.is16 and older.is16
         if older.issue == "single" or younger.issue in ("single", "slot0"):
+            return False
+        if self.p["load_bank_conflicts"] and self._same_bank(older, younger):
             return False
         capacity = self.p["units"]
         for unit in younger.units:

@@ -116,8 +116,6 @@ def parse_pipeline(data: CoreData) -> PipelineData:
         raise chk.fail("pipeline.issue_width", f"must be 1 or 2, got {values['issue_width']}")
     if values["registers_per_cycle"] < 1:
         raise chk.fail("pipeline.registers_per_cycle", f"must be >= 1, got {values['registers_per_cycle']}")
-    if values["load_bank_conflicts"]:
-        raise chk.fail("pipeline.load_bank_conflicts", "only false is supported (addresses are unknown when a block is priced)")
     capacity = values["units"]
     for unit, count in capacity.items():
         if isinstance(count, bool) or not isinstance(count, int) or count < 1:

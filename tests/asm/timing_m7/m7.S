@@ -319,3 +319,20 @@ FUNC forward_mostly_taken       /* a forward BNE taken 8 times in 9, in a 9-iter
         bx lr
         .size forward_mostly_taken, .-forward_mostly_taken
 
+
+
+        .balign 8
+FUNC bank_pairs                 /* two loads pair only from different banks (even/odd words) */
+        ldr.w r1, [r0]
+        ldr.w r2, [r0, #8]
+        ldr.w r3, [r0, #12]
+        bx lr
+        .size bank_pairs, .-bank_pairs
+
+        .balign 8
+FUNC bank_writeback             /* a written-back base: the banks are not compared */
+        ldr r1, [r0], #4
+        ldr.w r2, [r0, #4]
+        bx lr
+        .size bank_writeback, .-bank_writeback
+
