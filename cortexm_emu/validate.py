@@ -31,7 +31,7 @@ from pathlib import Path
 from statistics import fmean
 
 from cortexm_emu.machine import Buffer, Machine
-from cortexm_emu.timing import CORES
+from cortexm_emu.timing import CORES, model_for
 from cortexm_emu.toolchain import build
 
 SEQUENCES = Path(__file__).resolve().parent / "validation" / "sequences.toml"
@@ -59,6 +59,7 @@ class ValidationSequence:
     published: dict[str, float]  # core -> published cycles of one body
     source: str
     line: int
+    options: tuple[tuple[str, str], ...] = ()  # timing-model options (model_for), e.g. multiplier
 
     @property
     def text(self) -> str:
@@ -142,9 +143,18 @@ def load_sequences(path: Path = SEQUENCES) -> list[ValidationSequence]:
         source = entry.get("source")
         if not isinstance(source, str) or len(source.strip()) < 20:
             raise fail("source", "every published count must cite where it was published")
+        options = entry.get("options", {})
+        if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+            raise fail("options", f"expected a table of timing-model options (strings), got {options!r}")
+        for core in published:
+            try:
+                model_for(core, **options)
+            except ValueError as exc:
+                raise fail("options", str(exc)) from None
         result.append(
             ValidationSequence(name, mode, parts["setup"], parts["body"],
-                               {c: float(v) for c, v in published.items()}, source, line)
+                               {c: float(v) for c, v in published.items()}, source, line,
+                               tuple(sorted(options.items())))
         )
     return result
 
@@ -206,10 +216,14 @@ def run_validation(
         selected = [s for s in all_seqs if core in s.published]
         if not selected:
             continue
-        machine = Machine(core)
-        machine.load_elf(_elf(core, render_source(selected)))
+        elf = _elf(core, render_source(selected))
+        machines: dict[tuple[tuple[str, str], ...], Machine] = {}
         buffers = [Buffer.zeros(64) for _ in range(4)]
         for seq in selected:
+            machine = machines.get(seq.options)
+            if machine is None:
+                machine = machines[seq.options] = Machine(core, timing=model_for(core, **dict(seq.options)))
+                machine.load_elf(elf)
             lo, hi = MODES[seq.mode]
             low = machine.call(f"v_{seq.name}_{lo}", *buffers).cycles
             high = machine.call(f"v_{seq.name}_{hi}", *buffers).cycles

@@ -91,6 +91,21 @@ def test_bad_sequence_names_file_line_and_field(tmp_path, line, field):
         load_sequences(path)
 
 
+def test_sequence_options_select_the_timing_model(tmp_path):
+    # MULS with the small multiplier: 32 cycles (DDI 0484C Table 3.1); the option reaches model_for
+    seq = ValidationSequence("muls", "steady", (), ("muls r4, r1, r4",), {"m0plus": 32.0}, "a stated test source", 1,
+                             (("multiplier", "small"),))
+    (row,) = run_validation(["m0plus"], sequences=[seq])
+    assert row.emulated == 32.0
+    path = tmp_path / "opt.toml"
+    path.write_text(
+        '[[sequence]]\nname = "x"\nmode = "steady"\nbody = ["nop"]\npublished = { m4 = 1 }\n'
+        'options = { multiplier = "small" }\nsource = "a source long enough to count"\n'
+    )
+    with pytest.raises(ValidationDataError, match=r"opt\.toml:1: field 'sequence\[0\]\.options': Invalid option 'multiplier'"):
+        load_sequences(path)
+
+
 def test_unknown_core_and_name_are_rejected():
     with pytest.raises(ValueError, match=r"Invalid core 'm5'"):
         run_validation(["m5"])
