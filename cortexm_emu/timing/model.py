@@ -46,6 +46,10 @@ SCHEDULED_CORES: frozenset[str] = frozenset({"m7", "m33"})
 #: ``prediction.py``): the Cortex-M7 (DDI 0489F Table 3-3 ACTLR.DISBTACREAD).
 PREDICTION_CORES: frozenset[str] = frozenset({"m7"})
 PREDICTIONS: tuple[str, ...] = ("static", "dynamic")
+#: The M7's default. "dynamic" is closer to the silicon but needs the machine to call
+#: ``model.start_call(uc)`` at the start of every call (a call's count must not depend on the
+#: calls before it); switch once ``Machine.call`` does.
+DEFAULT_PREDICTION = "static"
 
 _MEMORY_ROLES = frozenset({"load", "store", "load_double", "store_double", "load_multiple", "store_multiple"})
 _DATA_ROLES = frozenset({"data", "multiply", "divide"})

@@ -52,7 +52,7 @@ from capstone import arm as cs_arm
 from unicorn import arm_const as uc_arm
 
 from .data import CoreData
-from .model import BlockPrice, InsnInfo, TimingModel, base_name
+from .model import DEFAULT_PREDICTION, BlockPrice, InsnInfo, TimingModel, base_name
 from .pipeline_data import PIPELINE_KEYS, ClassTiming, PipelineData, parse_pipeline
 from .prediction import BranchPredictor, branch_kind
 
@@ -164,7 +164,7 @@ class ScheduledModel(TimingModel):
         self.pipe = parse_pipeline(data)
         self.p = self.pipe.values
         #: M7 option prediction="dynamic": per-branch history (prediction.py) instead of the static rule
-        self.predictor = BranchPredictor() if options.get("prediction") == "dynamic" else None
+        self.predictor = BranchPredictor() if options.get("prediction", DEFAULT_PREDICTION) == "dynamic" else None
         digest = hashlib.sha256(self.version.encode())
         digest.update(Path(__file__).read_bytes())
         for module in ("pipeline_data.py", "prediction.py"):
