@@ -164,7 +164,8 @@ class ScheduledModel(TimingModel):
         self.pipe = parse_pipeline(data)
         self.p = self.pipe.values
         #: M7 option prediction="dynamic": per-branch history (prediction.py) instead of the static rule
-        self.predictor = BranchPredictor() if options.get("prediction", DEFAULT_PREDICTION) == "dynamic" else None
+        dynamic = self.p["prediction"] == "btfn" and options.get("prediction", DEFAULT_PREDICTION) == "dynamic"
+        self.predictor = BranchPredictor() if dynamic else None
         digest = hashlib.sha256(self.version.encode())
         digest.update(Path(__file__).read_bytes())
         for module in ("pipeline_data.py", "prediction.py"):
