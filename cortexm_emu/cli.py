@@ -264,7 +264,39 @@ def build_parser() -> argparse.ArgumentParser:
     )
     boards.add_argument("--json", action="store_true", help="print every profile as JSON")
     boards.set_defaults(handler=_boards)
+    val = sub.add_parser(
+        "validate",
+        help="model accuracy: emulated vs published cycles of short cited sequences, per core",
+        description="Run the published microbenchmarks of cortexm_emu/validation/sequences.toml (TRM "
+        "worked examples, hardware measurements; each cited) on each core and print published, "
+        "emulated and error per sequence, then n, mean and max |error| per core.",
+    )
+    val.add_argument("--core", choices=list(CORES), action="append", help="only this core (repeatable)")
+    val.add_argument("--json", action="store_true", help="print rows and summary as JSON")
+    val.set_defaults(handler=_validate)
     return parser
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from cortexm_emu.validate import as_json, run_validation, summarize
+
+    rows = run_validation(args.core)
+    if args.json:
+        print(json.dumps(as_json(rows), indent=2))
+        return 0
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="cortexm-emu validate: published vs emulated cycles (ideal memory)")
+    for column in ("core", "sequence", "published", "emulated", "error %"):
+        table.add_column(column, justify="right" if column in ("published", "emulated", "error %") else "left")
+    for r in rows:
+        table.add_row(r.core, f"{r.name}: {r.sequence}", f"{r.published:g}", f"{r.emulated:g}", f"{r.error_percent:+.1f}")
+    console = Console()
+    console.print(table)
+    for s in summarize(rows):
+        console.print(f"{s.core}: n={s.n} mean |error| {s.mean_abs_error:.1f} % max |error| {s.max_abs_error:.1f} %")
+    return 0
 
 
 def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:

@@ -293,6 +293,14 @@ def test_v7m_alu_run(v7m):
     assert straight(model, fns["alu_run"]) == 8 * 1 + (1 + P)
 
 
+def test_v7m_preload_is_one_cycle_and_breaks_load_pipelining(v7m):
+    core, model, fns = v7m
+    # PLD 1 | LDR 2 | PLI 1 | LDR 2 (its predecessor is no load: not pipelined) | BX LR 1 + P.
+    # No PLD/PLI row in Table 3-1: one issue cycle, the NOP row (m3.toml/m4.toml class preload,
+    # UNCONFIRMED)
+    assert straight(model, fns["preload"]) == 1 + 2 + 1 + 2 + (1 + P)
+
+
 def test_v7m_independent_loads_pipeline(v7m):
     core, model, fns = v7m
     # 3.3.2: a run of LDRs whose addresses do not use the previous destination: 2 + 1 + 1, then

@@ -60,6 +60,13 @@ M33_EXPECTED = {
     "v8m_ops": 1 + 1 + 1 + RET,
     # literal LDR | stall (load into address) | LDR
     "read_cpuid": 1 + 1 + 1 + RET,
+    # three UXTAB chained through Rn, one per cycle ([meas-j] '*xta* ... accumulate dependency can
+    # be chained like in multiply accumulates'; the last result's latency 2 is not waited for)
+    "xta_chain": 3 + RET,
+    # LDR | stall (a load result as *xta* accumulator: 'cannot consume like that', load-to-use 2) | UXTAB
+    "xta_after_load": 1 + 1 + 1 + RET,
+    # PLD 1 | LDR 1 | stall (load-to-use 2 into the PLD address) | PLD 1 ([M4] rule, UNCONFIRMED)
+    "preload_ops": 1 + 1 + 1 + 1 + RET,
 }
 
 

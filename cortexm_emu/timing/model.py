@@ -42,6 +42,14 @@ from .data import DATA_DIR, ClassEntry, CoreData, parse_core_data
 CORES: tuple[str, ...] = ("m0", "m0plus", "m3", "m4", "m7", "m33")
 #: Cores priced by the in-order issue scheduler of ``pipeline.py`` instead of this module's rules.
 SCHEDULED_CORES: frozenset[str] = frozenset({"m7", "m33"})
+#: Cores with a branch target address cache (option ``prediction``: "static" or "dynamic", see
+#: ``prediction.py``): the Cortex-M7 (DDI 0489F Table 3-3 ACTLR.DISBTACREAD).
+PREDICTION_CORES: frozenset[str] = frozenset({"m7"})
+PREDICTIONS: tuple[str, ...] = ("static", "dynamic")
+#: The M7's default. "dynamic" is closer to the silicon but needs the machine to call
+#: ``model.start_call(uc)`` at the start of every call (a call's count must not depend on the
+#: calls before it); switch once ``Machine.call`` does.
+DEFAULT_PREDICTION = "static"
 
 _MEMORY_ROLES = frozenset({"load", "store", "load_double", "store_double", "load_multiple", "store_multiple"})
 _DATA_ROLES = frozenset({"data", "multiply", "divide"})
@@ -491,6 +499,10 @@ class TimingModel:
             delta += warm - cold
         return delta
 
+    def start_call(self, uc: Any) -> None:
+        """Reset per-call state kept for the engine ``uc`` (none on these cores); the machine
+        calls it at the start of every call."""
+
     def dynamic_cost(self, kind: str, uc: Any) -> int:
         """Extra cycles of one operand-dependent instruction, from registers read just before it runs."""
         total = 0
@@ -557,12 +569,14 @@ def model_for(core: str, **options: str) -> TimingModel:
     """The timing model of ``core`` ("m0", "m0plus", "m3", "m4", "m7", "m33").
 
     Options: ``multiplier="fast" | "small"`` on m0 and m0plus (MULS 1 or 32 cycles, an
-    implementation option of the silicon; default "fast").
+    implementation option of the silicon; default "fast"); ``prediction="static" | "dynamic"`` on
+    m7 (branch direction from the static rule, or per-branch history, ``prediction.py``; default
+    "static": "dynamic" needs ``start_call(uc)`` before each call).
     """
     if core not in CORES:
         raise ValueError(f"Invalid core {core!r}; accepted: {', '.join(CORES)}")
     data = _core_data(core)
-    accepted = ["multiplier"] if data.multiplier else []
+    accepted = (["multiplier"] if data.multiplier else []) + (["prediction"] if core in PREDICTION_CORES else [])
     for key, value in options.items():
         if key not in accepted:
             raise ValueError(
@@ -572,4 +586,6 @@ def model_for(core: str, **options: str) -> TimingModel:
             raise ValueError(
                 f"Invalid multiplier {value!r} for core {core!r}; accepted: {', '.join(data.multiplier)}"
             )
+        if key == "prediction" and value not in PREDICTIONS:
+            raise ValueError(f"Invalid prediction {value!r} for core {core!r}; accepted: {', '.join(PREDICTIONS)}")
     return _model(core, tuple(sorted(options.items())))

@@ -20,7 +20,9 @@ each register's value becomes usable. This module prices a Unicorn block by sche
   code cut anywhere into A and B, ``price(A+B) = price(A) + price(B) + edge_cost(A, B, True)``
   exactly (tested).
 
-Branches. M7 (``prediction = "btfn"``): direct unconditional branches and calls are predicted
+Branches. M7 with the model option ``prediction="dynamic"``: conditional branches are predicted
+from per-branch history (``prediction.py``), charged per execution through a ``bpred`` dynamic
+entry. M7 by default (``prediction = "btfn"``): direct unconditional branches and calls are predicted
 taken; conditional branches are predicted taken when backward and not taken when forward;
 returns and register calls are predicted by the branch target cache (class ``taken_extra`` 0),
 computed jumps (MOV PC, TBB/TBH) never (the refill). A correct prediction costs nothing beyond the issue slot,
@@ -47,13 +49,15 @@ from pathlib import Path
 from typing import Any
 
 from capstone import arm as cs_arm
+from unicorn import arm_const as uc_arm
 
-from .data import CoreData, _Checker
-from .model import BlockPrice, InsnInfo, TimingModel, base_name
+from .data import CoreData
+from .model import DEFAULT_PREDICTION, BlockPrice, InsnInfo, TimingModel, base_name
+from .pipeline_data import PIPELINE_KEYS, ClassTiming, PipelineData, parse_pipeline
+from .prediction import BranchPredictor, branch_kind
 
 _GPRS = frozenset({f"r{n}" for n in range(13)} | {"sp", "lr"})
 _REG_ALIASES = {"sb": "r9", "sl": "r10", "fp": "r11", "ip": "r12"}
-_ISSUE = ("any", "slot0", "single", "younger16", "younger_any")
 _LOAD_ROLES = frozenset({"load", "load_double", "load_multiple"})
 _STORE_ROLES = frozenset({"store", "store_double", "store_multiple"})
 _FLAG_SETTERS = frozenset({"cmp", "cmn", "tst", "teq"})
@@ -73,122 +77,6 @@ _DIRECT_BRANCHES = frozenset({"b", "bl", "cbz", "cbnz"})
 _FLAGS = "apsr"
 _CARRY_READERS = frozenset({"adc", "sbc", "rrx"})
 
-#: The [pipeline] keys every scheduled core states, each with a ``<key>_source``.
-PIPELINE_KEYS: dict[str, type] = {
-    "issue_width": int,
-    "pairing": str,
-    "units": dict,
-    "load_bank_conflicts": bool,
-    "early_read_extra": int,
-    "address_read": str,
-    "shifted_read": str,
-    "accumulator_advance": int,
-    "store_data_advance": int,
-    "load_to_multiply_extra": int,
-    "movt_pairs_with_movw": bool,
-    "registers_per_cycle": int,
-    "shifted_register_latency": int,
-    "shifted_lsl_latency": int,
-    "shifted_constant_latency": int,
-    "shifted_units": list,
-    "flag_setting_shifted_constant_cycles": int,
-    "muls_16bit_cycles": int,
-    "prediction": str,
-    "predicted_taken_extra": int,
-    "mispredict": int,
-    "mispredict_early_flags": int,
-    "early_flags_distance": int,
-    "taken_refill_paired_no_flags": int,
-}
-_CHOICES = {
-    "pairing": ("m7", "m33"),
-    "address_read": ("early", "normal"),
-    "shifted_read": ("early", "normal"),
-    "prediction": ("btfn", "none"),
-}
-
-
-@dataclass(frozen=True, slots=True)
-class ClassTiming:
-    """The scheduler's fields of one instruction class."""
-
-    latency: int
-    early_latency: int
-    units: tuple[str, ...]
-    issue: str
-
-
-@dataclass(frozen=True, slots=True)
-class PipelineData:
-    """The checked ``[pipeline]`` table and per-class scheduler fields of one core."""
-
-    values: dict[str, Any]
-    sources: dict[str, str]
-    classes: dict[str, ClassTiming]
-    accepts_v8m: frozenset[str]
-    accepts_v8m_source: str
-
-
-def parse_pipeline(data: CoreData) -> PipelineData:
-    """Check the scheduler fields of a core file; TimingDataError names file, line and field."""
-    import tomllib
-
-    doc = tomllib.loads(data.text)
-    chk = _Checker(data.path, data.text)
-    table = chk.get(doc, "pipeline", dict, "", anchor=r"^\[pipeline\]")
-    values: dict[str, Any] = {}
-    sources: dict[str, str] = {}
-    for key, kind in PIPELINE_KEYS.items():
-        values[key] = chk.get(table, key, kind, "pipeline")
-        sources[key] = chk.get(table, f"{key}_source", str, "pipeline")
-        if kind is int and values[key] < 0:
-            raise chk.fail(f"pipeline.{key}", f"must be >= 0, got {values[key]}")
-        if key in _CHOICES and values[key] not in _CHOICES[key]:
-            raise chk.fail(f"pipeline.{key}", f"{values[key]!r} is not one of {', '.join(_CHOICES[key])}")
-    for key in table:
-        if key.removesuffix("_source") not in PIPELINE_KEYS:
-            raise chk.fail(f"pipeline.{key}", f"unknown key; accepted: {', '.join(PIPELINE_KEYS)}")
-    if values["issue_width"] not in (1, 2):
-        raise chk.fail("pipeline.issue_width", f"must be 1 or 2, got {values['issue_width']}")
-    if values["registers_per_cycle"] < 1:
-        raise chk.fail("pipeline.registers_per_cycle", f"must be >= 1, got {values['registers_per_cycle']}")
-    if values["load_bank_conflicts"]:
-        raise chk.fail("pipeline.load_bank_conflicts", "only false is supported (addresses are unknown when a block is priced)")
-    capacity = values["units"]
-    for unit, count in capacity.items():
-        if isinstance(count, bool) or not isinstance(count, int) or count < 1:
-            raise chk.fail("pipeline.units", f"unit {unit!r}: expected an integer >= 1, got {count!r}")
-    for unit in values["shifted_units"]:
-        if unit not in capacity:
-            raise chk.fail("pipeline.shifted_units", f"unknown unit {unit!r}; accepted: {', '.join(capacity) or '(none)'}")
-
-    classes: dict[str, ClassTiming] = {}
-    early_extra = values["early_read_extra"]
-    for index, entry in enumerate(doc.get("class", [])):
-        name = entry.get("name", f"#{index}")
-        anchor = rf'^name\s*=\s*"{name}"'
-        where = f"class[{name}]"
-        latency = chk.get(entry, "latency", int, where, anchor)
-        if latency < 0:
-            raise chk.fail(f"{where}.latency", f"must be >= 0, got {latency}", anchor)
-        early = entry.get("early_latency", latency + early_extra)
-        if isinstance(early, bool) or not isinstance(early, int) or early < 0:
-            raise chk.fail(f"{where}.early_latency", f"expected an integer >= 0, got {early!r}", anchor)
-        units = chk.get(entry, "units", list, where, anchor)
-        for unit in units:
-            if unit not in capacity:
-                raise chk.fail(f"{where}.units", f"unknown unit {unit!r}; accepted: {', '.join(capacity) or '(none)'}", anchor)
-        issue = chk.get(entry, "issue", str, where, anchor)
-        if issue not in _ISSUE:
-            raise chk.fail(f"{where}.issue", f"{issue!r} is not one of {', '.join(_ISSUE)}", anchor)
-        classes[name] = ClassTiming(latency, early, tuple(units), issue)
-    isa = doc.get("isa", {})
-    accepts = isa.get("accepts_v8m", [])
-    accepts_source = ""
-    if accepts:
-        accepts_source = chk.get(isa, "accepts_v8m_source", str, "isa")
-    return PipelineData(values, sources, classes, frozenset(accepts), accepts_source)
-
 
 @dataclass(frozen=True, slots=True)
 class Op:
@@ -204,6 +92,9 @@ class Op:
     is_load: bool
     sets_flags: bool
     tags: tuple[str, ...]
+    early_forward: str = "always"  # see pipeline_data.py
+    same_cycle_forward: bool = False
+    bank: tuple[str, int] | None = None  # load address as (base register or "@" = absolute, offset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,12 +104,16 @@ class PipeState:
     group_time: int | None  # issue cycle of a group that still has a free slot
     group_op: Op | None
     group_units: tuple[str, ...]
-    ready: tuple[tuple[str, int, int, bool], ...]  # (register, late, early, produced by a load)
+    ready: tuple[tuple[str, int, int, bool, int | None], ...]  # (register, late, early, produced by a load, same-cycle time)
     flags_time: int | None
 
     def closed(self, delay: int) -> PipeState:
         """The state after ``delay`` more cycles with no issue (a taken branch or a refill)."""
-        ready = tuple((r, late - delay, early - delay, load) for r, late, early, load in self.ready if max(late, early) - delay > -4)
+        ready = tuple(
+            (r, late - delay, early - delay, load, None)
+            for r, late, early, load, _ in self.ready
+            if max(late, early) - delay > -4
+        )
         flags = self.flags_time - delay if self.flags_time is not None else None
         return PipeState(None, None, (), ready, flags)
 
@@ -268,8 +163,13 @@ class ScheduledModel(TimingModel):
         super().__init__(data, options)
         self.pipe = parse_pipeline(data)
         self.p = self.pipe.values
+        #: M7 option prediction="dynamic": per-branch history (prediction.py) instead of the static rule
+        dynamic = self.p["prediction"] == "btfn" and options.get("prediction", DEFAULT_PREDICTION) == "dynamic"
+        self.predictor = BranchPredictor() if dynamic else None
         digest = hashlib.sha256(self.version.encode())
         digest.update(Path(__file__).read_bytes())
+        for module in ("pipeline_data.py", "prediction.py"):
+            digest.update((Path(__file__).parent / module).read_bytes())
         self.version = digest.hexdigest()[:16]
 
     # ------------------------------------------------------------------ instruction set
@@ -301,11 +201,11 @@ class ScheduledModel(TimingModel):
 
         # shifted operand2 (not the pure shift instructions, which are their own class)
         shifted_reg = None
-        if role == "data" and name not in _PURE_SHIFTS:
+        if timing.operand2 and name not in _PURE_SHIFTS:
             for op in reg_ops:
                 if op.shift.type not in (0, cs_arm.ARM_SFT_INVALID) and op.shift.value:
                     shifted_reg = (_reg(insn.reg_name(op.reg)), op.shift.type)
-        shifted_const = role == "data" and _shifted_constant(insn)
+        shifted_const = timing.operand2 and _shifted_constant(insn)
         if shifted_reg is not None:
             lsl = shifted_reg[1] in (cs_arm.ARM_SFT_LSL, cs_arm.ARM_SFT_LSL_REG)
             latency = p["shifted_lsl_latency"] if lsl else p["shifted_register_latency"]
@@ -326,13 +226,22 @@ class ScheduledModel(TimingModel):
         # registers read, by port
         read_regs, _ = insn.regs_access()
         reads_set = {_reg(insn.reg_name(r)) for r in read_regs}
+        if role == "data" and name not in _FLAG_SETTERS:
+            reads_set |= set(reg_names[1:])  # capstone's regs_access misses e.g. UXTAB's Rm
         accumulators: set[str] = set()
         if role == "multiply":
             if name in _LONG_ACCUMULATE:
                 accumulators = set(reg_names[:2])
             elif name in _ACCUMULATE_RA and len(reg_names) >= 4:
                 accumulators = {reg_names[3]}
+        if timing.accumulator == "rn" and len(reg_names) >= 3:
+            accumulators = {reg_names[1]}
         reads_set |= accumulators
+        early_sources = set()
+        if timing.early_read == "sources":
+            early_sources = set(reg_names[1:])
+        elif timing.early_read == "last" and len(reg_names) >= 2:
+            early_sources = {reg_names[-1]}
         address_regs = set(info.addr_regs)
         port_address = "early" if p["address_read"] == "early" else "normal"
         reads: list[tuple[str, str]] = []
@@ -342,10 +251,12 @@ class ScheduledModel(TimingModel):
             elif role in _STORE_ROLES:
                 port = "store"
             elif reg in accumulators:
-                port = "acc"
+                port = "acc" if role == "multiply" else "acc_noload"
             elif role == "multiply":
                 port = "mac"
             elif shifted_reg is not None and reg == shifted_reg[0] and p["shifted_read"] == "early":
+                port = "early"
+            elif reg in early_sources and p["shifted_read"] == "early":
                 port = "early"
             elif name == "movt" and p["movt_pairs_with_movw"]:
                 port = "pair"
@@ -388,7 +299,34 @@ class ScheduledModel(TimingModel):
             is_load=role in _LOAD_ROLES,
             sets_flags=sets_flags,
             tags=tuple(tags),
+            bank=self._bank_key(insn, info) if role == "load" else None,
+            early_forward="always" if "shifted" in tags else timing.early_forward,
+            same_cycle_forward=timing.same_cycle_forward and "shifted" not in tags,
         )
+
+    @staticmethod
+    def _bank_key(insn: Any, info: InsnInfo) -> tuple[str, int] | None:
+        """A load's address as far as it is known statically: (base, offset), base "@" for an
+        absolute (PC-relative literal) address; None with an index register."""
+        for op in insn.operands:
+            if op.type == cs_arm.ARM_OP_MEM and not op.mem.index and op.mem.base:
+                base = _reg(insn.reg_name(op.mem.base))
+                offset = 0 if insn.post_index else op.mem.disp
+                if base == "pc":
+                    return "@", ((info.address + 4) & ~3) + offset
+                return base, offset
+        return None
+
+    def _same_bank(self, older: Op, younger: Op) -> bool:
+        """Two loads certainly in the same DTCM/D-cache bank (even/odd word), from their addresses
+        as far as known: same base register (not written back by the older) and offsets a
+        multiple of 8 apart, or two literal addresses with the same word parity."""
+        a, b = older.bank, younger.bank
+        if a is None or b is None or a[0] != b[0]:
+            return False
+        if a[0] == "@":
+            return ((a[1] >> 2) ^ (b[1] >> 2)) & 1 == 0
+        return older.info.writeback != a[0] and (a[1] - b[1]) % 8 == 0
 
     def nop_op(self, op: Op) -> Op:
         """A condition-failed instruction: one issue slot, no units, no operands, no result."""
@@ -404,6 +342,8 @@ class ScheduledModel(TimingModel):
             return younger.issue == "younger16" and younger.is16 and older.is16
         if older.issue == "single" or younger.issue in ("single", "slot0"):
             return False
+        if self.p["load_bank_conflicts"] and self._same_bank(older, younger):
+            return False
         capacity = self.p["units"]
         for unit in younger.units:
             if used[unit] + 1 > capacity[unit]:
@@ -411,20 +351,24 @@ class ScheduledModel(TimingModel):
         # [meas] multiplies "can't dual issue with stores"
         return not (("mac" in older.units and "store" in younger.units) or ("store" in older.units and "mac" in younger.units))
 
-    def _need(self, op: Op, ready: dict[str, tuple[int, int, bool]]) -> int:
+    def _need(self, op: Op, ready: dict[str, tuple[int, int, bool, int | None]], same_cycle: bool = True) -> int:
+        """Earliest issue cycle of ``op`` from its operands; ``same_cycle``: a result forwarded to
+        the younger op of its own issue group counts (the op would issue as that younger op)."""
         p = self.p
         need = -(1 << 30)
         for reg, port in op.reads:
             entry = ready.get(reg)
             if entry is None:
                 continue
-            late, early, from_load = entry
+            late, early, from_load, forward = entry
             if port == "normal":
-                at = late
+                at = min(late, forward) if same_cycle and forward is not None else late
             elif port == "early":
                 at = early
             elif port == "acc":
                 at = late - p["accumulator_advance"]
+            elif port == "acc_noload":
+                at = late if from_load else late - p["accumulator_advance"]
             elif port == "store":
                 at = late - p["store_data_advance"]
             elif port == "mac":
@@ -436,7 +380,7 @@ class ScheduledModel(TimingModel):
 
     def schedule(self, ops: Sequence[Op], start: PipeState) -> _Run:
         """Issue ``ops`` in order from ``start``; times relative to the first cycle after ``start``."""
-        ready = {reg: (late, early, load) for reg, late, early, load in start.ready}
+        ready = {reg: (late, early, load, forward) for reg, late, early, load, forward in start.ready}
         group_time = start.group_time
         group_op = start.group_op
         used: Counter[str] = Counter(start.group_units)
@@ -445,14 +389,21 @@ class ScheduledModel(TimingModel):
         width = self.p["issue_width"]
         per_op: list[tuple[int, int, tuple[str, ...]]] = []
         for op in ops:
-            need = self._need(op, ready)
+            older = group_op
+            shares_shifter = older is not None and "shift" in op.units and "shift" in older.units
+            same_cycle = older is not None and not (older.early_forward == "unshared" and "shift" in op.units)
+            need = self._need(op, ready, same_cycle)
             tags: list[str] = list(op.tags)
             before = next_free
-            if group_time is not None and group_op is not None and need <= group_time and self._can_pair(group_op, op, used):
+            paired = False
+            if group_time is not None and older is not None and need <= group_time and self._can_pair(older, op, used):
                 t = group_time
                 next_free = max(next_free, t + op.occupancy)
                 group_time, group_op, used = None, None, Counter()
                 tags.append("paired")
+                paired = True
+                if older.early_forward == "unshared" and "shift" in op.units:
+                    self._lose_early_forward(older, t, ready)
             else:
                 t = max(next_free, need)
                 if need > next_free:
@@ -461,15 +412,20 @@ class ScheduledModel(TimingModel):
                 can_take_younger = width > 1 and (self.p["pairing"] == "m33" or op.issue != "single")
                 group_time, group_op = (t, op) if can_take_younger else (None, None)
                 used = Counter(op.units)
+            lost = paired and (op.early_forward == "older" or (op.early_forward == "unshared" and shares_shifter))
+            forward = t if op.same_cycle_forward and not paired else None
             for reg, latency, early in op.writes:
-                ready[reg] = (t + latency, t + early, op.is_load)
+                early_at = t + (max(early, latency + 1) if lost else early)
+                # flags are never forwarded in the same cycle ([meas] jnk0le cortex_m7.md: "flags generated
+                # in early ALU cannot be forwarded to late ALU in 0 cycles")
+                ready[reg] = (t + latency, early_at, op.is_load, forward if reg != _FLAGS else None)
             if op.sets_flags:
                 flags_time = t
             per_op.append((t, next_free - before, tuple(tags)))
         end = next_free
         exit_ready = tuple(
-            (reg, late - end, early - end, load)
-            for reg, (late, early, load) in sorted(ready.items())
+            (reg, late - end, early - end, load, forward - end if forward is not None and group_op is not None else None)
+            for reg, (late, early, load, forward) in sorted(ready.items())
             if max(late, early) - end > -4
         )
         exit_state = PipeState(
@@ -480,6 +436,15 @@ class ScheduledModel(TimingModel):
             flags_time - end if flags_time is not None else None,
         )
         return _Run(end, exit_state, per_op, flags_time)
+
+    @staticmethod
+    def _lose_early_forward(older: Op, t: int, ready: dict[str, tuple[int, int, bool, int | None]]) -> None:
+        """``older`` (issued at ``t``) was paired with a younger op using the early shifter: its
+        result reaches early consumers one cycle after the late ones, not with ``early_latency``."""
+        for reg, latency, early in older.writes:
+            entry = ready.get(reg)
+            if entry is not None and entry[:2] == (t + latency, t + early):
+                ready[reg] = (t + latency, t + max(early, latency + 1), entry[2], None)
 
     # ------------------------------------------------------------------ pricing
 
@@ -520,6 +485,8 @@ class ScheduledModel(TimingModel):
         last = executed[-1].info if executed else None
         kind = self._branch_kind(insns[-1], last) if last is not None else "none"
         taken_extra, mispredict = self._branch_costs(kind, static, run)
+        if self.predictor is not None and kind in ("cond_forward", "cond_backward"):
+            dynamic.append((last.address, self._branch_kind_string(insns[-1], last, mispredict)))
         price = ScheduledPrice(
             cycles=run.end,
             taken_extra=taken_extra,
@@ -541,11 +508,21 @@ class ScheduledModel(TimingModel):
         self._block_cache[key] = price
         return price
 
+    def _branch_kind_string(self, insn: Any, info: InsnInfo, mispredict: int) -> str:
+        """The ``bpred`` dynamic kind of a conditional branch (prediction.py)."""
+        register = None
+        if info.name in ("cbz", "cbnz"):
+            name = _reg(insn.reg_name(insn.operands[0].reg)).upper()
+            register = getattr(uc_arm, f"UC_ARM_REG_{name}")
+        backward = info.target is not None and info.target <= info.address
+        return branch_kind(info.address, mispredict, insn.cc, register, info.name == "cbnz", backward)
+
     def _branch_costs(self, kind: str, ops: Sequence[Op], run: _Run) -> tuple[int, int]:
         """(cycles added when the final branch is taken, cycles of a misprediction)."""
         p = self.p
         if kind == "none":
             return 0, 0
+        dynamic = self.predictor is not None and kind in ("cond_forward", "cond_backward")
         last = ops[-1]
         if p["prediction"] == "btfn":
             branch_time = run.per_op[-1][0]
@@ -555,6 +532,8 @@ class ScheduledModel(TimingModel):
                 and branch_time - run.flags_time >= p["early_flags_distance"]
             )
             mispredict = p["mispredict_early_flags"] if early else p["mispredict"]
+            if dynamic:
+                return 0, mispredict  # charged per execution by the predictor (dynamic_cost)
             if kind == "indirect":
                 return last.info.taken_extra, mispredict  # the class says: BTAC-predicted or a refill
             if kind == "cond_forward":
@@ -582,7 +561,12 @@ class ScheduledModel(TimingModel):
             return 0
         extra = 0
         state = prev.exit
-        if fallthrough and prev.branch_kind == "cond_backward" and self.p["prediction"] == "btfn":
+        if (
+            fallthrough
+            and prev.branch_kind == "cond_backward"
+            and self.p["prediction"] == "btfn"
+            and self.predictor is None
+        ):
             extra = prev.mispredict
             state = state.closed(extra)
         elif not fallthrough:
@@ -590,6 +574,23 @@ class ScheduledModel(TimingModel):
         statics = [self.nop_op(op) if op.info.conditional else op for op in nxt.ops]
         warm = self.schedule(statics, state).end
         return warm - nxt.cycles + extra
+
+    def start_call(self, uc: Any) -> None:
+        """Clear the branch history kept for ``uc`` (prediction="dynamic"); call before each call."""
+        if self.predictor is not None:
+            self.predictor.start_call(uc)
+
+    def dynamic_cost(self, kind: str, uc: Any) -> int:
+        total = 0
+        rest = []
+        for part in kind.split(" + "):
+            if part.startswith("bpred "):
+                if self.predictor is None:
+                    raise ValueError(f"Invalid dynamic kind {part!r} for {self!r}: no branch predictor")
+                total += self.predictor.cost(uc, part)
+            else:
+                rest.append(part)
+        return total + (super().dynamic_cost(" + ".join(rest), uc) if rest else 0)
 
     def source_of(self, rule: str) -> str:
         parts = rule.split("+")
@@ -609,3 +610,6 @@ class ScheduledModel(TimingModel):
                 raise ValueError(f"Invalid rule name {rule!r} for {self.core}")
             texts.append(f"{tag}: {tag_sources[tag]}")
         return "\n".join(texts)
+
+
+__all__ = ["PIPELINE_KEYS", "ClassTiming", "PipelineData", "ScheduledModel", "ScheduledPrice", "parse_pipeline"]

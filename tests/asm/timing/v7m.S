@@ -336,6 +336,15 @@ FUNC page_straddle              /* 8 independent loads across a page boundary: U
         .size page_straddle, .-page_straddle
 
         .balign 4
+FUNC preload                    /* PLD/PLI: hints, one issue cycle, no bus transfer */
+        pld [r0, #32]
+        ldr r1, [r0]
+        pli [r0, #64]
+        ldr r2, [r0, #4]
+        bx lr
+        .size preload, .-preload
+
+        .balign 4
 FUNC cortexm_emu_halt
         b cortexm_emu_halt
         .size cortexm_emu_halt, .-cortexm_emu_halt

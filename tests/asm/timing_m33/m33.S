@@ -150,3 +150,27 @@ FUNC read_cpuid                 /* SCB->CPUID */
         bx lr
         .size read_cpuid, .-read_cpuid
         .ltorg
+
+        .balign 8
+FUNC xta_chain                  /* UXTAB chained through its accumulator (Rn) */
+        uxtab r1, r1, r0
+        uxtab r1, r1, r0
+        uxtab r1, r1, r0
+        bx lr
+        .size xta_chain, .-xta_chain
+
+        .balign 8
+FUNC xta_after_load             /* ... but a load result is not consumed early as Rn */
+        ldr.w r1, [r0]
+        uxtab r1, r1, r0
+        bx lr
+        .size xta_after_load, .-xta_after_load
+
+        .balign 8
+FUNC preload_ops                /* PLD: one issue cycle, its address read like a load's */
+        pld [r0, #32]
+        ldr.w r1, [r0]
+        pld [r1]
+        bx lr
+        .size preload_ops, .-preload_ops
+

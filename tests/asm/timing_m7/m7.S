@@ -27,7 +27,7 @@ FUNC alu_pairs                  /* 8 independent simple ALU ops: two per cycle *
         .size alu_pairs, .-alu_pairs
 
         .balign 8
-FUNC alu_chain                  /* 4 dependent ALU ops: latency 1, no pairing */
+FUNC alu_chain                  /* 4 dependent ADDs: an older ADD forwards to a younger one in 0 cycles */
         add.w r1, r0, #1
         add.w r2, r1, #1
         add.w r3, r2, #1
@@ -174,7 +174,7 @@ FUNC forward_not_taken          /* forward conditional branch predicted not take
 
         .balign 8
 FUNC late_flags                 /* flags set 2 cycles before a mispredicted branch: 8 */
-        movs r1, #1
+        eor.w r1, r12, #1   /* r12 = 0: r1 = 1 (EOR: no same-cycle forward) */
 1:      subs.w r1, r1, #1
         mul r2, r3, r12
         mul r2, r3, r12
@@ -185,7 +185,7 @@ FUNC late_flags                 /* flags set 2 cycles before a mispredicted bran
 
         .balign 8
 FUNC early_flags                /* flags set 3 cycles before a mispredicted branch: 6 */
-        movs r1, #1
+        eor.w r1, r12, #1   /* r12 = 0: r1 = 1 (EOR: no same-cycle forward) */
 1:      subs.w r1, r1, #1
         mul r2, r3, r12
         mul r2, r3, r12
@@ -239,3 +239,100 @@ FUNC carry_chain                /* dependent ADCS chain: the carry is read one c
 FUNC computed_return            /* MOV PC, LR: a computed jump, never predicted */
         mov pc, lr
         .size computed_return, .-computed_return
+
+        .balign 8
+FUNC extend_with_shifted        /* UXTB (older) pairs with an inline-shifted op: no shift unit */
+        uxtb.w r1, r0
+        eor.w r2, r0, r0, ror #3
+        uxtb.w r3, r0
+        eor.w r12, r0, r0, ror #5
+        bx lr
+        .size extend_with_shifted, .-extend_with_shifted
+
+        .balign 8
+FUNC shift_to_address           /* a shift's result is an address the next cycle */
+        lsl.w r1, r12, #2
+        ldr.w r2, [r0, r1]
+        bx lr
+        .size shift_to_address, .-shift_to_address
+
+        .balign 8
+FUNC shift_address_shared       /* ... unless its pair partner used the early shifter */
+        lsl.w r1, r12, #2
+        eor.w r3, r0, r0, ror #3
+        ldr.w r2, [r0, r1]
+        bx lr
+        .size shift_address_shared, .-shift_address_shared
+
+        .balign 8
+FUNC older_add_address          /* an ADD issued as the older op feeds an address next cycle */
+        add.w r1, r0, #4
+        mov.w r2, #0
+        ldr.w r3, [r1]
+        bx lr
+        .size older_add_address, .-older_add_address
+
+        .balign 8
+FUNC younger_add_address        /* as the younger op it goes to the late ALU: one cycle more */
+        mov.w r2, #0
+        add.w r1, r0, #4
+        ldr.w r3, [r1]
+        bx lr
+        .size younger_add_address, .-younger_add_address
+
+        .balign 8
+FUNC rotated_extend             /* a rotated UXTB reads its source normally */
+        ldr.w r1, [r0]
+        uxtb.w r2, r1, ror #8
+        bx lr
+        .size rotated_extend, .-rotated_extend
+
+        .balign 8
+FUNC extract_early              /* UBFX reads its source in the early ALU */
+        ldr.w r1, [r0]
+        ubfx r2, r1, #8, #8
+        bx lr
+        .size extract_early, .-extract_early
+
+        .balign 8
+FUNC preload_pairs              /* PLD takes a load pipe and pairs */
+        pld [r0, #32]
+        add.w r1, r0, #1
+        bx lr
+        .size preload_pairs, .-preload_pairs
+
+        .balign 8
+FUNC preload_address            /* PLD waits for its address like a load */
+        ldr.w r1, [r0]
+        pld [r1]
+        bx lr
+        .size preload_address, .-preload_address
+
+        .balign 8
+FUNC forward_mostly_taken       /* a forward BNE taken 8 times in 9, in a 9-iteration loop */
+        eor.w r1, r12, #9       /* r12 = 0: r1 = 9 */
+1:      cmp r1, #1
+        bne 2f
+        add.w r3, r3, #1
+2:      subs r1, #1
+        bne 1b
+        bx lr
+        .size forward_mostly_taken, .-forward_mostly_taken
+
+
+
+        .balign 8
+FUNC bank_pairs                 /* two loads pair only from different banks (even/odd words) */
+        ldr.w r1, [r0]
+        ldr.w r2, [r0, #8]
+        ldr.w r3, [r0, #12]
+        bx lr
+        .size bank_pairs, .-bank_pairs
+
+        .balign 8
+FUNC bank_writeback             /* a written-back base: the banks are not compared */
+        ldr r1, [r0], #4
+        ldr.w r2, [r0, #4]
+        bx lr
+        .size bank_writeback, .-bank_writeback
+
