@@ -409,3 +409,10 @@ def test_wolfssl_page_section_fed_back_as_a_log_gives_the_built_in_figures(key):
         assert ours.unit_bytes == theirs.unit_bytes, page.id
         for name in ("cycles_per_byte", "cycles_per_op"):
             assert getattr(ours, name) == pytest.approx(getattr(theirs, name), rel=1e-12), (page.id, name)
+
+
+def test_cache_and_prefetch_stated_with_a_board_are_kept():
+    figures, _ = read_input(WOLF4_LOG, assumptions=Assumptions(board="stm32h753zi", clock_mhz=400, cache="off"))
+    assert figures[0].clock_mhz == 400
+    assert figures[0].cache == "cache off, prefetch unknown (assumed); wait states from the board profile"
+    assert "at 400 MHz as given; flash wait states, prefetch and caches from the profile (cache off" in figures[0].notes

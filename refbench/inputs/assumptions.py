@@ -112,8 +112,10 @@ class Assumptions:
         if board is not None:
             clock = (f"{self.clock_mhz:g} MHz as given" if self.clock_mhz is not None else
                      f"{board.max_clock_mhz:g} MHz (no clock given: the part's maximum from the profile)")
+            memory = ("" if self.cache == "unknown" and self.prefetch == "unknown" else
+                      f" (cache {self.cache}, prefetch {self.prefetch} as given)")
             text = (f"assumed: board profile {board.name} ({board.part}, {CORE_NAMES[board.core]}) at {clock}; "
-                    "flash wait states, prefetch and caches from the profile")
+                    f"flash wait states, prefetch and caches from the profile{memory}")
         else:
             ws = f"{self.wait_states} flash wait states" if self.wait_states is not None else "flash wait states unknown"
             text = (f"assumed: no board profile; {CORE_NAMES[core_key(self.core)] if self.core else 'core not given'}"
@@ -124,7 +126,9 @@ class Assumptions:
     def memory_text(self) -> str | None:
         """The ``cache`` text of a figure: what is known of the memory system."""
         if self.board is not None:
-            return None
+            if self.cache == "unknown" and self.prefetch == "unknown":
+                return None
+            return f"cache {self.cache}, prefetch {self.prefetch} (assumed); wait states from the board profile"
         ws = f"{self.wait_states} wait states" if self.wait_states is not None else "wait states unknown"
         return f"cache {self.cache}, prefetch {self.prefetch}, {ws} (assumed, not from a board profile)"
 

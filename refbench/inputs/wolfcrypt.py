@@ -29,6 +29,10 @@ Formats, from the benchmark source (wolfSSL/wolfssl, ``wolfcrypt/benchmark/bench
   amount scaled to (bytes, KiB or MiB: ``get_blocktype()``), which the CSV does not print,
   whatever its header says: such rows are reported and skipped, never guessed.
 
+Not read (each row is reported): ``GENERATE_MACHINE_PARSEABLE_REPORT`` rows (``sym,...``,
+``asym,...``), ``MULTI_VALUE_STATISTICS`` rows (``max duration ...``), ``BENCH_MICROSECOND``
+rows (``μsec``), and ``bytes``-unit rows (under 1 KiB processed).
+
 Row names are classified by :func:`refbench.published.transcribe.wolfssl_classify`, the same
 mapping the built-in wolfSSL page uses; a name it does not know is reported.
 """
