@@ -32,7 +32,7 @@ from refbench.errors import DataFileError
 from refbench.inputs import TEMPLATE_PATH, Assumptions, detect_format, read_input
 from refbench.inputs.units import input_unit_bytes, load_unit_rules
 from refbench.published.model import load_figures
-from refbench.published.normalise import normalise
+from refbench.published.normalise import normalise, unit_bytes
 
 # --- the libraries' printf formats -------------------------------------------------------
 WOLF_HEADER = "wolfCrypt Benchmark (block bytes %d, min %.1f sec each)"
@@ -358,6 +358,12 @@ def test_unit_rules_file_is_checked(tmp_path):
         load_unit_rules(bad)
     with pytest.raises(ValueError, match=r"Invalid unit \('kB/s'\) for Mbed TLS"):
         input_unit_bytes("Mbed TLS", "3.6.0", "kB/s")
+    with pytest.raises(ValueError, match="without its library"):
+        input_unit_bytes(None, "4.4.1", "KB/s")
+    figures, _ = read_input(WOLF4_LOG, assumptions=M4_170)
+    with pytest.raises(ValueError, match="without its library"):
+        unit_bytes(figures[0].source, figures[0].version, figures[0].unit)
+    assert unit_bytes(figures[0].source, figures[0].version, figures[0].unit, figures[0].library) == (1024, "verified")
 
 
 # --- the wolfSSL page fed back as logs gives the built-in figures --------------------------

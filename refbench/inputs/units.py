@@ -71,6 +71,11 @@ def _rules() -> tuple[LibraryUnitRule, ...]:
 
 
 def _rule(library: str | None, version: str | None, unit: str) -> LibraryUnitRule:
+    if library is None:
+        # a caller that forgets the library would silently get the "*" rules (wolfSSL 4.x 'KB'
+        # would become 1000 bytes): refuse instead
+        raise ValueError(f"Invalid unit lookup ({unit!r}, version {version or 'not stated'}) for an input "
+                         "figure without its library; pass the figure's library")
     base = unit.removesuffix("/s")
     own = [r for r in _rules() if r.library == library]
     candidates = own or [r for r in _rules() if r.library == ANY_LIBRARY]
@@ -81,11 +86,11 @@ def _rule(library: str | None, version: str | None, unit: str) -> LibraryUnitRul
     versioned = [r for r in candidates if base in r.bytes]
     if versioned and number is None:
         raise ValueError(
-            f"Invalid unit ({unit!r}) for {library or 'an unnamed library'} without a version: its size depends "
+            f"Invalid unit ({unit!r}) for {library} without a version: its size depends "
             f"on the version ({'; '.join(r.reason for r in versioned)}); state the library version"
         )
     raise ValueError(
-        f"Invalid unit ({unit!r}) for {library or 'an unnamed library'} version {version or 'not stated'}; "
+        f"Invalid unit ({unit!r}) for {library} version {version or 'not stated'}; "
         f"no rule in {UNITS_PATH.name} covers it"
     )
 
