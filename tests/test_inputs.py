@@ -7,7 +7,8 @@ C conversions unchanged), quoted from:
 * wolfSSL ``wolfcrypt/benchmark/benchmark.c`` — ``benchmark_init()``: the header
   ``"wolfCrypt Benchmark (block bytes %d, min %.1f sec each)\\n"``;
   ``bench_stats_sym_finish()``: 4.x ``"%-16s%s %5.0f %s %s %5.3f %s, %8.3f %s/s"``, 5.x
-  ``"%-24s%s %5.0f %s %s %5.3f %s, %8.3f %s/s"``, ``SHOW_INTEL_CYCLES`` ``" %s = %6.2f\\n"``
+  ``"%-24s%s %5.0f %s %s %5.3f %s, %8.3f %s/s"`` (``", %lu cycles,"`` appended with
+  ``GENERATE_MACHINE_PARSEABLE_REPORT``), ``SHOW_INTEL_CYCLES`` ``" %s = %6.2f\\n"``
   (``"Cycles per byte"``), ``-csv`` ``"%s,%.3f,"``; ``bench_stats_asym_finish()``: 4.x
   ``"%-6s %5d %-9s %s %6d %s %5.3f %s, %s %5.3f ms, %.3f %s\\n"`` and ``-csv``
   ``"%s %d %s,%.3f,%.3f,\\n"``; 5.x ``bench_stats_asym_finish_ex()``
@@ -42,6 +43,7 @@ WOLF_VERSION = "----------------------------------------------------------------
 WOLF4_SYM = "%-16s%s %5.0f %s %s %5.3f %s, %8.3f %s/s"
 WOLF5_SYM = "%-24s%s %5.0f %s %s %5.3f %s, %8.3f %s/s"
 WOLF_CYCLES = " %s = %6.2f"
+WOLF5_SYM_PARSEABLE = WOLF5_SYM + ", %lu cycles,"
 WOLF4_ASYM = "%-6s %5d %-9s %s %6d %s %5.3f %s, %s %5.3f ms, %.3f %s"
 WOLF5_ASYM = "%-6s %5d %8s%-2s %s %6d %s %5.3f %s, %s %5.3f ms, %.3f %s"
 WOLF4_CSV_ASYM = "%s %d %s,%.3f,%.3f,"
@@ -124,6 +126,7 @@ WOLF5_LOG = "\n".join([
     wolf_sym(WOLF5_SYM, "GMAC Table 4-bit", 900, "KiB", 1.000, 899.805),                         # line 7
     wolf5_asym("ECC   [      SECP256R1]", 256, "key gen", 982, 1.000),                          # line 8
     wolf5_asym("ED", 25519, "sign", 1716, 1.000),                                               # line 9
+    WOLF5_SYM_PARSEABLE % ("SHA-256", "", 18, "MiB", "took", 1.0, "seconds", 18.042, "MiB", 96000000),  # line 10
     "Benchmark complete",
 ]) + "\n"
 
@@ -134,7 +137,8 @@ def test_wolfcrypt_5x_newer_units_cycles_device_and_curves():
     assert problems == []
     assert [(f.algorithm, f.operation, f.mode) for f in figures] == [
         ("AES-128-CBC", "encrypt", "CBC"), ("AES-128-GCM", "decrypt", "GCM (no AAD)"), ("GMAC", "mac", "Table 4-bit"),
-        ("ECC-P256", "keygen", None), ("Ed25519", "sign", None)]
+        ("ECC-P256", "keygen", None), ("Ed25519", "sign", None), ("SHA-256", "hash", None)]
+    assert "96000000 total cycles printed" in figures[5].notes
     cbc = figures[0]
     assert cbc.aux_value("cycles_per_byte").value == 5.52 and cbc.unit == "MiB/s"
     assert normalise(cbc).cycles_per_byte == pytest.approx(96e6 / (17.261 * 1048576))

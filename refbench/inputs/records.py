@@ -78,7 +78,3 @@ def build_figure(*, line: Line, placement: Placement, assumptions: Assumptions, 
         curve=fields.get("curve"), message_bytes=message_bytes, chunk_bytes=None, block_bytes=block_bytes,
         metric=metric, value=float(value), unit=unit, text=text, aux=tuple(aux), line=line.number,
     )
-
-
-def number(text: str) -> float:
-    return float(text)

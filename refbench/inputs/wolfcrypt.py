@@ -10,7 +10,9 @@ Formats, from the benchmark source (wolfSSL/wolfssl, ``wolfcrypt/benchmark/bench
   dashes (e.g. the wolfSSL STM32 page's blocks).
 * Symmetric rows, ``bench_stats_sym_finish()``; 4.x:
   ``"%-16s%s %5.0f %s %s %5.3f %s, %8.3f %s/s"`` (name, async device name, amount, unit,
-  ``"took"``, seconds, ``"seconds"``, rate, unit); 5.x: the same with ``%-24s``. The unit is
+  ``"took"``, seconds, ``"seconds"``, rate, unit); 5.x (checked on a 5.6-era and a current
+  copy): the same with ``%-24s``, and ``GENERATE_MACHINE_PARSEABLE_REPORT`` builds append
+  ``", %lu cycles,"`` (total cycles; kept in the notes). The unit is
   chosen per row: 4.x up to 5.5 print ``KB``/``MB`` (base 2) or ``kB``/``mB`` (``-base10``);
   from 5.6 ``get_blocktype()`` prints ``KiB``/``MiB`` (base 2) and ``get_blocktype_base10()``
   ``KB``/``MB``; ``bytes`` below 1 KiB. What each name means per version is in ``units.toml``.
@@ -21,6 +23,7 @@ Formats, from the benchmark source (wolfSSL/wolfssl, ``wolfcrypt/benchmark/bench
   ``"%-6s %5d %-9s %s %6d %s %5.3f %s, %s %5.3f ms, %.3f %s"`` (algorithm, strength,
   operation, device, count, ``"ops took"``, seconds, ``"sec"``, ``"avg"``, ms per op, ops/s,
   ``"ops/sec"``); 5.x: ``"%-6s %5d %8s%-2s %s %6d %s %5.3f %s, %s %5.3f ms, %.3f %s"``
+  (``", %lu cycles"`` appended by ``GENERATE_MACHINE_PARSEABLE_REPORT`` builds)
   (the algorithm may carry the curve, ``ECC   [      SECP256R1]``).
 * ``-csv``: ``"Symmetric Ciphers:"`` then ``"Algorithm,MB/s,..."`` and rows ``"%s,%.3f,"``;
   ``"Asymmetric Ciphers:"`` then ``"Algorithm,avg ms,ops/sec,"`` and rows
@@ -29,7 +32,7 @@ Formats, from the benchmark source (wolfSSL/wolfssl, ``wolfcrypt/benchmark/bench
   amount scaled to (bytes, KiB or MiB: ``get_blocktype()``), which the CSV does not print,
   whatever its header says: such rows are reported and skipped, never guessed.
 
-Not read (each row is reported): ``GENERATE_MACHINE_PARSEABLE_REPORT`` rows (``sym,...``,
+Not read (each row is reported): ``GENERATE_MACHINE_PARSEABLE_REPORT`` CSV rows (``sym,...``,
 ``asym,...``), ``MULTI_VALUE_STATISTICS`` rows (``max duration ...``), ``BENCH_MICROSECOND``
 rows (``μsec``), and ``bytes``-unit rows (under 1 KiB processed).
 
@@ -54,11 +57,11 @@ HEADER = re.compile(r"wolfCrypt Benchmark \(block bytes (?P<block>\d+), min\s*(?
 SYM = re.compile(
     rf"(?P<name>\S.*?)\s+(?:(?P<dev>SW|HW)\s+)?(?P<amount>\d+(?:\.\d+)?) (?P<amount_unit>{_UNIT}) took "
     rf"(?P<seconds>\d+\.\d+) seconds,\s+(?P<rate>\d+\.\d+) (?P<rate_unit>{_UNIT})/s"
-    r"(?:\s+Cycles per byte =\s+(?P<cpb>\d+\.\d+))?\s*"
+    r"(?:,\s*(?P<total_cycles>\d+) cycles,?)?(?:\s+Cycles per byte =\s+(?P<cpb>\d+\.\d+))?\s*"
 )
 ASYM = re.compile(
     r"(?P<name>\S.*?)\s+(?:(?P<dev>SW|HW)\s+)?(?P<ops>\d+) ops took (?P<seconds>\d+\.\d+) sec, "
-    r"avg (?P<avg>\d+\.\d+) ms, (?P<ops_per_s>\d+\.\d+) ops/sec\s*"
+    r"avg (?P<avg>\d+\.\d+) ms, (?P<ops_per_s>\d+\.\d+) ops/sec(?:,\s*(?P<total_cycles>\d+) cycles)?\s*"
 )
 #: lines of a run that carry no figure
 _META = re.compile(r"-{10,}|Benchmark complete|Benchmark Test: Return code.*|"
@@ -155,7 +158,9 @@ def _row(line: Line, m: re.Match[str], run: _Run, assumptions: Assumptions, plac
                    else "no 'wolfCrypt Benchmark (block bytes ...)' header before this row")
     common = dict(line=line, placement=placement, assumptions=assumptions, section=_section(line, run),
                   label=name, library=LIBRARY, version=version, fields=fields, block_bytes=run.block_bytes,
-                  notes=f"{version_note}; {header_note}",
+                  notes=f"{version_note}; {header_note}" + (
+                      f"; {m['total_cycles']} total cycles printed (GENERATE_MACHINE_PARSEABLE_REPORT)"
+                      if m["total_cycles"] else ""),
                   implementation="hardware" if m["dev"] == "HW" else None)
     if "rate" in m.groupdict():
         if m["amount_unit"] != m["rate_unit"]:
