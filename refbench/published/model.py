@@ -34,8 +34,9 @@ SOURCE_FILES = (
 
 #: metric -> the original units it may carry
 METRIC_UNITS: dict[str, frozenset[str]] = {
-    "throughput": frozenset({"KB/s", "MB/s", "KiB/s", "MiB/s", "Kbytes/s"}),
+    "throughput": frozenset({"KB/s", "MB/s", "KiB/s", "MiB/s", "Kbytes/s", "kB/s", "mB/s", "GB/s", "GiB/s"}),
     "time_per_op": frozenset({"ms", "µs"}),
+    "ops_per_s": frozenset({"ops/s"}),  # Mbed TLS public-key lines ('12 private/s'), user tables
     "cycles": frozenset({"cycles"}),
     "code_bytes": frozenset({"bytes"}),
     "constant_bytes": frozenset({"bytes"}),
@@ -50,6 +51,7 @@ AUX_UNITS: dict[str, frozenset[str]] = {
     "ops_per_s": frozenset({"ops/s"}),
     "time": frozenset({"µs", "ms"}),
     "throughput": frozenset({"Kbytes/s"}),
+    "cycles_per_byte": frozenset({"cycles/byte"}),  # wolfCrypt's own 'Cycles per byte = N' (refbench.inputs)
 }
 FOOTPRINT_METRICS = frozenset(m for m in METRIC_UNITS if m.endswith("_bytes"))
 IMPLEMENTATIONS = frozenset({"software", "hardware"})

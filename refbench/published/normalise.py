@@ -33,9 +33,16 @@ def _sources() -> dict[str, Source]:
     return load_sources()
 
 
-def unit_bytes(source: str, version: str, unit: str) -> tuple[int, str]:
+def unit_bytes(source: str, version: str, unit: str, library: str | None = None) -> tuple[int, str]:
     """Bytes one printed ``unit`` (``KB``, ``MiB``, ``Kbytes``; a trailing ``/s`` is ignored)
-    stands for on ``source`` for library ``version``, and whether that is verified or assumed."""
+    stands for on ``source`` for library ``version``, and whether that is verified or assumed.
+
+    A source that is not a built-in page is a user's input (``refbench.inputs``): its units
+    follow the per-library rules of ``refbench/inputs/units.toml``, which need ``library``."""
+    if source not in _sources():
+        from refbench.inputs.units import input_unit_bytes
+
+        return input_unit_bytes(library, version, unit)
     base = unit.removesuffix("/s")
     version_number = version.split(" ")[0]
     for rule in _sources()[source].units:
@@ -48,7 +55,11 @@ def unit_bytes(source: str, version: str, unit: str) -> tuple[int, str]:
     )
 
 
-def unit_reason(source: str, version: str, unit: str) -> str:
+def unit_reason(source: str, version: str, unit: str, library: str | None = None) -> str:
+    if source not in _sources():
+        from refbench.inputs.units import input_unit_reason
+
+        return input_unit_reason(library, version, unit)
     base = unit.removesuffix("/s")
     version_number = version.split(" ")[0]
     for rule in _sources()[source].units:
@@ -68,7 +79,7 @@ def normalise(figure: Figure) -> Normalised:
     """Cycles per byte and/or per operation of ``figure`` at ``figure.clock_mhz``."""
     clock_hz = figure.clock_mhz * 1e6
     if figure.metric == "throughput":
-        size, status = unit_bytes(figure.source, figure.version, figure.unit)
+        size, status = unit_bytes(figure.source, figure.version, figure.unit, figure.library)
         rate = figure.value * size
         if rate <= 0:
             return Normalised(None, None, rate, None, size, status)
@@ -79,6 +90,12 @@ def normalise(figure: Figure) -> Normalised:
         per_byte = per_op / figure.message_bytes if figure.message_bytes else None
         return Normalised(per_byte, per_op, figure.message_bytes / t if figure.message_bytes and t else None,
                           t, None, None)
+    if figure.metric == "ops_per_s":
+        if figure.value <= 0:
+            return Normalised(None, None, None, None, None, None)
+        per_op = clock_hz / figure.value
+        return Normalised(per_op / figure.message_bytes if figure.message_bytes else None, per_op, None,
+                          1.0 / figure.value, None, None)
     if figure.metric == "cycles":
         per_byte = figure.value / figure.message_bytes if figure.message_bytes else None
         return Normalised(per_byte, figure.value, None, figure.value / clock_hz, None, None)
