@@ -12,8 +12,9 @@ Manifest fields
 ``[[operations]]`` with ``name``, ``function``, ``args`` (roles from
 :data:`ROLES`, in the C parameter order), ``reference`` (a name of
 :mod:`refbench.kernels.references`), optional ``output_bytes``,
-``context_bytes``, ``setup`` and ``setup_args``; and ``[variants.<name>]`` with ``sources`` and
-``trades``. Paths are relative to the family folder; ``common/`` is always
+``context_bytes``, ``setup`` and ``setup_args``; and ``[variants.<name>]`` with ``sources``,
+``trades`` and optional ``cores`` (the cores whose instruction set the variant needs, e.g. UMAAL
+only on ARMv7E-M and ARMv8-M Mainline with DSP; default every core). Paths are relative to the family folder; ``common/`` is always
 on the include path and ``common/runtime.c`` always linked.
 """
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cortexm_emu.toolchain import Build, build
+from cortexm_emu.toolchain import CPU_FLAGS, Build, build
 from refbench.errors import DataFileError
 
 KERNELS = Path(__file__).resolve().parent
@@ -55,7 +56,14 @@ ROLES: dict[str, str] = {
     "personalization": "personalization string of a DRBG (input)",
     "personalization_len": "length of personalization",
     "out_len": "requested output length in bytes (integer input); `out` then has this length",
+    "a": "first multi-precision operand: little-endian bytes, 32-bit limbs least significant first (input; its length is the size)",
+    "b": "second operand, the length of `a` (input)",
+    "modulus": "modulus, the length of `a` (input; the reference's preparation makes it odd with a non-zero top limb)",
+    "limbs": "number of 32-bit limbs of `a` (integer)",
+    "r": "result, the length of `a` (output)",
 }
+#: Roles whose buffers have the length of the measured operand ``a``.
+OPERAND_ROLES = ("a", "b", "modulus")
 @dataclass(frozen=True)
 class Operation:
     """One C function: its arguments by role, and the reference it must equal.
@@ -80,6 +88,17 @@ class Variant:
     name: str
     trades: str
     sources: tuple[Path, ...]
+    #: cores the variant can be built for (None: every core)
+    cores: tuple[str, ...] | None = None
+
+    def supports(self, core: str) -> bool:
+        return self.cores is None or core in self.cores
+
+    def check_core(self, core: str) -> None:
+        """ValueError naming the variant, the core and the cores it supports, if it cannot run there."""
+        if not self.supports(core):
+            raise ValueError(f"Invalid core ({core!r}) for kernel variant {self.path}; "
+                             f"accepted: {', '.join(self.cores or ())} (its manifest's cores)")
 
     @property
     def path(self) -> str:
@@ -166,7 +185,15 @@ def load_family(manifest: Path) -> Family:
     variants = {}
     for vname, v in need(data, "variants", dict).items():
         where = f"variants.{vname}."
-        variants[vname] = Variant(name, vname, need(v, "trades", str, where), shared + paths(need(v, "sources", list, where), f"{where}sources"))
+        cores = None
+        if "cores" in v:
+            cores = tuple(need(v, "cores", list, where))
+            for core in cores:
+                if core not in CPU_FLAGS:
+                    raise DataFileError(str(manifest), _line_of(text, "cores"), f"{where}cores",
+                                        f"unknown core; valid: {', '.join(CPU_FLAGS)}", core)
+        variants[vname] = Variant(name, vname, need(v, "trades", str, where),
+                                  shared + paths(need(v, "sources", list, where), f"{where}sources"), cores)
     return Family(name, need(data, "standard", str), folder, tuple(operations), variants)
 
 
@@ -185,7 +212,11 @@ def family(name: str) -> Family:
 
 def build_variant(variant: Variant, core: str, *, opt: str = "Os", compiler: str = "zig",
                   linker_script: Path | None = None) -> Build:
-    """Compile one variant for one core; only its operations' functions are kept."""
+    """Compile one variant for one core; only its operations' functions are kept.
+
+    A core outside the variant's manifest ``cores`` is a ValueError (e.g. UMAAL on a Cortex-M3).
+    """
+    variant.check_core(core)
     fam = family(variant.family)
     return build(
         [*variant.sources, COMMON / "runtime.c"],

@@ -1,0 +1,346 @@
+"""The public-key arithmetic kernels in the emulated Cortex-M (family ``bignum``): Montgomery
+multiplication and squaring on 32-bit limbs for run-time lengths, and fixed-size field
+multiplication and squaring with special reduction (P-256, 2^255 - 19), against the
+references, plain Python integers and `cryptography`.
+
+Default run: every variant x operation on the cores of its manifest among Cortex-M0+ and
+Cortex-M4 (zig, -Os), at 256 and 2048 bits for the bignum kernels, on edge-case operands
+(0, 1, n-1, all-ones limbs) and seeded random ones. The full set (m0plus, m3, m4, m7, m33 x
+32..4096-bit operands x the standard primes of P-256/P-384/P-521, brainpool and SM2 as
+Montgomery moduli x zig/gcc) runs with ``-m matrix``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, x25519
+
+from cortexm_emu import Buffer, IllegalInstruction, Machine
+from cortexm_emu.toolchain import gcc_available
+from refbench.errors import DataFileError
+from refbench.kernels import catalog
+from refbench.kernels.harness import KernelHarness
+from refbench.kernels.references import FIELDS, prepare, reference
+from refbench.measure import Job, Measurer, ResultCache, make_inputs, plan
+from refbench.ref import curves
+
+DEFAULT_CORES = ("m0plus", "m4")
+MATRIX_CORES = ("m0plus", "m3", "m4", "m7", "m33")
+P256 = FIELDS["p256"][0]
+P25519 = FIELDS["25519"][0]
+
+
+@cache
+def harness(family: str, variant: str, core: str, compiler: str = "zig") -> KernelHarness:
+    return KernelHarness(family, variant, core, compiler=compiler)
+
+
+MONT_OPS = ("mont-mul", "mont-sqr")
+FIELD_OPS = ("p256-mul", "p256-sqr", "25519-mul", "25519-sqr")
+
+
+def cases(operations: tuple[str, ...], cores: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(variant, operation, core) for every bignum variant on the cores its manifest allows."""
+    fam = catalog.family("bignum")
+    assert {op.name for op in fam.operations} == set(MONT_OPS + FIELD_OPS)
+    return [(v.name, op, core) for v in fam.variants.values() for op in operations for core in cores
+            if v.supports(core)]
+
+
+def le(x: int, size: int) -> bytes:
+    return x.to_bytes(size, "little")
+
+
+def seeded(label: str, size: int) -> bytes:
+    return hashlib.shake_256(label.encode()).digest(size)
+
+
+def mont_operands(size: int, modulus: int | None = None) -> list[tuple[str, dict[str, bytes]]]:
+    """(label, raw inputs): edge cases of the carry chains and the final subtraction, then random."""
+    n = modulus if modulus is not None else (1 << (8 * size)) - 1  # all-ones limbs: every carry ripples
+    out = [
+        ("zero", {"a": le(0, size), "b": le(n - 1, size), "modulus": le(n, size)}),
+        ("one", {"a": le(1, size), "b": le(1, size), "modulus": le(n, size)}),
+        ("n-1", {"a": le(n - 1, size), "b": le(n - 1, size), "modulus": le(n, size)}),
+        ("n-2,n-1", {"a": le(n - 2, size), "b": le(n - 1, size), "modulus": le(n, size)}),
+    ]
+    if modulus is None:  # a modulus just above 2^(bits-1): the largest quotients in REDC
+        m = (1 << (8 * size - 1)) + 1
+        out.append(("2^k+1", {"a": le(m - 1, size), "b": le(m - 2, size), "modulus": le(m, size)}))
+    for i in range(3):
+        raw = {role: seeded(f"{role}/{size}/{i}", size) for role in ("a", "b")}
+        raw["modulus"] = le(n, size) if modulus is not None else seeded(f"modulus/{size}/{i}", size)
+        out.append((f"random{i}", raw))
+    return out
+
+
+def field_operands(p: int) -> list[tuple[str, dict[str, bytes]]]:
+    out = [
+        ("zero", {"a": le(0, 32), "b": le(p - 1, 32)}),
+        ("one", {"a": le(1, 32), "b": le(1, 32)}),
+        ("p-1", {"a": le(p - 1, 32), "b": le(p - 1, 32)}),
+        ("p-1,2", {"a": le(p - 1, 32), "b": le(2, 32)}),
+        ("unreduced", {"a": le(2**256 - 1, 32), "b": le(2**128 + 1, 32)}),  # reduced by the preparation
+    ]
+    out += [(f"random{i}", {r: seeded(f"fe/{r}/{i}", 32) for r in ("a", "b")}) for i in range(3)]
+    return out
+
+
+def expected_mont(operation: str, inputs: dict[str, bytes]) -> bytes:
+    """Plain Python integers: a*b*R^-1 mod n, R = 2^(32*limbs) (an oracle independent of modarith)."""
+    n = int.from_bytes(inputs["modulus"], "little")
+    a = int.from_bytes(inputs["a"], "little")
+    b = a if operation == "mont-sqr" else int.from_bytes(inputs["b"], "little")
+    size = len(inputs["a"])
+    return le(a * b * pow(1 << (8 * size), -1, n) % n, size)
+
+
+def expected_field(operation: str, inputs: dict[str, bytes]) -> bytes:
+    p = P256 if operation.startswith("p256") else P25519
+    a = int.from_bytes(inputs["a"], "little")
+    b = a if operation.endswith("sqr") else int.from_bytes(inputs["b"], "little")
+    return le(a * b % p, 32)
+
+
+def check_mont(h: KernelHarness, operation: str, label: str, raw: dict[str, bytes], subtests) -> None:
+    with subtests.test(msg=f"{h.variant.path}:{operation}:{h.core}:{len(raw['a'])}B:{label}"):
+        inputs = prepare(operation)(raw)
+        assert reference(operation)(inputs)["r"] == expected_mont(operation, inputs)
+        run = h.run(raw, operation)
+        assert run.verified, run.mismatch
+
+
+# ------------------------------------------------------------------------------ default run
+
+
+@pytest.mark.parametrize("variant, operation, core", cases(MONT_OPS, DEFAULT_CORES),
+                         ids=[f"{v}:{o}:{c}" for v, o, c in cases(MONT_OPS, DEFAULT_CORES)])
+@pytest.mark.parametrize("size", [32, 256], ids=["256bit", "2048bit"])
+def test_bignum_equals_reference_and_integers(variant, operation, core, size, subtests):
+    h = harness("bignum", variant, core)
+    for label, raw in mont_operands(size)[: 6 if size == 32 else 3]:
+        check_mont(h, operation, label, raw, subtests)
+
+
+@pytest.mark.parametrize("variant, operation, core", cases(FIELD_OPS, DEFAULT_CORES),
+                         ids=[f"{v}:{o}:{c}" for v, o, c in cases(FIELD_OPS, DEFAULT_CORES)])
+def test_field_equals_reference_and_integers(variant, operation, core, subtests):
+    h = harness("bignum", variant, core)
+    p = P256 if operation.startswith("p256") else P25519
+    for label, raw in field_operands(p):
+        with subtests.test(msg=f"bignum/{variant}:{operation}:{core}:{label}"):
+            inputs = prepare(f"fe-{operation}")(raw)
+            assert reference(f"fe-{operation}")(inputs)["r"] == expected_field(operation, inputs)
+            run = h.run(raw, operation)
+            assert run.verified, run.mismatch
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m4"])
+def test_p256_kernel_puts_cryptography_public_keys_on_the_curve(core):
+    """y^2 = x^3 - 3x + b (FIPS 186-4 D.1.2.3) for keys made by `cryptography`, with every
+    square and product computed by the kernel (its result buffer, read back from the emulator)."""
+    h = harness("bignum", "c32", core)
+    b = curves.P256.b
+
+    def call(function: str, *operands: int) -> int:
+        result = h.machine.call(function, Buffer(bytes(32), "r"), *(Buffer(le(x, 32)) for x in operands))
+        return int.from_bytes(result.buffer("r"), "little")
+
+    for k in (1, 2, 0xC0FFEE, curves.P256.n - 1):
+        numbers = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
+        x, y = numbers.x, numbers.y
+        x2 = call("fe_p256_sqr", x)
+        x3 = call("fe_p256_mul", x2, x)
+        assert call("fe_p256_sqr", y) == (x3 - 3 * x + b) % P256
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m4"])
+def test_25519_kernel_finds_cryptography_public_keys_on_the_curve(core):
+    """u^3 + 486662 u^2 + u is a square mod p for an X25519 public key u made by `cryptography`
+    (a point of the curve, not of its twist: RFC 7748 §5), with u^2 and u^3 from the kernel."""
+    h = harness("bignum", "c32", core)
+
+    def call(function: str, *operands: int) -> int:
+        result = h.machine.call(function, Buffer(bytes(32), "r"), *(Buffer(le(x, 32)) for x in operands))
+        return int.from_bytes(result.buffer("r"), "little")
+
+    for i in range(3):
+        private = x25519.X25519PrivateKey.from_private_bytes(seeded(f"x25519/{i}", 32))
+        u = int.from_bytes(private.public_key().public_bytes(serialization.Encoding.Raw,
+                                                              serialization.PublicFormat.Raw), "little")
+        u2 = call("fe25519_sqr", u)
+        u3 = call("fe25519_mul", u2, u)
+        rhs = (u3 + 486662 * u2 + u) % P25519
+        assert pow(rhs, (P25519 - 1) // 2, P25519) == 1
+
+
+def test_bignum_with_a_standard_prime_as_modulus(subtests):
+    """The Montgomery moduli of the brainpool and SM2 fields, through the run-time-size kernel."""
+    h = harness("bignum", "umaal", "m4")
+    for curve in (curves.BRAINPOOLP256R1, curves.SM2P256V1):
+        for label, raw in mont_operands(32, curve.p)[:4]:
+            check_mont(h, "mont-mul", f"{curve.name}:{label}", raw, subtests)
+
+
+# ------------------------------------------------------------------ instruction sets and cores
+
+
+def test_manifest_restricts_umaal_and_umlal_cores():
+    fam = catalog.family("bignum")
+    assert fam.variant("umaal").cores == ("m4", "m7", "m33")
+    assert fam.variant("umlal").cores == ("m3", "m4", "m7", "m33")
+    assert fam.variant("c32").cores is None and fam.variant("m0").supports("m0plus")
+    with pytest.raises(ValueError, match=r"Invalid core \('m3'\) for kernel variant bignum/umaal; accepted: m4, m7, m33"):
+        catalog.build_variant(fam.variant("umaal"), "m3")
+    with pytest.raises(ValueError, match=r"Invalid core \('m0plus'\) for kernel variant bignum/umlal"):
+        KernelHarness("bignum", "umlal", "m0plus")
+
+
+def mont_ctx(n: int, limbs: int) -> bytes:
+    """The bn_mont_ctx of mont.h made in Python: limbs, -n^-1 mod 2^32, the modulus (520 bytes)."""
+    return le(limbs, 4) + le(-pow(n, -1, 2**32) % 2**32, 4) + le(n, 4 * 128)
+
+
+def disassemble(elf) -> list:
+    import capstone
+    from elftools.elf.elffile import ELFFile
+
+    with elf.open("rb") as f:
+        text = ELFFile(f).get_section_by_name(".text")
+        code, address = text.data(), text["sh_addr"]
+    cs = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
+    cs.detail = True
+    return list(cs.disasm(code, address))
+
+
+@pytest.mark.parametrize("variant, built_for, core, mnemonic", [
+    ("umlal", "m3", "m0plus", "umlal"),
+    ("umaal", "m4", "m3", "umaal"),
+])
+def test_emulator_refuses_a_multiply_the_core_lacks(variant, built_for, core, mnemonic):
+    """An ELF built for a richer core, run on a poorer one, stops before it executes an
+    instruction the core does not have: every UMLAL of the umlal build is refused on the M0+
+    (ARMv6-M; the run stops at its first Thumb-2 instruction), the UMAAL on the M3 (no DSP)."""
+    built = catalog.build_variant(catalog.family("bignum").variant(variant), built_for)
+    machine = Machine(core)
+    multiplies = [insn for insn in disassemble(built.elf) if insn.mnemonic == mnemonic]
+    assert multiplies
+    assert all(machine.timing.check(insn) for insn in multiplies)
+    machine.load_elf(built.elf)
+    n = 2**255 + 19
+    with pytest.raises(IllegalInstruction, match=r"illegal instruction for Cortex-M" +
+                       (r".*umaal" if core == "m3" else r"0\+")):
+        machine.call("bn_mont_mul", Buffer(mont_ctx(n, 8), "ctx"), Buffer(bytes(32), "r"), Buffer(le(5, 32)),
+                     Buffer(le(7, 32)))
+
+
+def test_m0_variants_use_no_long_multiply():
+    """The m0 and c32 builds for ARMv6-M contain MULS only: no UMULL/UMLAL/UMAAL in their code."""
+    for variant in ("m0", "c32"):
+        elf = catalog.build_variant(catalog.family("bignum").variant(variant), "m0plus").elf
+        mnemonics = {i.mnemonic for i in disassemble(elf)}
+        assert "muls" in mnemonics
+        assert not mnemonics & {"umull", "umlal", "umaal", "smull"}, variant
+
+
+# ------------------------------------------------------------------------ inputs and errors
+
+
+@pytest.mark.parametrize("size", [0, 30, 516])
+def test_mont_operand_length_is_checked_before_any_call(size):
+    h = harness("bignum", "c32", "m4")
+    raw = {r: bytes(size) for r in ("a", "b", "modulus")}
+    with pytest.raises(ValueError, match=rf"Invalid operand length \({size} bytes\) for Montgomery arithmetic"):
+        h.run(raw, "mont-mul")
+
+
+def test_field_operand_length_and_mismatched_lengths_are_errors():
+    with pytest.raises(ValueError, match=r"Invalid operand length \(48 bytes\) for the p256 field"):
+        reference("fe-p256-mul")({"a": bytes(48), "b": bytes(48)})
+    with pytest.raises(ValueError, match=r"Invalid b length \(31 bytes\); accepted: the length of a, 32 bytes"):
+        prepare("mont-mul")({"a": bytes(32), "b": bytes(31), "modulus": bytes(32)})
+
+
+def test_preparation_makes_valid_idempotent_operands():
+    raw = {"a": b"\xff" * 32, "b": b"\xff" * 32, "modulus": bytes(32)}
+    once = prepare("mont-mul")(raw)
+    n = int.from_bytes(once["modulus"], "little")
+    assert n % 2 == 1 and n >> 255 == 1
+    assert int.from_bytes(once["a"], "little") < n
+    assert prepare("mont-mul")(once) == once
+    p521 = {"a": bytes(68), "b": bytes(68), "modulus": le(curves.P521.p, 68)}
+    assert prepare("mont-mul")(p521)["modulus"] == p521["modulus"]  # a non-zero top limb is kept
+
+
+def test_unknown_core_in_manifest_names_file_and_field(tmp_path):
+    folder = tmp_path / "bignum"
+    folder.mkdir()
+    (folder / "x.c").write_text("")
+    (folder / "kernel.toml").write_text(
+        'family = "bignum"\nstandard = "s"\n[[operations]]\nname = "mont-sqr"\nfunction = "f"\n'
+        'args = ["r", "a"]\nreference = "mont-sqr"\n[variants.v]\nsources = ["x.c"]\ntrades = "t"\n'
+        'cores = ["m4", "m5"]\n')
+    with pytest.raises(DataFileError) as info:
+        catalog.load_family(folder / "kernel.toml")
+    message = str(info.value)
+    assert "kernel.toml" in message and "variants.v.cores" in message and "m5" in message
+
+
+def test_measurer_sizes_bignum_by_operand_and_skips_unsupported_cores(tmp_path):
+    jobs = plan(["bignum"], ["umaal", "m0"], ["mont-mul"], [32])
+    assert [(j.variant, j.size) for j in jobs] == [("umaal", 32), ("m0", 32)]
+    op = catalog.family("bignum").operations[0]
+    inputs = make_inputs(op, 32)
+    assert {k: len(v) for k, v in inputs.items()} == {"a": 32, "b": 32, "modulus": 32}
+    measurer = Measurer("m3", cache=ResultCache(tmp_path))
+    umaal, m0 = measurer.measure_all(jobs)
+    assert umaal.cycles is None and umaal.error.startswith("not applicable: bignum/umaal runs on m4, m7, m33")
+    assert m0.verified and m0.cycles and m0.size == 32
+    again = Measurer("m3", cache=ResultCache(tmp_path)).measure(Job("bignum", "m0", "mont-mul", 32))
+    assert again.cached and again.cycles == m0.cycles
+
+
+# ------------------------------------------------------------------------------ full matrix
+
+MATRIX_SIZES = (4, 32, 48, 64, 68, 128, 384, 512)
+STANDARD_PRIMES = (curves.P256, curves.P384, curves.P521, curves.BRAINPOOLP256R1, curves.BRAINPOOLP384R1,
+                   curves.BRAINPOOLP512R1, curves.SM2P256V1)
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("compiler", ["zig", "gcc"])
+@pytest.mark.parametrize("variant, operation, core", cases(MONT_OPS, MATRIX_CORES),
+                         ids=[f"{v}:{o}:{c}" for v, o, c in cases(MONT_OPS, MATRIX_CORES)])
+def test_matrix_bignum(variant, operation, core, compiler, subtests):
+    if compiler == "gcc" and not gcc_available():
+        pytest.fail("arm-none-eabi-gcc is not installed; the matrix needs both compilers")
+    h = harness("bignum", variant, core, compiler)
+    for size in MATRIX_SIZES:
+        for label, raw in mont_operands(size)[:5] if size <= 128 else mont_operands(size)[2:4]:
+            check_mont(h, operation, label, raw, subtests)
+    for curve in STANDARD_PRIMES:
+        size = -(-curve.p.bit_length() // 32) * 4
+        for label, raw in mont_operands(size, curve.p)[2:5]:
+            check_mont(h, operation, f"{curve.name}:{label}", raw, subtests)
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("compiler", ["zig", "gcc"])
+@pytest.mark.parametrize("variant, operation, core", cases(FIELD_OPS, MATRIX_CORES),
+                         ids=[f"{v}:{o}:{c}" for v, o, c in cases(FIELD_OPS, MATRIX_CORES)])
+def test_matrix_field(variant, operation, core, compiler, subtests):
+    if compiler == "gcc" and not gcc_available():
+        pytest.fail("arm-none-eabi-gcc is not installed; the matrix needs both compilers")
+    h = harness("bignum", variant, core, compiler)
+    p = P256 if operation.startswith("p256") else P25519
+    for label, raw in field_operands(p) + [(f"more{i}", {r: seeded(f"fe+/{r}/{i}", 32) for r in "ab"})
+                                           for i in range(16)]:
+        with subtests.test(msg=f"bignum/{variant}:{operation}:{core}:{compiler}:{label}"):
+            inputs = prepare(f"fe-{operation}")(raw)
+            assert reference(f"fe-{operation}")(inputs)["r"] == expected_field(operation, inputs)
+            run = h.run(raw, operation)
+            assert run.verified, run.mismatch
