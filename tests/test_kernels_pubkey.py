@@ -1,7 +1,7 @@
 """The public-key arithmetic kernels in the emulated Cortex-M (family ``bignum``): Montgomery
 multiplication and squaring on 32-bit limbs for run-time lengths, and fixed-size field
-multiplication and squaring with special reduction (P-256, 2^255 - 19), against the
-references, plain Python integers and `cryptography`.
+multiplication and squaring with special reduction (P-256, P-384, P-521, 2^255 - 19,
+2^448 - 2^224 - 1), against the references, plain Python integers and `cryptography`.
 
 Default run: every variant x operation on the cores of its manifest among Cortex-M0+ and
 Cortex-M4 (zig, -Os), at 256 and 2048 bits for the bignum kernels, on edge-case operands
@@ -17,7 +17,7 @@ from functools import cache
 
 import pytest
 from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric import ec, x25519
+from cryptography.hazmat.primitives.asymmetric import ec, x448, x25519
 
 from cortexm_emu import Buffer, IllegalInstruction, Machine
 from cortexm_emu.toolchain import gcc_available
@@ -34,13 +34,19 @@ P256 = FIELDS["p256"][0]
 P25519 = FIELDS["25519"][0]
 
 
+def field_of(operation: str) -> tuple[int, int]:
+    """(p, operand bytes) of a field operation such as ``p384-sqr``."""
+    p, size, _ = FIELDS[operation.rsplit("-", 1)[0]]
+    return p, size
+
+
 @cache
 def harness(family: str, variant: str, core: str, compiler: str = "zig") -> KernelHarness:
     return KernelHarness(family, variant, core, compiler=compiler)
 
 
 MONT_OPS = ("mont-mul", "mont-sqr")
-FIELD_OPS = ("p256-mul", "p256-sqr", "25519-mul", "25519-sqr")
+FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr"))
 
 
 def cases(operations: tuple[str, ...], cores: tuple[str, ...]) -> list[tuple[str, str, str]]:
@@ -78,15 +84,19 @@ def mont_operands(size: int, modulus: int | None = None) -> list[tuple[str, dict
     return out
 
 
-def field_operands(p: int) -> list[tuple[str, dict[str, bytes]]]:
+def field_operands(p: int, size: int) -> list[tuple[str, dict[str, bytes]]]:
+    """Edge cases of the special reductions (0, 1, p-1, an unreduced all-ones input, single
+    high bits), then random operands."""
+    top = 1 << (p.bit_length() - 1)
     out = [
-        ("zero", {"a": le(0, 32), "b": le(p - 1, 32)}),
-        ("one", {"a": le(1, 32), "b": le(1, 32)}),
-        ("p-1", {"a": le(p - 1, 32), "b": le(p - 1, 32)}),
-        ("p-1,2", {"a": le(p - 1, 32), "b": le(2, 32)}),
-        ("unreduced", {"a": le(2**256 - 1, 32), "b": le(2**128 + 1, 32)}),  # reduced by the preparation
+        ("zero", {"a": le(0, size), "b": le(p - 1, size)}),
+        ("one", {"a": le(1, size), "b": le(1, size)}),
+        ("p-1", {"a": le(p - 1, size), "b": le(p - 1, size)}),
+        ("p-1,2", {"a": le(p - 1, size), "b": le(2, size)}),
+        ("top-bit", {"a": le(top, size), "b": le(top - 1, size)}),
+        ("unreduced", {"a": le(2 ** (8 * size) - 1, size), "b": le(2**128 + 1, size)}),  # reduced by the preparation
     ]
-    out += [(f"random{i}", {r: seeded(f"fe/{r}/{i}", 32) for r in ("a", "b")}) for i in range(3)]
+    out += [(f"random{i}", {r: seeded(f"fe/{size}/{r}/{i}", size) for r in ("a", "b")}) for i in range(3)]
     return out
 
 
@@ -100,10 +110,10 @@ def expected_mont(operation: str, inputs: dict[str, bytes]) -> bytes:
 
 
 def expected_field(operation: str, inputs: dict[str, bytes]) -> bytes:
-    p = P256 if operation.startswith("p256") else P25519
+    p, size = field_of(operation)
     a = int.from_bytes(inputs["a"], "little")
     b = a if operation.endswith("sqr") else int.from_bytes(inputs["b"], "little")
-    return le(a * b % p, 32)
+    return le(a * b % p, size)
 
 
 def check_mont(h: KernelHarness, operation: str, label: str, raw: dict[str, bytes], subtests) -> None:
@@ -130,8 +140,7 @@ def test_bignum_equals_reference_and_integers(variant, operation, core, size, su
                          ids=[f"{v}:{o}:{c}" for v, o, c in cases(FIELD_OPS, DEFAULT_CORES)])
 def test_field_equals_reference_and_integers(variant, operation, core, subtests):
     h = harness("bignum", variant, core)
-    p = P256 if operation.startswith("p256") else P25519
-    for label, raw in field_operands(p):
+    for label, raw in field_operands(*field_of(operation)):
         with subtests.test(msg=f"bignum/{variant}:{operation}:{core}:{label}"):
             inputs = prepare(f"fe-{operation}")(raw)
             assert reference(f"fe-{operation}")(inputs)["r"] == expected_field(operation, inputs)
@@ -139,43 +148,45 @@ def test_field_equals_reference_and_integers(variant, operation, core, subtests)
             assert run.verified, run.mismatch
 
 
+def field_call(h: KernelHarness, function: str, size: int, *operands: int) -> int:
+    """Call a field kernel directly and read its result buffer back from the emulator."""
+    result = h.machine.call(function, Buffer(bytes(size), "r"), *(Buffer(le(x, size)) for x in operands))
+    return int.from_bytes(result.buffer("r"), "little")
+
+
 @pytest.mark.parametrize("core", ["m0plus", "m4"])
-def test_p256_kernel_puts_cryptography_public_keys_on_the_curve(core):
-    """y^2 = x^3 - 3x + b (FIPS 186-4 D.1.2.3) for keys made by `cryptography`, with every
-    square and product computed by the kernel (its result buffer, read back from the emulator)."""
+@pytest.mark.parametrize("curve, field, prefix", [
+    (ec.SECP256R1(), "p256", "fe_p256"), (ec.SECP384R1(), "p384", "fe_p384"), (ec.SECP521R1(), "p521", "fe_p521"),
+], ids=["P-256", "P-384", "P-521"])
+def test_nist_field_kernels_put_cryptography_public_keys_on_the_curve(core, curve, field, prefix):
+    """y^2 = x^3 - 3x + b (FIPS 186-4 D.1.2) for keys made by `cryptography`, with every square
+    and product computed by the kernel."""
     h = harness("bignum", "c32", core)
-    b = curves.P256.b
-
-    def call(function: str, *operands: int) -> int:
-        result = h.machine.call(function, Buffer(bytes(32), "r"), *(Buffer(le(x, 32)) for x in operands))
-        return int.from_bytes(result.buffer("r"), "little")
-
-    for k in (1, 2, 0xC0FFEE, curves.P256.n - 1):
-        numbers = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
+    p, size, _ = FIELDS[field]
+    b = curves.get_curve(curve.name).b
+    for k in (1, 2, 0xC0FFEE, curves.get_curve(curve.name).n - 1):
+        numbers = ec.derive_private_key(k, curve).public_key().public_numbers()
         x, y = numbers.x, numbers.y
-        x2 = call("fe_p256_sqr", x)
-        x3 = call("fe_p256_mul", x2, x)
-        assert call("fe_p256_sqr", y) == (x3 - 3 * x + b) % P256
+        x3 = field_call(h, f"{prefix}_mul", size, field_call(h, f"{prefix}_sqr", size, x), x)
+        assert field_call(h, f"{prefix}_sqr", size, y) == (x3 - 3 * x + b) % p
 
 
 @pytest.mark.parametrize("core", ["m0plus", "m4"])
-def test_25519_kernel_finds_cryptography_public_keys_on_the_curve(core):
-    """u^3 + 486662 u^2 + u is a square mod p for an X25519 public key u made by `cryptography`
-    (a point of the curve, not of its twist: RFC 7748 §5), with u^2 and u^3 from the kernel."""
+@pytest.mark.parametrize("make, field, prefix, A", [
+    (x25519.X25519PrivateKey, "25519", "fe25519", 486662), (x448.X448PrivateKey, "448", "fe448", 156326),
+], ids=["X25519", "X448"])
+def test_montgomery_curve_field_kernels_find_cryptography_public_keys_on_the_curve(core, make, field, prefix, A):
+    """u^3 + A u^2 + u is a square mod p for a public key u made by `cryptography` (a point of
+    the curve, not of its twist: RFC 7748 §5), with u^2 and u^3 from the kernel."""
     h = harness("bignum", "c32", core)
-
-    def call(function: str, *operands: int) -> int:
-        result = h.machine.call(function, Buffer(bytes(32), "r"), *(Buffer(le(x, 32)) for x in operands))
-        return int.from_bytes(result.buffer("r"), "little")
-
+    p, size, _ = FIELDS[field]
     for i in range(3):
-        private = x25519.X25519PrivateKey.from_private_bytes(seeded(f"x25519/{i}", 32))
+        private = make.from_private_bytes(seeded(f"{field}/{i}", size))
         u = int.from_bytes(private.public_key().public_bytes(serialization.Encoding.Raw,
                                                               serialization.PublicFormat.Raw), "little")
-        u2 = call("fe25519_sqr", u)
-        u3 = call("fe25519_mul", u2, u)
-        rhs = (u3 + 486662 * u2 + u) % P25519
-        assert pow(rhs, (P25519 - 1) // 2, P25519) == 1
+        u2 = field_call(h, f"{prefix}_sqr", size, u)
+        u3 = field_call(h, f"{prefix}_mul", size, u2, u)
+        assert pow((u3 + A * u2 + u) % p, (p - 1) // 2, p) == 1
 
 
 def test_bignum_with_a_standard_prime_as_modulus(subtests):
@@ -261,6 +272,8 @@ def test_mont_operand_length_is_checked_before_any_call(size):
 def test_field_operand_length_and_mismatched_lengths_are_errors():
     with pytest.raises(ValueError, match=r"Invalid operand length \(48 bytes\) for the p256 field"):
         reference("fe-p256-mul")({"a": bytes(48), "b": bytes(48)})
+    with pytest.raises(ValueError, match=r"Invalid operand length \(66 bytes\) for the p521 field.*accepted: 68 bytes"):
+        reference("fe-p521-sqr")({"a": bytes(66)})
     with pytest.raises(ValueError, match=r"Invalid b length \(31 bytes\); accepted: the length of a, 32 bytes"):
         prepare("mont-mul")({"a": bytes(32), "b": bytes(31), "modulus": bytes(32)})
 
@@ -336,9 +349,9 @@ def test_matrix_field(variant, operation, core, compiler, subtests):
     if compiler == "gcc" and not gcc_available():
         pytest.fail("arm-none-eabi-gcc is not installed; the matrix needs both compilers")
     h = harness("bignum", variant, core, compiler)
-    p = P256 if operation.startswith("p256") else P25519
-    for label, raw in field_operands(p) + [(f"more{i}", {r: seeded(f"fe+/{r}/{i}", 32) for r in "ab"})
-                                           for i in range(16)]:
+    p, size = field_of(operation)
+    for label, raw in field_operands(p, size) + [(f"more{i}", {r: seeded(f"fe+/{size}/{r}/{i}", size) for r in "ab"})
+                                                 for i in range(16)]:
         with subtests.test(msg=f"bignum/{variant}:{operation}:{core}:{compiler}:{label}"):
             inputs = prepare(f"fe-{operation}")(raw)
             assert reference(f"fe-{operation}")(inputs)["r"] == expected_field(operation, inputs)

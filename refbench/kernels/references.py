@@ -119,10 +119,13 @@ REFERENCES["hash-drbg-sha-256-generate"] = lambda a: {
 
 #: The largest operand of the bignum kernels: their context holds a modulus of 128 limbs.
 MONT_MAX_BYTES = 512
-#: Fixed-size fields of the ``fe`` kernels: (modulus, source).
-FIELDS: dict[str, tuple[int, str]] = {
-    "p256": (2**256 - 2**224 + 2**192 + 2**96 - 1, "FIPS 186-4 Appendix D.1.2.3 (Curve P-256)"),
-    "25519": (2**255 - 19, "RFC 7748 §4.1 (Curve25519)"),
+#: Fixed-size fields of the field kernels: modulus, operand bytes (whole 32-bit limbs), source.
+FIELDS: dict[str, tuple[int, int, str]] = {
+    "p256": (2**256 - 2**224 + 2**192 + 2**96 - 1, 32, "FIPS 186-4 Appendix D.1.2.3 (Curve P-256)"),
+    "p384": (2**384 - 2**128 - 2**96 + 2**32 - 1, 48, "FIPS 186-4 Appendix D.1.2.4 (Curve P-384)"),
+    "p521": (2**521 - 1, 68, "FIPS 186-4 Appendix D.1.2.5 (Curve P-521)"),
+    "25519": (2**255 - 19, 32, "RFC 7748 §4.1 (Curve25519)"),
+    "448": (2**448 - 2**224 - 1, 56, "RFC 7748 §4.2 (Curve448)"),
 }
 
 
@@ -164,24 +167,24 @@ def _mont(a: Inputs, square: bool) -> Outputs:
 
 
 def prepare_field(field: str) -> Callable[[Inputs], Inputs]:
-    """Operands of 32 bytes reduced mod the field's prime (canonical inputs)."""
-    p, source = FIELDS[field]
+    """Operands of the field's length reduced mod its prime (canonical inputs)."""
+    p, size, source = FIELDS[field]
 
     def prepare(a: Inputs) -> Inputs:
-        _operand_length(a, f"the {field} field ({source}); accepted: 32 bytes", lambda n: n == 32)
-        return {**a, **{role: (_le(a[role]) % p).to_bytes(32, "little") for role in ("a", "b") if role in a}}
+        _operand_length(a, f"the {field} field ({source}); accepted: {size} bytes", lambda n: n == size)
+        return {**a, **{role: (_le(a[role]) % p).to_bytes(size, "little") for role in ("a", "b") if role in a}}
 
     return prepare
 
 
 def _field_op(field: str, square: bool) -> Callable[[Inputs], Outputs]:
-    p = FIELDS[field][0]
+    p, size, _ = FIELDS[field]
 
     def run(a: Inputs) -> Outputs:
         a = prepare_field(field)(a)
         x = _le(a["a"])
         y = x if square else _le(a["b"])
-        return {"r": (x * y % p).to_bytes(32, "little")}
+        return {"r": (x * y % p).to_bytes(size, "little")}
 
     return run
 

@@ -5,13 +5,16 @@
  *
  * The compilers' cortex-m33 target leaves the optional DSP extension out, while the M33
  * modelled by cortexm_emu (as most M33 parts) has it: the DSP feature is switched on for this
- * file only (clang: a target attribute on every function; GNU as: .arch_extension). */
+ * file only (clang: a target attribute on every function; GNU as: .arch_extension where the
+ * target lacks it). */
 #include "kernel.h"
 
 #if defined(__clang__)
 #pragma clang attribute push(__attribute__((target("dsp"))), apply_to = function)
 #define UMAAL_PREFIX ""
-#else
+#elif defined(__ARM_FEATURE_DSP)
+#define UMAAL_PREFIX ""
+#else /* GNU as accepts the extension only where it is optional (ARMv8-M Mainline) */
 #define UMAAL_PREFIX ".arch_extension dsp\n\t"
 #endif
 
