@@ -1,5 +1,6 @@
 """The public-key arithmetic kernels in the emulated Cortex-M (family ``bignum``): Montgomery
-multiplication and squaring on 32-bit limbs for run-time lengths, and fixed-size field
+multiplication, squaring and 4-bit-window exponentiation on 32-bit limbs for run-time lengths
+(the exponentiation at 256 bits by default, up to 544 in the matrix), and fixed-size field
 multiplication and squaring with special reduction (P-256, P-384, P-521, 2^255 - 19,
 2^448 - 2^224 - 1), against the references, plain Python integers and `cryptography`.
 
@@ -52,7 +53,7 @@ FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr"))
 def cases(operations: tuple[str, ...], cores: tuple[str, ...]) -> list[tuple[str, str, str]]:
     """(variant, operation, core) for every bignum variant on the cores its manifest allows."""
     fam = catalog.family("bignum")
-    assert {op.name for op in fam.operations} == set(MONT_OPS + FIELD_OPS)
+    assert {op.name for op in fam.operations} == set(MONT_OPS + FIELD_OPS + ("mont-exp",))
     return [(v.name, op, core) for v in fam.variants.values() for op in operations for core in cores
             if v.supports(core)]
 
@@ -197,6 +198,34 @@ def test_bignum_with_a_standard_prime_as_modulus(subtests):
             check_mont(h, "mont-mul", f"{curve.name}:{label}", raw, subtests)
 
 
+def exp_operands(size: int) -> list[tuple[str, dict[str, bytes]]]:
+    """Exponents 0, 1, 65537 (RSA's public exponent, zero-padded to the operand length), n-1
+    (every window non-zero in the top limb) and a random one; random odd moduli and bases."""
+    out = []
+    for i, (label, e) in enumerate([("e=0", 0), ("e=1", 1), ("e=65537", 65537), ("e=2^k-1", 2 ** (8 * size) - 1),
+                                    ("random", None)]):
+        raw = {role: seeded(f"exp/{role}/{size}/{i}", size) for role in ("a", "modulus", "exponent")}
+        if e is not None:
+            raw["exponent"] = le(e, size)
+        out.append((label, raw))
+    return out
+
+
+@pytest.mark.parametrize("variant, core", [(v, c) for v, _, c in cases(("mont-exp",), DEFAULT_CORES)])
+def test_mont_exp_equals_python_pow(variant, core, subtests):
+    """a^e mod n with a full-length exponent at 256 bits (about 300 Montgomery operations; an
+    RSA-2048 private exponentiation is about 2600 of them, 2e8 cycles and more, outside the
+    default budget of the harness: the sizes here stay small)."""
+    h = harness("bignum", variant, core)
+    for label, raw in exp_operands(32):
+        with subtests.test(msg=f"bignum/{variant}:mont-exp:{core}:{label}"):
+            inputs = prepare("mont-exp")(raw)
+            n, a, e = (int.from_bytes(inputs[r], "little") for r in ("modulus", "a", "exponent"))
+            assert reference("mont-exp")(inputs)["r"] == le(pow(a, e, n), 32)
+            run = h.run(raw, "mont-exp")
+            assert run.verified, run.mismatch
+
+
 # ------------------------------------------------------------------ instruction sets and cores
 
 
@@ -339,6 +368,23 @@ def test_matrix_bignum(variant, operation, core, compiler, subtests):
         size = -(-curve.p.bit_length() // 32) * 4
         for label, raw in mont_operands(size, curve.p)[2:5]:
             check_mont(h, operation, f"{curve.name}:{label}", raw, subtests)
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("compiler", ["zig", "gcc"])
+@pytest.mark.parametrize("variant, core", [(v, c) for v, _, c in cases(("mont-exp",), MATRIX_CORES)])
+def test_matrix_mont_exp(variant, core, compiler, subtests):
+    if compiler == "gcc" and not gcc_available():
+        pytest.fail("arm-none-eabi-gcc is not installed; the matrix needs both compilers")
+    h = harness("bignum", variant, core, compiler)
+    for size in (4, 32, 68):
+        for label, raw in exp_operands(size):
+            with subtests.test(msg=f"bignum/{variant}:mont-exp:{core}:{compiler}:{size}B:{label}"):
+                inputs = prepare("mont-exp")(raw)
+                n, a, e = (int.from_bytes(inputs[r], "little") for r in ("modulus", "a", "exponent"))
+                assert reference("mont-exp")(inputs)["r"] == le(pow(a, e, n), size)
+                run = h.run(raw, "mont-exp")
+                assert run.verified, run.mismatch
 
 
 @pytest.mark.matrix

@@ -61,9 +61,10 @@ ROLES: dict[str, str] = {
     "modulus": "modulus, the length of `a` (input; the reference's preparation makes it odd with a non-zero top limb)",
     "limbs": "number of 32-bit limbs of `a` (integer)",
     "r": "result, the length of `a` (output)",
+    "exponent": "exponent, the length of `a`, little-endian (input)",
 }
 #: Roles whose buffers have the length of the measured operand ``a``.
-OPERAND_ROLES = ("a", "b", "modulus")
+OPERAND_ROLES = ("a", "b", "modulus", "exponent")
 @dataclass(frozen=True)
 class Operation:
     """One C function: its arguments by role, and the reference it must equal.

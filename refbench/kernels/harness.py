@@ -22,7 +22,8 @@ INTEGER_ROLES = {"key_len", "nonce_len", "aad_len", "len", "counter32", "entropy
 #: Roles whose buffer the kernel writes (compared with the reference after the call).
 OUTPUT_ROLES = {"out", "digest", "tag", "iv", "counter", "r"}
 #: Input roles that are buffers the harness fills.
-DATA_ROLES = {"key", "iv", "counter", "nonce", "aad", "msg", "in", "entropy", "personalization", "a", "b", "modulus"}
+DATA_ROLES = {"key", "iv", "counter", "nonce", "aad", "msg", "in", "entropy", "personalization", "a", "b", "modulus",
+              "exponent"}
 
 
 @dataclass(frozen=True)

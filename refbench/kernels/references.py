@@ -18,7 +18,7 @@ from refbench.ref.ascon import ascon_aead128_encrypt, ascon_hash256
 from refbench.ref.chacha import chacha20_encrypt, chacha20_poly1305_encrypt, poly1305_mac
 from refbench.ref.drbg import HashDRBG
 from refbench.ref.hmac import hmac
-from refbench.ref.modarith import Montgomery
+from refbench.ref.modarith import Montgomery, pow_sliding_window
 from refbench.ref.sm4 import SM4
 from refbench.ref.tdea import TDEA
 
@@ -137,7 +137,7 @@ def _operand_length(a: Inputs, rule: str, accepted: Callable[[int], bool]) -> in
     size = len(a["a"])
     if not accepted(size):
         raise ValueError(f"Invalid operand length ({size} bytes) for {rule}")
-    for role in ("b", "modulus"):
+    for role in ("b", "modulus", "exponent"):
         if role in a and len(a[role]) != size:
             raise ValueError(f"Invalid {role} length ({len(a[role])} bytes); accepted: the length of a, {size} bytes")
     return size
@@ -191,8 +191,19 @@ def _field_op(field: str, square: bool) -> Callable[[Inputs], Outputs]:
 
 REFERENCES["mont-mul"] = lambda a: _mont(a, square=False)
 REFERENCES["mont-sqr"] = lambda a: _mont(a, square=True)
+
+
+def _mont_exp(a: Inputs) -> Outputs:
+    """a^e mod n (the kernel's result leaves the Montgomery domain)."""
+    a = prepare_mont(a)
+    n = _le(a["modulus"])
+    return {"r": pow_sliding_window(_le(a["a"]), _le(a["exponent"]), n).to_bytes(len(a["a"]), "little")}
+
+
+REFERENCES["mont-exp"] = _mont_exp
 #: Input preparation by reference name (the identity for every other reference).
-PREPARE: dict[str, Callable[[Inputs], Inputs]] = {"mont-mul": prepare_mont, "mont-sqr": prepare_mont}
+PREPARE: dict[str, Callable[[Inputs], Inputs]] = {"mont-mul": prepare_mont, "mont-sqr": prepare_mont,
+                                                  "mont-exp": prepare_mont}
 for _field in FIELDS:
     REFERENCES[f"fe-{_field}-mul"] = _field_op(_field, square=False)
     REFERENCES[f"fe-{_field}-sqr"] = _field_op(_field, square=True)
