@@ -28,7 +28,7 @@ Placement
     ``code``: where ``.text`` (the instructions and the literal pools the compiler puts
     between functions) is fetched from; ``tables``: where the ELF's read-only data sections
     (``.rodata``-type: allocated, neither writable nor executable) are read from -- the
-    constant tables (AES T-tables, S-boxes, GHASH tables, round constants). ``tables``
+    constant tables (lookup tables, round constants). ``tables``
     defaults to ``code``: ``code="ram"`` is code and constants in SRAM. ``code="flash",
     tables="ram"`` is what firmware does when its startup code copies the tables to SRAM:
     instruction fetches and literal-pool reads stay flash reads (R1-R6), table reads are SRAM

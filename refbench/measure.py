@@ -50,7 +50,14 @@ from cortexm_emu.memory import MemorySystem
 from cortexm_emu.timing import CORES as TIMED_CORES
 from cortexm_emu.timing import model_for
 from cortexm_emu.toolchain import ToolchainError
-from refbench.kernels.catalog import Family, Operation, build_variant, families, family
+from refbench.kernels.catalog import (
+    OPERAND_ROLES,
+    Family,
+    Operation,
+    build_variant,
+    families,
+    family,
+)
 from refbench.kernels.harness import DATA_ROLES, KernelHarness
 from refbench.kernels.references import reference
 
@@ -133,9 +140,10 @@ def operation_of(fam: Family, name: str | None) -> Operation:
 
 
 def size_role(op: Operation) -> str:
-    """The role whose length is the measured size: ``in``, else ``msg``, else ``out_len``, else ``aad``."""
+    """The role whose length is the measured size: ``in``, else ``msg``, else ``out_len``, else the
+    operand ``a`` (multi-precision arithmetic), else ``aad``."""
     roles = set(op.args) | set(op.setup_args)
-    for role in ("in", "msg", "out_len", "aad"):
+    for role in ("in", "msg", "out_len", "a", "aad"):
         if role in roles:
             return role
     raise ValueError(f"operation {op.name!r} has no role that carries a message size")
@@ -150,7 +158,7 @@ def _build_inputs(op: Operation, size: int, lengths: dict[str, int], aad_bytes: 
             inputs[role] = 1  # RFC 8439 §2.4: the first block counter used for encryption
         elif role == "out_len":
             inputs[role] = size
-        elif role == sized:
+        elif role == sized or (sized == "a" and role in OPERAND_ROLES):
             inputs[role] = _stream(seed, role, size)
         elif role == "aad":
             inputs[role] = _stream(seed, role, aad_bytes)
@@ -167,6 +175,8 @@ def _build_inputs(op: Operation, size: int, lengths: dict[str, int], aad_bytes: 
 def _probe_lengths(reference_name: str, op: Operation, key_bytes: int | None) -> tuple[tuple[str, int], ...]:
     roles = set(op.args) | set(op.setup_args)
     probed = [role for role in LENGTH_CANDIDATES if role in roles and role != size_role(op)]
+    if not probed:  # nothing to choose; whether a size is accepted is asked per job (_size_problem)
+        return ()
     choices = [((key_bytes,) if role == "key" and key_bytes is not None else LENGTH_CANDIDATES[role]) for role in probed]
     problems = []
     for combination in itertools.product(*choices):
@@ -508,10 +518,20 @@ class Measurer:
 
     def _measure(self, job: Job, run: bool) -> Measurement | None:
         fam = family(job.kernel)
-        fam.variant(job.variant)
+        variant = fam.variant(job.variant)
         op = operation_of(fam, job.operation)
         inputs = make_inputs(op, job.size, key_bytes=job.key_bytes, aad_bytes=job.aad_bytes, seed=self.seed)
         digest = inputs_digest(inputs)
+        if not variant.supports(self.core):
+            return Measurement(kernel=job.kernel, variant=job.variant, operation=op.name, core=self.core,
+                               board=self.board, clock_mhz=self.clock_mhz, size=job.size, cycles=None,
+                               instructions=None, stack_bytes=None, code_bytes=None, verified=False, mismatch="",
+                               error=f"not applicable: {variant.path} runs on {', '.join(variant.cores or ())} "
+                                     f"(its manifest's cores), not {self.core}",
+                               elf_sha256="", function=op.function, inputs_sha256=digest,
+                               inputs=inputs_summary(inputs), model_version=self.model_version,
+                               memory=memory_label(self.memory), compiler=self.compiler, opt=self.opt,
+                               cached=False, key_bytes=job.key_bytes, aad_bytes=job.aad_bytes)
         elf_sha256, compiler_version = self._elf(job.kernel, job.variant)
         fields = self.key_fields(job, op, elf_sha256, digest)
         common: dict[str, Any] = {

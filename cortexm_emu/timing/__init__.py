@@ -22,7 +22,8 @@ listed in ``APPROXIMATIONS.md`` next to this file.
 """
 
 from .data import TimingDataError
-from .model import CORES, BlockPrice, InsnInfo, TimingModel, divide_cycles, model_for
+from .model import CORES, BlockPrice, InsnInfo, TimingModel, divide_cycles
+from .registry import model_for
 
 __all__ = [
     "CORES",

@@ -37,7 +37,7 @@ from typing import Any
 from capstone import arm as cs_arm
 from unicorn import arm_const as uc_arm
 
-from .data import DATA_DIR, ClassEntry, CoreData, parse_core_data
+from .data import ClassEntry, CoreData
 
 CORES: tuple[str, ...] = ("m0", "m0plus", "m3", "m4", "m7", "m33")
 #: Cores priced by the in-order issue scheduler of ``pipeline.py`` instead of this module's rules.
@@ -549,43 +549,3 @@ class TimingModel:
         if not texts:
             raise ValueError(f"Invalid rule name {rule!r} for {self.core}")
         return "\n".join(texts)
-
-
-@cache
-def _core_data(core: str) -> CoreData:
-    return parse_core_data(DATA_DIR / f"{core}.toml")
-
-
-@cache
-def _model(core: str, options: tuple[tuple[str, str], ...]) -> TimingModel:
-    if core in SCHEDULED_CORES:
-        from .pipeline import ScheduledModel  # imports this module: loaded on first use
-
-        return ScheduledModel(_core_data(core), dict(options))
-    return TimingModel(_core_data(core), dict(options))
-
-
-def model_for(core: str, **options: str) -> TimingModel:
-    """The timing model of ``core`` ("m0", "m0plus", "m3", "m4", "m7", "m33").
-
-    Options: ``multiplier="fast" | "small"`` on m0 and m0plus (MULS 1 or 32 cycles, an
-    implementation option of the silicon; default "fast"); ``prediction="static" | "dynamic"`` on
-    m7 (branch direction from the static rule, or per-branch history, ``prediction.py``; default
-    "static": "dynamic" needs ``start_call(uc)`` before each call).
-    """
-    if core not in CORES:
-        raise ValueError(f"Invalid core {core!r}; accepted: {', '.join(CORES)}")
-    data = _core_data(core)
-    accepted = (["multiplier"] if data.multiplier else []) + (["prediction"] if core in PREDICTION_CORES else [])
-    for key, value in options.items():
-        if key not in accepted:
-            raise ValueError(
-                f"Invalid option {key!r} for core {core!r}; accepted: {', '.join(accepted) or '(none)'}"
-            )
-        if key == "multiplier" and (not isinstance(value, str) or value not in data.multiplier):
-            raise ValueError(
-                f"Invalid multiplier {value!r} for core {core!r}; accepted: {', '.join(data.multiplier)}"
-            )
-        if key == "prediction" and value not in PREDICTIONS:
-            raise ValueError(f"Invalid prediction {value!r} for core {core!r}; accepted: {', '.join(PREDICTIONS)}")
-    return _model(core, tuple(sorted(options.items())))

@@ -70,7 +70,7 @@ def figure_json(figure: Figure) -> dict:
     record["cycles_per_op"] = n.cycles_per_op
     record["unit_bytes"] = n.unit_bytes
     record["unit_status"] = n.unit_status
-    record["unit_reason"] = unit_reason(figure.source, figure.version, figure.unit) if n.unit_bytes else None
+    record["unit_reason"] = unit_reason(figure.source, figure.version, figure.unit, figure.library) if n.unit_bytes else None
     return record
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from refbench.errors import DataFileError
+from refbench.datafile import DataFileError
 
 UNITS_PATH = Path(__file__).resolve().parent / "units.toml"
 ANY_LIBRARY = "*"

@@ -13,7 +13,8 @@ Manifest fields
 :data:`ROLES`, in the C parameter order), ``reference`` (a name of
 :mod:`refbench.kernels.references`), optional ``output_bytes``,
 ``context_bytes``, ``setup`` and ``setup_args``; and ``[variants.<name>]`` with ``sources``,
-``trades`` and optional ``defines`` (``NAME`` or ``NAME=VALUE`` preprocessor definitions for
+``trades``, optional ``cores`` (the cores whose instruction set the variant needs, e.g. UMAAL
+only on ARMv7E-M and ARMv8-M Mainline with DSP; default every core) and optional ``defines`` (``NAME`` or ``NAME=VALUE`` preprocessor definitions for
 every source of the variant, e.g. what the shared block modes need to know of a cipher that
 takes several blocks per call). Paths are relative to the family folder; ``common/runtime.c``
 is always linked.
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cortexm_emu.toolchain import Build, build
+from cortexm_emu.toolchain import CPU_FLAGS, Build, build
 from refbench.datafile import DataFileError
 
 KERNELS = Path(__file__).resolve().parent
@@ -65,7 +66,15 @@ ROLES: dict[str, str] = {
     "personalization": "personalization string of a DRBG (input)",
     "personalization_len": "length of personalization",
     "out_len": "requested output length in bytes (integer input); `out` then has this length",
+    "a": "first multi-precision operand: little-endian bytes, 32-bit limbs least significant first (input; its length is the size)",
+    "b": "second operand, the length of `a` (input)",
+    "modulus": "modulus, the length of `a` (input; the reference's preparation makes it odd with a non-zero top limb)",
+    "limbs": "number of 32-bit limbs of `a` (integer)",
+    "r": "result, the length of `a` (output)",
+    "exponent": "exponent, the length of `a`, little-endian (input)",
 }
+#: Roles whose buffers have the length of the measured operand ``a``.
+OPERAND_ROLES = ("a", "b", "modulus", "exponent")
 @dataclass(frozen=True)
 class Operation:
     """One C function: its arguments by role, and the reference it must equal.
@@ -91,6 +100,17 @@ class Variant:
     trades: str
     sources: tuple[Path, ...]
     defines: tuple[str, ...] = ()
+    #: cores the variant can be built for (None: every core)
+    cores: tuple[str, ...] | None = None
+
+    def supports(self, core: str) -> bool:
+        return self.cores is None or core in self.cores
+
+    def check_core(self, core: str) -> None:
+        """ValueError naming the variant, the core and the cores it supports, if it cannot run there."""
+        if not self.supports(core):
+            raise ValueError(f"Invalid core ({core!r}) for kernel variant {self.path}; "
+                             f"accepted: {', '.join(self.cores or ())} (its manifest's cores)")
 
     @property
     def path(self) -> str:
@@ -208,7 +228,14 @@ def load_family(manifest: Path) -> Family:
     for vname, v in need(data, "variants", dict).items():
         where = f"variants.{vname}."
         sources = shared + paths(need(v, "sources", list, where), f"{where}sources")
-        variants[vname] = Variant(name, vname, need(v, "trades", str, where), sources, defines(v, where))
+        cores = None
+        if "cores" in v:
+            cores = tuple(need(v, "cores", list, where))
+            for core in cores:
+                if core not in CPU_FLAGS:
+                    raise DataFileError(str(manifest), _line_of(text, "cores"), f"{where}cores",
+                                        f"unknown core; valid: {', '.join(CPU_FLAGS)}", core)
+        variants[vname] = Variant(name, vname, need(v, "trades", str, where), sources, defines(v, where), cores)
     return Family(name, need(data, "standard", str), folder, tuple(operations), variants)
 
 
@@ -227,7 +254,11 @@ def family(name: str) -> Family:
 
 def build_variant(variant: Variant, core: str, *, opt: str = "Os", compiler: str = "zig",
                   linker_script: Path | None = None) -> Build:
-    """Compile one variant for one core; only its operations' functions are kept."""
+    """Compile one variant for one core; only its operations' functions are kept.
+
+    A core outside the variant's manifest ``cores`` is a ValueError (e.g. UMAAL on a Cortex-M3).
+    """
+    variant.check_core(core)
     fam = family(variant.family)
     return build(
         [*variant.sources, COMMON / "runtime.c"],

@@ -14,14 +14,16 @@ from typing import Any
 from cortexm_emu import Buffer, Machine
 from cortexm_emu.errors import EmulatorError
 from refbench.kernels.catalog import Operation, Variant, build_variant, family
-from refbench.kernels.references import reference
+from refbench.kernels.references import prepare, reference
 
 #: Roles that are plain integers passed in a register.
-INTEGER_ROLES = {"key_len", "nonce_len", "aad_len", "len", "counter32", "entropy_len", "personalization_len", "out_len"}
+INTEGER_ROLES = {"key_len", "nonce_len", "aad_len", "len", "counter32", "entropy_len", "personalization_len", "out_len",
+                 "limbs"}
 #: Roles whose buffer the kernel writes (compared with the reference after the call).
-OUTPUT_ROLES = {"out", "digest", "tag", "iv", "counter"}
+OUTPUT_ROLES = {"out", "digest", "tag", "iv", "counter", "r"}
 #: Input roles that are buffers the harness fills.
-DATA_ROLES = {"key", "iv", "counter", "nonce", "aad", "msg", "in", "entropy", "personalization"}
+DATA_ROLES = {"key", "iv", "counter", "nonce", "aad", "msg", "in", "entropy", "personalization", "a", "b", "modulus",
+              "exponent"}
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,10 @@ def _arguments(op: Operation, roles: tuple[str, ...], inputs: dict[str, Any], ct
             args.append(Buffer(ctx if ctx is not None else bytes(op.context_bytes or 0), "ctx"))
         elif role in ("counter32", "out_len"):
             args.append(int(inputs[role]))
+        elif role == "limbs":
+            args.append(len(inputs["a"]) // 4)
+        elif role == "r":
+            args.append(Buffer(bytes(len(inputs["a"])), "r"))
         elif role in INTEGER_ROLES:
             args.append(_length_of(role, inputs))
         elif role == "out":
@@ -102,9 +108,12 @@ class KernelHarness:
     def run(self, inputs: dict[str, Any], operation: str | None = None, *, budget: int | None = 200_000_000) -> KernelRun:
         """Call the operation on ``inputs`` (by role); verify every output against the reference.
 
-        An emulator fault is not swallowed: it propagates with the emulator's message.
+        An emulator fault is not swallowed: it propagates with the emulator's message. Inputs are
+        first prepared by the reference's preparation (e.g. an odd modulus, operands below it),
+        which raises ValueError for inputs the operation does not accept, before any call.
         """
         op = self.operation(operation)
+        inputs = prepare(op.reference)(inputs)
         ctx = None
         if op.setup:
             setup = self.machine.call(op.setup, *_arguments(op, op.setup_args, inputs, None), budget=budget)
@@ -118,7 +127,8 @@ class KernelHarness:
             got = result.buffer(role)
             if got != want:
                 problems.append(f"{role}: expected {want.hex() or '(empty)'}, got {got.hex() or '(empty)'}")
-        size = len(inputs["in"]) if "in" in inputs else len(inputs["msg"]) if "msg" in inputs else int(inputs.get("out_len", 0))
+        size = (len(inputs["in"]) if "in" in inputs else len(inputs["msg"]) if "msg" in inputs
+                else len(inputs["a"]) if "a" in inputs else int(inputs.get("out_len", 0)))
         return KernelRun(
             variant=self.variant.path,
             operation=op.name,

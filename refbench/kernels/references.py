@@ -18,6 +18,7 @@ from refbench.ref.ascon import ascon_aead128_encrypt, ascon_hash256
 from refbench.ref.chacha import chacha20_encrypt, chacha20_poly1305_encrypt, poly1305_mac
 from refbench.ref.drbg import HashDRBG
 from refbench.ref.hmac import hmac
+from refbench.ref.modarith import Montgomery, pow_sliding_window
 from refbench.ref.sm4 import SM4
 from refbench.ref.tdea import TDEA
 
@@ -107,6 +108,112 @@ REFERENCES["ascon-hash256"] = lambda a: {"digest": ascon_hash256(a["msg"])}
 REFERENCES["hash-drbg-sha-256-generate"] = lambda a: {
     "out": HashDRBG(a["entropy"], a["nonce"], a.get("personalization", b"")).generate(int(a["out_len"]))
 }
+
+
+# ---------------------------------------------------------------------------------------------
+# Multi-precision and field arithmetic. Operands are little-endian byte strings whose 32-bit
+# words are the limbs, least significant first (the layout of every 32-bit bignum library).
+# Random input bytes are first *prepared* into valid operands (an odd modulus of the full
+# length, operands reduced below it); the harness hands the prepared inputs to both the kernel
+# and the reference, and each reference prepares again (idempotent), so it accepts raw bytes.
+
+#: The largest operand of the bignum kernels: their context holds a modulus of 128 limbs.
+MONT_MAX_BYTES = 512
+#: Fixed-size fields of the field kernels: modulus, operand bytes (whole 32-bit limbs), source.
+FIELDS: dict[str, tuple[int, int, str]] = {
+    "p256": (2**256 - 2**224 + 2**192 + 2**96 - 1, 32, "FIPS 186-4 Appendix D.1.2.3 (Curve P-256)"),
+    "p384": (2**384 - 2**128 - 2**96 + 2**32 - 1, 48, "FIPS 186-4 Appendix D.1.2.4 (Curve P-384)"),
+    "p521": (2**521 - 1, 68, "FIPS 186-4 Appendix D.1.2.5 (Curve P-521)"),
+    "25519": (2**255 - 19, 32, "RFC 7748 §4.1 (Curve25519)"),
+    "448": (2**448 - 2**224 - 1, 56, "RFC 7748 §4.2 (Curve448)"),
+}
+
+
+def _le(data: bytes) -> int:
+    return int.from_bytes(data, "little")
+
+
+def _operand_length(a: Inputs, rule: str, accepted: Callable[[int], bool]) -> int:
+    size = len(a["a"])
+    if not accepted(size):
+        raise ValueError(f"Invalid operand length ({size} bytes) for {rule}")
+    for role in ("b", "modulus", "exponent"):
+        if role in a and len(a[role]) != size:
+            raise ValueError(f"Invalid {role} length ({len(a[role])} bytes); accepted: the length of a, {size} bytes")
+    return size
+
+
+def prepare_mont(a: Inputs) -> Inputs:
+    """An odd modulus n whose top limb is not zero (so R = 2^(32·limbs) is the least power of 2^32
+    above n; a zero top limb gets its top bit set); a, b reduced mod n."""
+    size = _operand_length(a, f"Montgomery arithmetic; accepted: a multiple of 4 from 4 to {MONT_MAX_BYTES} bytes "
+                              "(32-bit limbs, at most 4096 bits)", lambda n: 0 < n <= MONT_MAX_BYTES and n % 4 == 0)
+    n = _le(a["modulus"]) | 1
+    if n >> (8 * size - 32) == 0:
+        n |= 1 << (8 * size - 1)
+    out = dict(a, modulus=n.to_bytes(size, "little"))
+    for role in ("a", "b"):
+        if role in a:
+            out[role] = (_le(a[role]) % n).to_bytes(size, "little")
+    return out
+
+
+def _mont(a: Inputs, square: bool) -> Outputs:
+    a = prepare_mont(a)
+    ctx = Montgomery(_le(a["modulus"]))
+    x = _le(a["a"])
+    r = ctx.sqr(x) if square else ctx.mul(x, _le(a["b"]))
+    return {"r": r.to_bytes(len(a["a"]), "little")}
+
+
+def prepare_field(field: str) -> Callable[[Inputs], Inputs]:
+    """Operands of the field's length reduced mod its prime (canonical inputs)."""
+    p, size, source = FIELDS[field]
+
+    def prepare(a: Inputs) -> Inputs:
+        _operand_length(a, f"the {field} field ({source}); accepted: {size} bytes", lambda n: n == size)
+        return {**a, **{role: (_le(a[role]) % p).to_bytes(size, "little") for role in ("a", "b") if role in a}}
+
+    return prepare
+
+
+def _field_op(field: str, square: bool) -> Callable[[Inputs], Outputs]:
+    p, size, _ = FIELDS[field]
+
+    def run(a: Inputs) -> Outputs:
+        a = prepare_field(field)(a)
+        x = _le(a["a"])
+        y = x if square else _le(a["b"])
+        return {"r": (x * y % p).to_bytes(size, "little")}
+
+    return run
+
+
+REFERENCES["mont-mul"] = lambda a: _mont(a, square=False)
+REFERENCES["mont-sqr"] = lambda a: _mont(a, square=True)
+
+
+def _mont_exp(a: Inputs) -> Outputs:
+    """a^e mod n (the kernel's result leaves the Montgomery domain)."""
+    a = prepare_mont(a)
+    n = _le(a["modulus"])
+    return {"r": pow_sliding_window(_le(a["a"]), _le(a["exponent"]), n).to_bytes(len(a["a"]), "little")}
+
+
+REFERENCES["mont-exp"] = _mont_exp
+#: Input preparation by reference name (the identity for every other reference).
+PREPARE: dict[str, Callable[[Inputs], Inputs]] = {"mont-mul": prepare_mont, "mont-sqr": prepare_mont,
+                                                  "mont-exp": prepare_mont}
+for _field in FIELDS:
+    REFERENCES[f"fe-{_field}-mul"] = _field_op(_field, square=False)
+    REFERENCES[f"fe-{_field}-sqr"] = _field_op(_field, square=True)
+    PREPARE[f"fe-{_field}-mul"] = PREPARE[f"fe-{_field}-sqr"] = prepare_field(_field)
+
+
+def prepare(name: str) -> Callable[[Inputs], Inputs]:
+    """The reference's input preparation (valid operands from raw bytes), the identity by default."""
+    reference(name)
+    return PREPARE.get(name, lambda a: a)
 
 
 def reference(name: str) -> Callable[[Inputs], Outputs]:

@@ -74,7 +74,7 @@ def rule_wolfssl_block_count(figures: list[Figure], parts: dict[str, Part]) -> R
         if f.library != "wolfSSL" or f.metric != "throughput":
             continue
         duration = f.aux_value("duration")
-        size, _ = unit_bytes(f.source, f.version, f.unit)
+        size, _ = unit_bytes(f.source, f.version, f.unit, f.library)
         low, high = _interval_product(f.value, printed_resolution(f.text), duration.value,
                                       printed_resolution(duration.text))
         blocks_low, blocks_high = low * size / f.block_bytes, high * size / f.block_bytes
@@ -137,7 +137,7 @@ def rule_cycles_time(figures: list[Figure], parts: dict[str, Part]) -> Result:
             out.append((f.id, Finding("arithmetic-cycles-time", "consistent" if ok else "inconsistent", message)))
         rate = f.aux_value("throughput")
         if rate is not None:
-            size, _ = unit_bytes(f.source, f.version, rate.unit)
+            size, _ = unit_bytes(f.source, f.version, rate.unit, f.library)
             expected = f.message_bytes * clock_hz / f.value / size
             ok = abs(expected - rate.value) < 1
             message = (f"{f.message_bytes} bytes x {f.clock_mhz:g} MHz / {f.text} cycles = {expected:.2f} "

@@ -1,0 +1,313 @@
+/* Fixed-size prime-field multiplication and squaring with special-form reduction on 32-bit
+ * limbs: the field arithmetic under the ECDSA/ECDH and X25519 figures.
+ *
+ *   P-256    p = 2^256 - 2^224 + 2^192 + 2^96 - 1 (FIPS 186-4 D.1.2.3): Solinas reduction of
+ *            the 512-bit product by the word sums of FIPS 186-4 Appendix D.2.3 (s1 + 2s2 + 2s3
+ *            + s4 + s5 - d1 - d2 - d3 - d4) with signed carries, then folds of the top word
+ *            with 2^256 = 2^224 - 2^192 - 2^96 + 1 (mod p).
+ *   P-384    p = 2^384 - 2^128 - 2^96 + 2^32 - 1 (FIPS 186-4 D.1.2.4): the word sums of
+ *            Appendix D.2.4 (T + 2S1 + S2 + S3 + S4 + S5 + S6 - D1 - D2 - D3), signed carries,
+ *            folds with 2^384 = 2^128 + 2^96 - 2^32 + 1 (mod p).
+ *   P-521    p = 2^521 - 1 (FIPS 186-4 D.1.2.5, D.2.5): the bits above 521 added to the low
+ *            521 bits, twice.
+ *   25519    p = 2^255 - 19 (RFC 7748 §4.1): the top 256 bits folded with 2^256 = 38 (mod p),
+ *            then bit 255 with 2^255 = 19.
+ *   448      p = 2^448 - 2^224 - 1 (RFC 7748 §4.2): the top 448 bits H folded with
+ *            2^448 = 2^224 + 1, i.e. L + H + (H_lo + H_hi) 2^224 + H_hi for H = H_lo + H_hi 2^224.
+ *
+ * The 512-bit product and square come from limbs.h. Every result is canonical, in [0, p), so
+ * it can be compared byte for byte; libraries keep intermediate results only partly reduced,
+ * so the final masked subtraction (P-256) or +19 pass (25519) here is a cost they pay once per
+ * scalar multiplication, not per multiplication: these counts are upper bounds by one 8-word
+ * pass or two. Inputs: canonical, below p.
+ */
+#ifndef REFBENCH_BIGNUM_FE_H
+#define REFBENCH_BIGNUM_FE_H
+
+#include "limbs.h"
+
+typedef int int32_t;
+typedef long long int64_t;
+
+/* ---------------------------------------------------------------------------------------- */
+/* P-256 */
+
+static const uint32_t P256_P[8] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0x00000000u,
+                                   0x00000000u, 0x00000000u, 0x00000001u, 0xffffffffu};
+
+/* One signed carry pass adding top * (2^224 - 2^192 - 2^96 + 1), i.e. top * 2^256 mod p;
+ * returns the new top word. */
+static int32_t p256_fold(uint32_t r[8], int32_t top)
+{
+    int64_t acc = (int64_t)r[0] + top;
+    r[0] = (uint32_t)acc; acc >>= 32;
+    acc += r[1]; r[1] = (uint32_t)acc; acc >>= 32;
+    acc += r[2]; r[2] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)r[3] - top; r[3] = (uint32_t)acc; acc >>= 32;
+    acc += r[4]; r[4] = (uint32_t)acc; acc >>= 32;
+    acc += r[5]; r[5] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)r[6] - top; r[6] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)r[7] + top; r[7] = (uint32_t)acc; acc >>= 32;
+    return (int32_t)acc;
+}
+
+static void p256_reduce(uint32_t r[8], const uint32_t c[16])
+{
+    /* word w of s1 + 2s2 + 2s3 + s4 + s5 - d1 - d2 - d3 - d4 (FIPS 186-4 D.2.3); the final
+     * carry (the top word) is in [-4, 6] */
+    int64_t acc;
+    acc = (int64_t)c[0] + c[8] + c[9] - c[11] - c[12] - c[13] - c[14];
+    r[0] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[1] + c[9] + c[10] - c[12] - c[13] - c[14] - c[15];
+    r[1] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[2] + c[10] + c[11] - c[13] - c[14] - c[15];
+    r[2] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[3] + c[11] + c[11] + c[12] + c[12] + c[13] - c[15] - c[8] - c[9];
+    r[3] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[4] + c[12] + c[12] + c[13] + c[13] + c[14] - c[9] - c[10];
+    r[4] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[5] + c[13] + c[13] + c[14] + c[14] + c[15] - c[10] - c[11];
+    r[5] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[6] + c[13] + c[14] + c[14] + c[14] + c[15] + c[15] - c[8] - c[9];
+    r[6] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[7] + c[8] + c[15] + c[15] + c[15] - c[10] - c[11] - c[12] - c[13];
+    r[7] = (uint32_t)acc; acc >>= 32;
+    /* two folds bring the top word to 0: after the first it is -1, 0 or 1, and then the low
+     * 256 bits are within 6 * 2^224 of 0 or 2^256, so the second cannot carry out */
+    const int32_t top = p256_fold(r, (int32_t)acc);
+    p256_fold(r, top);
+    sub_if_ge(r, r, 0, P256_P, 8); /* below 2^256 < 2p: one subtraction at most */
+}
+
+void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t t[16];
+    mul_wide(t, a, b, 8);
+    p256_reduce(r, t);
+}
+
+void fe_p256_sqr(uint32_t *r, const uint32_t *a)
+{
+    uint32_t t[16];
+    sqr_wide(t, a, 8);
+    p256_reduce(r, t);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* 2^255 - 19 */
+
+/* r += 19 * q for q < 2^27, rippling the carry through the 8 words. */
+static void add19(uint32_t r[8], uint32_t q)
+{
+    uint32_t c = q * 19u;
+    for (uint32_t i = 0; i < 8; i++) {
+        const uint32_t s = r[i] + c;
+        c = s < c;
+        r[i] = s;
+    }
+}
+
+static void fe25519_reduce(uint32_t r[8], const uint32_t t[16])
+{
+    uint32_t c = 0, q, u[8];
+    for (uint32_t i = 0; i < 8; i++) {
+        MAC(c, r[i], t[i + 8], 38u, t[i], c);      /* 2^256 = 38 (mod p); c < 39 */
+    }
+    q = (c << 1) | (r[7] >> 31);                    /* 2^255 = 19 (mod p) */
+    r[7] &= 0x7fffffffu;
+    add19(r, q);                                    /* below 2^255 + 19 * 79 */
+    q = r[7] >> 31;
+    r[7] &= 0x7fffffffu;
+    add19(r, q);                                    /* below 2^255 */
+    /* freeze: r >= p exactly when r + 19 has bit 255 set; then r - p = r + 19 - 2^255 */
+    for (uint32_t i = 0; i < 8; i++) {
+        u[i] = r[i];
+    }
+    add19(u, 1);
+    const uint32_t keep = 0u - (u[7] >> 31);
+    u[7] &= 0x7fffffffu;
+    for (uint32_t i = 0; i < 8; i++) {
+        r[i] = (u[i] & keep) | (r[i] & ~keep);
+    }
+}
+
+void fe25519_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t t[16];
+    mul_wide(t, a, b, 8);
+    fe25519_reduce(r, t);
+}
+
+void fe25519_sqr(uint32_t *r, const uint32_t *a)
+{
+    uint32_t t[16];
+    sqr_wide(t, a, 8);
+    fe25519_reduce(r, t);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* P-384 */
+
+static const uint32_t P384_P[12] = {0xffffffffu, 0x00000000u, 0x00000000u, 0xffffffffu, 0xfffffffeu, 0xffffffffu,
+                                    0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu};
+
+/* One signed carry pass adding top * (2^128 + 2^96 - 2^32 + 1), i.e. top * 2^384 mod p. */
+static int32_t p384_fold(uint32_t r[12], int32_t top)
+{
+    int64_t acc = (int64_t)r[0] + top;
+    r[0] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)r[1] - top; r[1] = (uint32_t)acc; acc >>= 32;
+    acc += r[2]; r[2] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)r[3] + top; r[3] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)r[4] + top; r[4] = (uint32_t)acc; acc >>= 32;
+    for (uint32_t i = 5; i < 12; i++) {
+        acc += r[i]; r[i] = (uint32_t)acc; acc >>= 32;
+    }
+    return (int32_t)acc;
+}
+
+static void p384_reduce(uint32_t r[12], const uint32_t c[24])
+{
+    /* word w of T + 2S1 + S2 + S3 + S4 + S5 + S6 - D1 - D2 - D3 (FIPS 186-4 D.2.4); the final
+     * carry is in [-2, 4] */
+    int64_t acc = 0;
+    acc += (int64_t)c[0] + c[12] + c[20] + c[21] - c[23];
+    r[0] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[1] + c[13] + c[22] + c[23] - c[12] - c[20];
+    r[1] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[2] + c[14] + c[23] - c[13] - c[21];
+    r[2] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[3] + c[12] + c[15] + c[20] + c[21] - c[14] - c[22] - c[23];
+    r[3] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[4] + c[12] + c[13] + c[16] + c[20] + c[21] + c[21] + c[22] - c[15] - c[23] - c[23];
+    r[4] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[5] + c[13] + c[14] + c[17] + c[21] + c[22] + c[22] + c[23] - c[16];
+    r[5] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[6] + c[14] + c[15] + c[18] + c[22] + c[23] + c[23] - c[17];
+    r[6] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[7] + c[15] + c[16] + c[19] + c[23] - c[18];
+    r[7] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[8] + c[16] + c[17] + c[20] - c[19];
+    r[8] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[9] + c[17] + c[18] + c[21] - c[20];
+    r[9] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[10] + c[18] + c[19] + c[22] - c[21];
+    r[10] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[11] + c[19] + c[20] + c[23] - c[22];
+    r[11] = (uint32_t)acc; acc >>= 32;
+    /* as for P-256: after one fold the top word is -1, 0 or 1 and the second cannot carry out */
+    const int32_t top = p384_fold(r, (int32_t)acc);
+    p384_fold(r, top);
+    sub_if_ge(r, r, 0, P384_P, 12); /* below 2^384 < 2p */
+}
+
+void fe_p384_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t t[24];
+    mul_wide(t, a, b, 12);
+    p384_reduce(r, t);
+}
+
+void fe_p384_sqr(uint32_t *r, const uint32_t *a)
+{
+    uint32_t t[24];
+    sqr_wide(t, a, 12);
+    p384_reduce(r, t);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* P-521: 17 limbs, the top one holding 9 bits */
+
+static const uint32_t P521_P[17] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
+                                    0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
+                                    0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0x000001ffu};
+
+static void p521_reduce(uint32_t r[17], const uint32_t t[34])
+{
+    /* t = L + H 2^521 = L + H (mod p): H is t shifted right by 521 bits (16 words and 9 bits) */
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < 17; i++) {
+        const uint32_t h = (t[16 + i] >> 9) | (t[17 + i] << 23); /* t[33] is 0: the product is below 2^1042 */
+        const uint32_t l = i < 16 ? t[i] : (t[16] & 0x1ffu);
+        const uint32_t s = l + h;
+        const uint32_t c1 = s < l;
+        r[i] = s + c;
+        c = c1 | (r[i] < c);
+    }
+    /* below 2^522: fold bit 521 once more, then r <= 2^521 - 1 + 1 */
+    c = r[16] >> 9;
+    r[16] &= 0x1ffu;
+    for (uint32_t i = 0; i < 17; i++) {
+        r[i] += c;
+        c = r[i] < c;
+    }
+    sub_if_ge(r, r, 0, P521_P, 17); /* r = p gives 0 */
+}
+
+void fe_p521_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t t[34];
+    mul_wide(t, a, b, 17);
+    p521_reduce(r, t);
+}
+
+void fe_p521_sqr(uint32_t *r, const uint32_t *a)
+{
+    uint32_t t[34];
+    sqr_wide(t, a, 17);
+    p521_reduce(r, t);
+}
+
+/* ---------------------------------------------------------------------------------------- */
+/* 2^448 - 2^224 - 1: 14 limbs */
+
+static const uint32_t P448_P[14] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
+                                    0xffffffffu, 0xfffffffeu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
+                                    0xffffffffu, 0xffffffffu};
+
+/* r += top * (2^224 + 1), i.e. top * 2^448 mod p; returns the carry out of word 13. */
+static uint32_t p448_fold(uint32_t r[14], uint32_t top)
+{
+    uint64_t acc = 0;
+    for (uint32_t i = 0; i < 14; i++) {
+        acc += (uint64_t)r[i] + ((i == 0 || i == 7) ? top : 0u);
+        r[i] = (uint32_t)acc;
+        acc >>= 32;
+    }
+    return (uint32_t)acc;
+}
+
+static void p448_reduce(uint32_t r[14], const uint32_t t[28])
+{
+    const uint32_t *h = t + 14;
+    uint64_t acc = 0;
+    for (uint32_t i = 0; i < 7; i++) {        /* L + H + H_hi */
+        acc += (uint64_t)t[i] + h[i] + h[i + 7];
+        r[i] = (uint32_t)acc;
+        acc >>= 32;
+    }
+    for (uint32_t i = 7; i < 14; i++) {       /* + (H_lo + H_hi) 2^224 */
+        acc += (uint64_t)t[i] + h[i] + h[i] + h[i - 7];
+        r[i] = (uint32_t)acc;
+        acc >>= 32;
+    }
+    /* the top word is at most 4; after one fold at most 1, and then the second cannot carry */
+    p448_fold(r, p448_fold(r, (uint32_t)acc));
+    sub_if_ge(r, r, 0, P448_P, 14); /* below 2^448 < 2p */
+}
+
+void fe448_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t t[28];
+    mul_wide(t, a, b, 14);
+    p448_reduce(r, t);
+}
+
+void fe448_sqr(uint32_t *r, const uint32_t *a)
+{
+    uint32_t t[28];
+    sqr_wide(t, a, 14);
+    p448_reduce(r, t);
+}
+
+#endif

@@ -1,0 +1,100 @@
+/* Montgomery multiplication and squaring on 32-bit limbs, for moduli of 1 to 128 limbs
+ * (32 to 4096 bits) given at call time: the arithmetic under RSA and finite-field DH.
+ *
+ * Montgomery (1985); the word-level algorithms are those of Koc, Acar and Kaliski,
+ * "Analyzing and comparing Montgomery multiplication algorithms", IEEE Micro 16(3), 1996:
+ *   bn_mont_mul -- CIOS (coarsely integrated operand scanning), one multiply-accumulate pass
+ *                  and one reduction pass per limb of b, t of limbs+2 words;
+ *   bn_mont_sqr -- SOS (separated operand scanning): the square first, each cross product
+ *                  a[i]a[j] (i<j) computed once and doubled (HAC 14.16), then word-by-word
+ *                  REDC (HAC 14.32) over the 2*limbs-word square.
+ * Both return a*b*R^-1 mod n (a*a*R^-1 mod n), R = 2^(32*limbs), fully reduced to [0, n) by a
+ * final masked subtraction (no branch on secret data). Inputs: a, b < n, n odd.
+ *
+ * The variants differ only in the multiply-accumulate primitive of limbs.h.
+ * Operand layout: little-endian 32-bit limbs, least significant first.
+ */
+#ifndef REFBENCH_BIGNUM_MONT_H
+#define REFBENCH_BIGNUM_MONT_H
+
+#include "limbs.h"
+
+#define BN_MAX_LIMBS 128
+
+/* 8 + 4 * BN_MAX_LIMBS = 520 bytes (the manifest's context_bytes). */
+typedef struct {
+    uint32_t limbs;
+    uint32_t n0;                /* -n^-1 mod 2^32 */
+    uint32_t n[BN_MAX_LIMBS];   /* the modulus */
+} bn_mont_ctx;
+
+/* The context: a copy of the modulus and n0 = -n^-1 mod 2^32 by Newton's iteration
+ * x <- x(2 - nx), each step doubling the correct low bits from 3 (n*n = 1 mod 8 for odd n;
+ * Dusse and Kaliski, EUROCRYPT 1990). */
+void bn_mont_setup(bn_mont_ctx *ctx, const uint32_t *n, uint32_t limbs)
+{
+    uint32_t x = n[0];
+    for (int k = 0; k < 4; k++) {
+        x *= 2u - n[0] * x;     /* 3 -> 6 -> 12 -> 24 -> 48 correct bits */
+    }
+    ctx->limbs = limbs;
+    ctx->n0 = 0u - x;
+    for (uint32_t i = 0; i < limbs; i++) {
+        ctx->n[i] = n[i];
+    }
+}
+
+void bn_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    const uint32_t limbs = ctx->limbs;
+    const uint32_t *n = ctx->n;
+    uint32_t t[BN_MAX_LIMBS + 2];
+    for (uint32_t j = 0; j < limbs + 2; j++) {
+        t[j] = 0;
+    }
+    for (uint32_t i = 0; i < limbs; i++) {
+        uint32_t c = 0, s, lo;
+        const uint32_t bi = b[i];
+        for (uint32_t j = 0; j < limbs; j++) {
+            MAC(c, t[j], a[j], bi, t[j], c);
+        }
+        s = t[limbs] + c;
+        t[limbs + 1] = s < c;
+        t[limbs] = s;
+        const uint32_t q = t[0] * ctx->n0;
+        MAC(c, lo, q, n[0], t[0], 0);               /* lo is 0 by the choice of q */
+        (void)lo;
+        for (uint32_t j = 1; j < limbs; j++) {
+            MAC(c, t[j - 1], q, n[j], t[j], c);
+        }
+        s = t[limbs] + c;
+        t[limbs - 1] = s;
+        t[limbs] = t[limbs + 1] + (s < c);
+    }
+    sub_if_ge(r, t, t[limbs], n, limbs);
+}
+
+void bn_mont_sqr(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a)
+{
+    const uint32_t limbs = ctx->limbs;
+    const uint32_t *n = ctx->n;
+    uint32_t t[2 * BN_MAX_LIMBS];
+    uint32_t c, s, top;
+    sqr_wide(t, a, limbs);
+    /* REDC word by word; the carry out of word i+limbs is deferred to the next step's word */
+    top = 0;
+    for (uint32_t i = 0; i < limbs; i++) {
+        const uint32_t q = t[i] * ctx->n0;
+        c = 0;
+        for (uint32_t j = 0; j < limbs; j++) {
+            MAC(c, t[i + j], q, n[j], t[i + j], c);
+        }
+        s = t[i + limbs] + c;
+        const uint32_t c1 = s < c;
+        t[i + limbs] = s + top;
+        top = c1 + (t[i + limbs] < top);
+    }
+    sub_if_ge(r, t + limbs, top, n, limbs);
+}
+
+#endif

@@ -1,0 +1,405 @@
+"""The public-key arithmetic kernels in the emulated Cortex-M (family ``bignum``): Montgomery
+multiplication, squaring and 4-bit-window exponentiation on 32-bit limbs for run-time lengths
+(the exponentiation at 256 bits by default, up to 544 in the matrix), and fixed-size field
+multiplication and squaring with special reduction (P-256, P-384, P-521, 2^255 - 19,
+2^448 - 2^224 - 1), against the references, plain Python integers and `cryptography`.
+
+Default run: every variant x operation on the cores of its manifest among Cortex-M0+ and
+Cortex-M4 (zig, -Os), at 256 and 2048 bits for the bignum kernels, on edge-case operands
+(0, 1, n-1, all-ones limbs) and seeded random ones. The full set (m0plus, m3, m4, m7, m33 x
+32..4096-bit operands x the standard primes of P-256/P-384/P-521, brainpool and SM2 as
+Montgomery moduli x zig/gcc) runs with ``-m matrix``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+
+import pytest
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec, x448, x25519
+
+from cortexm_emu import Buffer, IllegalInstruction, Machine
+from cortexm_emu.toolchain import gcc_available
+from refbench.datafile import DataFileError
+from refbench.kernels import catalog
+from refbench.kernels.harness import KernelHarness
+from refbench.kernels.references import FIELDS, prepare, reference
+from refbench.measure import Job, Measurer, ResultCache, make_inputs, plan
+from refbench.ref import curves
+
+DEFAULT_CORES = ("m0plus", "m4")
+MATRIX_CORES = ("m0plus", "m3", "m4", "m7", "m33")
+P256 = FIELDS["p256"][0]
+P25519 = FIELDS["25519"][0]
+
+
+def field_of(operation: str) -> tuple[int, int]:
+    """(p, operand bytes) of a field operation such as ``p384-sqr``."""
+    p, size, _ = FIELDS[operation.rsplit("-", 1)[0]]
+    return p, size
+
+
+@cache
+def harness(family: str, variant: str, core: str, compiler: str = "zig") -> KernelHarness:
+    return KernelHarness(family, variant, core, compiler=compiler)
+
+
+MONT_OPS = ("mont-mul", "mont-sqr")
+FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr"))
+
+
+def cases(operations: tuple[str, ...], cores: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """(variant, operation, core) for every bignum variant on the cores its manifest allows."""
+    fam = catalog.family("bignum")
+    assert {op.name for op in fam.operations} == set(MONT_OPS + FIELD_OPS + ("mont-exp",))
+    return [(v.name, op, core) for v in fam.variants.values() for op in operations for core in cores
+            if v.supports(core)]
+
+
+def le(x: int, size: int) -> bytes:
+    return x.to_bytes(size, "little")
+
+
+def seeded(label: str, size: int) -> bytes:
+    return hashlib.shake_256(label.encode()).digest(size)
+
+
+def mont_operands(size: int, modulus: int | None = None) -> list[tuple[str, dict[str, bytes]]]:
+    """(label, raw inputs): edge cases of the carry chains and the final subtraction, then random."""
+    n = modulus if modulus is not None else (1 << (8 * size)) - 1  # all-ones limbs: every carry ripples
+    out = [
+        ("zero", {"a": le(0, size), "b": le(n - 1, size), "modulus": le(n, size)}),
+        ("one", {"a": le(1, size), "b": le(1, size), "modulus": le(n, size)}),
+        ("n-1", {"a": le(n - 1, size), "b": le(n - 1, size), "modulus": le(n, size)}),
+        ("n-2,n-1", {"a": le(n - 2, size), "b": le(n - 1, size), "modulus": le(n, size)}),
+    ]
+    if modulus is None:  # a modulus just above 2^(bits-1): the largest quotients in REDC
+        m = (1 << (8 * size - 1)) + 1
+        out.append(("2^k+1", {"a": le(m - 1, size), "b": le(m - 2, size), "modulus": le(m, size)}))
+    for i in range(3):
+        raw = {role: seeded(f"{role}/{size}/{i}", size) for role in ("a", "b")}
+        raw["modulus"] = le(n, size) if modulus is not None else seeded(f"modulus/{size}/{i}", size)
+        out.append((f"random{i}", raw))
+    return out
+
+
+def field_operands(p: int, size: int) -> list[tuple[str, dict[str, bytes]]]:
+    """Edge cases of the special reductions (0, 1, p-1, an unreduced all-ones input, single
+    high bits), then random operands."""
+    top = 1 << (p.bit_length() - 1)
+    out = [
+        ("zero", {"a": le(0, size), "b": le(p - 1, size)}),
+        ("one", {"a": le(1, size), "b": le(1, size)}),
+        ("p-1", {"a": le(p - 1, size), "b": le(p - 1, size)}),
+        ("p-1,2", {"a": le(p - 1, size), "b": le(2, size)}),
+        ("top-bit", {"a": le(top, size), "b": le(top - 1, size)}),
+        ("unreduced", {"a": le(2 ** (8 * size) - 1, size), "b": le(2**128 + 1, size)}),  # reduced by the preparation
+    ]
+    out += [(f"random{i}", {r: seeded(f"fe/{size}/{r}/{i}", size) for r in ("a", "b")}) for i in range(3)]
+    return out
+
+
+def expected_mont(operation: str, inputs: dict[str, bytes]) -> bytes:
+    """Plain Python integers: a*b*R^-1 mod n, R = 2^(32*limbs) (an oracle independent of modarith)."""
+    n = int.from_bytes(inputs["modulus"], "little")
+    a = int.from_bytes(inputs["a"], "little")
+    b = a if operation == "mont-sqr" else int.from_bytes(inputs["b"], "little")
+    size = len(inputs["a"])
+    return le(a * b * pow(1 << (8 * size), -1, n) % n, size)
+
+
+def expected_field(operation: str, inputs: dict[str, bytes]) -> bytes:
+    p, size = field_of(operation)
+    a = int.from_bytes(inputs["a"], "little")
+    b = a if operation.endswith("sqr") else int.from_bytes(inputs["b"], "little")
+    return le(a * b % p, size)
+
+
+def check_mont(h: KernelHarness, operation: str, label: str, raw: dict[str, bytes], subtests) -> None:
+    with subtests.test(msg=f"{h.variant.path}:{operation}:{h.core}:{len(raw['a'])}B:{label}"):
+        inputs = prepare(operation)(raw)
+        assert reference(operation)(inputs)["r"] == expected_mont(operation, inputs)
+        run = h.run(raw, operation)
+        assert run.verified, run.mismatch
+
+
+# ------------------------------------------------------------------------------ default run
+
+
+@pytest.mark.parametrize("variant, operation, core", cases(MONT_OPS, DEFAULT_CORES),
+                         ids=[f"{v}:{o}:{c}" for v, o, c in cases(MONT_OPS, DEFAULT_CORES)])
+@pytest.mark.parametrize("size", [32, 256], ids=["256bit", "2048bit"])
+def test_bignum_equals_reference_and_integers(variant, operation, core, size, subtests):
+    h = harness("bignum", variant, core)
+    for label, raw in mont_operands(size)[: 6 if size == 32 else 3]:
+        check_mont(h, operation, label, raw, subtests)
+
+
+@pytest.mark.parametrize("variant, operation, core", cases(FIELD_OPS, DEFAULT_CORES),
+                         ids=[f"{v}:{o}:{c}" for v, o, c in cases(FIELD_OPS, DEFAULT_CORES)])
+def test_field_equals_reference_and_integers(variant, operation, core, subtests):
+    h = harness("bignum", variant, core)
+    for label, raw in field_operands(*field_of(operation)):
+        with subtests.test(msg=f"bignum/{variant}:{operation}:{core}:{label}"):
+            inputs = prepare(f"fe-{operation}")(raw)
+            assert reference(f"fe-{operation}")(inputs)["r"] == expected_field(operation, inputs)
+            run = h.run(raw, operation)
+            assert run.verified, run.mismatch
+
+
+def field_call(h: KernelHarness, function: str, size: int, *operands: int) -> int:
+    """Call a field kernel directly and read its result buffer back from the emulator."""
+    result = h.machine.call(function, Buffer(bytes(size), "r"), *(Buffer(le(x, size)) for x in operands))
+    return int.from_bytes(result.buffer("r"), "little")
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m4"])
+@pytest.mark.parametrize("curve, field, prefix", [
+    (ec.SECP256R1(), "p256", "fe_p256"), (ec.SECP384R1(), "p384", "fe_p384"), (ec.SECP521R1(), "p521", "fe_p521"),
+], ids=["P-256", "P-384", "P-521"])
+def test_nist_field_kernels_put_cryptography_public_keys_on_the_curve(core, curve, field, prefix):
+    """y^2 = x^3 - 3x + b (FIPS 186-4 D.1.2) for keys made by `cryptography`, with every square
+    and product computed by the kernel."""
+    h = harness("bignum", "c32", core)
+    p, size, _ = FIELDS[field]
+    b = curves.get_curve(curve.name).b
+    for k in (1, 2, 0xC0FFEE, curves.get_curve(curve.name).n - 1):
+        numbers = ec.derive_private_key(k, curve).public_key().public_numbers()
+        x, y = numbers.x, numbers.y
+        x3 = field_call(h, f"{prefix}_mul", size, field_call(h, f"{prefix}_sqr", size, x), x)
+        assert field_call(h, f"{prefix}_sqr", size, y) == (x3 - 3 * x + b) % p
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m4"])
+@pytest.mark.parametrize("make, field, prefix, A", [
+    (x25519.X25519PrivateKey, "25519", "fe25519", 486662), (x448.X448PrivateKey, "448", "fe448", 156326),
+], ids=["X25519", "X448"])
+def test_montgomery_curve_field_kernels_find_cryptography_public_keys_on_the_curve(core, make, field, prefix, A):
+    """u^3 + A u^2 + u is a square mod p for a public key u made by `cryptography` (a point of
+    the curve, not of its twist: RFC 7748 §5), with u^2 and u^3 from the kernel."""
+    h = harness("bignum", "c32", core)
+    p, size, _ = FIELDS[field]
+    for i in range(3):
+        private = make.from_private_bytes(seeded(f"{field}/{i}", size))
+        u = int.from_bytes(private.public_key().public_bytes(serialization.Encoding.Raw,
+                                                              serialization.PublicFormat.Raw), "little")
+        u2 = field_call(h, f"{prefix}_sqr", size, u)
+        u3 = field_call(h, f"{prefix}_mul", size, u2, u)
+        assert pow((u3 + A * u2 + u) % p, (p - 1) // 2, p) == 1
+
+
+def test_bignum_with_a_standard_prime_as_modulus(subtests):
+    """The Montgomery moduli of the brainpool and SM2 fields, through the run-time-size kernel."""
+    h = harness("bignum", "umaal", "m4")
+    for curve in (curves.BRAINPOOLP256R1, curves.SM2P256V1):
+        for label, raw in mont_operands(32, curve.p)[:4]:
+            check_mont(h, "mont-mul", f"{curve.name}:{label}", raw, subtests)
+
+
+def exp_operands(size: int) -> list[tuple[str, dict[str, bytes]]]:
+    """Exponents 0, 1, 65537 (RSA's public exponent, zero-padded to the operand length), n-1
+    (every window non-zero in the top limb) and a random one; random odd moduli and bases."""
+    out = []
+    for i, (label, e) in enumerate([("e=0", 0), ("e=1", 1), ("e=65537", 65537), ("e=2^k-1", 2 ** (8 * size) - 1),
+                                    ("random", None)]):
+        raw = {role: seeded(f"exp/{role}/{size}/{i}", size) for role in ("a", "modulus", "exponent")}
+        if e is not None:
+            raw["exponent"] = le(e, size)
+        out.append((label, raw))
+    return out
+
+
+@pytest.mark.parametrize("variant, core", [(v, c) for v, _, c in cases(("mont-exp",), DEFAULT_CORES)])
+def test_mont_exp_equals_python_pow(variant, core, subtests):
+    """a^e mod n with a full-length exponent at 256 bits (about 300 Montgomery operations; an
+    RSA-2048 private exponentiation is about 2600 of them, 2e8 cycles and more, outside the
+    default budget of the harness: the sizes here stay small)."""
+    h = harness("bignum", variant, core)
+    for label, raw in exp_operands(32):
+        with subtests.test(msg=f"bignum/{variant}:mont-exp:{core}:{label}"):
+            inputs = prepare("mont-exp")(raw)
+            n, a, e = (int.from_bytes(inputs[r], "little") for r in ("modulus", "a", "exponent"))
+            assert reference("mont-exp")(inputs)["r"] == le(pow(a, e, n), 32)
+            run = h.run(raw, "mont-exp")
+            assert run.verified, run.mismatch
+
+
+# ------------------------------------------------------------------ instruction sets and cores
+
+
+def test_manifest_restricts_umaal_and_umlal_cores():
+    fam = catalog.family("bignum")
+    assert fam.variant("umaal").cores == ("m4", "m7", "m33")
+    assert fam.variant("umlal").cores == ("m3", "m4", "m7", "m33")
+    assert fam.variant("c32").cores is None and fam.variant("m0").supports("m0plus")
+    with pytest.raises(ValueError, match=r"Invalid core \('m3'\) for kernel variant bignum/umaal; accepted: m4, m7, m33"):
+        catalog.build_variant(fam.variant("umaal"), "m3")
+    with pytest.raises(ValueError, match=r"Invalid core \('m0plus'\) for kernel variant bignum/umlal"):
+        KernelHarness("bignum", "umlal", "m0plus")
+
+
+def mont_ctx(n: int, limbs: int) -> bytes:
+    """The bn_mont_ctx of mont.h made in Python: limbs, -n^-1 mod 2^32, the modulus (520 bytes)."""
+    return le(limbs, 4) + le(-pow(n, -1, 2**32) % 2**32, 4) + le(n, 4 * 128)
+
+
+def disassemble(elf) -> list:
+    import capstone
+    from elftools.elf.elffile import ELFFile
+
+    with elf.open("rb") as f:
+        text = ELFFile(f).get_section_by_name(".text")
+        code, address = text.data(), text["sh_addr"]
+    cs = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
+    cs.detail = True
+    return list(cs.disasm(code, address))
+
+
+@pytest.mark.parametrize("variant, built_for, core, mnemonic", [
+    ("umlal", "m3", "m0plus", "umlal"),
+    ("umaal", "m4", "m3", "umaal"),
+])
+def test_emulator_refuses_a_multiply_the_core_lacks(variant, built_for, core, mnemonic):
+    """An ELF built for a richer core, run on a poorer one, stops before it executes an
+    instruction the core does not have: every UMLAL of the umlal build is refused on the M0+
+    (ARMv6-M; the run stops at its first Thumb-2 instruction), the UMAAL on the M3 (no DSP)."""
+    built = catalog.build_variant(catalog.family("bignum").variant(variant), built_for)
+    machine = Machine(core)
+    multiplies = [insn for insn in disassemble(built.elf) if insn.mnemonic == mnemonic]
+    assert multiplies
+    assert all(machine.timing.check(insn) for insn in multiplies)
+    machine.load_elf(built.elf)
+    n = 2**255 + 19
+    with pytest.raises(IllegalInstruction, match=r"illegal instruction for Cortex-M" +
+                       (r".*umaal" if core == "m3" else r"0\+")):
+        machine.call("bn_mont_mul", Buffer(mont_ctx(n, 8), "ctx"), Buffer(bytes(32), "r"), Buffer(le(5, 32)),
+                     Buffer(le(7, 32)))
+
+
+def test_m0_variants_use_no_long_multiply():
+    """The m0 and c32 builds for ARMv6-M contain MULS only: no UMULL/UMLAL/UMAAL in their code."""
+    for variant in ("m0", "c32"):
+        elf = catalog.build_variant(catalog.family("bignum").variant(variant), "m0plus").elf
+        mnemonics = {i.mnemonic for i in disassemble(elf)}
+        assert "muls" in mnemonics
+        assert not mnemonics & {"umull", "umlal", "umaal", "smull"}, variant
+
+
+# ------------------------------------------------------------------------ inputs and errors
+
+
+@pytest.mark.parametrize("size", [0, 30, 516])
+def test_mont_operand_length_is_checked_before_any_call(size):
+    h = harness("bignum", "c32", "m4")
+    raw = {r: bytes(size) for r in ("a", "b", "modulus")}
+    with pytest.raises(ValueError, match=rf"Invalid operand length \({size} bytes\) for Montgomery arithmetic"):
+        h.run(raw, "mont-mul")
+
+
+def test_field_operand_length_and_mismatched_lengths_are_errors():
+    with pytest.raises(ValueError, match=r"Invalid operand length \(48 bytes\) for the p256 field"):
+        reference("fe-p256-mul")({"a": bytes(48), "b": bytes(48)})
+    with pytest.raises(ValueError, match=r"Invalid operand length \(66 bytes\) for the p521 field.*accepted: 68 bytes"):
+        reference("fe-p521-sqr")({"a": bytes(66)})
+    with pytest.raises(ValueError, match=r"Invalid b length \(31 bytes\); accepted: the length of a, 32 bytes"):
+        prepare("mont-mul")({"a": bytes(32), "b": bytes(31), "modulus": bytes(32)})
+
+
+def test_preparation_makes_valid_idempotent_operands():
+    raw = {"a": b"\xff" * 32, "b": b"\xff" * 32, "modulus": bytes(32)}
+    once = prepare("mont-mul")(raw)
+    n = int.from_bytes(once["modulus"], "little")
+    assert n % 2 == 1 and n >> 255 == 1
+    assert int.from_bytes(once["a"], "little") < n
+    assert prepare("mont-mul")(once) == once
+    p521 = {"a": bytes(68), "b": bytes(68), "modulus": le(curves.P521.p, 68)}
+    assert prepare("mont-mul")(p521)["modulus"] == p521["modulus"]  # a non-zero top limb is kept
+
+
+def test_unknown_core_in_manifest_names_file_and_field(tmp_path):
+    folder = tmp_path / "bignum"
+    folder.mkdir()
+    (folder / "x.c").write_text("")
+    (folder / "kernel.toml").write_text(
+        'family = "bignum"\nstandard = "s"\n[[operations]]\nname = "mont-sqr"\nfunction = "f"\n'
+        'args = ["r", "a"]\nreference = "mont-sqr"\n[variants.v]\nsources = ["x.c"]\ntrades = "t"\n'
+        'cores = ["m4", "m5"]\n')
+    with pytest.raises(DataFileError) as info:
+        catalog.load_family(folder / "kernel.toml")
+    message = str(info.value)
+    assert "kernel.toml" in message and "variants.v.cores" in message and "m5" in message
+
+
+def test_measurer_sizes_bignum_by_operand_and_skips_unsupported_cores(tmp_path):
+    jobs = plan(["bignum"], ["umaal", "m0"], ["mont-mul"], [32])
+    assert [(j.variant, j.size) for j in jobs] == [("umaal", 32), ("m0", 32)]
+    op = catalog.family("bignum").operations[0]
+    inputs = make_inputs(op, 32)
+    assert {k: len(v) for k, v in inputs.items()} == {"a": 32, "b": 32, "modulus": 32}
+    measurer = Measurer("m3", cache=ResultCache(tmp_path))
+    umaal, m0 = measurer.measure_all(jobs)
+    assert umaal.cycles is None and umaal.error.startswith("not applicable: bignum/umaal runs on m4, m7, m33")
+    assert m0.verified and m0.cycles and m0.size == 32
+    again = Measurer("m3", cache=ResultCache(tmp_path)).measure(Job("bignum", "m0", "mont-mul", 32))
+    assert again.cached and again.cycles == m0.cycles
+
+
+# ------------------------------------------------------------------------------ full matrix
+
+MATRIX_SIZES = (4, 32, 48, 64, 68, 128, 384, 512)
+STANDARD_PRIMES = (curves.P256, curves.P384, curves.P521, curves.BRAINPOOLP256R1, curves.BRAINPOOLP384R1,
+                   curves.BRAINPOOLP512R1, curves.SM2P256V1)
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("compiler", ["zig", "gcc"])
+@pytest.mark.parametrize("variant, operation, core", cases(MONT_OPS, MATRIX_CORES),
+                         ids=[f"{v}:{o}:{c}" for v, o, c in cases(MONT_OPS, MATRIX_CORES)])
+def test_matrix_bignum(variant, operation, core, compiler, subtests):
+    if compiler == "gcc" and not gcc_available():
+        pytest.fail("arm-none-eabi-gcc is not installed; the matrix needs both compilers")
+    h = harness("bignum", variant, core, compiler)
+    for size in MATRIX_SIZES:
+        for label, raw in mont_operands(size)[:5] if size <= 128 else mont_operands(size)[2:4]:
+            check_mont(h, operation, label, raw, subtests)
+    for curve in STANDARD_PRIMES:
+        size = -(-curve.p.bit_length() // 32) * 4
+        for label, raw in mont_operands(size, curve.p)[2:5]:
+            check_mont(h, operation, f"{curve.name}:{label}", raw, subtests)
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("compiler", ["zig", "gcc"])
+@pytest.mark.parametrize("variant, core", [(v, c) for v, _, c in cases(("mont-exp",), MATRIX_CORES)])
+def test_matrix_mont_exp(variant, core, compiler, subtests):
+    if compiler == "gcc" and not gcc_available():
+        pytest.fail("arm-none-eabi-gcc is not installed; the matrix needs both compilers")
+    h = harness("bignum", variant, core, compiler)
+    for size in (4, 32, 68):
+        for label, raw in exp_operands(size):
+            with subtests.test(msg=f"bignum/{variant}:mont-exp:{core}:{compiler}:{size}B:{label}"):
+                inputs = prepare("mont-exp")(raw)
+                n, a, e = (int.from_bytes(inputs[r], "little") for r in ("modulus", "a", "exponent"))
+                assert reference("mont-exp")(inputs)["r"] == le(pow(a, e, n), size)
+                run = h.run(raw, "mont-exp")
+                assert run.verified, run.mismatch
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("compiler", ["zig", "gcc"])
+@pytest.mark.parametrize("variant, operation, core", cases(FIELD_OPS, MATRIX_CORES),
+                         ids=[f"{v}:{o}:{c}" for v, o, c in cases(FIELD_OPS, MATRIX_CORES)])
+def test_matrix_field(variant, operation, core, compiler, subtests):
+    if compiler == "gcc" and not gcc_available():
+        pytest.fail("arm-none-eabi-gcc is not installed; the matrix needs both compilers")
+    h = harness("bignum", variant, core, compiler)
+    p, size = field_of(operation)
+    for label, raw in field_operands(p, size) + [(f"more{i}", {r: seeded(f"fe+/{size}/{r}/{i}", size) for r in "ab"})
+                                                 for i in range(16)]:
+        with subtests.test(msg=f"bignum/{variant}:{operation}:{core}:{compiler}:{label}"):
+            inputs = prepare(f"fe-{operation}")(raw)
+            assert reference(f"fe-{operation}")(inputs)["r"] == expected_field(operation, inputs)
+            run = h.run(raw, operation)
+            assert run.verified, run.mismatch
