@@ -9,6 +9,7 @@ tests/test_sanity_executor.py.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 
@@ -25,7 +26,10 @@ FIGURES = {f.id: f for f in load_figures()}
 PARTS = load_parts()
 #: Page context for the synthetic figures: wolfSSL 5.6.4, NUCLEO-L4A6ZG (Cortex-M4 at 80 MHz,
 #: 4 wait states), AES-128-CBC encrypt, software, no assembly, 1024-byte blocks.
-L4 = FIGURES["000-0301"]
+#: The generic rule is tested on a library with no entry in libraries.toml (every catalogue
+#: variant is a candidate); wolfSSL's own candidates are tested in tests/test_library_workloads.py.
+WOLFSSL_L4 = FIGURES["000-0301"]
+L4 = dataclasses.replace(WOLFSSL_L4, library="a C library without documented options")
 #: STM32L4A6 at 80 MHz: 4 wait states (RM0351 table in the board profile), ART caches and prefetch.
 L4_LABELS = ("ART+prefetch on, 4 WS @ 80 MHz", "ART+prefetch off, 4 WS @ 80 MHz", "ART on, prefetch off, 4 WS @ 80 MHz",
              "ART off, prefetch on, 4 WS @ 80 MHz", "tables in SRAM, ART+prefetch on, 4 WS @ 80 MHz",

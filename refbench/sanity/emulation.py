@@ -27,6 +27,7 @@ class VariantResult:
     memory: str = "ideal"  # the configuration's label
     memory_cycles: int | None = None  # stall cycles of the memory system, included in cycles
     per_op: bool = False  # compared per call (cycles) rather than per byte
+    option: str = ""  # the library build option this variant stands for ("wolfSSL GCM_SMALL")
 
     @property
     def rate(self) -> float | None:
@@ -37,7 +38,10 @@ class VariantResult:
 
     @property
     def name(self) -> str:
-        """``kernel/variant, configuration`` as every message writes it."""
+        """``kernel/variant, configuration`` as every message writes it, led by the library option
+        the variant stands for when there is one ("wolfSSL GCM_SMALL (gcm/ghash_small), caches off")."""
+        if self.option:
+            return f"{self.option} ({self.kernel}/{self.variant}), {self.memory}"
         return f"{self.kernel}/{self.variant}, {self.memory}"
 
 
@@ -99,7 +103,8 @@ class Emulation:
             "emulated_memory": [c.as_json() for c in self.configs] if emulated else None,
             "emulated_range_by_memory": {k: list(v) for k, v in self.by_config().items()} if emulated else None,
             "emulated_variants": [
-                {"kernel": v.kernel, "variant": v.variant, "operation": v.operation, "memory": v.memory,
+                {"kernel": v.kernel, "variant": v.variant, "library_option": v.option or None,
+                 "operation": v.operation, "memory": v.memory,
                  "cycles": v.cycles, "memory_cycles": v.memory_cycles, "cycles_per_byte": v.cycles_per_byte,
                  "verified": v.verified, "problem": v.problem}
                 for v in self.variants

@@ -16,7 +16,11 @@ resolution:
   residual ("aes/ttable1, ART+prefetch on, 4 WS @ 80 MHz (+3.2%)"); within the allowance a
   configuration a board is normally benchmarked in (caches and prefetch on) is preferred;
 * faster than every variant in every configuration -> it needs hardware acceleration or
-  hand-written assembly: explained if the page claims either, suspicious if not;
+  hand-written assembly: explained if the page claims either, or if the library is closed
+  (ST CMOX: "faster than our C variants", flagged only below the floor no code can beat,
+  :mod:`refbench.sanity.code_bounds`); suspicious if not;
+* the candidate variants are those the library ships (:mod:`refbench.sanity.libraries`), and
+  the explanation names the library option ("wolfSSL GCM_SMALL (gcm/ghash_small), caches off");
 * slower than every one -> suspicious, naming by how much and the closest configuration.
 
 Every message names the board, clock, wait states, build and the configurations measured.
@@ -29,6 +33,7 @@ from __future__ import annotations
 from refbench.measure import Measurement
 from refbench.published.model import Figure
 from refbench.published.normalise import normalise
+from refbench.sanity.code_bounds import any_code_floor
 from refbench.sanity.emulation import Emulation, VariantResult
 from refbench.sanity.executor import MeasureJob
 from refbench.sanity.memory_configs import DEFAULT_KINDS
@@ -114,6 +119,8 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
             verdict = "explained"
             explanation = (f"faster than every emulated software variant in every memory configuration ({residual:+.1%} "
                            f"against {fastest.name}): the page claims {' and '.join(claims)}")
+        elif p.closed_library:
+            verdict, explanation = _closed_library(p, published, allowance, residual, fastest.name)
         else:
             verdict = "suspicious"
             explanation = (f"faster than every emulated software variant in every memory configuration ({residual:+.1%} "
@@ -130,6 +137,26 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
         message = f"{head}: {explanation}"
     return Emulation(f.id, "emulated", explanation, lo, hi, residual, memory=chosen.memory,
                      finding=Finding(RULE, verdict, message), position=position, **common)
+
+
+def _closed_library(p: FigurePlan, published: float, allowance: float, residual: float,
+                    fastest: str) -> tuple[Verdict, str]:
+    """A closed library (its code is not public, e.g. ST CMOX) faster than every C variant: not a
+    fault, since hand-written code may beat C; flagged only below the floor no code can beat
+    (:mod:`refbench.sanity.code_bounds`), when one is derived for the operation."""
+    f, target = p.figure, p.target
+    unit = target.unit
+    faster = (f"faster than our C variants ({residual:+.1%} against {fastest}); {f.library} is a closed library "
+              f"(precompiled, code not public), so C variants do not bound it; the page: {f.compiler}, "
+              f"{f.options or 'options not stated'}")
+    floor = any_code_floor(target.reference, target.key_bytes, p.board.core, target.size, target.per_op)
+    if floor is None:
+        return "explained", f"{faster}; no floor that holds for any code is derived for {target.reference}"
+    bound, derivation = floor
+    if published < bound * (1 - allowance):
+        return "suspicious", (f"{faster}, but below the floor no code can beat: {derivation} (published "
+                              f"{fmt(published)} {unit} is {published / bound:.2f}x of it)")
+    return "explained", f"{faster}; above the floor no code can beat ({derivation})"
 
 
 def _hardware(s: Skipped) -> Emulation:
@@ -155,7 +182,8 @@ def _variant_results(p: FigurePlan, measured: dict[MeasureJob, Measurement]) -> 
             stalls = sum(m.memory_cycles or 0 for m in parts_of) if ok else None
             results.append(VariantResult(kernel, variant, operation, cycles,
                                          cycles / p.target.size if cycles is not None and p.target.size else None,
-                                         ok, problem, config.label, stalls, p.target.per_op))
+                                         ok, problem, config.label, stalls, p.target.per_op,
+                                         p.option(kernel, variant)))
     return results
 
 

@@ -21,6 +21,7 @@ from refbench.measure import Job
 from refbench.parts import PartProfile, load_part_profile
 from refbench.published.model import Figure, Part
 from refbench.sanity.executor import MeasureJob
+from refbench.sanity.libraries import StatedOptions, candidates, library_of, stated_options
 from refbench.sanity.memory_configs import MemoryConfig, configurations
 from refbench.sanity.workloads import KernelTarget, calls_for, kernel_target, operations_for
 
@@ -50,6 +51,14 @@ class FigurePlan:
     clock_note: str
     configs: tuple[MemoryConfig, ...]
     operations: tuple[tuple[str, str, str], ...]  # (kernel, variant, operation)
+    #: the library option each variant stands for ("wolfSSL GCM_SMALL"), by (kernel, variant)
+    options: tuple[tuple[tuple[str, str], str], ...] = ()
+    #: True when the figure's library is closed (its code is not public: C variants do not bound it)
+    closed_library: bool = False
+
+    def option(self, kernel: str, variant: str) -> str:
+        """The library option ``kernel/variant`` stands for, or ''."""
+        return dict(self.options).get((kernel, variant), "")
 
     def calls(self, kernel: str, variant: str, operation: str) -> list[Job]:
         """The calls whose cycles add up to the figure's work for one variant."""
@@ -91,9 +100,10 @@ def board_of(f: Figure, parts: dict[str, Part]) -> Board | None:
 
 
 def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
-                timed_cores: Collection[str] = TIMED_CORES) -> FigurePlan | Skipped:
+                timed_cores: Collection[str] = TIMED_CORES, stated: StatedOptions | None = None) -> FigurePlan | Skipped:
     """Figure ``f``'s plan (``emulator`` False: rule e switched off; ``timed_cores``: the cores with a
-    timing model)."""
+    timing model; ``stated``: the build options the page names per section, which narrow the
+    library's candidate variants, :mod:`refbench.sanity.libraries`)."""
     if f.is_footprint:
         return Skipped(f, "not applicable", "a footprint figure (bytes), not a speed")
     if f.implementation == "hardware":
@@ -103,6 +113,11 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
         return Skipped(f, "not emulated", "not emulated: rule e switched off for this report")
     target, why = kernel_target(f)
     operations = tuple(operations_for(target.reference)) if target else ()
+    shipped, labels = candidates(f, operations, stated)
+    if operations and not shipped:
+        return Skipped(f, "not emulated yet", f"not emulated yet: no kernel variant of {target.reference} "  # type: ignore[union-attr]
+                                              f"is one {f.library} can be built with")
+    operations = shipped
     if target is None or not operations:
         reason = why or f"no kernel computes {target.reference}"  # type: ignore[union-attr]
         return Skipped(f, "not emulated yet", f"not emulated yet: {reason}")
@@ -112,10 +127,15 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
     if board.core not in timed_cores:
         return Skipped(f, "not emulated yet", f"not emulated yet: core {board.core} ({board.name}) has no timing model")
     clock, clock_note = run_clock(board, f.clock_mhz)
-    return FigurePlan(f, target, board, clock, clock_note, tuple(configurations(board, clock)), operations)
+    library = library_of(f)
+    return FigurePlan(f, target, board, clock, clock_note, tuple(configurations(board, clock)), operations,
+                      tuple(labels.items()), bool(library and library.closed))
 
 
 def make_plan(figures: Iterable[Figure], parts: dict[str, Part], emulator: bool = True,
               timed_cores: Collection[str] = TIMED_CORES) -> Plan:
-    """The plan of every figure (see :func:`plan_figure`)."""
-    return Plan(tuple(plan_figure(f, parts, emulator, timed_cores) for f in figures))
+    """The plan of every figure (see :func:`plan_figure`); the build options a page names for a
+    section (:func:`~refbench.sanity.libraries.stated_options`) are read from ``figures``."""
+    figures = list(figures)
+    stated = stated_options(figures)
+    return Plan(tuple(plan_figure(f, parts, emulator, timed_cores, stated) for f in figures))

@@ -1,0 +1,133 @@
+"""Library-faithful workloads: which kernel variants a library ships, from its documented build
+options (``libraries.toml``, cited per entry), and which option a section's build used.
+
+:func:`load_libraries` reads the table; :func:`library_of` finds a figure's library;
+:func:`stated_options` reads what a page says of its build (wolfCrypt's benchmark prints the
+GHASH option in its GMAC row: "GMAC Small" is GCM_SMALL for every GCM row of that section);
+:func:`candidates` keeps, of the catalogue variants that compute a figure's operation, those
+the library can be built with (only the stated one when the section names it) and labels each
+with the library option ("wolfSSL GCM_SMALL"). A kernel family the library has no entry for
+keeps every variant, unlabelled.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from refbench.published.model import Figure
+
+LIBRARIES_PATH = Path(__file__).with_name("libraries.toml")
+
+
+@dataclass(frozen=True)
+class KernelOptions:
+    """A library's build options for one kernel family: option name -> kernel variant."""
+
+    kernel: str
+    options: dict[str, str]
+    default: str
+    source: str
+    labels: dict[str, str]  # what the library's benchmark prints -> option
+
+
+@dataclass(frozen=True)
+class Library:
+    """One library: its name (a figure's library starts with it), closed or not, its options."""
+
+    key: str
+    name: str
+    closed: bool
+    kernels: dict[str, KernelOptions]
+
+
+def _require(path: Path, where: str, table: dict[str, Any], field: str, kind: type) -> Any:
+    value = table.get(field)
+    if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
+        raise ValueError(f"{path}: [{where}] {field}: expected {kind.__name__}, got {value!r}")
+    return value
+
+
+def load_libraries(path: Path = LIBRARIES_PATH) -> dict[str, Library]:
+    """The libraries of ``path`` by table key; a missing or mistyped field raises ValueError naming
+    the file, table and field."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML: {exc}") from exc
+    out: dict[str, Library] = {}
+    for key, table in data.items():
+        if not isinstance(table, dict):
+            raise ValueError(f"{path}: {key}: expected a table")
+        kernels: dict[str, KernelOptions] = {}
+        for kernel, spec in table.get("kernels", {}).items():
+            where = f"{key}.kernels.{kernel}"
+            options = _require(path, where, spec, "options", dict)
+            default = _require(path, where, spec, "default", str)
+            if default not in options:
+                raise ValueError(f"{path}: [{where}] default: {default!r} is not one of the options {sorted(options)}")
+            labels = spec.get("labels", {})
+            unknown = [label for label, option in labels.items() if option not in options]
+            if unknown:
+                raise ValueError(f"{path}: [{where}] labels: {', '.join(unknown)} name no option")
+            kernels[kernel] = KernelOptions(kernel, dict(options), default, _require(path, where, spec, "source", str),
+                                            dict(labels))
+        out[key] = Library(key, _require(path, key, table, "library", str), _require(path, key, table, "closed", bool),
+                           kernels)
+    return out
+
+
+LIBRARIES = load_libraries()
+
+
+def library_of(f: Figure, libraries: dict[str, Library] = LIBRARIES) -> Library | None:
+    """The library of figure ``f`` (its library name starts with the table's ``library``)."""
+    return next((lib for lib in libraries.values() if f.library.startswith(lib.name)), None)
+
+
+#: (source, section) -> {kernel family: option} stated by the page for that section's build
+StatedOptions = dict[tuple[str, str], dict[str, str]]
+
+
+def stated_options(figures: Iterable[Figure], libraries: dict[str, Library] = LIBRARIES) -> StatedOptions:
+    """The options each section's page text names: a GMAC row's label ("GMAC Small": the figure's
+    mode "Small") names the GHASH option of the whole section's build."""
+    out: StatedOptions = {}
+    for f in figures:
+        lib = library_of(f, libraries)
+        gcm = lib.kernels.get("gcm") if lib else None
+        if gcm is not None and f.algorithm == "GMAC" and f.mode in gcm.labels:
+            out.setdefault((f.source, f.section), {})["gcm"] = gcm.labels[f.mode]
+    return out
+
+
+def candidates(f: Figure, operations: Iterable[tuple[str, str, str]], stated: StatedOptions | None = None,
+               libraries: dict[str, Library] = LIBRARIES) -> tuple[tuple[tuple[str, str, str], ...], dict[tuple[str, str], str]]:
+    """Of ``operations`` (kernel, variant, operation), those figure ``f``'s library can be built
+    with, and the label of each kept variant ("wolfSSL GCM_SMALL"; "(stated by the page)" when
+    the section names the option)."""
+    lib = library_of(f, libraries)
+    ops = tuple(operations)
+    if lib is None:
+        return ops, {}
+    said = (stated or {}).get((f.source, f.section), {})
+    kept: list[tuple[str, str, str]] = []
+    labels: dict[tuple[str, str], str] = {}
+    for kernel, variant, operation in ops:
+        spec = lib.kernels.get(kernel)
+        if spec is None:
+            kept.append((kernel, variant, operation))
+            continue
+        names = [name for name, v in spec.options.items() if v == variant]
+        if not names:
+            continue  # a variant the library does not ship
+        if kernel in said and said[kernel] not in names:
+            continue  # the page names another option for this build
+        name = said[kernel] if kernel in said else names[0]
+        note = " (stated by the page)" if kernel in said else ""
+        kept.append((kernel, variant, operation))
+        labels[(kernel, variant)] = f"{lib.name} {name}{note}"
+    return tuple(kept), labels
