@@ -74,3 +74,39 @@ def test_through_the_pipeline_rule_f_reads_rule_e_s_emulations():
         rules = [f.rule for f in j.findings]
         assert rules[-2:] == ["emulator", "section-clock"]
         assert "at 225 MHz (1.50x" in j.findings[-1].message and "6 would be inside" in j.findings[-1].message
+
+
+#: The rival's context: wolfSSL on the STM32L562E (Cortex-M33 like the H563), another board.
+L562 = next(f for f in load_figures() if f.part == "STM32L562E" and f.implementation == "software"
+            and f.algorithm == "AES-128-CBC" and f.operation == "encrypt")
+
+
+def _section_of(template, prefix: str, factors: list[tuple[float, float]]) -> tuple[list, dict[str, Emulation]]:
+    figures = [with_cycles_per_byte(template, f"{prefix}-{k}", 10.0 * (k + 1), algorithm=f"ALG-{k + 1}")
+               for k in range(len(factors))]
+    out = {}
+    for f, (lo, hi) in zip(figures, factors):
+        published = normalise(f).cycles_per_byte
+        out[f.id] = Emulation(f.id, "emulated", "", published * lo, published * hi, published=published,
+                              position="faster" if lo > 1 else "inside")
+    return figures, out
+
+
+def test_the_rival_a_model_too_slow_on_the_core_is_named_when_other_boards_need_the_same_factor():
+    h563, eh = _section_of(TEMPLATE, "syn-h563-rival", [(1.5, 3.0)] * 6)
+    same, es = _section_of(L562, "syn-l562-same", [(1.55, 3.0)] * 6)  # needs 1.55x: within x/1.25 of 1.5
+    findings = dict(clock.rule_section_clock(h563 + same, PARTS, {**eh, **es}))
+    message = findings[h563[0].id].message
+    assert "figures of the same core (Cortex-M33) on other boards need the same factor" in message
+    assert "STM32L562E @ 110 MHz needs 1.55x" in message
+    assert "a cycle model uniformly too slow on Cortex-M33 is the likelier cause" in message
+    # The other board fits at its stated clock: the rival is not supported, the clock is named.
+    fits, ef = _section_of(L562, "syn-l562-fits", [(0.8, 1.2)] * 6)
+    findings = dict(clock.rule_section_clock(h563 + fits, PARTS, {**eh, **ef}))
+    message = findings[h563[0].id].message
+    assert "the page's clock may not be the one the figures ran at" in message
+    assert "no other board's figures of this core need the same factor" in message
+    # Another board of the same core needing a different factor (2.5x) is no rival either.
+    other, eo = _section_of(L562, "syn-l562-other", [(2.5, 3.0)] * 6)
+    findings = dict(clock.rule_section_clock(h563 + other, PARTS, {**eh, **eo}))
+    assert "no other board's figures of this core need the same factor" in findings[h563[0].id].message

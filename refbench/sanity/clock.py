@@ -15,14 +15,20 @@ higher clock adds flash wait states, which only raises the slow ends (hi_i); the
 come from configurations without flash stalls (code in SRAM, warm caches), which do not
 depend on the clock. The rule only informs: it names a clock the page may have used; the
 figures keep the verdict the other rules give them.
+
+Before naming a clock the rule tests its rival: a cycle model uniformly too slow on the core
+gives the same pattern. If sections of the same core on other boards need the same factor
+(within CROSS_BOARD_TOLERANCE), the message names the model as the likelier cause.
 """
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 
 from refbench.published.model import Figure, Part
 from refbench.sanity.emulation import Emulation
+from refbench.sanity.numbers import CROSS_BOARD_TOLERANCE
 from refbench.sanity.plan import board_of
 from refbench.sanity.verdicts import Finding
 
@@ -31,6 +37,10 @@ RULE = "section-clock"
 MIN_FIGURES = 5
 #: ... and more than this share of them is faster than every variant at the stated clock.
 MIN_FASTER_SHARE = 0.5
+#: The rival (a cycle model too slow on the core): another board's section of the same core whose
+#: own best factor, searched up to this bound (the largest clock ratio among the pages' parts of one
+#: core is below it), agrees with this section's within CROSS_BOARD_TOLERANCE.
+RIVAL_MAX_FACTOR = 4.0
 
 
 def _interval(published: float, e: Emulation) -> tuple[float, float]:
@@ -50,6 +60,21 @@ def best_factor(intervals: list[tuple[float, float]], most: float) -> tuple[floa
     return best, count
 
 
+def _section_factors(sections: dict[tuple[str, str], list[tuple[Figure, Emulation]]],
+                     parts: dict[str, Part]) -> dict[tuple[str, str], tuple[Figure, float]]:
+    """Each section's own clock factor (its first figure and :func:`best_factor` over the factors
+    from 1 up to a generous 4x, the rival test needs no part maximum), for sections with at least
+    MIN_FIGURES emulated figures and some faster than every variant."""
+    out: dict[tuple[str, str], tuple[Figure, float]] = {}
+    for key, members in sections.items():
+        if len(members) < MIN_FIGURES or not any(e.position == "faster" for _, e in members):
+            continue
+        k, _ = best_factor([_interval(e.published or 0.0, e) for _, e in members], RIVAL_MAX_FACTOR)
+        if k > 1.0:
+            out[key] = (members[0][0], k)
+    return out
+
+
 def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
                        emulations: dict[str, Emulation]) -> list[tuple[str, Finding]]:
     """One finding per faster-than-every-variant figure of each section where a single clock up
@@ -61,7 +86,8 @@ def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
         if e is not None and e.status == "emulated" and e.unit == "c/B" and e.published:
             sections[(f.source, f.section)].append((f, e))
     out: list[tuple[str, Finding]] = []
-    for members in sections.values():
+    factors = _section_factors(sections, parts)
+    for key, members in sections.items():
         faster = [(f, e) for f, e in members if e.position == "faster"]
         if len(members) < MIN_FIGURES or len(faster) <= MIN_FASTER_SHARE * len(members):
             continue
@@ -76,14 +102,25 @@ def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
         k, inside = best_factor(intervals, most)
         if k <= 1.0 or inside <= at_stated:
             continue
+        rivals = [(f, other) for other_key, (f, other) in factors.items()
+                  if other_key != key and f.core == first.core and f.part != first.part
+                  and abs(math.log(other / k)) <= math.log(1 + CROSS_BOARD_TOLERANCE)]
         clock = stated * k
         left_out = [f"{f.algorithm} {f.operation}" for (f, _), (lo, hi) in zip(members, intervals)
                     if not lo <= k <= hi]
-        message = (f"the section's {len(members)} emulated figures at the stated {stated:g} MHz: {at_stated} inside "
-                   f"their emulated ranges, {len(faster)} faster than every variant; at {clock:.0f} MHz "
-                   f"({k:.2f}x, within the {board.part} maximum {board.max_clock_mhz:g} MHz) {inside} would be "
-                   "inside" + (f" (not: {', '.join(left_out)})" if left_out else "") +
-                   ": the page's clock may not be the one the figures ran at (ranges emulated at the stated clock; "
-                   "a higher clock only adds flash wait states, which raise the slow ends)")
+        head = (f"the section's {len(members)} emulated figures at the stated {stated:g} MHz: {at_stated} inside "
+                f"their emulated ranges, {len(faster)} faster than every variant; at {clock:.0f} MHz "
+                f"({k:.2f}x, within the {board.part} maximum {board.max_clock_mhz:g} MHz) {inside} would be "
+                "inside" + (f" (not: {', '.join(left_out)})" if left_out else ""))
+        if rivals:
+            others = ", ".join(f"{f.part} @ {f.clock_mhz:g} MHz needs {other:.2f}x" for f, other in rivals)
+            message = (f"{head}; but figures of the same core ({first.core}) on other boards need the same factor "
+                       f"({others}; within x/{1 + CROSS_BOARD_TOLERANCE:g}): a cycle model uniformly too slow on "
+                       f"{first.core} is the likelier cause, not this page's clock")
+        else:
+            message = (f"{head}: the page's clock may not be the one the figures ran at (ranges emulated at the "
+                       "stated clock; a higher clock only adds flash wait states, which raise the slow ends); its "
+                       f"rival, a cycle model too slow on {first.core}, is not supported: no other board's figures "
+                       "of this core need the same factor")
         out += [(f.id, Finding(RULE, "suspicious", message)) for f, _ in faster]
     return out

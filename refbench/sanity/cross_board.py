@@ -128,3 +128,74 @@ def gap_explainer(emulations: dict[str, Emulation]) -> GapExplainer:
         return explain_gap(a, ea, b, eb, ratio)
 
     return explain
+
+
+#: A library's per-cycle ratio between two builds is examined when they share at least this many
+#: rows (fewer give no typical ratio to compare a row with).
+MIN_SHARED_ROWS = 5
+
+
+def _build_key(f: Figure) -> tuple:
+    config = re.sub(rf"^{re.escape(f.part)}\S*\s*", "", f.config)
+    return (f.library, f.version, config, f.options, f.source, f.part)
+
+
+def _row_key(f: Figure) -> tuple:
+    return (f.algorithm, f.mode, f.operation, f.key_bits, f.curve, f.message_bytes, f.chunk_bytes, f.variant, f.metric)
+
+
+#: Tukey's outer fences (J. W. Tukey, Exploratory Data Analysis, 1977: "far out" values lie
+#: beyond 3 interquartile ranges from the quartiles). The spread comes from the rows themselves,
+#: since across two cores each algorithm's instruction mix legitimately moves its ratio; a row is
+#: an outlier only beyond the fences AND beyond CROSS_BOARD_TOLERANCE of the median.
+TUKEY_K = 3
+
+
+def _quantile(ordered: list[float], q: float) -> float:
+    """The q-quantile of sorted values, by linear interpolation between order statistics."""
+    pos = q * (len(ordered) - 1)
+    i = int(pos)
+    return ordered[i] + (ordered[min(i + 1, len(ordered) - 1)] - ordered[i]) * (pos - i)
+
+
+def rule_library_ratio(figures: list[Figure], parts: dict[str, Part]) -> Result:
+    """Rule d2 (``library-ratio``): the same library build (library, version, configuration and
+    options) on two parts, on any cores: the per-cycle cost ratio of each shared row against the
+    ratios of all shared rows. The median carries what differs between the two (core, memory
+    system, compiler, page's clock); a row outside Tukey's fences of the rows' own log ratios and
+    further than CROSS_BOARD_TOLERANCE from the median did not do the same relative work on the
+    two boards: flagged with its ratio, the median and the fences."""
+    out: Result = []
+    software = [f for f in value_figures(figures) if f.implementation == "software"]
+    builds = group_by(software, _build_key)
+    keys = sorted(builds)
+    for ka, kb in ((a, b) for i, a in enumerate(keys) for b in keys[i + 1:]):
+        if ka[:4] != kb[:4] or ka[5] == kb[5]:
+            continue  # another build, or the same part
+        rows_a = {_row_key(f): f for f in builds[ka]}
+        rows_b = {_row_key(f): f for f in builds[kb]}
+        shared = [(rows_a[k], rows_b[k]) for k in rows_a.keys() & rows_b.keys()]
+        if len(shared) < MIN_SHARED_ROWS:
+            continue
+        ratios = {(a.id, b.id): cost_for_compare(a) / cost_for_compare(b) for a, b in shared}
+        logs = sorted(math.log(r) for r in ratios.values())
+        median = math.exp(_quantile(logs, 0.5))
+        q1, q3 = _quantile(logs, 0.25), _quantile(logs, 0.75)
+        low, high = q1 - TUKEY_K * (q3 - q1), q3 + TUKEY_K * (q3 - q1)
+        limit = math.log(1 + CROSS_BOARD_TOLERANCE)
+        for a, b in sorted(shared, key=lambda p: p[0].id):
+            r = ratios[(a.id, b.id)]
+            off = math.log(r / median)
+            inside = abs(off) <= limit or low <= math.log(r) <= high
+            message = (f"{a.library} {a.version} per-cycle cost {a.part} ({a.core} @ {a.clock_mhz:g} MHz) / "
+                       f"{b.part} ({b.core} @ {b.clock_mhz:g} MHz): {a.algorithm} {a.operation} {fmt(cost_for_compare(a))}"
+                       f" / {fmt(cost_for_compare(b))} {per_unit(a)} = {r:.2f}; over the {len(shared)} shared rows: "
+                       f"median {median:.2f}, quartiles {math.exp(q1):.2f}..{math.exp(q3):.2f}, outlier fences "
+                       f"{math.exp(low):.2f}..{math.exp(high):.2f} (Tukey's far-out fences, {TUKEY_K:g} x the interquartile "
+                       f"range of the log ratios), and within x/{1 + CROSS_BOARD_TOLERANCE:g} of the median always allowed")
+            if not inside:
+                message += (f": an outlier ({math.exp(off):.2f}x the median): this row did not do the same "
+                            "relative work on the two boards (another code path, build option or measurement)")
+            finding = Finding("library-ratio", "consistent" if inside else "suspicious", message)
+            out += [(a.id, finding), (b.id, finding)]
+    return out

@@ -14,9 +14,9 @@ from functools import partial
 
 from refbench.published.model import Figure, Part
 from refbench.published.normalise import normalise
-from refbench.sanity import invariants, rules
+from refbench.sanity import invariants, rules, same_build
 from refbench.sanity.clock import rule_section_clock
-from refbench.sanity.cross_board import gap_explainer, rule_cross_board
+from refbench.sanity.cross_board import gap_explainer, rule_cross_board, rule_library_ratio
 from refbench.sanity.emulation import Emulation
 from refbench.sanity.verdicts import Finding, Judgement
 
@@ -43,6 +43,10 @@ RULES: dict[str, Rule] = {
     "hardware-vs-software": invariants.rule_hw_vs_sw,
     "cmox-configurations": invariants.rule_cmox_configurations,
     "cmox-footprint-curves": invariants.rule_cmox_footprint_curves,
+    "same-code-path": same_build.rule_same_code_path,
+    "drbg-vs-hash": same_build.rule_drbg_vs_hash,
+    "gmac-vs-gcm": same_build.rule_gmac_vs_gcm,
+    "library-ratio": rule_library_ratio,
     "cross-board": rule_cross_board,
 }
 

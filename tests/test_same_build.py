@@ -1,0 +1,112 @@
+"""Invariants between one build's figures (same-code-path, drbg-vs-hash, gmac-vs-gcm) and the
+same library's per-cycle ratio across boards and cores (library-ratio), on synthetic figures whose
+numbers the tests state (real figures lend only their page context)."""
+
+from __future__ import annotations
+
+import pytest
+from sanity_fakes import synthetic, with_cycles_per_byte
+
+from refbench.published.model import load_figures, load_parts
+from refbench.sanity.cross_board import rule_library_ratio
+from refbench.sanity.judging import RULES
+from refbench.sanity.same_build import (
+    drbg_hash_ratio_bounds,
+    rule_drbg_vs_hash,
+    rule_gmac_vs_gcm,
+    rule_same_code_path,
+)
+
+FIGURES = {f.id: f for f in load_figures()}
+PARTS = load_parts()
+#: wolfSSL 4.4.1 on the STM32WB55, section "STM PKA only": RNG (Hash_DRBG, seeded by the RNG
+#: peripheral) and the software SHA-256 of the same build.
+WB55_RNG, WB55_SHA256 = FIGURES["000-0121"], FIGURES["000-0137"]
+#: wolfSSL on the STM32WB55: AES-128-CBC with the AES peripheral ("STM AES-CBC/Hash Acceleration")
+#: and in software ("STM PKA only").
+WB55_CBC_HW, WB55_CBC_SW = FIGURES["000-0100"], FIGURES["000-0122"]
+#: wolfSSL 5.6.0 on the STM32H563ZI, software: GMAC, AES-128-GCM encryption, AES-128-CBC encryption.
+H563_GMAC, H563_GCM, H563_CBC = FIGURES["000-0571"], FIGURES["000-0559"], FIGURES["000-0553"]
+#: CycloneCRYPTO 2.5.0 SHA-256 on the STM32F756ZG (Cortex-M7) and the STM32U385 (Cortex-M33).
+F756, U385 = FIGURES["003-0073"], FIGURES["004-0062"]
+
+
+def test_the_new_invariants_are_applied_by_the_report():
+    assert {"same-code-path", "drbg-vs-hash", "gmac-vs-gcm", "library-ratio"} <= set(RULES)
+
+
+def test_hash_drbg_bounds_follow_from_its_compressions():
+    low, high = drbg_hash_ratio_bounds(1024)
+    assert low == pytest.approx((32 + 2) / 16) and high == pytest.approx((64 + 3) / 16)
+
+
+@pytest.mark.parametrize(("ratio", "verdict"), [(2.7, "consistent"), (2.125, "consistent"), (12.5, "suspicious"),
+                                                (1.5, "suspicious")])
+def test_the_rng_costs_what_hash_drbg_over_the_same_sha256_costs(ratio, verdict):
+    sha = with_cycles_per_byte(WB55_SHA256, "syn-sha", 100.0)
+    rng = with_cycles_per_byte(WB55_RNG, "syn-rng", 100.0 * ratio)
+    findings = rule_drbg_vs_hash([rng, sha], PARTS)
+    assert [i for i, _ in findings] == ["syn-rng", "syn-sha"]
+    finding = findings[0][1]
+    assert finding.rule == "drbg-vs-hash" and finding.verdict == verdict
+    assert f"ratio {ratio:.2f}" in finding.message and "expected 2.125..4.188" in finding.message
+
+
+def test_no_drbg_bound_against_a_hash_peripheral():
+    sha = with_cycles_per_byte(WB55_SHA256, "syn-sha-hw", 10.0, implementation="hardware", hw=("HASH",))
+    assert rule_drbg_vs_hash([with_cycles_per_byte(WB55_RNG, "syn-rng-hw", 150.0), sha], PARTS) == []
+
+
+def test_identical_numbers_in_a_hardware_and_a_software_section_mean_the_hardware_was_not_used():
+    hw = synthetic(WB55_CBC_HW, "syn-hw", value=588.235, text="588.235", unit="KB/s")
+    findings = rule_same_code_path([hw, WB55_CBC_SW], PARTS)
+    assert {i for i, _ in findings} == {"syn-hw", WB55_CBC_SW.id}
+    finding = findings[0][1]
+    assert finding.verdict == "suspicious" and "the hardware was not used" in finding.message
+    assert "claims AES hardware" in finding.message
+    # A different last digit is another measurement: no finding.
+    other = synthetic(WB55_CBC_HW, "syn-hw-2", value=588.236, text="588.236", unit="KB/s")
+    assert rule_same_code_path([other, WB55_CBC_SW], PARTS) == []
+
+
+def test_identical_software_numbers_in_two_sections_are_the_same_code_path():
+    twin = synthetic(WB55_CBC_SW, "syn-twin", section="another section of the page")
+    findings = rule_same_code_path([twin, WB55_CBC_SW], PARTS)
+    assert len(findings) == 2 and findings[0][1].verdict == "consistent"
+    assert "the same software code path in both sections" in findings[0][1].message
+
+
+def _h563(gmac: float, gcm: float, cbc: float):
+    return [with_cycles_per_byte(H563_GMAC, "syn-gmac", gmac), with_cycles_per_byte(H563_GCM, "syn-gcm", gcm),
+            with_cycles_per_byte(H563_CBC, "syn-cbc", cbc)]
+
+
+def test_gmac_costs_gcm_minus_the_block_cipher():
+    findings = dict(rule_gmac_vs_gcm(_h563(34.0, 73.0, 40.0), PARTS))
+    assert findings["syn-gmac"].verdict == "consistent"
+    assert "leaves 32.99 cycles/byte of GHASH, GMAC is 34.00" in findings["syn-gmac"].message
+    slower = dict(rule_gmac_vs_gcm(_h563(80.0, 73.0, 40.0), PARTS))
+    assert slower["syn-gmac"].verdict == "suspicious" and "never slower" in slower["syn-gmac"].message
+    cheap = dict(rule_gmac_vs_gcm(_h563(10.0, 73.0, 40.0), PARTS))
+    assert cheap["syn-gmac"].verdict == "suspicious"
+    assert "GMAC does not cost what GCM's GHASH costs" in cheap["syn-gmac"].message
+
+
+def _build(template, prefix: str, costs: list[float]):
+    return [with_cycles_per_byte(template, f"{prefix}-{k}", c, algorithm=f"ALG-{k}") for k, c in enumerate(costs)]
+
+
+def test_a_row_far_outside_the_librarys_usual_ratio_between_two_boards_is_flagged():
+    # F756 / U385 per-cycle ratios: 0.70..0.76 on seven rows, 1.57 on the last.
+    u385 = [100.0] * 8
+    f756 = [70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 157.0]
+    findings = rule_library_ratio(_build(F756, "syn-f756", f756) + _build(U385, "syn-u385", u385), PARTS)
+    verdicts = {i: f.verdict for i, f in findings}
+    assert verdicts["syn-f756-7"] == verdicts["syn-u385-7"] == "suspicious"
+    assert all(verdicts[f"syn-f756-{k}"] == "consistent" for k in range(7))
+    message = next(f.message for i, f in findings if i == "syn-f756-7")
+    assert "= 1.57; over the 8 shared rows: median 0.73" in message and "an outlier (2.14x the median)" in message
+
+
+def test_too_few_shared_rows_give_no_ratio():
+    assert rule_library_ratio(_build(F756, "a", [70.0] * 4) + _build(U385, "b", [100.0] * 4), PARTS) == []
