@@ -10,7 +10,8 @@ page states a higher clock, which the board rule flags), at the library's benchm
 (:mod:`refbench.sanity.memory_configs`), built at the figure's optimisation level. The
 published cycles per byte (or per call) is compared with the range (fastest .. slowest over
 variants x configurations), allowing ``SAME_WORK_TOLERANCE`` plus the figure's printed
-resolution:
+resolution (for a figure built with a compiler we cannot run, each variant's allowance is the
+larger of that and the variant's measured compiler spread, :mod:`refbench.sanity.compiler_band`):
 
 * inside the range -> consistent; the nearest variant AND configuration explain it, with the
   residual ("aes/ttable1, ART+prefetch on, 4 WS @ 80 MHz (+3.2%)"); within the allowance a
@@ -34,6 +35,7 @@ from refbench.measure import Measurement
 from refbench.published.model import Figure
 from refbench.published.normalise import normalise
 from refbench.sanity.code_bounds import any_code_floor
+from refbench.sanity.compiler_band import band, foreign_compiler
 from refbench.sanity.emulation import Emulation, VariantResult
 from refbench.sanity.executor import MeasureJob
 from refbench.sanity.memory_configs import DEFAULT_KINDS
@@ -41,7 +43,7 @@ from refbench.sanity.numbers import SAME_WORK_TOLERANCE, fmt, relative_resolutio
 from refbench.sanity.peripherals import judge_hardware
 from refbench.sanity.plan import FigurePlan, Plan, Skipped
 from refbench.sanity.verdicts import Finding, Verdict
-from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
+from refbench.sanity.workloads import KERNEL_COMPILER, WORKLOADS, kernel_build
 
 RULE = "emulator"
 
@@ -89,13 +91,14 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
     lo, hi = rate[good[0]], rate[good[-1]]
     fastest, slowest = good[0], good[-1]
     allowance = SAME_WORK_TOLERANCE + relative_resolution(f)
+    allow, allowance_note = _allowances(p, good, allowance)
     # Nearest variant x configuration; within the allowance, one in a configuration a board is
     # normally benchmarked in (caches and prefetch on, code in flash) is preferred.
     def error(r: VariantResult) -> float:
         return abs(published - rate[r]) / rate[r]
 
     kinds = {c.label: c.kind for c in p.configs}
-    usual = [r for r in good if kinds.get(r.memory) in DEFAULT_KINDS and error(r) <= allowance]
+    usual = [r for r in good if kinds.get(r.memory) in DEFAULT_KINDS and error(r) <= allow[r]]
     nearest = min(usual or good, key=error)
     residual = (published - rate[nearest]) / rate[nearest]
     spread = "; ".join(
@@ -107,7 +110,11 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
             f"{len(p.configs)} memory configuration(s) on {context}: {spread}")
     claims = _published_claims(f)
     verdict: Verdict
-    if lo * (1 - allowance) <= published <= hi * (1 + allowance):
+    if allowance_note:
+        head += f"; {allowance_note}"
+    low_edge = min(rate[r] * (1 - allow[r]) for r in good)
+    high_edge = max(rate[r] * (1 + allow[r]) for r in good)
+    if low_edge <= published <= high_edge:
         position, chosen = "inside", nearest
         explanation = f"{nearest.name} ({residual:+.1%})"
         verdict = "consistent"
@@ -137,6 +144,33 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
         message = f"{head}: {explanation}"
     return Emulation(f.id, "emulated", explanation, lo, hi, residual, memory=chosen.memory,
                      finding=Finding(RULE, verdict, message), position=position, **common)
+
+
+def _allowances(p: FigurePlan, good: list[VariantResult], stated: float) -> tuple[dict[VariantResult, float], str]:
+    """Each variant's allowance: ``stated`` (SAME_WORK_TOLERANCE plus the printed resolution) for a
+    figure built with a compiler we run; for a foreign compiler (ARMCC, IAR, another GCC) the larger
+    of SAME_WORK_TOLERANCE and the variant's measured compiler spread
+    (:mod:`refbench.sanity.compiler_band`), plus the printed resolution; and the note saying so."""
+    f = p.figure
+    if not foreign_compiler(f.compiler):
+        return {r: stated for r in good}, ""
+    level = WORKLOADS.build["opt_of_options"].get(f.options)
+    resolution = relative_resolution(f)
+    out: dict[VariantResult, float] = {}
+    measured: dict[str, str] = {}
+    for r in good:
+        b = band(p.board.core, r.kernel, r.variant, r.operation, level)
+        out[r] = (max(SAME_WORK_TOLERANCE, b.spread) if b else SAME_WORK_TOLERANCE) + resolution
+        if b:
+            measured.setdefault(f"{r.kernel}/{r.variant}", b.describe())
+    if not measured:
+        return out, (f"compiler allowance: {f.compiler} is not run here and no spread is measured for these "
+                     f"variants on {p.board.core}: the stated {SAME_WORK_TOLERANCE:.0%}")
+    levels = f"-{level}" if level else "-Os, -O2 and -O3 (level not stated)"
+    spreads = "; ".join(f"{name} {text}" for name, text in measured.items())
+    return out, (f"compiler allowance: {f.compiler} is not run here, so each variant is allowed the larger of "
+                 f"{SAME_WORK_TOLERANCE:.0%} and the spread measured between zig clang and arm-none-eabi-gcc at "
+                 f"{levels} on {p.board.core}: {spreads}")
 
 
 def _closed_library(p: FigurePlan, published: float, allowance: float, residual: float,

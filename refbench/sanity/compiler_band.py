@@ -1,0 +1,136 @@
+"""Compiler allowance from measurement: how much the cycles of one kernel variant move between the
+two compilers we can run (zig's clang and arm-none-eabi-gcc) and the optimisation levels.
+
+A published figure built with a compiler we cannot run (ARMCC, IAR, Keil, another GCC) is compared
+with kernels built by ours; instead of a fixed 5 % edge, rule e allows the spread measured here
+for the variant it compares with: (slowest build / fastest build - 1) over both compilers at the
+figure's stated level (over all three levels when the page states none).
+
+The spreads are measured data: ``compiler_bands.json`` is written by ``python -m
+refbench.sanity.compiler_band`` (every kernel variant x operation x core rule e plans for the
+published figures, at ``BAND_BYTES`` bytes with the figure's key and AAD sizes, ideal memory),
+never edited by hand; :func:`load_bands` reads it, :func:`band` answers one variant.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+BANDS_PATH = Path(__file__).with_name("compiler_bands.json")
+#: Message size of the band measurements: long enough that the per-call overhead is a small part.
+BAND_BYTES = 512
+#: The compilers we run and the levels measured (refbench.measure COMPILERS and OPT_LEVELS).
+BAND_COMPILERS = ("zig", "gcc")
+BAND_LEVELS = ("Os", "O2", "O3")
+#: Compiler names of a figure that are ours: a page built with clang is built by the compiler family we run.
+OUR_COMPILERS = ("clang", "zig")
+
+
+@dataclass(frozen=True)
+class Band:
+    """The measured spread of one variant's cycles over the builds compared, and the builds."""
+
+    spread: float
+    builds: dict[str, int]  # "zig -Os" -> cycles
+
+    def describe(self) -> str:
+        fastest = min(self.builds, key=self.builds.__getitem__)
+        slowest = max(self.builds, key=self.builds.__getitem__)
+        return f"{self.spread:+.1%} ({fastest} {self.builds[fastest]:,} .. {slowest} {self.builds[slowest]:,} cycles)"
+
+
+def foreign_compiler(compiler: str) -> bool:
+    """True when the page's compiler is not one we run (ARMCC, IAR, Keil, GCC of another build)."""
+    text = compiler.lower()
+    return not any(name in text for name in OUR_COMPILERS)
+
+
+def _key(core: str, kernel: str, variant: str, operation: str) -> str:
+    return f"{core} {kernel}/{variant} {operation}"
+
+
+def load_bands(path: Path = BANDS_PATH) -> dict[str, dict[str, int]]:
+    """Measured cycles by "core kernel/variant operation" -> {"compiler -level": cycles}; an empty
+    table when the file is absent (rule e then keeps its stated tolerance)."""
+    if not path.exists():
+        return {}
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path}: not valid JSON: {exc}") from exc
+    bands = data.get("cycles")
+    if not isinstance(bands, dict):
+        raise ValueError(f"{path}: cycles: expected an object of measurements")
+    for key, builds in bands.items():
+        if not isinstance(builds, dict) or not all(isinstance(v, int) for v in builds.values()):
+            raise ValueError(f"{path}: cycles.{key}: expected build -> whole cycles")
+    return bands
+
+
+_BANDS: dict[str, dict[str, int]] | None = None
+
+
+def band(core: str, kernel: str, variant: str, operation: str, opt: str | None) -> Band | None:
+    """The measured spread of ``kernel/variant operation`` on ``core`` over both compilers at ``opt``
+    (every level when None), or None when it was not measured on both compilers."""
+    global _BANDS
+    if _BANDS is None:
+        _BANDS = load_bands()
+    builds = _BANDS.get(_key(core, kernel, variant, operation), {})
+    levels = (opt,) if opt else BAND_LEVELS
+    chosen = {b: c for b, c in builds.items() if b.split(" -")[1] in levels}
+    if {b.split(" ")[0] for b in chosen} != set(BAND_COMPILERS):
+        return None
+    return Band(max(chosen.values()) / min(chosen.values()) - 1, chosen)
+
+
+def measure_bands(targets: set[tuple[str, str, str, str, int | None, int]]) -> dict[str, dict[str, int]]:
+    """Cycles of every (core, kernel, variant, operation, key bytes, AAD bytes) target at BAND_BYTES,
+    for each compiler and level (ideal memory; failed or unverified builds are left out)."""
+    from refbench.measure import Job, Measurer, ResultCache
+
+    out: dict[str, dict[str, int]] = {}
+    cache = ResultCache()
+    for core in sorted({t[0] for t in targets}):
+        for compiler in BAND_COMPILERS:
+            for opt in BAND_LEVELS:
+                measurer = Measurer(core, opt=opt, compiler=compiler, cache=cache)
+                for _, kernel, variant, operation, key_bytes, aad in sorted(t for t in targets if t[0] == core):
+                    m = measurer.measure(Job(kernel, variant, operation, BAND_BYTES, key_bytes, aad))
+                    if m.verified and m.cycles is not None:
+                        out.setdefault(_key(core, kernel, variant, operation), {})[f"{compiler} -{opt}"] = m.cycles
+                print(f"{core} {compiler} -{opt}: done", file=sys.stderr)
+    return out
+
+
+def planned_targets() -> set[tuple[str, str, str, str, int | None, int]]:
+    """Every (core, kernel, variant, operation, key bytes, AAD bytes) rule e plans for the published figures."""
+    from refbench.published.model import load_figures, load_parts
+    from refbench.sanity.plan import FigurePlan, make_plan
+
+    plan = make_plan(load_figures(), load_parts())
+    return {(p.board.core, k, v, o, p.target.key_bytes, p.target.aad_bytes)
+            for p in plan.figures if isinstance(p, FigurePlan) for k, v, o in p.operations}
+
+
+def main() -> None:
+    targets = planned_targets()
+    cycles = measure_bands(targets)
+    document = {
+        "about": ("Cycles of each kernel variant rule e compares with the published figures, built by both "
+                  "compilers refbench runs at each optimisation level, on each core with ideal memory, at "
+                  f"{BAND_BYTES} bytes: the compiler allowance of refbench/sanity/compiler_band.py. Generated by "
+                  "`python -m refbench.sanity.compiler_band`; do not edit by hand."),
+        "bytes": BAND_BYTES,
+        "compilers": list(BAND_COMPILERS),
+        "levels": list(BAND_LEVELS),
+        "cycles": dict(sorted(cycles.items())),
+    }
+    BANDS_PATH.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
