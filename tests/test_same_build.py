@@ -4,6 +4,8 @@ numbers the tests state (real figures lend only their page context)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from sanity_fakes import synthetic, with_cycles_per_byte
 
@@ -46,7 +48,7 @@ def test_the_rng_costs_what_hash_drbg_over_the_same_sha256_costs(ratio, verdict)
     sha = with_cycles_per_byte(WB55_SHA256, "syn-sha", 100.0)
     rng = with_cycles_per_byte(WB55_RNG, "syn-rng", 100.0 * ratio)
     findings = rule_drbg_vs_hash([rng, sha], PARTS)
-    assert [i for i, _ in findings] == ["syn-rng", "syn-sha"]
+    assert [i for i, _ in findings] == ["syn-rng"]  # the RNG is judged against its build's SHA-256
     finding = findings[0][1]
     assert finding.rule == "drbg-vs-hash" and finding.verdict == verdict
     assert f"ratio {ratio:.2f}" in finding.message and "expected 2.125..4.188" in finding.message
@@ -102,10 +104,24 @@ def test_a_row_far_outside_the_librarys_usual_ratio_between_two_boards_is_flagge
     f756 = [70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 157.0]
     findings = rule_library_ratio(_build(F756, "syn-f756", f756) + _build(U385, "syn-u385", u385), PARTS)
     verdicts = {i: f.verdict for i, f in findings}
-    assert verdicts["syn-f756-7"] == verdicts["syn-u385-7"] == "suspicious"
+    assert len(findings) == 16 and verdicts["syn-f756-7"] == verdicts["syn-u385-7"] == "suspicious"
     assert all(verdicts[f"syn-f756-{k}"] == "consistent" for k in range(7))
     message = next(f.message for i, f in findings if i == "syn-f756-7")
-    assert "= 1.57; over the 8 shared rows: median 0.73" in message and "an outlier (2.14x the median)" in message
+    assert "an outlier against 1 of 1 board(s)" in message
+    assert "= 1.57 (2.14x the median); over the 8 shared rows: median 0.73" in message
+
+
+def test_a_row_odd_against_one_board_only_points_at_that_board():
+    # Three boards; the third board's last row is off; the first two agree on every row.
+    u385 = [100.0] * 8
+    f756 = [70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 74.0]
+    odd = [70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 160.0]
+    third = [dataclasses.replace(f, part="STM32F746", source="syn") for f in _build(F756, "syn-odd", odd)]
+    findings = dict(rule_library_ratio(_build(F756, "syn-f756", f756) + _build(U385, "syn-u385", u385) + third,
+                                       PARTS))
+    assert findings["syn-odd-7"].verdict == "suspicious"  # against both other boards
+    assert findings["syn-u385-7"].verdict == "consistent"  # against one of two: the other board is the odd one
+    assert "an outlier only against STM32F746" in findings["syn-u385-7"].message
 
 
 def test_too_few_shared_rows_give_no_ratio():

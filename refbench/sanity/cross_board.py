@@ -162,13 +162,15 @@ def rule_library_ratio(figures: list[Figure], parts: dict[str, Part]) -> Result:
     """Rule d2 (``library-ratio``): the same library build (library, version, configuration and
     options) on two parts, on any cores: the per-cycle cost ratio of each shared row against the
     ratios of all shared rows. The median carries what differs between the two (core, memory
-    system, compiler, page's clock); a row outside Tukey's fences of the rows' own log ratios and
-    further than CROSS_BOARD_TOLERANCE from the median did not do the same relative work on the
-    two boards: flagged with its ratio, the median and the fences."""
-    out: Result = []
+    system, compiler, page's clock); a row outside Tukey's far-out fences of the rows' own log
+    ratios and further than CROSS_BOARD_TOLERANCE from the median did not do the same relative
+    work on the two boards. A figure is flagged when it is such an outlier against more than half
+    of the boards it is compared with (against fewer, the partners are the odd ones); one
+    finding per figure, with the ratio, the median and the fences of each outlying pair."""
     software = [f for f in value_figures(figures) if f.implementation == "software"]
     builds = group_by(software, _build_key)
     keys = sorted(builds)
+    pairs: dict[str, list[tuple[bool, str, str]]] = {}  # figure id -> (outlier, partner part, message)
     for ka, kb in ((a, b) for i, a in enumerate(keys) for b in keys[i + 1:]):
         if ka[:4] != kb[:4] or ka[5] == kb[5]:
             continue  # another build, or the same part
@@ -183,19 +185,35 @@ def rule_library_ratio(figures: list[Figure], parts: dict[str, Part]) -> Result:
         q1, q3 = _quantile(logs, 0.25), _quantile(logs, 0.75)
         low, high = q1 - TUKEY_K * (q3 - q1), q3 + TUKEY_K * (q3 - q1)
         limit = math.log(1 + CROSS_BOARD_TOLERANCE)
-        for a, b in sorted(shared, key=lambda p: p[0].id):
+        for a, b in shared:
             r = ratios[(a.id, b.id)]
             off = math.log(r / median)
-            inside = abs(off) <= limit or low <= math.log(r) <= high
-            message = (f"{a.library} {a.version} per-cycle cost {a.part} ({a.core} @ {a.clock_mhz:g} MHz) / "
-                       f"{b.part} ({b.core} @ {b.clock_mhz:g} MHz): {a.algorithm} {a.operation} {fmt(cost_for_compare(a))}"
-                       f" / {fmt(cost_for_compare(b))} {per_unit(a)} = {r:.2f}; over the {len(shared)} shared rows: "
-                       f"median {median:.2f}, quartiles {math.exp(q1):.2f}..{math.exp(q3):.2f}, outlier fences "
-                       f"{math.exp(low):.2f}..{math.exp(high):.2f} (Tukey's far-out fences, {TUKEY_K:g} x the interquartile "
-                       f"range of the log ratios), and within x/{1 + CROSS_BOARD_TOLERANCE:g} of the median always allowed")
-            if not inside:
-                message += (f": an outlier ({math.exp(off):.2f}x the median): this row did not do the same "
-                            "relative work on the two boards (another code path, build option or measurement)")
-            finding = Finding("library-ratio", "consistent" if inside else "suspicious", message)
-            out += [(a.id, finding), (b.id, finding)]
+            outlier = abs(off) > limit and not low <= math.log(r) <= high
+            message = (f"{a.part} ({a.core} @ {a.clock_mhz:g} MHz) / {b.part} ({b.core} @ {b.clock_mhz:g} MHz): "
+                       f"{a.algorithm} {a.operation} {fmt(cost_for_compare(a))} / {fmt(cost_for_compare(b))} "
+                       f"{per_unit(a)} = {r:.2f}" + (f" ({math.exp(off):.2f}x the median)" if outlier else "") +
+                       f"; over the {len(shared)} shared rows: median {median:.2f}, quartiles {math.exp(q1):.2f}.."
+                       f"{math.exp(q3):.2f}, fences {math.exp(low):.2f}..{math.exp(high):.2f}")
+            pairs.setdefault(a.id, []).append((outlier, b.part, message))
+            pairs.setdefault(b.id, []).append((outlier, a.part, message))
+    out: Result = []
+    rule = (f"(Tukey's far-out fences: {TUKEY_K:g} interquartile ranges of the rows' log ratios beyond the quartiles; "
+            f"within x/{1 + CROSS_BOARD_TOLERANCE:g} of the median always allowed)")
+    for figure_id, found in pairs.items():
+        library = next(f for f in software if f.id == figure_id)
+        outliers = [(part, m) for o, part, m in found if o]
+        head = f"{library.library} {library.version}, the same build on other boards: the per-cycle cost ratio is"
+        if outliers and 2 * len(outliers) > len(found):
+            text = "; ".join(m for _, m in outliers)
+            out.append((figure_id, Finding("library-ratio", "suspicious", (
+                f"{head} an outlier against {len(outliers)} of {len(found)} board(s): {text} {rule}: this row did not "
+                "do the same relative work as the library's other rows (another code path, build option or "
+                "measurement)"))))
+        else:
+            odd = (f"; an outlier only against {', '.join(p for p, _ in outliers)} (that board's row is the odd one)"
+                   if outliers else "")
+            inside = [m for o, _, m in found if not o]
+            out.append((figure_id, Finding("library-ratio", "consistent", (
+                f"{head} within the library's usual ratio against {len(inside)} of {len(found)} board(s): "
+                f"{inside[0]} {rule}{odd}"))))
     return out
