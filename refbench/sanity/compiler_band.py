@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -27,6 +28,8 @@ BAND_COMPILERS = ("zig", "gcc")
 BAND_LEVELS = ("Os", "O2", "O3")
 #: Compiler names of a figure that are ours: a page built with clang is built by the compiler family we run.
 OUR_COMPILERS = ("clang", "zig")
+#: Cores measured first: those of the most published figures (M4, M7, M33), then the M0+.
+CORE_ORDER = ("m4", "m7", "m33", "m3", "m0plus")
 
 
 @dataclass(frozen=True)
@@ -87,14 +90,16 @@ def band(core: str, kernel: str, variant: str, operation: str, opt: str | None) 
     return Band(max(chosen.values()) / min(chosen.values()) - 1, chosen)
 
 
-def measure_bands(targets: set[tuple[str, str, str, str, int | None, int]]) -> dict[str, dict[str, int]]:
+def measure_bands(targets: set[tuple[str, str, str, str, int | None, int]],
+                  done: Callable[[dict[str, dict[str, int]]], None] | None = None) -> dict[str, dict[str, int]]:
     """Cycles of every (core, kernel, variant, operation, key bytes, AAD bytes) target at BAND_BYTES,
-    for each compiler and level (ideal memory; failed or unverified builds are left out)."""
+    for each compiler and level (ideal memory; failed or unverified builds are left out);
+    ``done(cycles so far)`` after each core."""
     from refbench.measure import Job, Measurer, ResultCache
 
     out: dict[str, dict[str, int]] = {}
     cache = ResultCache()
-    for core in sorted({t[0] for t in targets}):
+    for core in sorted({t[0] for t in targets}, key=lambda c: CORE_ORDER.index(c) if c in CORE_ORDER else 99):
         for compiler in BAND_COMPILERS:
             for opt in BAND_LEVELS:
                 measurer = Measurer(core, opt=opt, compiler=compiler, cache=cache)
@@ -103,6 +108,8 @@ def measure_bands(targets: set[tuple[str, str, str, str, int | None, int]]) -> d
                     if m.verified and m.cycles is not None:
                         out.setdefault(_key(core, kernel, variant, operation), {})[f"{compiler} -{opt}"] = m.cycles
                 print(f"{core} {compiler} -{opt}: done", file=sys.stderr)
+        if done is not None:
+            done(out)
     return out
 
 
@@ -116,9 +123,8 @@ def planned_targets() -> set[tuple[str, str, str, str, int | None, int]]:
             for p in plan.figures if isinstance(p, FigurePlan) for k, v, o in p.operations}
 
 
-def main() -> None:
-    targets = planned_targets()
-    cycles = measure_bands(targets)
+def write_bands(cycles: dict[str, dict[str, int]], path: Path = BANDS_PATH) -> None:
+    """Write the measured cycles with the file's provenance."""
     document = {
         "about": ("Cycles of each kernel variant rule e compares with the published figures, built by both "
                   "compilers refbench runs at each optimisation level, on each core with ideal memory, at "
@@ -129,7 +135,13 @@ def main() -> None:
         "levels": list(BAND_LEVELS),
         "cycles": dict(sorted(cycles.items())),
     }
-    BANDS_PATH.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(document, indent=1) + "\n", encoding="utf-8")
+
+
+def main() -> None:
+    """Measure every planned target and write ``compiler_bands.json`` (after each core, so a long
+    run keeps what it measured)."""
+    measure_bands(planned_targets(), write_bands)
 
 
 if __name__ == "__main__":
