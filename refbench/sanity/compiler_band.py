@@ -7,9 +7,9 @@ for the variant it compares with: (slowest build / fastest build - 1) over both 
 figure's stated level (over all three levels when the page states none).
 
 The spreads are measured data: ``compiler_bands.json`` is written by ``python -m
-refbench.sanity.compiler_band`` (every kernel variant x operation x core rule e plans for the
-published figures, at ``BAND_BYTES`` bytes with the figure's key and AAD sizes, ideal memory),
-never edited by hand; :func:`load_bands` reads it, :func:`band` answers one variant.
+refbench.sanity.compiler_band`` (every kernel variant x operation x core rule e plans for a
+published figure built with a foreign compiler, at the levels those figures need, at
+``BAND_BYTES`` bytes with the figure's key and AAD sizes, ideal memory), never edited by hand; :func:`load_bands` reads it, :func:`band` answers one variant.
 """
 
 from __future__ import annotations
@@ -90,11 +90,13 @@ def band(core: str, kernel: str, variant: str, operation: str, opt: str | None) 
     return Band(max(chosen.values()) / min(chosen.values()) - 1, chosen)
 
 
-def measure_bands(targets: set[tuple[str, str, str, str, int | None, int]],
+Target = tuple[str, str, str, str, "int | None", int]  # core, kernel, variant, operation, key bytes, AAD bytes
+
+
+def measure_bands(targets: dict[Target, set[str]],
                   done: Callable[[dict[str, dict[str, int]]], None] | None = None) -> dict[str, dict[str, int]]:
-    """Cycles of every (core, kernel, variant, operation, key bytes, AAD bytes) target at BAND_BYTES,
-    for each compiler and level (ideal memory; failed or unverified builds are left out);
-    ``done(cycles so far)`` after each core."""
+    """Cycles of every target at BAND_BYTES with each compiler at each of its levels (ideal memory;
+    failed or unverified builds are left out); ``done(cycles so far)`` after each core."""
     from refbench.measure import Job, Measurer, ResultCache
 
     out: dict[str, dict[str, int]] = {}
@@ -103,7 +105,9 @@ def measure_bands(targets: set[tuple[str, str, str, str, int | None, int]],
         for compiler in BAND_COMPILERS:
             for opt in BAND_LEVELS:
                 measurer = Measurer(core, opt=opt, compiler=compiler, cache=cache)
-                for _, kernel, variant, operation, key_bytes, aad in sorted(t for t in targets if t[0] == core):
+                for target in sorted((t for t, levels in targets.items() if t[0] == core and opt in levels),
+                                     key=str):
+                    _, kernel, variant, operation, key_bytes, aad = target
                     m = measurer.measure(Job(kernel, variant, operation, BAND_BYTES, key_bytes, aad))
                     if m.verified and m.cycles is not None:
                         out.setdefault(_key(core, kernel, variant, operation), {})[f"{compiler} -{opt}"] = m.cycles
@@ -113,14 +117,22 @@ def measure_bands(targets: set[tuple[str, str, str, str, int | None, int]],
     return out
 
 
-def planned_targets() -> set[tuple[str, str, str, str, int | None, int]]:
-    """Every (core, kernel, variant, operation, key bytes, AAD bytes) rule e plans for the published figures."""
+def planned_targets() -> dict[Target, set[str]]:
+    """Every target rule e plans for a published figure built with a foreign compiler, with the
+    levels its figures need: the stated one, or all three when the page states none."""
     from refbench.published.model import load_figures, load_parts
     from refbench.sanity.plan import FigurePlan, make_plan
+    from refbench.sanity.workloads import WORKLOADS
 
-    plan = make_plan(load_figures(), load_parts())
-    return {(p.board.core, k, v, o, p.target.key_bytes, p.target.aad_bytes)
-            for p in plan.figures if isinstance(p, FigurePlan) for k, v, o in p.operations}
+    out: dict[Target, set[str]] = {}
+    for p in make_plan(load_figures(), load_parts()).figures:
+        if not isinstance(p, FigurePlan) or not foreign_compiler(p.figure.compiler):
+            continue
+        level = WORKLOADS.build["opt_of_options"].get(p.figure.options)
+        for k, v, o in p.operations:
+            out.setdefault((p.board.core, k, v, o, p.target.key_bytes, p.target.aad_bytes), set()).update(
+                {level} if level else BAND_LEVELS)
+    return out
 
 
 def write_bands(cycles: dict[str, dict[str, int]], path: Path = BANDS_PATH) -> None:
