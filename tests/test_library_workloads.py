@@ -114,3 +114,8 @@ def test_the_floor_scales_with_the_issue_width_and_blocks():
     assert any_code_floor("sha-256", None, "Cortex-M4", 64, True)[0] == pytest.approx(2 * 1312)
     assert any_code_floor("aes-cbc-encrypt", 32, "Cortex-M4", 1024, False)[0] == pytest.approx(14.0)
     assert any_code_floor("poly1305", None, "Cortex-M4", 1024, False) is None
+
+
+def test_the_issue_width_reads_either_core_name():
+    assert any_code_floor("sha-256", None, "m7", 8000, False) == any_code_floor("sha-256", None, "Cortex-M7", 8000, False)
+    assert any_code_floor("sha-256", None, "m0plus", 8000, False)[0] == pytest.approx(1312 / 64)

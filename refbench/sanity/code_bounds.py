@@ -21,8 +21,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-#: Instructions a cycle at best, by core.
-ISSUE_WIDTH = {"Cortex-M7": 2, "Cortex-M33": 2}
+#: Instructions a cycle at best, by core (short name as the board profiles write it).
+ISSUE_WIDTH = {"m7": 2, "m33": 2}
+
+
+def issue_width(core: str) -> int:
+    """The issue width of ``core``, named "m7" or "Cortex-M7" (1 for a core not listed)."""
+    return ISSUE_WIDTH.get(core.lower().removeprefix("cortex-").replace("+", "plus"), 1)
 
 
 @dataclass(frozen=True)
@@ -78,7 +83,7 @@ def any_code_floor(reference: str, key_bytes: int | None, core: str, size: int, 
     floor = floor_for(reference, key_bytes)
     if floor is None:
         return None
-    width = ISSUE_WIDTH.get(core, 1)
+    width = issue_width(core)
     if per_op:
         blocks = max(1, math.ceil((size + floor.pad) / floor.block))
         cycles = blocks * floor.instructions / width
