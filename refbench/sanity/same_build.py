@@ -20,7 +20,14 @@ import itertools
 import math
 
 from refbench.published.model import Figure, Part
-from refbench.sanity.numbers import cost_for_compare, fmt, group_by, per_unit, same_work_tolerance, value_figures
+from refbench.sanity.numbers import (
+    cost_for_compare,
+    fmt,
+    group_by,
+    per_unit,
+    same_work_tolerance,
+    value_figures,
+)
 from refbench.sanity.verdicts import Finding
 
 Result = list[tuple[str, Finding]]
