@@ -61,3 +61,31 @@ def test_a_bad_band_file_names_the_entry(tmp_path):
     with pytest.raises(ValueError, match=r"cycles.m4 aes/ttable4 cbc-encrypt: expected build -> whole cycles"):
         compiler_band.load_bands(bad)
     assert compiler_band.load_bands(tmp_path / "absent.json") == {}
+
+
+def test_the_shipped_band_table_names_known_builds_and_variants():
+    """compiler_bands.json (measured by `python -m refbench.sanity.compiler_band`): every entry is
+    "core kernel/variant operation" of a catalogue variant, with "compiler -level" builds."""
+    from refbench.kernels.catalog import families
+
+    fams = families()
+    for key, builds in compiler_band.load_bands().items():
+        core, name, operation = key.split(" ")
+        kernel, variant = name.split("/")
+        assert variant in fams[kernel].variants and operation in {op.name for op in fams[kernel].operations}, key
+        for build, cycles in builds.items():
+            compiler, level = build.split(" -")
+            assert compiler in compiler_band.BAND_COMPILERS and level in compiler_band.BAND_LEVELS, (key, build)
+            assert cycles > 0
+
+
+def test_a_spread_above_100_percent_still_bounds_the_fast_side(monkeypatch):
+    """A 150 % spread allows a build 2.5 times faster, not any speed: the lower edge is rate / 2.5."""
+    monkeypatch.setattr(compiler_band, "_BANDS", {"m4 aes/ttable4 cbc-encrypt": {"zig -Os": 1000, "gcc -Os": 2500},
+                                                  "m4 aes/bytewise cbc-encrypt": {"zig -Os": 1000, "gcc -Os": 2500}})
+    context, _ = stated_context(lambda m: {"ttable4": 40.0, "bytewise": 100.0}[m.job.variant])
+    inside = with_cycles_per_byte(L4, "syn-wide-in", 40.0 / 2.4)
+    faster = with_cycles_per_byte(L4, "syn-wide-out", 40.0 / 2.7)
+    report = judge([inside, faster], PARTS, context)
+    assert report.emulations[inside.id].position == "inside"
+    assert report.emulations[faster.id].position == "faster"

@@ -112,7 +112,9 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
     verdict: Verdict
     if allowance_note:
         head += f"; {allowance_note}"
-    low_edge = min(rate[r] * (1 - allow[r]) for r in good)
+    # A measured compiler spread s says a build may be up to (1 + s) times faster or slower: the
+    # lower edge is rate / (1 + s); the stated tolerance keeps its symmetric rate x (1 - t).
+    low_edge = min(rate[r] / (1 + allow[r]) if allowance_note else rate[r] * (1 - allow[r]) for r in good)
     high_edge = max(rate[r] * (1 + allow[r]) for r in good)
     if low_edge <= published <= high_edge:
         position, chosen = "inside", nearest
