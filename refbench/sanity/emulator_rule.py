@@ -35,7 +35,6 @@ from refbench.measure import Measurement
 from refbench.published.model import Figure
 from refbench.published.normalise import normalise
 from refbench.sanity.code_bounds import any_code_floor
-from refbench.sanity.compiler_band import band, foreign_compiler
 from refbench.sanity.emulation import Emulation, VariantResult
 from refbench.sanity.executor import MeasureJob
 from refbench.sanity.memory_configs import DEFAULT_KINDS
@@ -153,6 +152,10 @@ def _allowances(p: FigurePlan, good: list[VariantResult], stated: float) -> tupl
     figure built with a compiler we run; for a foreign compiler (ARMCC, IAR, another GCC) the larger
     of SAME_WORK_TOLERANCE and the variant's measured compiler spread
     (:mod:`refbench.sanity.compiler_band`), plus the printed resolution; and the note saying so."""
+    # Imported here so that `python -m refbench.sanity.compiler_band` (its generator) runs a module
+    # the package has not imported yet.
+    from refbench.sanity.compiler_band import band, foreign_compiler
+
     f = p.figure
     if not foreign_compiler(f.compiler):
         return {r: stated for r in good}, ""
