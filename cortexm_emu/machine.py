@@ -281,7 +281,10 @@ class Machine:
         last = blocks[acc.current] if acc.current is not None else None
         final_taken = last.price.taken_extra if last is not None else 0
         replay = self._replay_memory()
-        cycles = acc.cycles + sum(self._dynamic_cycles.values()) + final_taken + replay.cycles
+        dynamic = dict(self._dynamic_cycles)  # + the mispredictions the accounting counted (M7)
+        for address, extra in acc.mispredictions().items():
+            dynamic[address] = dynamic.get(address, 0) + extra
+        cycles = acc.cycles - acc.branch_cycles + sum(dynamic.values()) + final_taken + replay.cycles
         counts = block_counts(edges)
         executed = self.pricing.executed_functions(image, counts)
         contents = arena.contents()
@@ -304,7 +307,7 @@ class Machine:
             buffer_names=tuple(a.name for a in arena.allocations),
             block_counts=counts,
             edge_counts=edges,
-            dynamic_cycles=dict(self._dynamic_cycles),
+            dynamic_cycles=dynamic,
             exit_block=acc.current if acc.current is not None else entry,
             accounting=acc.kind,
             memory=self.memory.name,
@@ -423,8 +426,8 @@ class Machine:
         return self.faults.from_uc_error(exc, invalid, self._interrupt)
 
     # -- hooks (each holds the machine weakly) ------------------------------------------------
-    def _discover(self, prev: int | None, cur: int, size: int) -> tuple[int, int] | None:
-        """The accounting's callback for a new edge: its (cost, instructions), or None to stop
+    def _discover(self, prev: int | None, cur: int, size: int) -> tuple[int, int, int] | None:
+        """The accounting's callback for a new edge: its (cost, instructions, predicted branch), or None to stop
         before the block runs (a fault, or code hooks to install for its dynamic instructions)."""
         try:
             block = self.pricing.block_at(cur, size)
@@ -438,7 +441,7 @@ class Machine:
                     return None
                 block.hooks_ready = True
             info = self.pricing.edge(prev, block)
-            return info.cost, len(block.insns)
+            return info.cost, len(block.insns), info.branch
         except Exception as exc:  # noqa: BLE001 - raised again by _run once Unicorn has stopped
             self._pending = exc
             return None

@@ -8,6 +8,10 @@ instruction against the core (``timing.check``), prices the block (``timing.pric
                         + prev.taken_extra            if prev's final instruction branched
                         + timing.edge_cost(prev, block, fallthrough) + memory.edge_extra(...)
 
+and, when prev ends in a conditional branch the model predicts from history (M7), the edge
+carries that branch (``timing.predicted_branch``): the accounting adds its misprediction each
+time the edge is counted and the predictor's counter says so (``timing/prediction.py``).
+
 A final branch counts as taken when it always branches (B, BL, BX, POP {PC} outside IT) or
 when the next block is not the fall-through address.
 
@@ -80,6 +84,7 @@ class EdgeInfo:
     taken_extra: int
     edge_cost: int
     cost: int
+    branch: int = 0  # the predicted branch the accounting charges (timing.predicted_branch), 0: none
 
 
 def base_mnemonic(insn: Any) -> str:
@@ -180,7 +185,8 @@ class Pricing:
             carry = self.timing.edge_cost(before.price, block.price, fallthrough)
             carry += self.memory.edge_extra(before, block, fallthrough)
             cost = block.price.cycles + block.memory_extra + taken_extra + carry
-            info = EdgeInfo(prev, block.address, taken, taken_extra, carry, cost)
+            branch = self.timing.predicted_branch(before.price, not fallthrough) if before.branches else 0
+            info = EdgeInfo(prev, block.address, taken, taken_extra, carry, cost, branch)
         self.edges[(prev, block.address)] = info
         return info
 

@@ -46,10 +46,10 @@ SCHEDULED_CORES: frozenset[str] = frozenset({"m7", "m33"})
 #: ``prediction.py``): the Cortex-M7 (DDI 0489F Table 3-3 ACTLR.DISBTACREAD).
 PREDICTION_CORES: frozenset[str] = frozenset({"m7"})
 PREDICTIONS: tuple[str, ...] = ("static", "dynamic")
-#: The M7's default. "dynamic" is closer to the silicon but needs the machine to call
-#: ``model.start_call(uc)`` at the start of every call (a call's count must not depend on the
-#: calls before it); switch once ``Machine.call`` does.
-DEFAULT_PREDICTION = "static"
+#: The M7's default: the BTAC is used out of reset (DDI 0489F §3.2.2, Table 3-3: ACTLR.DISBTACREAD
+#: resets to 0, and "1: BTAC is not used and only static branch prediction can occur"). The
+#: accounting keeps the history and clears it at the start of every call (``prediction.py``).
+DEFAULT_PREDICTION = "dynamic"
 
 _MEMORY_ROLES = frozenset({"load", "store", "load_double", "store_double", "load_multiple", "store_multiple"})
 _DATA_ROLES = frozenset({"data", "multiply", "divide"})
@@ -499,9 +499,10 @@ class TimingModel:
             delta += warm - cold
         return delta
 
-    def start_call(self, uc: Any) -> None:
-        """Reset per-call state kept for the engine ``uc`` (none on these cores); the machine
-        calls it at the start of every call."""
+    def predicted_branch(self, prev: BlockPrice, taken: bool) -> int:
+        """The predicted branch an edge out of ``prev`` carries (``prediction.encode_branch``);
+        0 on cores without dynamic prediction."""
+        return 0
 
     def dynamic_cost(self, kind: str, uc: Any) -> int:
         """Extra cycles of one operand-dependent instruction, from registers read just before it runs."""

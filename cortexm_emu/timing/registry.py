@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from .data import DATA_DIR, CoreData, parse_core_data
-from .model import CORES, PREDICTION_CORES, PREDICTIONS, SCHEDULED_CORES, TimingModel
+from .model import CORES, DEFAULT_PREDICTION, PREDICTION_CORES, PREDICTIONS, SCHEDULED_CORES, TimingModel
 from .pipeline import ScheduledModel
 
 
@@ -30,8 +30,9 @@ def model_for(core: str, **options: str) -> TimingModel:
 
     Options: ``multiplier="fast" | "small"`` on m0 and m0plus (MULS 1 or 32 cycles, an
     implementation option of the silicon; default "fast"); ``prediction="static" | "dynamic"`` on
-    m7 (branch direction from the static rule, or per-branch history, ``prediction.py``; default
-    "static": "dynamic" needs ``start_call(uc)`` before each call).
+    m7 (conditional branches predicted from per-branch history kept by the accounting and cleared at
+    each call, ``prediction.py``: the default, the BTAC being on out of reset; or from the static
+    backward-taken/forward-not-taken rule).
     """
     if core not in CORES:
         raise ValueError(f"Invalid core {core!r}; accepted: {', '.join(CORES)}")
@@ -48,4 +49,6 @@ def model_for(core: str, **options: str) -> TimingModel:
             )
         if key == "prediction" and value not in PREDICTIONS:
             raise ValueError(f"Invalid prediction {value!r} for core {core!r}; accepted: {', '.join(PREDICTIONS)}")
+    if core in PREDICTION_CORES:
+        options.setdefault("prediction", DEFAULT_PREDICTION)  # one model (and version) per behaviour
     return _model(core, tuple(sorted(options.items())))
