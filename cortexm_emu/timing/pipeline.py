@@ -53,7 +53,7 @@ from typing import Any
 from capstone import arm as cs_arm
 
 from .data import CoreData
-from .model import DEFAULT_PREDICTION, BlockPrice, InsnInfo, TimingModel, base_name
+from .model import DEFAULT_PREDICTION, BlockPrice, InsnInfo, TimingModel, base_name, transfer_words
 from .pipeline_data import PIPELINE_KEYS, ClassTiming, PipelineData, parse_pipeline
 from .prediction import encode_branch
 
@@ -273,10 +273,10 @@ class ScheduledModel(TimingModel):
         rpc = p["registers_per_cycle"]
         if role in ("load_multiple", "store_multiple", "load_double", "store_double"):
             if role in ("load_multiple", "store_multiple"):
-                listed = reg_names if name in ("push", "pop") else reg_names[1:]
+                listed = reg_names if name in ("push", "pop", "vpush", "vpop") else reg_names[1:]
             else:
-                listed = reg_names[:2]
-            occupancy = info.cls.cycles + max(1, math.ceil(len(listed) / rpc))
+                listed = reg_names[:2] if not info.cls.fpu else reg_names[:1]  # VLDR.64/VSTR.64: one D register
+            occupancy = info.cls.cycles + max(1, math.ceil(transfer_words(listed) / rpc))
             if role in ("load_multiple", "load_double"):
                 for k, reg in enumerate(listed):
                     if reg in _GPRS:
