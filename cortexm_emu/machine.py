@@ -198,13 +198,18 @@ class Machine:
         tables: Placement | None = None,
         **options: Any,
     ) -> Machine:
-        """A machine with ``board``'s core (or ``core``) and memory system
+        """A machine with ``board``'s core (or ``core``; with the FPU when the board's ``[fpu]``
+        says the part has one) and memory system
         (:func:`cortexm_emu.flash.board_memory`; ``options`` go to :class:`Machine`)."""
         from cortexm_emu.flash import board_memory
 
         memory = board_memory(
             board, clock_mhz, cache, prefetch=prefetch, code=code, start=start, tables=tables
         )
+        if core is None and memory.board.fpu.present and "timing" not in options:
+            from cortexm_emu.timing import model_for
+
+            options["timing"] = model_for(memory.board.core, fpu="on")  # the part's FPU (board [fpu])
         return cls(core or memory.board.core, memory, **options)
 
     @property

@@ -38,6 +38,7 @@ from capstone import arm as cs_arm
 from unicorn import arm_const as uc_arm
 
 from .data import ClassEntry, CoreData
+from .fpu import fp_refusal, transfer_words
 
 CORES: tuple[str, ...] = ("m0", "m0plus", "m3", "m4", "m7", "m33")
 #: Cores priced by the in-order issue scheduler of ``pipeline.py`` instead of this module's rules.
@@ -45,10 +46,6 @@ SCHEDULED_CORES: frozenset[str] = frozenset({"m7", "m33"})
 #: Cores with a branch target address cache (option ``prediction``: "static" or "dynamic", see
 #: ``prediction.py``): the Cortex-M7 (DDI 0489F Table 3-3 ACTLR.DISBTACREAD).
 PREDICTION_CORES: frozenset[str] = frozenset({"m7"})
-#: Core names with the FPU on: the same timing data plus its ``fpu = true`` classes (``model_for``
-#: option ``fpu="on"``). The cores whose data says the FPU is an option ([isa] fpu) accept it.
-FPU_VARIANTS: dict[str, str] = {"m4f": "m4", "m7f": "m7", "m33f": "m33"}
-FPU_SETTINGS: tuple[str, ...] = ("off", "on")
 PREDICTIONS: tuple[str, ...] = ("static", "dynamic")
 #: The M7's default: the BTAC is used out of reset (DDI 0489F §3.2.2, Table 3-3: ACTLR.DISBTACREAD
 #: resets to 0, and "1: BTAC is not used and only static branch prediction can occur"). The
@@ -74,15 +71,6 @@ _NO_FPU_GROUPS = frozenset(
         cs_arm.ARM_GRP_CRC,
     }
 )
-#: FP-extension groups no Cortex-M FPU has (Advanced SIMD, crypto, CRC)
-_FP_NEVER = frozenset({cs_arm.ARM_GRP_NEON, cs_arm.ARM_GRP_CRYPTO, cs_arm.ARM_GRP_CRC})
-#: register moves, loads and stores: in every FPU, also for D registers
-_FP_TRANSFERS = frozenset({"vmov", "vldr", "vstr", "vldmia", "vldmdb", "vstmia", "vstmdb", "vpush", "vpop", "vmrs", "vmsr"})
-#: cores whose FPU is single precision only, and the citation
-_SINGLE_PRECISION_FPU = {
-    "m4": "the Cortex-M4 FPU is single precision (FPv4-SP: DDI 0439D §7.1, 'single-precision data-processing instructions')",
-    "m33": "the Cortex-M33 FPU is single precision (FPv5-SP: Cortex-M33 TRM 100230 §1.2)",
-}
 _V8_GROUPS = frozenset({cs_arm.ARM_GRP_V8, cs_arm.ARM_GRP_TRUSTZONE, cs_arm.ARM_GRP_VIRTUALIZATION})
 _EXCEPTION_GENERATING = frozenset({"trap", "udf", "bkpt", "svc"})
 _DSP_GROUPS = frozenset({cs_arm.ARM_GRP_THUMB2DSP, cs_arm.ARM_GRP_T2EXTRACTPACK})
@@ -128,11 +116,6 @@ class BlockPrice:
 
 def _reg(name: str) -> str:
     return _REG_ALIASES.get(name, name)
-
-
-def transfer_words(registers: Sequence[str]) -> int:
-    """Words a register list moves: a double-precision D register is two, any other one."""
-    return sum(2 if r.startswith("d") and r[1:].isdigit() else 1 for r in registers)
 
 
 def base_name(insn: Any) -> str:
@@ -221,7 +204,8 @@ class TimingModel:
         self.rules = data.rules
         digest = hashlib.sha256(data.text.encode())
         digest.update(repr(sorted(options.items())).encode())
-        digest.update(Path(__file__).read_bytes())  # the pairing rules live in this module
+        for module in (Path(__file__), Path(__file__).with_name("fpu.py")):
+            digest.update(module.read_bytes())  # the pairing rules and the FPU's refusals
         #: Changes whenever the data file, the options or this module change (for result cache keys).
         self.version = digest.hexdigest()[:16]
         multiplier = options.get("multiplier", data.multiplier_default)
@@ -275,25 +259,8 @@ class TimingModel:
         name = base_name(insn)
         text = f"{insn.mnemonic} {insn.op_str}".strip()
         groups = set(insn.groups)
-        title = self.data.title
         if groups & _NO_FPU_GROUPS:
-            if not self.fpu:
-                if self.data.fpu_option:
-                    return (
-                        f"{text}: floating-point instruction; {title} is modelled without its FPU "
-                        f"(use core {self.core}f, or a board whose profile has fpu = true)"
-                    )
-                return f"{text}: floating-point/SIMD-extension instruction; {title} has no FPU"
-            if groups & _FP_NEVER:
-                return f"{text}: SIMD/crypto-extension instruction, not in the {title} FPU"
-            if cs_arm.ARM_GRP_DPVFP in groups and self._class_of(insn, name) is not None and self._double_refused(insn):
-                return f"{text}: double-precision arithmetic; {self._double_reason()}"
-            if self._class_of(insn, name) is None:
-                return (
-                    f"{text}: FP instruction {name!r} has no cycle count in {self.data.path.name} "
-                    f"(priced: {self._fp_priced()}); not modelled on {self.core}f"
-                )
-            return None
+            return fp_refusal(self, insn, name, text, groups)
         if groups & _V8_GROUPS:
             return f"{text}: ARMv8-M/security-extension instruction, not in {self.data.architecture}"
         only_32 = self.data.only_32bit
@@ -308,18 +275,6 @@ class TimingModel:
         if self._class_of(insn, name) is None:
             return f"{text}: no cycle count for {name!r} in {self.data.path.name}; not modelled on {self.core}"
         return None
-
-    def _fp_priced(self) -> str:
-        names = sorted({m for e in self.data.classes if e.fpu for m in e.mnemonics})
-        return ", ".join(names)
-
-    def _double_refused(self, insn: Any) -> bool:
-        """Double-precision arithmetic on an FPU that has none (moves/loads/stores of D registers
-        are part of every FPv4/FPv5 and are priced)."""
-        return self.core in _SINGLE_PRECISION_FPU and base_name(insn) not in _FP_TRANSFERS
-
-    def _double_reason(self) -> str:
-        return _SINGLE_PRECISION_FPU[self.core]
 
     def info(self, insn: Any) -> InsnInfo:
         """Classify one instruction; ValueError (naming it) if the core data has no class for it."""

@@ -53,7 +53,8 @@ from typing import Any
 from capstone import arm as cs_arm
 
 from .data import CoreData
-from .model import DEFAULT_PREDICTION, BlockPrice, InsnInfo, TimingModel, base_name, transfer_words
+from .fpu import transfer_words
+from .model import DEFAULT_PREDICTION, BlockPrice, InsnInfo, TimingModel, base_name
 from .pipeline_data import PIPELINE_KEYS, ClassTiming, PipelineData, parse_pipeline
 from .prediction import encode_branch
 
@@ -170,7 +171,7 @@ class ScheduledModel(TimingModel):
         )
         digest = hashlib.sha256(self.version.encode())
         digest.update(Path(__file__).read_bytes())
-        for module in ("pipeline_data.py", "prediction.py"):
+        for module in ("pipeline_data.py", "prediction.py", "fpu.py"):
             digest.update((Path(__file__).parent / module).read_bytes())
         self.version = digest.hexdigest()[:16]
 

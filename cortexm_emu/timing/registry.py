@@ -12,13 +12,12 @@ from .data import DATA_DIR, CoreData, parse_core_data
 from .model import (
     CORES,
     DEFAULT_PREDICTION,
-    FPU_SETTINGS,
-    FPU_VARIANTS,
     PREDICTION_CORES,
     PREDICTIONS,
     SCHEDULED_CORES,
     TimingModel,
 )
+from .fpu import FPU_SETTINGS, FPU_VARIANTS
 from .pipeline import ScheduledModel
 
 
