@@ -279,7 +279,10 @@ class Machine:
         self.ppb.reset()
         self._reset_run_state()
         self.accounting.reset(budget or 0, cycle_budget or 0)
-        self._run(entry, function)
+        try:
+            self._run(entry, function)
+        finally:
+            self.pricing.price_cache.flush()  # blocks priced by this call, for later runs
         acc = self.accounting
         edges = acc.edges()
         blocks = self.pricing.blocks
@@ -446,7 +449,7 @@ class Machine:
                     return None
                 block.hooks_ready = True
             info = self.pricing.edge(prev, block)
-            return info.cost, len(block.insns), info.branch
+            return info.cost, block.count, info.branch
         except Exception as exc:  # noqa: BLE001 - raised again by _run once Unicorn has stopped
             self._pending = exc
             return None
