@@ -177,6 +177,8 @@ def _variant(seq: ValidationSequence, n: int) -> list[str]:
 def render_source(sequences: Sequence[ValidationSequence]) -> str:
     """The assembly file of all variants of ``sequences`` (two functions per sequence)."""
     out = ["        .syntax unified\n        .thumb\n        .text\n"]
+    if any(dict(seq.options).get("fpu") == "on" for seq in sequences):
+        out.append("        .fpu fpv5-d16\n")  # FP sequences run on the core's model with its FPU
     for seq in sequences:
         for n in MODES[seq.mode]:
             out.append(_function(f"v_{seq.name}_{n}", _variant(seq, n)))
