@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import cache
 
 from .data import DATA_DIR, CoreData, parse_core_data
+from .fpu import FPU_SETTINGS, FPU_VARIANTS
 from .model import (
     CORES,
     DEFAULT_PREDICTION,
@@ -17,7 +18,6 @@ from .model import (
     SCHEDULED_CORES,
     TimingModel,
 )
-from .fpu import FPU_SETTINGS, FPU_VARIANTS
 from .pipeline import ScheduledModel
 
 
