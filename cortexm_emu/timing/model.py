@@ -204,8 +204,8 @@ class TimingModel:
         self.rules = data.rules
         digest = hashlib.sha256(data.text.encode())
         digest.update(repr(sorted(options.items())).encode())
-        for module in (Path(__file__), Path(__file__).with_name("fpu.py")):
-            digest.update(module.read_bytes())  # the pairing rules and the FPU's refusals
+        for module in ("model.py", "fpu.py", "data.py"):  # the rules, the FPU's refusals, the class records
+            digest.update(Path(__file__).with_name(module).read_bytes())
         #: Changes whenever the data file, the options or this module change (for result cache keys).
         self.version = digest.hexdigest()[:16]
         multiplier = options.get("multiplier", data.multiplier_default)
