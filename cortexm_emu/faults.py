@@ -157,15 +157,32 @@ def alignment_checks(insns: list[Any], armv6m: bool) -> list[AlignmentCheck]:
     if armv6m:
         return []
     checks = []
+    known: dict[int, int] = {}  # register -> alignment mask its value was checked against
     for insn in insns:
-        mask = _ALWAYS_ALIGNED.get(_mnemonic(insn))
-        if mask is None:
-            continue
-        base = _base_register(insn)
-        if base is None or base in _NO_CHECK_BASES or base not in _CS_REG_NAMES:
-            continue
-        checks.append(AlignmentCheck(insn.address, _uc_reg(base), mask - 1, insn.cc, insn))
+        name = _mnemonic(insn)
+        need = _ALWAYS_ALIGNED.get(name)
+        base = _base_register(insn) if need is not None else None
+        checked = base is not None and base not in _NO_CHECK_BASES and base in _CS_REG_NAMES
+        if checked and known.get(base, -1) < need - 1:
+            checks.append(AlignmentCheck(insn.address, _uc_reg(base), need - 1, insn.cc, insn))
+        unconditional = insn.cc in (cs_arm.ARM_CC_AL, cs_arm.ARM_CC_INVALID)
+        for written in insn.regs_access()[1]:
+            known.pop(written, None)
+        if checked and unconditional and not _loads_into(insn, base):
+            # A checked base stays aligned through the rest of the block until something else
+            # writes it: the writeback of these instructions adds a multiple of 4 (a register
+            # list of 4n bytes, or imm8:'00'), so a later check of it would always pass.
+            known[base] = max(known.get(base, -1), need - 1)
     return checks
+
+
+def _loads_into(insn: Any, base: int) -> bool:
+    """Whether ``base`` is also a data register of the instruction (LDM r0, {r0, r1})."""
+    ops = insn.operands
+    skip_first = _mnemonic(insn).startswith(("ldm", "stm", "vldm", "vstm"))
+    return any(
+        op.type == cs_arm.ARM_OP_REG and op.reg == base for op in (ops[1:] if skip_first else ops)
+    )
 
 
 def condition_passed(cc: int, xpsr: int) -> bool:

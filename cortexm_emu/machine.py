@@ -56,6 +56,7 @@ from unicorn import (
 from unicorn import arm_const as uc_arm
 
 from cortexm_emu import accounting as acct
+from cortexm_emu.alignment import AlignmentHooks
 from cortexm_emu import flash_native
 from cortexm_emu.call import (
     DEFAULT_BUDGET,
@@ -174,6 +175,9 @@ class Machine:
         self._align_checks: dict[int, AlignmentCheck] = {}
         self._align_blocks: dict[int, Block] = {}
         self._align_hooked: set[int] = set()
+        self._alignment = AlignmentHooks(
+            self.uc, _weak(self._on_aligned), "python" if accounting == "python" else "auto"
+        )
         self._reset_run_state()
 
     # -- loading ------------------------------------------------------------------------------
@@ -450,7 +454,8 @@ class Machine:
                     self._dynamic_kinds[address] = block.dynamic[address]
                     self.uc.hook_add(UC_HOOK_CODE, _weak(self._on_dynamic), None, address, address)
                 for address in unchecked:
-                    self.uc.hook_add(UC_HOOK_CODE, _weak(self._on_aligned), None, address, address)
+                    check = self._align_checks[address]
+                    self._alignment.add(address, check.base, check.mask)
                 if missing or unchecked:
                     self._restart_block = block
                     return None
