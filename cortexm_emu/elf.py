@@ -121,6 +121,34 @@ class ElfImage:
         return None
 
 
+#: The regions of the ARMv7-M / ARMv6-M / ARMv8-M memory map (ARMv7-M ARM DDI 0403E B3.1
+#: Table B3-1); a segment must lie inside one, and not in the Private Peripheral Bus (the
+#: emulator's DWT/SCS registers are there).
+_REGIONS = (
+    (0x0000_0000, 0x2000_0000, "Code"),
+    (0x2000_0000, 0x4000_0000, "SRAM"),
+    (0x4000_0000, 0x6000_0000, "Peripheral"),
+    (0x6000_0000, 0xA000_0000, "External RAM"),
+    (0xA000_0000, 0xE000_0000, "External device"),
+    (0xE000_0000, 0xE010_0000, "Private Peripheral Bus"),
+    (0xE010_0000, 0x1_0000_0000, "Vendor system"),
+)
+
+
+def _region_problem(address: int, size: int) -> str:
+    for start, end, region in _REGIONS:
+        if start <= address < end:
+            if region == "Private Peripheral Bus":
+                return "it is in the Private Peripheral Bus (0xE0000000-0xE00FFFFF, system registers)"
+            if address + size > end:
+                return (
+                    f"it crosses the end of the {region} region at 0x{end:08x} "
+                    "(ARMv7-M ARM DDI 0403E B3.1 Table B3-1)"
+                )
+            return ""
+    return "outside the 32-bit address space"
+
+
 def _thumb_state(value: int, mapping: list[tuple[int, str]]) -> tuple[bool, str]:
     """Whether a function symbol is Thumb code. ELF for the Arm Architecture (IHI 0044) §5.5.3:
     bit 0 of an STT_FUNC value is set for a Thumb function; §5.5.5: mapping symbols $a / $t mark
@@ -198,6 +226,10 @@ def _parse(path: Path, raw: bytes) -> ElfImage:
             raise ElfError(
                 name, f"PT_LOAD at 0x{seg['p_vaddr']:08x} of {memsz} bytes runs past 4 GiB"
             )
+        for address, size in ((seg["p_vaddr"], memsz), (seg["p_paddr"], filesz)):
+            problem = _region_problem(address, size)
+            if problem:
+                raise ElfError(name, f"PT_LOAD at 0x{seg['p_vaddr']:08x} of {memsz} bytes: {problem}")
         flags = seg["p_flags"]
         segments.append(
             Segment(

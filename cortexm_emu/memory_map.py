@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from unicorn import UC_PROT_EXEC, UC_PROT_READ, UC_PROT_WRITE, Uc
+from unicorn import UC_PROT_EXEC, UC_PROT_READ, UC_PROT_WRITE, Uc, UcError
 
 from cortexm_emu.elf import HALT_SYMBOL, ElfImage
 from cortexm_emu.errors import EmulatorError
@@ -74,9 +74,16 @@ def map_image(uc: Uc, image: ElfImage, page: int, stack_size: int) -> Layout:
         if seg.paddr != seg.vaddr and seg.data:
             _add_pages(pages, page, seg.paddr, len(seg.data), UC_PROT_READ | UC_PROT_EXEC)
     for start, size, perms in _runs(pages, page):
-        uc.mem_map(start, size, perms)
+        try:
+            uc.mem_map(start, size, perms)
+        except UcError as exc:
+            raise EmulatorError(
+                f"{image.path}: cannot map 0x{start:08x}-0x{start + size - 1:08x} for its segments ({exc}); "
+                "it overlaps memory the emulator maps itself (the Private Peripheral Bus)"
+            ) from None
     for seg in image.segments:
-        write_segment(uc, seg)
+        # Freshly mapped memory is zero: only the file bytes are written (no .bss zeros).
+        uc.mem_write(seg.vaddr, seg.data)
         if seg.paddr != seg.vaddr and seg.data:
             uc.mem_write(seg.paddr, seg.data)
     sram_end = max(
