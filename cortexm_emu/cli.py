@@ -9,19 +9,28 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from cortexm_emu.annotate import annotate, as_json, render_text
 from cortexm_emu.boards import board_names, find_board, load_board, wait_states
 from cortexm_emu.cores import CORES
-from cortexm_emu.call import MAX_BUFFER_SIZE, SETTABLE_REGISTERS, Pointer
+from cortexm_emu.call import Pointer
+from cortexm_emu.cli_args import (
+    Ordered,
+    Unpassed,
+    parse_arg,
+    parse_budget,
+    parse_buffer,
+    parse_int,
+    parse_mhz,
+    parse_reg,
+    parse_stack,
+    parse_top,
+)
 from cortexm_emu.errors import EmulatorError
-from cortexm_emu.machine import DEFAULT_BUDGET, DEFAULT_STACK_SIZE, U64, Buffer, CallResult, Machine
-from cortexm_emu.memory_map import SRAM_END, SRAM_START
+from cortexm_emu.machine import DEFAULT_BUDGET, DEFAULT_STACK_SIZE, Buffer, CallResult, Machine
 
 COUNT_NOTE = (
     "The count runs from the function's first instruction to its own return included "
@@ -64,158 +73,6 @@ examples:
                the clock. --core, if given, must be the board's core. Board options are for "run" only.
 Arguments are passed in the order given. Exit status: 0 ok, 1 emulator fault or bad ELF, 2 bad arguments.
 """
-
-
-def parse_int(text: str) -> int:
-    try:
-        return int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid integer {text!r}; expected e.g. 42, -1, 0x2A or 0b101010"
-        ) from None
-
-
-def parse_buffer(text: str) -> Buffer:
-    form = "expected size:N, hex:HEX, a decimal size such as 64 or hex bytes such as 00112233"
-    if text.startswith("size:"):
-        size_text = text[5:]
-        if not size_text.isdigit():
-            raise argparse.ArgumentTypeError(
-                f"invalid buffer size {size_text!r} in {text!r}; {form}"
-            )
-        return _zeros(size_text, text, form)
-    if text.startswith("hex:"):
-        hex_text = text[4:]
-    elif text.isdigit() and (text == "0" or not text.startswith("0")):
-        return _zeros(text, text, form)
-    else:
-        hex_text = text
-    hex_text = hex_text.removeprefix("0x")
-    try:
-        return Buffer(bytes.fromhex(hex_text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid buffer {text!r} (not an even number of hex digits); {form}"
-        ) from None
-
-
-def _zeros(size_text: str, text: str, form: str) -> Buffer:
-    size = int(size_text)
-    if size > MAX_BUFFER_SIZE:
-        raise argparse.ArgumentTypeError(
-            f"invalid buffer size {size} in {text!r}: larger than the {MAX_BUFFER_SIZE}-byte SRAM region "
-            f"0x{SRAM_START:08x}-0x{SRAM_END - 1:08x} that holds the stack and every buffer; {form}"
-        )
-    return Buffer.zeros(size)
-
-
-_POINTER = re.compile(r"buf(\d{1,6})(?:\+(0x[0-9a-fA-F]{1,8}|\d{1,10}))?")
-
-
-def parse_arg(text: str) -> int | Pointer:
-    """``--arg``: an integer, or ``bufK[+OFF]`` (the K-th --buf's address plus OFF)."""
-    match = _POINTER.fullmatch(text)
-    if match is not None:
-        return Pointer(f"buf{int(match.group(1))}", int(match.group(2) or "0", 0))
-    try:
-        return parse_int(text)
-    except argparse.ArgumentTypeError:
-        raise argparse.ArgumentTypeError(
-            f"invalid integer {text!r}; expected e.g. 42, -1, 0x2A or 0b101010, "
-            "or bufK+OFF (the K-th --buf plus OFF bytes) such as buf0+16"
-        ) from None
-
-
-def parse_reg(text: str) -> tuple[str, int]:
-    """``--reg rN=INT`` for r4..r12."""
-    name, sep, value = text.partition("=")
-    name = name.strip().lower()
-    if not sep or name not in SETTABLE_REGISTERS:
-        raise argparse.ArgumentTypeError(
-            f"invalid register setting {text!r}; expected rN=INT with rN one of "
-            f"{', '.join(SETTABLE_REGISTERS)} (r0-r3 are the arguments), e.g. r4=0x10"
-        )
-    number = parse_int(value)
-    if not -(1 << 31) <= number < (1 << 32):
-        raise argparse.ArgumentTypeError(
-            f"invalid register setting {text!r}: {number} does not fit 32 bits; expected -2**31 .. 2**32-1"
-        )
-    return name, number
-
-
-def parse_stack(text: str) -> int:
-    size = parse_int(text)
-    limit = SRAM_END - SRAM_START
-    if not 256 <= size <= limit or size % 8:
-        raise argparse.ArgumentTypeError(
-            f"invalid stack size {text!r}; expected a multiple of 8 from 256 to {limit} bytes "
-            f"(the SRAM region 0x{SRAM_START:08x}-0x{SRAM_END - 1:08x}, less the program's data, must hold it)"
-        )
-    return size
-
-
-def parse_top(text: str) -> int:
-    value = parse_int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"invalid --top {text!r}; expected a number of blocks >= 1")
-    return value
-
-
-def parse_budget(text: str) -> int:
-    value = parse_int(text)
-    if not 0 < value < (1 << 63):
-        raise argparse.ArgumentTypeError(
-            f"invalid budget {text!r}; expected a number of instructions from 1 to 2**63-1"
-        )
-    return value
-
-
-@dataclass(frozen=True)
-class _Unpassed:
-    """A --data buffer: placed and named like a --buf, not passed as an argument."""
-
-    buffer: Buffer
-
-
-class _Ordered(argparse.Action):
-    """Collect --arg/--arg64/--buf/--data into one list, in command-line order."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        items = list(getattr(namespace, "call_args", None) or [])
-        if option_string == "--arg64":
-            if not -(1 << 63) <= values < (1 << 64):
-                parser.error(
-                    f"argument --arg64: {values} does not fit 64 bits; expected -2**63 .. 2**64-1"
-                )
-            values = U64(values)
-        elif option_string == "--data":
-            values = _Unpassed(values)
-        elif option_string == "--arg" and isinstance(values, int) and not -(1 << 31) <= values < (1 << 32):
-            parser.error(
-                f"argument --arg: {values} does not fit 32 bits; expected -2**31 .. 2**32-1 (use --arg64)"
-            )
-        items.append(values)
-        namespace.call_args = items
-
-
-def parse_mhz(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid clock {text!r}; expected a number of MHz such as 168 or 80.5"
-        ) from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(
-            f"invalid clock {text!r}; expected a positive number of MHz"
-        )
-    return value
 
 
 def _add_board_options(parser: argparse.ArgumentParser) -> None:
@@ -276,7 +133,7 @@ def _add_call_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--arg",
         type=parse_arg,
-        action=_Ordered,
+        action=Ordered,
         dest="call_args",
         metavar="INT|bufK+OFF",
         help="32-bit integer argument, or the K-th --buf's address plus OFF bytes",
@@ -292,7 +149,7 @@ def _add_call_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--arg64",
         type=parse_int,
-        action=_Ordered,
+        action=Ordered,
         dest="call_args",
         metavar="INT",
         help="64-bit integer argument",
@@ -300,7 +157,7 @@ def _add_call_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--buf",
         type=parse_buffer,
-        action=_Ordered,
+        action=Ordered,
         dest="call_args",
         metavar="HEX|SIZE",
         help="buffer argument (see below)",
@@ -308,7 +165,7 @@ def _add_call_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--data",
         type=parse_buffer,
-        action=_Ordered,
+        action=Ordered,
         dest="call_args",
         metavar="HEX|SIZE",
         help="a buffer that is not an argument itself; --arg bufK+OFF points into it",
@@ -439,7 +296,7 @@ def _arguments(args: argparse.Namespace) -> tuple[list[Any], dict[str, Buffer]]:
     named: dict[str, Buffer] = {}
     call_args: list[Any] = []
     for item in args.call_args or []:
-        if isinstance(item, _Unpassed):
+        if isinstance(item, Unpassed):
             named[f"buf{len(named)}"] = item.buffer
         elif isinstance(item, Buffer):
             name = f"buf{len(named)}"
