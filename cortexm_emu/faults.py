@@ -126,6 +126,11 @@ class AlignmentCheck:
     mask: int
     cc: int  # capstone condition code (an instruction inside an IT block)
     insn: Any
+    #: "access": ``insn`` (at ``address``) must find ``base`` aligned, else it faults.
+    #: "sp": ``insn`` (just before ``address``) wrote SP from a value that may have bits[1:0]
+    #: set: the hardware ignores them (the SP is always word-aligned, ARMv7-M ARM DDI 0403 B1.4.1;
+    #: ARMv6-M ARM DDI 0419 B1.4.1), Unicorn keeps them, so they are cleared before ``address``.
+    kind: str = "access"
 
 
 def _mnemonic(insn: Any) -> str:
@@ -151,12 +156,13 @@ def alignment_checks(insns: list[Any], armv6m: bool) -> list[AlignmentCheck]:
     """The instructions of a block that Unicorn would let through unaligned, to check before
     they run. On ARMv6-M there are none: Unicorn already raises a data abort for every
     unaligned access there (named by :meth:`FaultDecoder.hard_fault`). SP- and PC-based ones are
-    never unaligned: the SP is word-aligned (bits[1:0] of SP_main/SP_process are zero, ARMv7-M ARM
-    B1.4.1) and PC-relative LDRD/VLDR use Align(PC, 4) with a word-multiple offset, as do all the
+    never unaligned: the SP is word-aligned (the hardware ignores bits[1:0] of a value written
+    to SP, ARMv7-M ARM DDI 0403 B1.4.1 and B1.5.5; Unicorn keeps them, so an instruction that may
+    write SP unaligned gets an "sp" check after it that clears them, on ARMv6-M too) and PC-relative LDRD/VLDR use Align(PC, 4) with a word-multiple offset, as do all the
     listed immediate offsets (imm8:'00'), so checking the base register is exact."""
+    checks: list[AlignmentCheck] = []
     if armv6m:
-        return []
-    checks = []
+        return [c for insn in insns if (c := _sp_check(insn)) is not None]
     known: dict[int, int] = {}  # register -> alignment mask its value was checked against
     for insn in insns:
         name = _mnemonic(insn)
@@ -166,7 +172,11 @@ def alignment_checks(insns: list[Any], armv6m: bool) -> list[AlignmentCheck]:
         if checked and known.get(base, -1) < need - 1:
             checks.append(AlignmentCheck(insn.address, _uc_reg(base), need - 1, insn.cc, insn))
         unconditional = insn.cc in (cs_arm.ARM_CC_AL, cs_arm.ARM_CC_INVALID)
-        for written in insn.regs_access()[1]:
+        written_regs = insn.regs_access()[1]
+        if cs_arm.ARM_REG_SP in written_regs and _may_misalign_sp(insn, name):
+            sp = _uc_reg(cs_arm.ARM_REG_SP)
+            checks.append(AlignmentCheck(insn.address + insn.size, sp, 3, cs_arm.ARM_CC_AL, insn, "sp"))
+        for written in written_regs:
             known.pop(written, None)
         if checked and unconditional and not _loads_into(insn, base):
             # A checked base stays aligned through the rest of the block until something else
@@ -174,6 +184,27 @@ def alignment_checks(insns: list[Any], armv6m: bool) -> list[AlignmentCheck]:
             # list of 4n bytes, or imm8:'00'), so a later check of it would always pass.
             known[base] = max(known.get(base, -1), need - 1)
     return checks
+
+
+def _sp_check(insn: Any) -> AlignmentCheck | None:
+    if cs_arm.ARM_REG_SP in insn.regs_access()[1] and _may_misalign_sp(insn, _mnemonic(insn)):
+        return AlignmentCheck(
+            insn.address + insn.size, _uc_reg(cs_arm.ARM_REG_SP), 3, cs_arm.ARM_CC_AL, insn, "sp"
+        )
+    return None
+
+
+def _may_misalign_sp(insn: Any, name: str) -> bool:
+    """Whether an instruction that writes SP may leave bits[1:0] set: not PUSH/POP or an SP-based
+    LDM/STM/LDRD/STRD writeback (multiples of 4), nor ADD/SUB SP with an immediate multiple of 4."""
+    if name in _ALWAYS_ALIGNED and _base_register(insn) == cs_arm.ARM_REG_SP:
+        return _loads_into(insn, cs_arm.ARM_REG_SP)
+    if name in ("add", "sub", "addw", "subw"):
+        imms = [op.imm for op in insn.operands if op.type == cs_arm.ARM_OP_IMM]
+        regs = [op.reg for op in insn.operands if op.type == cs_arm.ARM_OP_REG]
+        if imms and all(r == cs_arm.ARM_REG_SP for r in regs) and all(i % 4 == 0 for i in imms):
+            return False
+    return True
 
 
 def _loads_into(insn: Any, base: int) -> bool:
@@ -337,7 +368,12 @@ class FaultDecoder:
 
     def unaligned(self, check: AlignmentCheck) -> UnalignedAccess | None:
         """The fault of an always-aligned instruction about to run with an unaligned base, or None
-        (aligned, or its IT condition fails so it does not access memory)."""
+        (aligned, or its IT condition fails so it does not access memory). An "sp" check clears
+        SP[1:0] as the hardware does and returns None."""
+        if check.kind == "sp":
+            sp = self.uc.reg_read(uc_arm.UC_ARM_REG_SP)
+            self.uc.reg_write(uc_arm.UC_ARM_REG_SP, sp & ~3)
+            return None
         if check.cc not in (cs_arm.ARM_CC_AL, cs_arm.ARM_CC_INVALID) and not condition_passed(
             check.cc, self.uc.reg_read(uc_arm.UC_ARM_REG_XPSR)
         ):

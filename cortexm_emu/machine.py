@@ -172,9 +172,9 @@ class Machine:
         self._dynamic_kinds: dict[int, str] = {}
         # Instructions that must be aligned whatever CCR.UNALIGN_TRP says (ARMv7-M ARM A3.2.1),
         # which Unicorn lets through: a UC_HOOK_CODE at each checks its base register.
-        self._align_checks: dict[int, AlignmentCheck] = {}
+        self._align_checks: dict[int, list[AlignmentCheck]] = {}
         self._align_blocks: dict[int, Block] = {}
-        self._align_hooked: set[int] = set()
+        self._align_hooked: set[tuple[int, int, int]] = set()
         self._alignment = AlignmentHooks(
             self.uc, _weak(self._on_aligned), "python" if accounting == "python" else "auto"
         )
@@ -453,9 +453,8 @@ class Machine:
                 for address in missing:
                     self._dynamic_kinds[address] = block.dynamic[address]
                     self.uc.hook_add(UC_HOOK_CODE, _weak(self._on_dynamic), None, address, address)
-                for address in unchecked:
-                    check = self._align_checks[address]
-                    self._alignment.add(address, check.base, check.mask)
+                for check in unchecked:
+                    self._alignment.add(check.address, check.base, check.mask)
                 if missing or unchecked:
                     self._restart_block = block
                     return None
@@ -466,28 +465,34 @@ class Machine:
             self._pending = exc
             return None
 
-    def _alignment_hooks(self, block: Block) -> list[int]:
-        """Addresses of ``block``'s always-aligned instructions not hooked yet (a block decoded
-        again, because its code changed, has its checks replaced)."""
+    def _alignment_hooks(self, block: Block) -> list[AlignmentCheck]:
+        """Checks of ``block`` not hooked yet (a block decoded again, because its code changed,
+        has its checks replaced). An "sp" check sits after an SP write, inside the block except
+        when the write is its last instruction (then it takes effect once its successor's block
+        is translated again; compilers do not end a block with such a write)."""
         if self._align_blocks.get(block.address) is block:
             return []
         self._align_blocks[block.address] = block
-        for address in range(block.address, block.end):
+        for address in range(block.address, block.end + 4):
             self._align_checks.pop(address, None)
         new = []
         for check in alignment_checks(block.insns, not self.info.has_cyccnt):
-            new.append(check.address)
-            self._align_checks[check.address] = check
-        return [a for a in new if a not in self._align_hooked and not self._align_hooked.add(a)]
+            key = (check.address, check.base, check.mask)
+            self._align_checks.setdefault(check.address, []).append(check)
+            if key not in self._align_hooked:
+                self._align_hooked.add(key)
+                new.append(check)
+        return new
 
     def _on_aligned(self, uc: Uc, address: int, size: int, _user: object) -> None:
-        check = self._align_checks.get(address)
-        if check is None or not uc.reg_read(check.base) & check.mask:
-            return
-        fault = self.faults.unaligned(check)
-        if fault is not None:
-            self._pending = fault
-            uc.emu_stop()
+        for check in self._align_checks.get(address, ()):
+            if not uc.reg_read(check.base) & check.mask:
+                continue
+            fault = self.faults.unaligned(check)
+            if fault is not None:
+                self._pending = fault
+                uc.emu_stop()
+                return
 
     def _on_dynamic(self, uc: Uc, address: int, size: int, _user: object) -> None:
         kind = self._dynamic_kinds.get(address)

@@ -241,3 +241,10 @@ def test_unaligned_fault_in_the_cli_reads_unaligned_not_data_abort(capsys):
     err = capsys.readouterr().err
     assert "UnalignedAccess: HardFault (unaligned access): ldr reads 4 bytes" in err
     assert "HardFault: HardFault" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("core", ["m0", "m0plus", "m3", "m4", "m7", "m33"])
+def test_sp_written_with_low_bits_set_stays_word_aligned_for_push_and_pop(core):
+    m = machine(core, "v6m_unaligned.S", built_for="m0")
+    result = m.call("sp_misalign")
+    assert result.return_value == m.stack_top & ~7  # bits[1:0] of the written value ignored

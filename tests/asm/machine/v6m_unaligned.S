@@ -28,6 +28,17 @@ FUNC v6_ldrb
     ldrb r0, [r0]
     bx lr
     .size v6_ldrb, .-v6_ldrb
+/* SP written with bits[1:0] set: the hardware ignores them (ARMv7-M ARM B1.4.1), so the PUSH
+   and POP run at the aligned SP and r0 returns the call's SP. */
+FUNC sp_misalign
+    mov r1, sp
+    adds r1, #2
+    mov sp, r1
+    push {r4, r5}
+    pop {r4, r5}
+    mov r0, sp
+    bx lr
+    .size sp_misalign, .-sp_misalign
 FUNC cortexm_emu_halt
     b cortexm_emu_halt
     .size cortexm_emu_halt, .-cortexm_emu_halt
