@@ -392,10 +392,12 @@ def enter(
     stack_top: int,
     return_to: int,
     extra: Mapping[int, int] | None = None,
+    pattern: bool = True,
 ) -> int:
-    """Write the arguments to r0-r3 (unused ones 0), r4-r11 to :func:`callee_saved_pattern` and
-    r12 to 0 unless ``extra`` ({register number: value}) sets them, the stack, LR (Thumb bit
-    set), and an xPSR with only T set. Returns the call's SP: 8-byte aligned (AAPCS §6.2.1.2),
+    """Write the arguments to r0-r3 (unused ones 0); r4-r12 from ``extra`` ({register number:
+    value}), the others 0, or with ``pattern`` r4-r11 :func:`callee_saved_pattern` (what
+    :func:`check_callee_saved` expects back); the stack, LR (Thumb bit set), and an xPSR with
+    only T set. Returns the call's SP: 8-byte aligned (AAPCS §6.2.1.2),
     stack arguments at SP upwards."""
     sp = align_down(stack_top - 4 * len(stack_words), 8)
     for i, word in enumerate(stack_words):
@@ -405,7 +407,7 @@ def enter(
         if i < 4:
             value = registers[i] if i < len(registers) else 0
         else:
-            value = extra.get(i, callee_saved_pattern(i) if i in CALLEE_SAVED else 0)
+            value = extra.get(i, callee_saved_pattern(i) if pattern and i in CALLEE_SAVED else 0)
         uc.reg_write(getattr(uc_arm, f"UC_ARM_REG_R{i}"), value)
     uc.reg_write(uc_arm.UC_ARM_REG_SP, sp)
     uc.reg_write(uc_arm.UC_ARM_REG_LR, return_to | 1)

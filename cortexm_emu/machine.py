@@ -259,6 +259,7 @@ class Machine:
         cycle_budget: int | None = None,
         keep_state: bool = False,
         registers: Mapping[str, int] | None = None,
+        aapcs: bool = True,
     ) -> CallResult:
         """Call ``function`` with AAPCS arguments and run it to its return.
 
@@ -270,9 +271,12 @@ class Machine:
         cycles (static block costs). ``keep_state``: keep .data/.bss from the previous
         call instead of restoring them from the ELF (the default restores, so the same
         call always gives the same result). ``registers``: values of r4-r12 for a function with
-        its own calling convention ({"r4": 1, ...}); without it r4-r11 start with known values
+        its own calling convention ({"r4": 1, ...}; the others start at 0); without it r4-r11
+        start with known values
         and a function that returns with one of them or SP changed raises CalleeSavedClobbered
-        (AAPCS IHI 0042 §6.1.1). Arguments may also be :class:`Pointer` (a named buffer's address
+        (AAPCS IHI 0042 §6.1.1); ``aapcs=False`` skips that check for code with its own
+        convention (e.g. measurement sequences that use r4-r11 freely; r4-r12 then start at 0).
+        Arguments may also be :class:`Pointer` (a named buffer's address
         plus an offset), and a Buffer's ``pointers`` make it a struct holding pointers.
         """
         image = self._require_image()
@@ -287,7 +291,8 @@ class Machine:
         words, stack_words = marshal(args, dict(buffers or {}), arena.allocate, arena.write)
         uc = self.uc
         paint_stack(uc, layout)
-        sp = enter(uc, words, stack_words, layout.stack_top, layout.halt_address, extra)
+        check_abi = aapcs and registers is None
+        sp = enter(uc, words, stack_words, layout.stack_top, layout.halt_address, extra, check_abi)
         self.ppb.reset()
         self._reset_run_state()
         self.accounting.reset(budget or 0, cycle_budget or 0)
@@ -303,7 +308,7 @@ class Machine:
         executed = self.pricing.executed_functions(image, counts)
         contents = arena.contents()
         arena.check_canaries(self.info.title)
-        if registers is None:
+        if check_abi:
             check_callee_saved(uc, function, sp, self.info.title)
         r0 = uc.reg_read(uc_arm.UC_ARM_REG_R0)
         r1 = uc.reg_read(uc_arm.UC_ARM_REG_R1)

@@ -519,3 +519,8 @@ def test_a_gc_sections_link_that_kept_only_the_halt_stub_is_refused():
     halt_only = build([ASM / "calls.c"], "m4", exports=[]).elf
     with pytest.raises(ElfError, match=r"only the return stub cortexm_emu_halt \(\d+ bytes\).* is linked: no function to call \(a --gc-sections link"):
         Machine("m4").load_elf(halt_only)
+
+
+def test_aapcs_false_skips_the_callee_saved_check():
+    m = machine("m4", "abi.S")
+    assert m.call("clobber_r4", 5, aapcs=False).return_value == 5
