@@ -5,13 +5,23 @@
 answer, and which cache that is. Library callers get an in-process executor by default (spawned
 processes re-import the caller's main module); :meth:`SanityContext.local` gives the command's
 choice: one local process per usable CPU, or ``$REFBENCH_WORKERS``.
+
+How a figure gets its machine: a built-in page's figure names its part, whose board profile
+rule e runs (:func:`refbench.sanity.plan.board_of`). A figure read from a user's own input
+(:mod:`refbench.inputs`) gets the machine its :class:`~refbench.inputs.Assumptions` state:
+``SanityContext.machines`` maps its id to a :class:`StatedMachine` -- a board profile with the
+stated cache/prefetch settings, or a generic part (:class:`~refbench.sanity.memory_configs.GenericPart`:
+core, clock, wait states, cache, prefetch) when no profile is named. Every finding on such a
+figure ends with what was assumed (:meth:`StatedMachine.state`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 
+from refbench.inputs.assumptions import Assumptions, core_key
 from refbench.measure import ResultCache
 from refbench.sanity.executor import (
     Executor,
@@ -20,6 +30,8 @@ from refbench.sanity.executor import (
     ProgressCallback,
     local_workers,
 )
+from refbench.sanity.memory_configs import GenericPart
+from refbench.sanity.verdicts import Finding
 
 
 @dataclass(frozen=True)
@@ -36,6 +48,8 @@ class SanityContext:
     executor: Executor = field(default_factory=InProcessExecutor)
     #: the measurement cache in front of the executor; None: measure everything, store nothing
     cache: ResultCache | None = field(default_factory=ResultCache)
+    #: figure id -> the machine stated for it (figures of a user's own input); others: their part's profile
+    machines: Mapping[str, StatedMachine] = field(default_factory=lambda: MappingProxyType({}))
 
     def __post_init__(self) -> None:
         if self.scope is not None and not isinstance(self.scope, frozenset):
@@ -50,6 +64,10 @@ class SanityContext:
         return cls(emulator=emulator, scope=None if scope is None else frozenset(scope), progress=progress,
                    executor=LocalProcessExecutor(count))
 
+    def machine_of(self, figure_id: str) -> StatedMachine | None:
+        """The machine stated for figure ``figure_id``, or None (its part's board profile)."""
+        return self.machines.get(figure_id)
+
     @property
     def workers(self) -> int:
         """How many jobs the executor runs at once."""
@@ -58,3 +76,33 @@ class SanityContext:
     def in_scope(self, figure_id: str) -> bool:
         """True when rule e runs kernels for figure ``figure_id``."""
         return self.scope is None or figure_id in self.scope
+
+
+@dataclass(frozen=True)
+class StatedMachine:
+    """The machine a user's input ran on, as :class:`~refbench.inputs.Assumptions` state it: a
+    board profile (``board``, with the stated ``cache``/``prefetch``: "unknown" keeps every
+    configuration of the profile) or, without one, a :class:`GenericPart`; ``text`` is
+    :meth:`Assumptions.describe`, which every finding on its figures states."""
+
+    board: str | None
+    generic: GenericPart | None
+    cache: str
+    prefetch: str
+    text: str
+
+    @classmethod
+    def from_assumptions(cls, assumptions: Assumptions) -> StatedMachine:
+        """The machine ``assumptions`` place (``ValueError`` as :meth:`Assumptions.resolve`)."""
+        placement = assumptions.resolve()
+        if placement.board is not None:
+            return cls(placement.board.name, None, assumptions.cache, assumptions.prefetch, placement.text)
+        generic = GenericPart(core_key(assumptions.core or ""), placement.clock_mhz, assumptions.wait_states,
+                              assumptions.cache, assumptions.prefetch, placement.text)
+        return cls(None, generic, assumptions.cache, assumptions.prefetch, placement.text)
+
+    def state(self, finding: Finding) -> Finding:
+        """``finding`` with what was assumed at the end of its message (once)."""
+        if finding.message.endswith(f"[{self.text}]"):
+            return finding
+        return replace(finding, message=f"{finding.message} [{self.text}]")
