@@ -103,7 +103,6 @@ def _select(args: argparse.Namespace, sources: list[str] | None) -> Selection | 
     if problem:
         return problem
     assumptions = assumptions_from(args)
-    machine = StatedMachine.from_assumptions(assumptions)
     read = read_inputs(args.input, assumptions, args.input_format)
     for skipped in read.problems:
         print(f"refbench sanity: skipped {skipped}", file=sys.stderr)
@@ -112,11 +111,11 @@ def _select(args: argparse.Namespace, sources: list[str] | None) -> Selection | 
     problem = _validate(args, [*pages, *mine])
     if problem:
         return problem
-    parts = {**(load_parts() if pages else {}),
-             **(load_parts([mine[0].part]) if mine and machine.board is not None else {})}
+    machines = {f.id: m for f in mine if (m := StatedMachine.for_figure(f, assumptions)) is not None}
+    parts = {**(load_parts() if pages else {}), **load_parts(sorted({f.part for f in mine if f.board is not None}))}
     chosen = [f for f in mine if figure_selected(f, algorithm=args.algorithm)]
     chosen += [f for f in pages if figure_selected(f, source=sources, algorithm=args.algorithm)]
-    return [*pages, *mine], parts, {f.id for f in chosen}, {f.id: machine for f in mine}
+    return [*pages, *mine], parts, {f.id for f in chosen}, machines
 
 
 def normalised_text(j: Judgement) -> str:

@@ -21,7 +21,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
-from refbench.inputs.assumptions import Assumptions, core_key
+from cortexm_emu.boards import find_board
+from refbench.inputs.assumptions import Assumptions, core_key, described_assumptions
 from refbench.measure import ResultCache
 from refbench.sanity.executor import (
     Executor,
@@ -30,6 +31,7 @@ from refbench.sanity.executor import (
     ProgressCallback,
     local_workers,
 )
+from refbench.published.model import Figure
 from refbench.sanity.memory_configs import GenericPart
 from refbench.sanity.verdicts import Finding
 
@@ -92,14 +94,18 @@ class StatedMachine:
     text: str
 
     @classmethod
-    def from_assumptions(cls, assumptions: Assumptions) -> StatedMachine:
-        """The machine ``assumptions`` place (``ValueError`` as :meth:`Assumptions.resolve`)."""
-        placement = assumptions.resolve()
-        if placement.board is not None:
-            return cls(placement.board.name, None, assumptions.cache, assumptions.prefetch, placement.text)
-        generic = GenericPart(core_key(assumptions.core or ""), placement.clock_mhz, assumptions.wait_states,
-                              assumptions.cache, assumptions.prefetch, placement.text)
-        return cls(None, generic, assumptions.cache, assumptions.prefetch, placement.text)
+    def for_figure(cls, f: Figure, assumptions: Assumptions) -> StatedMachine | None:
+        """The machine figure ``f`` of a user's input ran on: its board profile (a table row may
+        name its own) or a generic part of its core and clock, with the wait states, cache and
+        prefetch ``assumptions`` state. None for a figure of a built-in page."""
+        text = described_assumptions(f.notes)
+        if text is None:
+            return None
+        if f.board is not None:
+            return cls(find_board(f.part).name, None, assumptions.cache, assumptions.prefetch, text)
+        generic = GenericPart(core_key(f.core), f.clock_mhz, assumptions.wait_states, assumptions.cache,
+                              assumptions.prefetch, text)
+        return cls(None, generic, assumptions.cache, assumptions.prefetch, text)
 
     def state(self, finding: Finding) -> Finding:
         """``finding`` with what was assumed at the end of its message (once)."""
