@@ -92,10 +92,13 @@ def assumptions_from(args: argparse.Namespace) -> Assumptions:
     """The :class:`Assumptions` the options state (``ValueError`` naming the bad option)."""
     hardware = tuple(p.strip().upper() for text in args.hardware or () for p in text.split(",") if p.strip())
     try:
-        return Assumptions(board=args.board[0] if args.board else None, core=args.core, clock_mhz=args.clock,
-                           wait_states=args.wait_states, cache=args.cache, prefetch=args.prefetch,
-                           library=args.library, version=args.lib_version, compiler=args.compiler,
-                           options=args.build_options, hardware=hardware)
+        assumptions = Assumptions(board=args.board[0] if args.board else None, core=args.core, clock_mhz=args.clock,
+                                  wait_states=args.wait_states, cache=args.cache, prefetch=args.prefetch,
+                                  library=args.library, version=args.lib_version, compiler=args.compiler,
+                                  options=args.build_options, hardware=hardware)
+        if assumptions.complete or assumptions.board is not None:
+            assumptions.resolve()  # an unknown board, a clock above its maximum: said before reading
+        return assumptions
     except ValueError as exc:
         text = str(exc)
         for field, option in (("clock_mhz", "--clock"), ("wait_states", "--wait-states"), ("hardware", "--hardware"),
