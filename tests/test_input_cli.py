@@ -256,11 +256,11 @@ def test_generic_configurations_follow_the_statements():
     widths = flash_line_widths("m4")
     assert widths == (64, 128)  # the profiled Cortex-M4 parts read 64 bits (L4, WB, WL) or 128 (F4)
     every = generic_configurations(part())
-    assert [c.kind for c in every] == ["cache hits"] + ["flash, prefetch on"] * 2 + ["flash, prefetch off"] * 2
+    assert [c.kind for c in every] == ["cache on"] + ["prefetch only"] * 2 + ["cache off"] * 2
     assert every[0].code == "ram" and all(c.code == "flash" for c in every[1:])
     assert len({c.memory().describe()["flash_line_bytes"] for c in every[1:]}) == 2
-    assert [c.kind for c in generic_configurations(part("off", "off"))] == ["flash, prefetch off"] * 2
-    assert [c.kind for c in generic_configurations(part("on", "off"))] == ["cache hits"] + ["flash, prefetch off"] * 2
+    assert [c.kind for c in generic_configurations(part("off", "off"))] == ["cache off"] * 2
+    assert [c.kind for c in generic_configurations(part("on", "off"))] == ["cache on"] + ["cache off"] * 2
     assert [c.kind for c in generic_configurations(part(ws=0))] == ["flash"]
     memory = generic_configurations(part("off", "on"))[0].memory()
     assert (memory.wait_states, memory.prefetch, memory.cache, memory.code) == (4, True, False, "flash")
@@ -305,7 +305,7 @@ def test_generic_part_verdicts_against_stated_cycles(mib_per_s, verdict, positio
     seconds = 1.000
     f = _log_figure(assumptions, wolf_sym(WOLF5_SYM, "SHA-256", round(mib_per_s * seconds), "MiB", seconds,
                                           mib_per_s))
-    stated = {"cache hits": 50.0, "flash, prefetch on": 100.0, "flash, prefetch off": 200.0}
+    stated = {"cache on": 50.0, "prefetch only": 100.0, "cache off": 200.0}
     machine = StatedMachine.for_figure(f, assumptions)
     context, executor = stated_context(lambda m: stated[m.config.kind], machines={f.id: machine})
     report = judge([f], load_parts([]), context)
@@ -316,3 +316,18 @@ def test_generic_part_verdicts_against_stated_cycles(mib_per_s, verdict, positio
     findings = report.judgements[0].findings
     assert findings and all(x.message.endswith(f"[{machine.text}]") for x in findings)
     assert machine.text.startswith("assumed: no board profile; Cortex-M4 at 170 MHz; 4 flash wait states")
+
+
+@pytest.mark.parametrize("fmt", ["table", "markdown", "html"])
+def test_every_output_format_names_the_input_line_and_the_assumptions(fmt, tmp_path, caches):
+    log = tmp_path / "board.log"
+    log.write_text(WOLF4_LOG, encoding="utf-8")
+    result = refbench(["--input", str(log), *GENERIC_M4, "--format", fmt, "--reasons", "all"],
+                      {**caches, "COLUMNS": "400"})
+    assert result.returncode == 0, result.stderr
+    text = result.stdout.replace("&#x27;", "'").replace("&quot;", '"')
+    for line in (6, 7, 9):
+        assert f"{log}:{line}" in text
+    assert GENERIC_M4_TEXT in " ".join(text.split())
+    assert "faster than every emulated software variant" in " ".join(text.split())
+    assert f"{log}:8: " in result.stderr

@@ -38,10 +38,10 @@ MEMORY_NOTE = ("memory: each board's flash wait states at the published clock, w
                "off and mixed, constant tables in SRAM, and code in SRAM (cortexm_emu.flash rules R1-R7)")
 
 ConfigKind = Literal["cache on", "cache off", "flash", "code in SRAM", "cache on, prefetch off", "prefetch only",
-                     "tables in SRAM", "cache hits", "flash, prefetch on", "flash, prefetch off"]
+                     "tables in SRAM"]
 #: Configurations a board is normally benchmarked in (caches and prefetch on, code in flash): rule
 #: e's nearest explanation and rule d's gap reproduction prefer them to caches off or code in SRAM.
-DEFAULT_KINDS = frozenset({"cache on", "flash", "cache hits", "flash, prefetch on"})
+DEFAULT_KINDS = frozenset({"cache on", "flash"})
 #: Names of the instruction/data caches in configuration labels, by cache kind of the profile.
 _CACHE_NAMES = {"art_icache": "ART", "art_dcache": "ART", "l1_icache": "L1 caches", "l1_dcache": "L1 caches",
                 "icache": "ICACHE", "dcache": "DCACHE", "flash_icache": "flash cache"}
@@ -237,6 +237,9 @@ def generic_configurations(part: GenericPart) -> list[MemoryConfig]:
     * the flash timing: code and tables in flash, no cache, prefetch on and/or off as stated, for
       each flash read width of the profiled parts of this core (:func:`flash_line_widths`).
 
+    Their kinds are those of a profiled board's configurations with the same effect: the cache-hit
+    bound is ``cache on``, the flash timing ``prefetch only`` or ``cache off``.
+
     Raises ``ValueError`` when the wait states were not stated (rule e's plan says so instead)."""
     if part.wait_states is None:
         raise ValueError(f"Invalid generic part ({part.text}): flash wait states not stated")
@@ -254,12 +257,11 @@ def generic_configurations(part: GenericPart) -> list[MemoryConfig]:
     configs = []
     if part.cache in ("on", "unknown"):
         configs.append(make(f"cache on, size unknown: warm hits on every fetch (bound; = 0 WS), {where}",
-                            "cache hits", "ram", "off", widths[0]))
+                            "cache on", "ram", "off", widths[0]))
     for setting in ("on", "off"):
         if part.prefetch in (setting, "unknown"):
             for bits in widths:
                 configs.append(make(f"{'cache missing every line' if part.cache == 'on' else 'no cache'}, "
                                     f"prefetch {setting}, {bits}-bit flash reads, {where}",
-                                    "flash, prefetch on" if setting == "on" else "flash, prefetch off", "flash",
-                                    setting, bits))
+                                    "prefetch only" if setting == "on" else "cache off", "flash", setting, bits))
     return configs
