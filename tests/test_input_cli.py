@@ -331,3 +331,14 @@ def test_every_output_format_names_the_input_line_and_the_assumptions(fmt, tmp_p
     assert GENERIC_M4_TEXT in " ".join(text.split())
     assert "faster than every emulated software variant" in " ".join(text.split())
     assert f"{log}:8: " in result.stderr
+
+
+def test_pages_are_judged_only_when_asked(caches):
+    args = ["--input", "-", "--core", "m4", "--clock", "170", "--no-emulator", "--algorithm", "SHA-256",
+            "--format", "json"]
+    alone = judged(refbench(args, caches, stdin=WOLF4_LOG))
+    both = judged(refbench([*args, "--pages", "--source", "wolfssl"], caches, stdin=WOLF4_LOG))
+    assert set(alone) == {"<stdin>:6", "<stdin>:7"}
+    assert set(alone) < set(both) and all(j["source"] == "000_950e0926bdf8c114.txt"
+                                          for i, j in both.items() if i not in alone)
+    assert all("SHA-256" in j["algorithm"] for j in both.values())  # --algorithm selects by a part of the name
