@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-from pathlib import Path
 
 import pytest
 from sanity_fakes import stated_context

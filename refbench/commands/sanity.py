@@ -15,7 +15,13 @@ from rich.table import Table
 
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
 from refbench.datafile import DataFileError
-from refbench.inputs.options import add_input_options, assumptions_from, check_options, read_inputs, uses_inputs
+from refbench.inputs.options import (
+    add_input_options,
+    assumptions_from,
+    check_options,
+    read_inputs,
+    uses_inputs,
+)
 from refbench.published.model import Figure, Part, load_figures, load_parts
 from refbench.report import emulation_progress
 from refbench.sanity import VERDICTS, Judgement, SanityContext, figure_selected, judge

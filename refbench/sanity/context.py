@@ -24,6 +24,7 @@ from types import MappingProxyType
 from cortexm_emu.boards import find_board
 from refbench.inputs.assumptions import Assumptions, core_key, described_assumptions
 from refbench.measure import ResultCache
+from refbench.published.model import Figure
 from refbench.sanity.executor import (
     Executor,
     InProcessExecutor,
@@ -31,7 +32,6 @@ from refbench.sanity.executor import (
     ProgressCallback,
     local_workers,
 )
-from refbench.published.model import Figure
 from refbench.sanity.memory_configs import GenericPart
 from refbench.sanity.verdicts import Finding
 
