@@ -51,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_source_option(parser)
     parser.add_argument("--board", action="append", metavar="TEXT",
                         help="only boards/parts whose name contains TEXT (e.g. H753, NUCLEO-F756ZG); repeatable. "
-                             "With --input: the board profile your input ran on (e.g. stm32g474re, STM32H753ZI)")
+                             "With --input: the board profile your input ran on (e.g. stm32l4a6zg, STM32H753ZI)")
     parser.add_argument("--algorithm", action="append", metavar="TEXT",
                         help="only algorithms whose name contains TEXT (e.g. AES-128, ECDSA); repeatable")
     parser.add_argument("--format", default="table", metavar="FORMAT",
