@@ -14,9 +14,18 @@ from rich.markup import escape
 from rich.table import Table
 
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
-from refbench.published.model import Figure, load_figures, load_parts
+from refbench.datafile import DataFileError
+from refbench.inputs.options import (
+    add_input_options,
+    assumptions_from,
+    check_options,
+    read_inputs,
+    uses_inputs,
+)
+from refbench.published.model import Figure, Part, load_figures, load_parts
 from refbench.report import emulation_progress
 from refbench.sanity import VERDICTS, Judgement, SanityContext, figure_selected, judge
+from refbench.sanity.context import StatedMachine
 from refbench.sanity.emulation import summary as emulation_summary
 
 VERDICT_STYLE = {"consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
@@ -41,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_source_option(parser)
     parser.add_argument("--board", action="append", metavar="TEXT",
-                        help="only boards/parts whose name contains TEXT (e.g. H753, NUCLEO-F756ZG); repeatable")
+                        help="only boards/parts whose name contains TEXT (e.g. H753, NUCLEO-F756ZG); repeatable. "
+                             "With --input: the board profile your input ran on (e.g. stm32l4a6zg, STM32H753ZI)")
     parser.add_argument("--algorithm", action="append", metavar="TEXT",
                         help="only algorithms whose name contains TEXT (e.g. AES-128, ECDSA); repeatable")
     parser.add_argument("--format", default="table", metavar="FORMAT",
@@ -55,23 +65,63 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="switch rule e off: run no kernel (seconds, even from empty caches); every software "
                              "figure is then 'not emulated' and rule d reports gaps without the emulated configurations "
                              "(hardware figures still meet the peripheral rule)")
+    add_input_options(parser)
     parser.set_defaults(handler=run)
 
 
 def _validate(args: argparse.Namespace, figures: Sequence[Figure]) -> str | None:
+    problem = check_options(args)
+    if problem:
+        return problem
     if args.format not in FORMATS:
         return f"Invalid --format ({args.format!r}); accepted: {', '.join(FORMATS)}"
     for verdict in args.only or ():
         if verdict not in VERDICTS:
             return f"Invalid --only ({verdict!r}); accepted: {', '.join(VERDICTS)}"
     for option, values, known in (
-        ("--board", args.board, sorted({f.part for f in figures} | {f.board for f in figures if f.board})),
+        ("--board", None if uses_inputs(args) else args.board,
+         sorted({f.part for f in figures} | {f.board for f in figures if f.board})),
         ("--algorithm", args.algorithm, sorted({f.algorithm for f in figures})),
     ):
         for value in values or ():
             if not any(value.lower() in k.lower() for k in known):
                 return f"Invalid {option} ({value!r}); accepted: any part of {', '.join(known)}"
     return None
+
+
+Selection = tuple[list[Figure], dict[str, Part], set[str], dict[str, StatedMachine]]
+
+
+def _select(args: argparse.Namespace, sources: list[str] | None) -> Selection | str:
+    """The figures the rules see, their parts, the ids judged and shown, and the machine stated for
+    each input figure; or the message of a bad option. Without --input: every built-in figure, those
+    the filters select shown. With --input: the inputs' figures (the built-in pages only with
+    --pages), every skipped line reported on stderr as FILE:LINE."""
+    if not uses_inputs(args):
+        figures = load_figures()
+        problem = _validate(args, figures)
+        if problem:
+            return problem
+        # Rules see every figure (partners on other boards); rule e runs kernels for the selected ones.
+        chosen = [f for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
+        return figures, load_parts(), {f.id for f in chosen}, {}
+    problem = check_options(args)
+    if problem:
+        return problem
+    assumptions = assumptions_from(args)
+    read = read_inputs(args.input, assumptions, args.input_format)
+    for skipped in read.problems:
+        print(f"refbench sanity: skipped {skipped}", file=sys.stderr)
+    mine = read.figures
+    pages = load_figures() if args.pages else []
+    problem = _validate(args, [*pages, *mine])
+    if problem:
+        return problem
+    machines = {f.id: m for f in mine if (m := StatedMachine.for_figure(f, assumptions)) is not None}
+    parts = {**(load_parts() if pages else {}), **load_parts(sorted({f.part for f in mine if f.board is not None}))}
+    chosen = [f for f in mine if figure_selected(f, algorithm=args.algorithm)]
+    chosen += [f for f in pages if figure_selected(f, source=sources, algorithm=args.algorithm)]
+    return [*pages, *mine], parts, {f.id for f in chosen}, machines
 
 
 def normalised_text(j: Judgement) -> str:
@@ -118,16 +168,18 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
-    figures = load_figures()
-    problem = _validate(args, figures)
-    if problem:
-        print(f"refbench sanity: {problem}", file=sys.stderr)
+    try:
+        selection = _select(args, sources)
+    except (ValueError, DataFileError) as exc:
+        print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
-    # Rules see every figure (partners on other boards); rule e runs kernels for the selected ones.
-    chosen = [f for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
-    selected = {f.id for f in chosen}
+    if isinstance(selection, str):
+        print(f"refbench sanity: {selection}", file=sys.stderr)
+        return 2
+    figures, parts, selected, machines = selection
     with emulation_progress() as progress:
-        report = judge(figures, load_parts(), replace(context, scope=frozenset(selected), progress=progress))
+        report = judge(figures, parts, replace(context, scope=frozenset(selected), progress=progress,
+                                               machines=machines))
     everything, emulations = report.judgements, report.emulations
     judgements = [j for j in everything if j.figure.id in selected]
     if args.only:
