@@ -25,6 +25,7 @@ from cortexm_emu.boards import (
     Citation,
     Flash,
     FlashLatency,
+    Fpu,
     Prefetch,
     SramRegion,
     board_names,
@@ -219,6 +220,8 @@ def generic_board(core: str, clock_mhz: float, ws: int, line_bits: int) -> Board
                         f"{_STATED.source}; read width {line_bits} bits: one of the profiled parts' widths "
                         "(flash_line_widths)", "unconfirmed"), note=note),
         prefetch=Prefetch(present=True, enabled_at_reset=False, citation=_STATED, note=note),
+        fpu=Fpu(present=False, precision="none", citation=_STATED,
+                note=note + "; no FPU stated: the kernels are integer code and never use one"),
         accelerators=(),
         sram=(SramRegion("SRAM", _GENERIC_SRAM_BASE, 128, "not stated", 0, _STATED, note),),
         notes=(note,), path=Path(f"<{name}>"),
