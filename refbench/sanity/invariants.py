@@ -18,6 +18,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from refbench.published.model import Figure, Part
+from refbench.published.notes import notes_for
 from refbench.sanity.numbers import (
     cost_for_compare,
     figure_context,
@@ -346,10 +347,13 @@ def rule_hw_vs_sw(figures: list[Figure], parts: dict[str, Part]) -> Result:
             message = (f"hardware {fmt(ch)} {per_unit(f)} ({f.text} {f.unit}) vs software{where} {fmt(cs)} {per_unit(s)} "
                        f"({s.text} {s.unit}): speed-up {cs / ch:.2f}x (hardware must not be slower, "
                        f"tolerance {tol:.1%})")
-            if verdict == "suspicious" and "PKA" in f.hw and f.library == "wolfSSL" and (s.math or "").startswith("SP math"):
-                verdict = "explained"
-                message += ("; the page itself notes 'SP math beats PKA HW' (STM32WB55 and STM32WL55 headings): "
-                            "wolfSSL's SP Cortex-M assembly is faster than driving the PKA on these parts")
+            if verdict == "suspicious":
+                # page-specific notes (refbench/published/notes.toml), only where the page says them
+                for note in notes_for(f, "hardware-vs-software"):
+                    if note.hardware in f.hw and (s.math or "").startswith(note.software_math):
+                        verdict = "explained"
+                        message += f"; {note.quoted()}"
+                        break
             finding = Finding("hardware-vs-software", verdict, message)
             out += [(f.id, finding), (s.id, finding)]
     return out
