@@ -17,7 +17,8 @@ from refbench.sanity.verdicts import Judgement, untested_reason
 
 def figure_reasons(j: Judgement, index: FindingIndex) -> list[str]:
     """``j``'s reasons, most severe first: a section finding as a reference to the report's finding
-    (``see S2``), any other in full with its id; then why the value is untested, if it is."""
+    (``section finding S2``), any other in full with its id; and why the value is untested, if it
+    is (first when that is the verdict)."""
     reasons = []
     for rf in index.of(j.figure.id):
         f = rf.finding
@@ -26,7 +27,9 @@ def figure_reasons(j: Judgement, index: FindingIndex) -> list[str]:
         else:
             reasons.append(f"{rf.id} {f.as_text()}")
     if not j.tested:
-        reasons.append(untested_reason(j.figure, j.findings))
+        why = untested_reason(j.figure, j.findings)
+        # an untested figure says so first; one whose clock or arithmetic is wrong says that first
+        reasons.insert(0, why) if j.verdict == "untested" else reasons.append(why)
     return reasons
 
 

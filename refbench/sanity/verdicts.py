@@ -178,7 +178,9 @@ def untested_reason(figure: Figure, findings: list[Finding] = ()) -> str:
     else:
         why = "no kernel computes it, and no invariant or cross-board partner exists for it on the page"
     checked = sorted({f.tests for f in findings})
-    also = f"; checked only: {', '.join(TESTS[t] for t in checked)}" if checked else ""
+    words = {"arithmetic": "the row's printed numbers against each other", "context": "the stated clock or claimed "
+             "peripherals against the part"}
+    also = f"; checked instead: {' and '.join(words[t] for t in checked if t in words)}" if checked else ""
     return f"[untested] no rule tested this value: {why}{also}"
 
 
