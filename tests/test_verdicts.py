@@ -50,7 +50,7 @@ def test_a_figure_whose_value_no_rule_tested_is_untested_not_consistent():
     assert {f.rule: f.verdict for f in j.findings} == {"arithmetic-ops": "consistent", "board-clock": "consistent"}
     assert not j.tested and j.verdict == "untested"
     assert j.reasons[-1].startswith("[untested] no rule tested this value")
-    assert "checked only" in j.reasons[-1]
+    assert "checked instead: the row's printed numbers against each other and the stated clock" in j.reasons[-1]
     assert "consistent 0" in counts_text([j]) and "untested 1" in counts_text([j])
 
 
