@@ -72,7 +72,8 @@ def rule_section_memory(figures: list[Figure], emulations: dict[str, Emulation])
                 + (f"{fmt(on[0])}..{fmt(on[1])}" if on else "not emulated") + ")"
                 for f, p, off, on in only_off)
             message = (f"{len(only_off)} of the section's {len(members)} emulated figures on {e0.board} fit only with "
-                       f"the caches off: {listed}; the section looks cache-less")
+                       f"the caches off: {listed}; the section looks cache-less (or its code is slower than every "
+                       "variant with the caches on)")
             message += (f", although the page states '{stated}'" if verdict == "suspicious" else
                         " (the page does not say how its caches were set)")
             finding = Finding(RULE, verdict, message)
