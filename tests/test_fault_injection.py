@@ -1,0 +1,151 @@
+"""Fault injection (issue 19): every kind of cache file corrupted, truncated or unreadable, a
+cache that cannot be written, and interrupts. Each fault must give a warning naming the file or
+directory and a correct result (rebuilt or re-measured), never a traceback or a changed answer."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+from cortexm_emu.toolchain import BuildCacheWarning, build
+
+SOURCE = "unsigned mix(unsigned a, unsigned b) { return (a ^ (b << 3)) * 2654435761u; }\n" \
+         "void cortexm_emu_halt(void) { for (;;) ; }\n"
+ROOT = Path(__file__).resolve().parent.parent
+KERNELS = ROOT / "refbench" / "kernels"
+
+
+def _source(directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "mix.c"
+    path.write_text(SOURCE)
+    return path
+
+
+@pytest.fixture
+def build_cache(tmp_path, monkeypatch):
+    cache = tmp_path / "emu-cache"
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(cache))
+    return cache
+
+
+def _leftover_tmp(root: Path) -> list[Path]:
+    return [p for p in root.rglob("*.tmp")] if root.exists() else []
+
+
+# ------------------------------------------------------------------------------------------
+# Build cache: out.elf and its build record
+
+
+def _corrupt(path: Path, how: str) -> None:
+    data = path.read_bytes()
+    if how == "truncated":
+        path.write_bytes(data[: len(data) // 2])
+    elif how == "corrupted":
+        path.write_bytes(data[:100] + bytes([data[100] ^ 0xFF]) + data[101:])
+    elif how == "empty":
+        path.write_bytes(b"")
+    elif how == "garbage":
+        path.write_bytes(b"\x00not json{")
+    elif how == "deleted":
+        path.unlink()
+    else:
+        raise AssertionError(how)
+
+
+@pytest.mark.parametrize("how", ["truncated", "corrupted", "empty"])
+def test_a_corrupt_cached_elf_is_rebuilt_with_a_warning_naming_it(tmp_path, build_cache, how):
+    src = _source(tmp_path / "src")
+    first = build([src], "m4")
+    good = first.elf.read_bytes()
+    _corrupt(first.elf, how)
+    with pytest.warns(BuildCacheWarning, match=rf"{first.elf}.*rebuilding"):
+        again = build([src], "m4")
+    assert not again.cached and again.elf.read_bytes() == good
+    assert build([src], "m4").cached  # and now it is a clean hit
+    assert not _leftover_tmp(build_cache)
+
+
+@pytest.mark.parametrize("how", ["garbage", "empty", "deleted"])
+def test_a_bad_build_record_is_rebuilt_with_a_warning_naming_it(tmp_path, build_cache, how):
+    src = _source(tmp_path / "src")
+    first = build([src], "m4")
+    record = first.elf.with_name("build.json")
+    assert json.loads(record.read_text())["elf_sha256"]
+    _corrupt(record, how)
+    name = first.elf if how == "deleted" else record
+    with pytest.warns(BuildCacheWarning, match=rf"{name}.*rebuilding"):
+        again = build([src], "m4")
+    assert not again.cached and json.loads(record.read_text())["command"][-1] == str(again.elf)
+
+
+def test_an_unreadable_cached_elf_is_rebuilt(tmp_path, build_cache, monkeypatch):
+    src = _source(tmp_path / "src")
+    first = build([src], "m4")
+    good = first.elf.read_bytes()
+    real = Path.read_bytes
+
+    def deny(self):
+        if self == first.elf:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "read_bytes", deny)
+    with pytest.warns(BuildCacheWarning, match=rf"{first.elf} is unreadable"):
+        again = build([src], "m4")
+    monkeypatch.undo()
+    assert again.elf.read_bytes() == good
+
+
+def test_an_unwritable_build_cache_warns_once_and_builds_uncached(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(blocker / "cache"))
+    src = _source(tmp_path / "src")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first = build([src], "m4")
+        second = build([src], "m4", opt="O2")
+    said = [str(w.message) for w in caught if issubclass(w.category, BuildCacheWarning)]
+    assert len(said) == 1 and str(blocker / "cache") in said[0] and "cannot be written" in said[0]
+    assert first.elf.read_bytes()[:4] == b"\x7fELF" and second.elf.is_file()
+
+
+# ------------------------------------------------------------------------------------------
+# Cache keys from content (item 9)
+
+
+def _kernel_tree(dest: Path) -> Path:
+    for part in ("common", "sha256"):
+        shutil.copytree(KERNELS / part, dest / "kernels" / part)
+    return dest / "kernels"
+
+
+def test_the_same_kernel_tree_in_two_checkouts_has_one_key_and_one_elf(tmp_path, monkeypatch):
+    builds = []
+    for name in ("checkout-a", "somewhere/else/checkout-b"):
+        tree = _kernel_tree(tmp_path / name)
+        monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / f"cache-{len(builds)}"))
+        sources = [tree / "sha256" / "rolled" / "sha256.c", tree / "sha256" / "sha256_digest.c"]
+        sources = [s for s in sources if s.is_file()] or sorted((tree / "sha256").rglob("*.c"))
+        builds.append(build(sources, "m4", include_dirs=[tree / "common", tree / "sha256"], exports=[]))
+    a, b = builds
+    assert a.elf.parent.name == b.elf.parent.name  # the key
+    assert a.elf.read_bytes() == b.elf.read_bytes()
+    for checkout in ("checkout-a", "checkout-b"):
+        assert checkout.encode() not in a.elf.read_bytes()
+    # and one shared cache serves the second checkout without compiling
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / "cache-0"))
+    tree_b = tmp_path / "somewhere/else/checkout-b/kernels"
+    sources = [tree_b / p.relative_to(tmp_path / "checkout-a/kernels") for p in
+               [Path(s) for s in builds[0].command if s.endswith(".c")]]
+    assert build(sources, "m4", include_dirs=[tree_b / "common", tree_b / "sha256"], exports=[]).cached
