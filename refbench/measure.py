@@ -33,7 +33,6 @@ import dataclasses
 import hashlib
 import itertools
 import json
-import os
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -60,6 +59,7 @@ from refbench.kernels.catalog import (
 )
 from refbench.kernels.harness import DATA_ROLES, KernelHarness
 from refbench.kernels.references import reference
+from refbench.result_cache import ResultCache, ResultCacheWarning, cache_root
 
 #: Version of the cached record layout; part of the cache key so a layout change never
 #: reads an old record.
@@ -81,12 +81,6 @@ LENGTH_CANDIDATES: dict[str, tuple[int, ...]] = {
 #: Bytes of data given to the reference while probing the lengths above (a whole number of
 #: 8- and 16-byte blocks, so ECB and CBC accept it).
 PROBE_BYTES = 16
-
-
-def cache_root() -> Path:
-    """``$REFBENCH_CACHE`` or ``~/.cache/refbench``."""
-    root = os.environ.get("REFBENCH_CACHE")
-    return Path(root) if root else Path.home() / ".cache" / "refbench"
 
 
 def memory_description(memory: MemorySystem) -> dict[str, Any]:
@@ -247,40 +241,6 @@ def _size_problem(op: Operation, job: Job, seed: str) -> str:
 
 # ------------------------------------------------------------------------------------------
 # The cache
-
-
-class ResultCache:
-    """Measurement records as JSON files, one per key, under ``root/measurements``."""
-
-    def __init__(self, root: Path | None = None) -> None:
-        self.root = (root if root is not None else cache_root()) / "measurements"
-
-    @staticmethod
-    def key_of(fields: dict[str, Any]) -> str:
-        return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
-
-    def path(self, key: str) -> Path:
-        return self.root / key[:2] / f"{key}.json"
-
-    def get(self, fields: dict[str, Any]) -> dict[str, Any] | None:
-        """The stored record for these key fields, or None (also when the file does not match)."""
-        path = self.path(self.key_of(fields))
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if not isinstance(record, dict) or record.get("key") != fields:
-            return None
-        return record
-
-    def put(self, fields: dict[str, Any], record: dict[str, Any]) -> Path:
-        """Store atomically (write a temporary file, then rename)."""
-        path = self.path(self.key_of(fields))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(record, indent=1, sort_keys=True), encoding="utf-8")
-        tmp.replace(path)
-        return path
 
 
 # ------------------------------------------------------------------------------------------
@@ -662,6 +622,7 @@ __all__ = [
     "Measurement",
     "Measurer",
     "ResultCache",
+    "ResultCacheWarning",
     "ToolchainError",
     "cache_root",
     "check_board",

@@ -149,3 +149,107 @@ def test_the_same_kernel_tree_in_two_checkouts_has_one_key_and_one_elf(tmp_path,
     sources = [tree_b / p.relative_to(tmp_path / "checkout-a/kernels") for p in
                [Path(s) for s in builds[0].command if s.endswith(".c")]]
     assert build(sources, "m4", include_dirs=[tree_b / "common", tree_b / "sha256"], exports=[]).cached
+
+
+# ------------------------------------------------------------------------------------------
+# Result cache: measurement records (items 5, 6)
+
+from refbench.measure import Job, Measurer, ResultCache, ResultCacheWarning  # noqa: E402
+
+JOB = Job("sha256", "rolled", "sha-256", 16)
+
+
+@pytest.fixture
+def result_cache(tmp_path, monkeypatch, build_cache):
+    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path / "rb-cache"))
+    return ResultCache()
+
+
+def _measure_twice(cache: ResultCache):
+    """A fresh measurement stored in ``cache``, and the path of its record."""
+    measurer = Measurer("m0plus", cache=cache)
+    first = measurer.measure(JOB)
+    assert first.verified and not first.cached
+    (record,) = list(cache.root.rglob("*.json"))
+    return first, record
+
+
+def _malform(record: Path, how: str) -> None:
+    data = json.loads(record.read_text())
+    if how == "truncated":
+        record.write_text(record.read_text()[:200])
+    elif how == "not-json":
+        record.write_bytes(b"\xff\xfe garbage")
+    elif how == "no-result":
+        del data["result"]
+        record.write_text(json.dumps(data))
+    elif how == "missing-field":
+        del data["result"]["cycles"]
+        record.write_text(json.dumps(data))
+    elif how == "wrong-type":
+        data["result"]["cycles"] = "84,123"
+        record.write_text(json.dumps(data))
+    elif how == "negative":
+        data["result"]["instructions"] = -5
+        record.write_text(json.dumps(data))
+    elif how == "verified-not-bool":
+        data["result"]["verified"] = "yes"
+        record.write_text(json.dumps(data))
+    else:
+        raise AssertionError(how)
+
+
+@pytest.mark.parametrize("how", ["truncated", "not-json", "no-result", "missing-field", "wrong-type", "negative",
+                                 "verified-not-bool"])
+def test_a_malformed_result_record_is_discarded_and_measured_again(result_cache, how):
+    first, record = _measure_twice(result_cache)
+    _malform(record, how)
+    again_measurer = Measurer("m0plus", cache=result_cache)
+    with pytest.warns(ResultCacheWarning, match=rf"{record}.*discarded, measuring again"):
+        again = again_measurer.measure(JOB)
+    assert not again.cached and again_measurer.harness_runs == 1
+    assert (again.cycles, again.verified) == (first.cycles, first.verified)
+    third = Measurer("m0plus", cache=result_cache).measure(JOB)  # stored again, clean
+    assert third.cached and third.cycles == first.cycles
+
+
+def test_an_unreadable_result_record_is_measured_again(result_cache, monkeypatch):
+    first, record = _measure_twice(result_cache)
+    real = Path.read_text
+
+    def deny(self, *args, **kwargs):
+        if self == record:
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "read_text", deny)
+    with pytest.warns(ResultCacheWarning, match=rf"{record} cannot be read"):
+        again = Measurer("m0plus", cache=result_cache).measure(JOB)
+    assert again.cycles == first.cycles and not again.cached
+
+
+def test_an_unwritable_result_cache_warns_once_and_runs_uncached(tmp_path, build_cache):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    cache = ResultCache(blocker / "rb")
+    measurer = Measurer("m0plus", cache=cache)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        results = [measurer.measure(Job("sha256", "rolled", "sha-256", size)) for size in (16, 64, 16)]
+    said = [str(w.message) for w in caught if issubclass(w.category, ResultCacheWarning)]
+    assert len(said) == 1 and str(cache.root) in said[0] and "cannot be written" in said[0]
+    assert all(m.verified and not m.cached for m in results) and measurer.harness_runs == 3
+
+
+def test_an_interrupted_write_leaves_no_temporary_file(result_cache, monkeypatch):
+    fields = {"k": 1}
+    real = Path.replace
+
+    def interrupted(self, target):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Path, "replace", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        result_cache.put(fields, {"key": fields})
+    monkeypatch.setattr(Path, "replace", real)
+    assert not _leftover_tmp(result_cache.root)
