@@ -253,3 +253,65 @@ def test_an_interrupted_write_leaves_no_temporary_file(result_cache, monkeypatch
         result_cache.put(fields, {"key": fields})
     monkeypatch.setattr(Path, "replace", real)
     assert not _leftover_tmp(result_cache.root)
+
+
+# ------------------------------------------------------------------------------------------
+# figures.json (item 4): any JSON layout loads every record; errors keep file:line
+
+from refbench.datafile import DataFileError  # noqa: E402
+from refbench.published.model import FIGURES_PATH, load_figures  # noqa: E402
+
+
+def _records():
+    return json.loads(FIGURES_PATH.read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("layout", ["reordered keys", "space after brace", "multi-line", "compact", "indented"])
+def test_figures_load_in_any_json_layout(tmp_path, layout):
+    document = _records()
+    expected = len(document["figures"])
+    path = tmp_path / "figures.json"
+    if layout == "reordered keys":
+        document["figures"] = [dict(reversed(list(r.items()))) for r in document["figures"]]
+        path.write_text(json.dumps(document))
+    elif layout == "space after brace":
+        text = FIGURES_PATH.read_text(encoding="utf-8").replace('\n{"id"', '\n{ "id"')
+        path.write_text(text)
+    elif layout == "multi-line":
+        path.write_text(json.dumps(document, indent=2))
+    elif layout == "compact":
+        path.write_text(json.dumps(document, separators=(",", ":")))
+    else:
+        path.write_text(json.dumps(document, indent="\t", sort_keys=True))
+    loaded = load_figures(path)
+    assert len(loaded) == expected == len(load_figures())
+    assert [f.id for f in loaded] == [f.id for f in load_figures()]
+
+
+def test_a_multi_line_record_error_names_the_line_of_its_bad_field(tmp_path):
+    document = _records()
+    document["figures"][1]["clock_mhz"] = "fast"
+    path = tmp_path / "figures.json"
+    text = json.dumps(document, indent=1)
+    path.write_text(text)
+    line = next(n for n, row in enumerate(text.splitlines(), 1) if '"clock_mhz": "fast"' in row)
+    with pytest.raises(DataFileError) as info:
+        load_figures(path)
+    assert (info.value.line, info.value.field) == (line, "clock_mhz")
+    assert f"{path}:{line}" in str(info.value)
+
+
+@pytest.mark.parametrize("how", ["truncated", "empty", "no figures list", "figures not a list", "not UTF-8",
+                                 "a folder"])
+def test_a_broken_figures_file_is_a_data_file_error(tmp_path, how):
+    path = tmp_path / "figures.json"
+    text = FIGURES_PATH.read_text(encoding="utf-8")
+    if how == "a folder":
+        path.mkdir()
+    elif how == "not UTF-8":
+        path.write_bytes(b"\xff\xfe{")
+    else:
+        path.write_text({"truncated": text[: len(text) // 2], "empty": "",
+                         "no figures list": '{"schema": "x"}', "figures not a list": '{"figures": {}}'}[how])
+    with pytest.raises(DataFileError, match=str(path)):
+        load_figures(path)
