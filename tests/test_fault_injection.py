@@ -315,3 +315,94 @@ def test_a_broken_figures_file_is_a_data_file_error(tmp_path, how):
                          "no figures list": '{"schema": "x"}', "figures not a list": '{"figures": {}}'}[how])
     with pytest.raises(DataFileError, match=str(path)):
         load_figures(path)
+
+
+# ------------------------------------------------------------------------------------------
+# Interrupts (item 8): SIGINT stops the workers at once with exit 130 and no traceback;
+# workers exit when their parent dies; no temporary file is left behind.
+
+SANITY = [sys.executable, "-m", "refbench.cli", "sanity", "--board", "G071", "--algorithm", "SHA-256",
+          "--format", "json"]
+#: Generous bound against a hang; no test asserts how long anything takes.
+GUARD_SECONDS = 300
+
+
+def _children(pid: int) -> list[int]:
+    """Pids whose parent is ``pid`` (from /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state != "Z"
+
+
+def _workers(pid: int) -> list[int]:
+    """The spawned worker processes of ``pid`` (their command line names multiprocessing's spawn)."""
+    out = []
+    for child in _children(pid):
+        try:
+            cmdline = Path(f"/proc/{child}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if b"spawn_main" in cmdline:
+            out.append(child)
+    return out
+
+
+def _start_sanity(tmp_path: Path) -> tuple[subprocess.Popen, list[int]]:
+    """A cold-result-cache sanity run with two workers, once both workers are running."""
+    env = {**os.environ, "REFBENCH_CACHE": str(tmp_path / "rb"), "REFBENCH_WORKERS": "2", "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(SANITY, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    deadline = time.monotonic() + GUARD_SECONDS
+    while time.monotonic() < deadline and proc.poll() is None:
+        workers = _workers(proc.pid)
+        if len(workers) >= 2:
+            time.sleep(1.0)  # let them take their first tasks
+            return proc, _workers(proc.pid)
+        time.sleep(0.1)
+    proc.kill()
+    raise AssertionError(f"no workers started (exit {proc.poll()}): {proc.communicate()[1].decode()[-2000:]}")
+
+
+def _wait_gone(pids: list[int]) -> list[int]:
+    deadline = time.monotonic() + GUARD_SECONDS
+    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+        time.sleep(0.2)
+    return [p for p in pids if _alive(p)]
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see worker processes")
+def test_sigint_stops_the_workers_with_exit_130_and_no_traceback(tmp_path):
+    proc, workers = _start_sanity(tmp_path)
+    assert workers
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=GUARD_SECONDS)
+    assert proc.returncode == 130, err.decode()[-2000:]
+    assert b"Traceback" not in err and b"KeyboardInterrupt" not in err
+    assert b"interrupted" in err
+    assert not _wait_gone(workers)
+    emu_cache = Path(os.environ.get("CORTEXM_EMU_CACHE") or Path.home() / ".cache" / "cortexm_emu")
+    for pid in [proc.pid, *workers]:  # temporary files carry the writer's pid
+        assert not list((tmp_path / "rb").rglob(f"*.{pid}.tmp")) and not list(emu_cache.rglob(f"*.{pid}.tmp"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs /proc to see worker processes")
+def test_workers_exit_when_their_parent_is_killed(tmp_path):
+    proc, workers = _start_sanity(tmp_path)
+    tracker = [c for c in _children(proc.pid) if c not in workers]  # e.g. multiprocessing's resource tracker
+    proc.send_signal(signal.SIGKILL)
+    proc.communicate(timeout=GUARD_SECONDS)
+    assert not _wait_gone(workers + tracker), "orphaned processes after the parent was killed"
