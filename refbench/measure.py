@@ -46,6 +46,7 @@ from cortexm_emu.boards import Board, board_names, load_board
 from cortexm_emu.errors import EmulatorError
 from cortexm_emu.flash import BoardMemory, board_memory
 from cortexm_emu.memory import MemorySystem
+from cortexm_emu.memory_map import SRAM_END, SRAM_START
 from cortexm_emu.timing import CORES as TIMED_CORES
 from cortexm_emu.timing import model_for
 from cortexm_emu.toolchain import ToolchainError
@@ -69,6 +70,11 @@ DEFAULT_SEED = "refbench-measure-1"
 DEFAULT_SIZES: tuple[int, ...] = (16, 64, 1024, 8000)
 OPT_LEVELS: tuple[str, ...] = ("Os", "O2", "O3")
 COMPILERS: tuple[str, ...] = ("zig", "gcc")
+#: The largest message a job may ask for: the Cortex-M architecture's SRAM region
+#: (0x20000000-0x3FFFFFFF, 512 MiB; ARMv7-M Architecture Reference Manual, B3.1 "The system
+#: address map"; ARMv6-M and ARMv8-M use the same map), where the emulator places buffers.
+MAX_MESSAGE_BYTES = SRAM_END - SRAM_START
+MAX_MESSAGE_REASON = "the Cortex-M SRAM region, 0x20000000-0x3FFFFFFF, where buffers go"
 #: Length candidates tried, in order, for roles whose length the manifest does not state; the
 #: first combination the operation's reference accepts is used (so no per-kernel table here).
 LENGTH_CANDIDATES: dict[str, tuple[int, ...]] = {
@@ -195,8 +201,9 @@ def make_inputs(op: Operation, size: int, *, key_bytes: int | None = None, aad_b
     (``key_bytes`` fixes the key length, e.g. 32 for AES-256). ``aad_bytes`` of associated
     data go to AEAD operations; the integer block counter of ChaCha20 is 1.
     """
-    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-        raise ValueError(f"Invalid size ({size!r}); accepted: an integer number of bytes >= 0")
+    if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= MAX_MESSAGE_BYTES:
+        raise ValueError(f"Invalid size ({size!r}); accepted: an integer number of bytes from 0 to "
+                         f"{MAX_MESSAGE_BYTES:,} ({MAX_MESSAGE_REASON})")
     if aad_bytes < 0:
         raise ValueError(f"Invalid aad_bytes ({aad_bytes!r}); accepted: an integer >= 0")
     lengths = dict(_probe_lengths(op.reference, op, key_bytes))
@@ -598,8 +605,9 @@ def plan(kernels: Iterable[str] | None = None, variants: Iterable[str] | None = 
         raise ValueError(f"Invalid aad_bytes ({aad_bytes!r}); accepted: an integer >= 0")
     sizes = list(sizes)
     for size in sizes:
-        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-            raise ValueError(f"Invalid size ({size!r}); accepted: an integer number of bytes >= 0")
+        if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= MAX_MESSAGE_BYTES:
+            raise ValueError(f"Invalid size ({size!r}); accepted: an integer number of bytes from 0 to "
+                             f"{MAX_MESSAGE_BYTES:,} ({MAX_MESSAGE_REASON})")
     jobs = []
     for name in names:
         fam = catalogue[name]

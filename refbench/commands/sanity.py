@@ -109,6 +109,25 @@ def render_markdown(judgements: list[Judgement]) -> str:
     return "\n".join(rows) + "\n"
 
 
+#: Below this console width the table's reasons column would be a few characters wide (the four
+#: other columns need about 90), so each figure is printed as a block instead.
+TABLE_MIN_WIDTH = 140
+
+
+def print_blocks(console: Console, judgements: list[Judgement], reasons_mode: str) -> None:
+    """One line per figure (figure | published | normalised | verdict), then its reasons, each on
+    one indented line that wraps as a whole: the layout for narrow consoles and pipes."""
+    for j in judgements:
+        f = j.figure
+        console.print(f"{escape(f.id + ' ' + f.describe())} | {escape(f.text + ' ' + f.unit)} | "
+                      f"{escape(normalised_text(j))} | [{VERDICT_STYLE[j.verdict]}]{j.verdict}[/]", soft_wrap=True)
+        reasons = j.reasons if reasons_mode == "all" else j.reasons[:1]
+        for reason in reasons:
+            console.print(f"    {reason}", markup=False, soft_wrap=True)
+        if len(j.reasons) > len(reasons):
+            console.print(f"    (+{len(j.reasons) - len(reasons)} more: --reasons all)", markup=False, soft_wrap=True)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         sources = resolve_sources(args.source)
@@ -144,6 +163,14 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "markdown":
         sys.stdout.write(render_markdown(judgements))
         return 0
+    console = Console()
+    if console.width < TABLE_MIN_WIDTH:  # piped (80 columns) or a narrow terminal: no table
+        print_blocks(console, judgements, args.reasons)
+        for line in summary(judgements):
+            console.print(line, markup=False, soft_wrap=True)
+        console.print(emulation_summary({j.figure.id: emulations[j.figure.id] for j in judgements}), markup=False,
+                      soft_wrap=True)
+        return 0
     table = Table(title="refbench sanity: published figures against arithmetic, board, invariants, cross-board",
                   show_lines=args.reasons == "all")
     for column in ("figure", "published", "normalised", "verdict", "reasons"):
@@ -156,7 +183,6 @@ def run(args: argparse.Namespace) -> int:
         text = "\n".join(reasons) + (f" (+{more} more: --reasons all)" if more else "")
         table.add_row(escape(f"{f.id} {f.describe()}"), escape(f"{f.text} {f.unit}"), normalised_text(j),
                       f"[{VERDICT_STYLE[j.verdict]}]{j.verdict}[/]", escape(text))
-    console = Console()
     console.print(table)
     for line in summary(judgements):
         console.print(line, markup=False)
