@@ -263,6 +263,17 @@ def _cached_elf_ok(elf: Path, digest: str) -> bool:
 _FALLBACK: dict[Path, Path] = {}
 
 
+def build_cache_redirects() -> dict[str, str]:
+    """The build caches this process found unwritable and the temporary folders used instead (for a
+    worker process to adopt with :func:`adopt_build_cache_redirects`, without warning again)."""
+    return {str(k): str(v) for k, v in _FALLBACK.items()}
+
+
+def adopt_build_cache_redirects(redirects: dict[str, str]) -> None:
+    """Use the temporary build folders of another process (see :func:`build_cache_redirects`)."""
+    _FALLBACK.update({Path(k): Path(v) for k, v in redirects.items()})
+
+
 def _writable_dir(cache: Path) -> Path:
     return _FALLBACK.get(cache, cache)
 

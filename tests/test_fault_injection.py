@@ -406,3 +406,49 @@ def test_workers_exit_when_their_parent_is_killed(tmp_path):
     proc.send_signal(signal.SIGKILL)
     proc.communicate(timeout=GUARD_SECONDS)
     assert not _wait_gone(workers + tracker), "orphaned processes after the parent was killed"
+
+
+# ------------------------------------------------------------------------------------------
+# End to end (items 1, 5, 6): the report is the same whatever happened to its caches, and says
+# what it repaired. The verdict itself is not pinned: the run is compared with itself.
+
+HMAC_G071 = [sys.executable, "-m", "refbench.cli", "sanity", "--board", "G071", "--algorithm", "HMAC-SHA-256",
+             "--format", "json"]
+
+
+def _sanity(emu: Path, rb: Path) -> tuple[list, str]:
+    env = {**os.environ, "CORTEXM_EMU_CACHE": str(emu), "REFBENCH_CACHE": str(rb), "REFBENCH_WORKERS": "2"}
+    proc = subprocess.run(HMAC_G071, cwd=ROOT, env=env, capture_output=True, timeout=GUARD_SECONDS)
+    err = proc.stderr.decode()
+    assert proc.returncode == 0 and "Traceback" not in err, err[-3000:]
+    return json.loads(proc.stdout), err
+
+
+def _comparable(report: list) -> list:
+    """The report without what says where a measurement came from (cache or run)."""
+    return json.loads(json.dumps(report).replace('"cached": true', '"cached": false'))
+
+
+def test_corrupt_and_unwritable_caches_leave_the_report_unchanged(tmp_path):
+    emu, rb = tmp_path / "emu", tmp_path / "rb"
+    clean, err = _sanity(emu, rb)
+    assert "warning" not in err
+    elf = sorted(emu.rglob("out.elf"))[0]
+    elf.write_bytes(elf.read_bytes()[:1000])  # the issue's reproduction: one cached ELF truncated
+    record = sorted(rb.rglob("*.json"))[0]
+    data = json.loads(record.read_text())
+    data["result"]["cycles"] = None  # and one result record malformed
+    record.write_text(json.dumps(data))
+    repaired, err = _sanity(emu, rb)
+    assert _comparable(repaired) == _comparable(clean)
+    assert f"refbench: warning: cached build {elf}" in err and "rebuilding" in err
+    assert f"refbench: warning: cached measurement {record}" in err and "measuring again" in err
+    assert all("failed" not in reason for j in repaired for reason in j["reasons"])
+
+    blocker = tmp_path / "a-file"
+    blocker.write_text("caches cannot be made under a file")
+    uncached, err = _sanity(blocker / "emu", blocker / "rb")
+    assert _comparable(uncached) == _comparable(clean)
+    warned = [line for line in err.splitlines() if line.startswith("refbench: warning:")]
+    assert len(warned) == 2, err  # once per cache, not once per build, record or worker
+    assert any(str(blocker / "emu") in w for w in warned) and any(str(blocker / "rb") in w for w in warned)

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Protocol
 
-from cortexm_emu.toolchain import ToolchainError
+from cortexm_emu.toolchain import ToolchainError, adopt_build_cache_redirects, build_cache_redirects
 from refbench.measure import Job, Measurement, Measurer, ResultCache
 from refbench.sanity.memory_configs import MemoryConfig
 from refbench.sanity.workloads import KERNEL_COMPILER
@@ -136,7 +136,7 @@ class LocalProcessExecutor:
             return InProcessExecutor().run(jobs, done)
         out: Measurements = {}
         pool = ProcessPoolExecutor(processes, mp_context=get_context("spawn"), initializer=worker_init,
-                                   initargs=(os.getpid(),))
+                                   initargs=(os.getpid(), build_cache_redirects()))
         try:
             futures = {pool.submit(run_group, config, opt, [m.job for m in group]): group
                        for (config, opt, _, _), group in groups.items()}
@@ -158,10 +158,12 @@ PR_SET_PDEATHSIG = 1
 PARENT_POLL_SECONDS = 1.0
 
 
-def worker_init(parent_pid: int) -> None:
-    """Initializer of every worker process: ignore SIGINT (the parent stops the workers) and exit
-    when the parent ``parent_pid`` dies."""
+def worker_init(parent_pid: int, build_redirects: dict[str, str] | None = None) -> None:
+    """Initializer of every worker process: ignore SIGINT (the parent stops the workers), exit
+    when the parent ``parent_pid`` dies, and build where the parent builds (``build_redirects``:
+    the temporary folders it uses for a build cache it cannot write)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    adopt_build_cache_redirects(build_redirects or {})
     if sys.platform.startswith("linux"):
         try:
             libc = ctypes.CDLL(None, use_errno=True)
