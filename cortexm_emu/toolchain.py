@@ -12,7 +12,7 @@ A build is cached under ``~/.cache/cortexm_emu/builds`` (or
 and linker script, their layout relative to each other, the flags and the
 compiler's version string (never an absolute path), so the same inputs give the
 same ELF bytes without recompiling, in any checkout. Beside each ``out.elf`` a
-build record (``build.json``) holds its SHA-256 and the command that made it; an
+build record (``build.json``) holds the SHA-256 of the ELF and the command that made it; an
 ELF that does not match its record (truncated, corrupted, unreadable) is rebuilt
 with a :class:`BuildCacheWarning` naming the file. A cache directory that
 cannot be written is said once, and the builds go on in a temporary directory.
@@ -253,8 +253,8 @@ def _cached_elf_ok(elf: Path, digest: str) -> bool:
             else:
                 if actual == record["elf_sha256"]:
                     return True
-                problem, name = (f"has SHA-256 {actual[:16]}..., its build record says "
-                                 f"{record['elf_sha256'][:16]}... (truncated or corrupted)"), elf
+                problem, name = (f"does not match its build record: the SHA-256 of its bytes is {actual[:16]}..., "
+                                 f"the record says {record['elf_sha256'][:16]}... (truncated or corrupted)"), elf
     warnings.warn(f"cached build {name} {problem}: rebuilding it", BuildCacheWarning, stacklevel=3)
     return False
 
