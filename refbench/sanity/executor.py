@@ -184,6 +184,7 @@ def worker_init(parent_pid: int, build_redirects: dict[str, str] | None = None) 
 def stop_workers(pool: ProcessPoolExecutor) -> None:
     """Cancel what has not started and end every worker process now (SIGTERM, then SIGKILL)."""
     processes = list((getattr(pool, "_processes", None) or {}).values())  # no public accessor before 3.14
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
     for process in processes:
         if process.is_alive():
             process.terminate()
@@ -193,6 +194,11 @@ def stop_workers(pool: ProcessPoolExecutor) -> None:
         if process.is_alive():
             process.kill()
             process.join(timeout=5)
+    # Let the pool's manager thread finish its cleanup now: at interpreter exit, concurrent.futures
+    # wakes it through a pipe that thread closes, and a wake-up racing that close prints
+    # "Exception ignored ... Bad file descriptor".
+    if manager is not None:
+        manager.join(timeout=10)
 
 
 def usable_cpus() -> int:
