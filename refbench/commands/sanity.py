@@ -25,7 +25,7 @@ from refbench.published.model import Figure, Part, load_figures, load_parts
 from refbench.report import emulation_progress
 from refbench.report import text as text_report
 from refbench.report.data import report_json
-from refbench.report.findings import index_findings, summary_lines
+from refbench.report.findings import FindingIndex, index_findings, summary_lines
 from refbench.sanity import VERDICTS, Judgement, SanityContext, figure_selected, judge
 from refbench.sanity.context import StatedMachine
 from refbench.sanity.emulation import summary as emulation_summary
@@ -140,6 +140,26 @@ def render_markdown(judgements: list[Judgement]) -> str:
     return text_report.render_markdown(judgements, fmt_cycles)
 
 
+#: Below this console width the table's reasons column would be a few characters wide (the four
+#: other columns need about 90), so each figure is printed as a block instead.
+TABLE_MIN_WIDTH = 140
+
+
+def print_blocks(console: Console, judgements: list[Judgement], reasons_mode: str, index: FindingIndex) -> None:
+    """One line per figure (figure | published | normalised | verdict), then its reasons, each on
+    one indented line that wraps as a whole: the layout for narrow consoles and pipes."""
+    for j in judgements:
+        f = j.figure
+        console.print(f"{escape(f.id + ' ' + f.describe())} | {escape(f.text + ' ' + f.unit)} | "
+                      f"{escape(normalised_text(j))} | [{VERDICT_STYLE[j.verdict]}]{j.verdict}[/]", soft_wrap=True)
+        every = text_report.figure_reasons(j, index)
+        reasons = every if reasons_mode == "all" else every[:1]
+        for reason in reasons:
+            console.print(f"    {reason}", markup=False, soft_wrap=True)
+        if len(every) > len(reasons):
+            console.print(f"    (+{len(every) - len(reasons)} more: --reasons all)", markup=False, soft_wrap=True)
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         sources = resolve_sources(args.source)
@@ -179,7 +199,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     console = Console()
     for line in text_report.opening(judgements, index):
-        console.print(line, markup=False)
+        console.print(line, markup=False, soft_wrap=console.width < TABLE_MIN_WIDTH)
+    if console.width < TABLE_MIN_WIDTH:  # piped (80 columns) or a narrow terminal: no table
+        print_blocks(console, judgements, args.reasons, index)
+        for line in summary(judgements):
+            console.print(line, markup=False, soft_wrap=True)
+        console.print(emulation_summary({j.figure.id: emulations[j.figure.id] for j in judgements}), markup=False,
+                      soft_wrap=True)
+        return 0
     table = Table(title="refbench sanity: published figures against arithmetic, board, invariants, cross-board",
                   show_lines=args.reasons == "all")
     for column in ("figure", "published", "normalised", "verdict", "reasons"):
