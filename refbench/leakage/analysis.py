@@ -1,0 +1,146 @@
+"""The three questions asked of the runs: timing, memory addresses, control flow.
+
+Every comparison is between runs that differ only in the secret (the secret set), execution by
+execution: the k-th execution of an instruction in one run is compared with its k-th execution
+in the others, for every k that all runs reach. An instruction reached a different number of
+times is the consequence of a branch, which is reported itself; its executions that all runs
+share are still compared.
+
+* **timing**: the exact cycle spread over the secret set, per call; the fixed-vs-random pairs
+  (same public input, fixed or random secret) compared one by one; and Welch's t over the two
+  classes, as dudect computes it (|t| > 4.5 is dudect's threshold; with exact cycles the pairs
+  already say it, t is given for comparison with measurements on silicon).
+* **memory**: loads and stores whose data address differs between secrets at some execution;
+  the same at the granularity of the board's data-cache line (when the board has one on: a
+  line difference is what the cache can turn into time).
+* **control flow**: blocks whose successor differs between secrets at some execution; the
+  instruction reported is the block's last, the branch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from refbench.leakage.runner import Run
+from refbench.leakage.source import Location
+
+#: dudect's threshold on |t| (Reparaz et al., DATE 2017, §3: "a t value larger than 4.5").
+WELCH_THRESHOLD = 4.5
+
+
+@dataclass(frozen=True)
+class Timing:
+    function: str
+    cycles_min: int
+    cycles_max: int
+    distinct: int  # distinct cycle counts over the secret set
+
+    @property
+    def spread(self) -> int:
+        return self.cycles_max - self.cycles_min
+
+
+@dataclass(frozen=True)
+class FixedVsRandom:
+    function: str
+    pairs: int
+    pairs_differing: int  # same public input, fixed vs random secret, different cycles
+    fixed_mean: float
+    random_mean: float
+    welch_t: float
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One instruction whose behaviour depends on the secret."""
+
+    kind: str  # "memory" or "control"
+    function: str  # the call it happened in
+    location: Location
+    executions: int  # executions of the instruction per run (the fewest over the runs)
+    varying: int  # executions whose value differs between secrets
+    distinct: int  # most distinct values seen at one execution (addresses, or successors)
+    #: memory findings: the same at data-cache-line granularity (None: no data cache)
+    line_varying: int | None = None
+    line_distinct: int | None = None
+
+
+def welch_t(first: Sequence[int], second: Sequence[int]) -> float:
+    """Welch's t statistic; 0 for two identical constants, +-inf for two different constants."""
+    n1, n2 = len(first), len(second)
+    if n1 < 2 or n2 < 2:
+        raise ValueError("Welch's t needs at least two samples per class")
+    m1, m2 = sum(first) / n1, sum(second) / n2
+    v1 = sum((x - m1) ** 2 for x in first) / (n1 - 1)
+    v2 = sum((x - m2) ** 2 for x in second) / (n2 - 1)
+    denominator = math.sqrt(v1 / n1 + v2 / n2)
+    if denominator == 0:
+        return 0.0 if m1 == m2 else math.copysign(math.inf, m1 - m2)
+    return (m1 - m2) / denominator
+
+
+def timing(runs: Sequence[Run]) -> list[Timing]:
+    out = []
+    for index, call in enumerate(runs[0].calls):
+        cycles = [run.calls[index].cycles for run in runs]
+        out.append(Timing(call.function, min(cycles), max(cycles), len(set(cycles))))
+    return out
+
+
+def fixed_vs_random(fixed: Sequence[Run], random: Sequence[Run]) -> list[FixedVsRandom]:
+    out = []
+    for index, call in enumerate(fixed[0].calls):
+        a = [run.calls[index].cycles for run in fixed]
+        b = [run.calls[index].cycles for run in random]
+        out.append(FixedVsRandom(call.function, len(a), sum(x != y for x, y in zip(a, b, strict=True)),
+                                 sum(a) / len(a), sum(b) / len(b), welch_t(a, b)))
+    return out
+
+
+def _compare(sequences: Sequence[Sequence[int]]) -> tuple[int, int, int]:
+    """(common executions, executions that differ, most distinct values at one execution)."""
+    common = min(len(s) for s in sequences)
+    varying = distinct = 0
+    for k in range(common):
+        values = {s[k] for s in sequences}
+        if len(values) > 1:
+            varying += 1
+            distinct = max(distinct, len(values))
+    return common, varying, distinct
+
+
+def memory_findings(runs: Sequence[Run], line_bytes: int | None,
+                    locate: Callable[[int], Location]) -> list[Finding]:
+    findings = []
+    for index, call in enumerate(runs[0].calls):
+        per_run = [run.calls[index].trace.addresses_by_pc() for run in runs]  # type: ignore[union-attr]
+        pcs = set().union(*per_run)
+        for pc in sorted(pcs):
+            sequences = [by_pc.get(pc, []) for by_pc in per_run]
+            common, varying, distinct = _compare(sequences)
+            if not varying:
+                continue
+            line_varying = line_distinct = None
+            if line_bytes:
+                _, line_varying, line_distinct = _compare([[a // line_bytes for a in s] for s in sequences])
+            findings.append(Finding("memory", call.function, locate(pc), common, varying, distinct,
+                                    line_varying, line_distinct))
+    return findings
+
+
+def control_findings(runs: Sequence[Run], branch_of: Callable[[int], int],
+                     locate: Callable[[int], Location]) -> list[Finding]:
+    findings = []
+    for index, call in enumerate(runs[0].calls):
+        per_run = [run.calls[index].trace.successors() for run in runs]  # type: ignore[union-attr]
+        blocks = set().union(*per_run)
+        for block in sorted(blocks):
+            sequences = [following.get(block, []) for following in per_run]
+            common, varying, _ = _compare(sequences)
+            if not varying:
+                continue
+            patterns = len({tuple(s) for s in sequences})
+            findings.append(Finding("control", call.function, locate(branch_of(block)), common, varying, patterns))
+    return findings
