@@ -19,10 +19,11 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from cortexm_emu import Machine
 from refbench.kernels.catalog import family
 from refbench.leakage import analysis
 from refbench.leakage.analysis import Finding, FixedVsRandom, Timing
-from refbench.leakage.runner import OperationRunner, Target
+from refbench.leakage.runner import OperationRunner, Run, Target
 from refbench.leakage.secrets import input_sets
 from refbench.leakage.source import Locator
 
@@ -113,6 +114,24 @@ def _finite(value: float) -> float | str:
     return value if value == value and abs(value) != float("inf") else str(value)
 
 
+def find(traced: list[Run], machine: Machine, line_bytes: int | None) -> list[Finding]:
+    """Control-flow and memory findings of traced runs that differ only in the secret, named
+    with the machine's ELF (symbol+offset, disassembly, source line)."""
+    locator = Locator(machine.image, machine.cs, machine.uc.mem_read)  # type: ignore[arg-type]
+    cache: dict[int, Any] = {}
+
+    def locate(address: int) -> Any:
+        if address not in cache:
+            cache[address] = locator.locate(address)
+        return cache[address]
+
+    def branch_of(block: int) -> int:
+        known = machine.pricing.blocks.get(block)
+        return known.insns[-1].address if known is not None and known.insns else block
+
+    return analysis.control_findings(traced, branch_of, locate) + analysis.memory_findings(traced, line_bytes, locate)
+
+
 def analyze(kernel: str, variant: str, operation: str | None, target: Target, *,
             secrets: int = DEFAULT_SECRETS, opt: str = "Os", compiler: str = "zig") -> LeakageReport:
     """Run the secret set (traced) and the fixed-vs-random classes, and judge them."""
@@ -131,21 +150,8 @@ def analyze(kernel: str, variant: str, operation: str | None, target: Target, *,
     traced = [runner.run(inputs, traced=True) for inputs in sets.secret_set]
     fixed = [runner.run(inputs, traced=False) for inputs in sets.fixed_class]
     random = [runner.run(inputs, traced=False) for inputs in sets.random_class]
-    machine = runner.machine
-    locator = Locator(machine.image, machine.cs, machine.uc.mem_read)  # type: ignore[arg-type]
-    cache: dict[int, Any] = {}
-
-    def locate(address: int) -> Any:
-        if address not in cache:
-            cache[address] = locator.locate(address)
-        return cache[address]
-
-    def branch_of(block: int) -> int:
-        known = machine.pricing.blocks.get(block)
-        return known.insns[-1].address if known is not None and known.insns else block
-
     line = target.line_bytes
-    findings = analysis.control_findings(traced, branch_of, locate) + analysis.memory_findings(traced, line, locate)
+    findings = find(traced, runner.machine, line)
     notes = []
     if target.memory is not None and not target.memory.needs_trace:
         notes.append(f"{target.memory.name}: no flash stalls at this clock and placement, so no data address "

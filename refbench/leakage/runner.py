@@ -13,13 +13,14 @@ import hashlib
 from dataclasses import dataclass
 from typing import Any
 
+from cortexm_emu import Machine
+from cortexm_emu.cores import core_info
 from cortexm_emu.errors import EmulatorError
 from cortexm_emu.flash import BoardMemory, board_memory
 from cortexm_emu.trace import CallTrace, TraceOptions, Tracer
 from refbench.kernels.catalog import Operation, build_variant, family
 from refbench.kernels.harness import _arguments  # the harness's one way to lay out arguments by role
 from refbench.kernels.references import reference
-from cortexm_emu import Machine
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ def make_target(core: str | None, board: str | None, *, clock_mhz: float | None 
     if (core is None) == (board is None):
         raise ValueError("give exactly one of --core CORE or --board BOARD")
     if board is None:
+        core_info(core)  # type: ignore[arg-type]  # ValueError naming the core and the accepted ones
         return Target(core)  # type: ignore[arg-type]
     memory = board_memory(board, clock_mhz, cache, start=start)  # type: ignore[arg-type]
     return Target(memory.board.core, memory)
