@@ -61,7 +61,8 @@ class Finding:
     location: Location
     executions: int  # executions of the instruction per run (the fewest over the runs)
     varying: int  # executions whose value differs between secrets
-    distinct: int  # most distinct values seen at one execution (addresses, or successors)
+    #: memory: most distinct addresses at one execution; control: distinct successor sequences over the secrets
+    distinct: int
     #: memory findings: the same at data-cache-line granularity (None: no data cache)
     line_varying: int | None = None
     line_distinct: int | None = None
@@ -132,15 +133,23 @@ def memory_findings(runs: Sequence[Run], line_bytes: int | None,
 
 def control_findings(runs: Sequence[Run], branch_of: Callable[[int], int],
                      locate: Callable[[int], Location]) -> list[Finding]:
+    """Branches whose successor differs between secrets at some execution. Blocks are keyed by their
+    last instruction (``branch_of``): two translation blocks that end at the same branch (one entered
+    in its middle) are the same branch."""
     findings = []
     for index, call in enumerate(runs[0].calls):
-        per_run = [run.calls[index].trace.successors() for run in runs]  # type: ignore[union-attr]
-        blocks = set().union(*per_run)
-        for block in sorted(blocks):
-            sequences = [following.get(block, []) for following in per_run]
+        per_run = []
+        for run in runs:
+            following: dict[int, list[int]] = {}
+            blocks = run.calls[index].trace.blocks  # type: ignore[union-attr]
+            for here, nxt in zip(blocks, blocks[1:], strict=False):
+                following.setdefault(branch_of(here), []).append(nxt)
+            per_run.append(following)
+        for branch in sorted(set().union(*per_run)):
+            sequences = [following.get(branch, []) for following in per_run]
             common, varying, _ = _compare(sequences)
             if not varying:
                 continue
             patterns = len({tuple(s) for s in sequences})
-            findings.append(Finding("control", call.function, locate(branch_of(block)), common, varying, patterns))
+            findings.append(Finding("control", call.function, locate(branch), common, varying, patterns))
     return findings

@@ -125,9 +125,13 @@ def find(traced: list[Run], machine: Machine, line_bytes: int | None) -> list[Fi
             cache[address] = locator.locate(address)
         return cache[address]
 
+    branches: dict[int, int] = {}
+
     def branch_of(block: int) -> int:
-        known = machine.pricing.blocks.get(block)
-        return known.insns[-1].address if known is not None and known.insns else block
+        if block not in branches:
+            known = machine.pricing.blocks.get(block)
+            branches[block] = known.insns[-1].address if known is not None and known.insns else block
+        return branches[block]
 
     return analysis.control_findings(traced, branch_of, locate) + analysis.memory_findings(traced, line_bytes, locate)
 
