@@ -20,10 +20,10 @@ import pytest
 
 from cortexm_emu.cores import CORES
 from refbench.cli import main
+from refbench.kernels.catalog import family
 from refbench.leakage.check import analyze
 from refbench.leakage.runner import make_target
 from refbench.leakage.secrets import input_sets, secret_roles
-from refbench.kernels.catalog import family
 
 
 def functions(findings) -> set[str]:  # type: ignore[no-untyped-def]

@@ -19,7 +19,9 @@ from cortexm_emu.errors import EmulatorError
 from cortexm_emu.flash import BoardMemory, board_memory
 from cortexm_emu.trace import CallTrace, TraceOptions, Tracer
 from refbench.kernels.catalog import Operation, build_variant, family
-from refbench.kernels.harness import _arguments  # the harness's one way to lay out arguments by role
+from refbench.kernels.harness import (
+    _arguments,  # the harness's one way to lay out arguments by role
+)
 from refbench.kernels.references import reference
 
 
