@@ -115,3 +115,15 @@ def test_cli_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["leakage", "aes/ttable4", "--core", "m4", "--cache", "off"]) == 2
     assert "--board" in capsys.readouterr().err
     assert main(["leakage", "--core", "m4"]) == 2
+
+
+def test_cortex_m3_long_multiply_timing_is_an_operand_finding() -> None:
+    """The M3 model's UMULL/UMLAL take fewer cycles for small operands (cortexm_emu/timing): the
+    all-zero fixed class is faster than random secrets, with no address or branch difference."""
+    report = analyze("bignum", "c32", "p256-mul", make_target("m3", None), secrets=3)
+    assert report.verdict == "timing-leaking"
+    assert not report.memory_findings and not report.control_findings
+    assert report.operand_findings
+    assert all(f.location.disassembly.split()[0] in {"umull", "umlal", "smull", "smlal"}
+               for f in report.operand_findings)
+    assert any(f.pairs_differing for f in report.fixed_vs_random)

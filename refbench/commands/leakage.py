@@ -133,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
 def render_matrix(reports: list[LeakageReport], failed: list[Failed], target: str, secrets: int) -> Table:
     table = Table(title=f"refbench leakage: {target}, {secrets} secrets + {secrets} fixed-vs-random pairs")
     for column in ("kernel/variant", "operation", "secret", "spread", "pairs", "addr", "line", "branch",
-                   "verdict", "s"):
+                   "operand", "verdict", "s"):
         table.add_column(column, justify="left" if column in ("kernel/variant", "operation", "secret", "verdict")
                          else "right", no_wrap=column in ("kernel/variant", "verdict"))
     colour = {"constant-time": "green", "address-leaking": "yellow", "timing-leaking": "red"}
@@ -142,10 +142,11 @@ def render_matrix(reports: list[LeakageReport], failed: list[Failed], target: st
         pairs = ", ".join(f"{f.pairs_differing}/{f.pairs}" for f in r.fixed_vs_random)
         table.add_row(r.path, r.operation, ",".join(r.secret_roles), spread, pairs, str(len(r.memory_findings)),
                       str(len(r.line_findings)) if r.line_bytes else "-", str(len(r.control_findings)),
+                      str(len(r.operand_findings)),
                       f"[{colour[r.verdict]}]{r.verdict}[/]", f"{r.seconds:.1f}")
     for f in failed:
         table.add_row(f"{f.selection.kernel}/{f.selection.variant}", f.selection.operation, "", "", "", "", "", "",
-                      "[red]failed[/]", "")
+                      "", "[red]failed[/]", "")
     return table
 
 
@@ -162,11 +163,13 @@ def render_report(out: Console, r: LeakageReport) -> None:
     out.print(timing)
     for kind, findings, title in (
             ("memory", r.memory_findings, "memory: loads/stores whose data address depends on the secret"),
-            ("control", r.control_findings, "control flow: branches whose direction depends on the secret")):
+            ("control", r.control_findings, "control flow: branches whose direction depends on the secret"),
+            ("operand", r.operand_findings, "operand-dependent instructions whose cycles depend on the secret")):
         shown = f" (first {SHOWN}; all with --json)" if len(findings) > SHOWN else ""
         out.print(f"{title}: {len(findings) or 'none'}{shown}", markup=False)
         for f in findings[:SHOWN]:
-            what = f"executions varying {f.varying}/{f.executions}, distinct {f.distinct}"
+            what = (f"runs or pairs differing {f.varying}/{f.executions}, distinct extra cycles {f.distinct}"
+                    if kind == "operand" else f"executions varying {f.varying}/{f.executions}, distinct {f.distinct}")
             if kind == "memory" and r.line_bytes:
                 what += f"; {r.line_bytes}-byte lines varying {f.line_varying}, distinct {f.line_distinct}"
             out.print(f"  [{f.function}] {f.location.symbol}  {f.location.disassembly}  "

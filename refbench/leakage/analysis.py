@@ -13,6 +13,10 @@ share are still compared.
 * **memory**: loads and stores whose data address differs between secrets at some execution;
   the same at the granularity of the board's data-cache line (when the board has one on: a
   line difference is what the cache can turn into time).
+* **operand-dependent instructions**: instructions whose cycles depend on their operand values
+  in the core's timing model (divides; the Cortex-M3's early-terminating long multiplies),
+  whose extra cycles differ between secrets or between a fixed-vs-random pair: where a timing
+  leak with constant addresses and branches comes from.
 * **control flow**: blocks whose successor differs between secrets at some execution; the
   instruction reported is the block's last, the branch.
 """
@@ -56,7 +60,7 @@ class FixedVsRandom:
 class Finding:
     """One instruction whose behaviour depends on the secret."""
 
-    kind: str  # "memory" or "control"
+    kind: str  # "memory", "control" or "operand"
     function: str  # the call it happened in
     location: Location
     executions: int  # executions of the instruction per run (the fewest over the runs)
@@ -152,4 +156,25 @@ def control_findings(runs: Sequence[Run], branch_of: Callable[[int], int],
                 continue
             patterns = len({tuple(s) for s in sequences})
             findings.append(Finding("control", call.function, locate(branch), common, varying, patterns))
+    return findings
+
+
+def operand_findings(runs: Sequence[Run], fixed: Sequence[Run], random: Sequence[Run],
+                     locate: Callable[[int], Location]) -> list[Finding]:
+    """Operand-dependent instructions whose extra cycles differ between the secrets of the secret
+    set, or within a fixed-vs-random pair. ``executions``: runs and pairs compared; ``varying``: those
+    that differ; ``distinct``: distinct extra-cycle totals over all runs."""
+    findings = []
+    for index, call in enumerate(runs[0].calls):
+        def extra(run: Run, address: int) -> int:
+            return run.calls[index].dynamic_cycles.get(address, 0)
+
+        addresses = set().union(*(run.calls[index].dynamic_cycles for run in (*runs, *fixed, *random)))
+        for address in sorted(addresses):
+            secret_values = {extra(run, address) for run in runs}
+            pairs = sum(extra(a, address) != extra(b, address) for a, b in zip(fixed, random, strict=True))
+            if len(secret_values) > 1 or pairs:
+                values = {extra(run, address) for run in (*runs, *fixed, *random)}
+                findings.append(Finding("operand", call.function, locate(address), len(runs) + len(fixed),
+                                        (len(runs) if len(secret_values) > 1 else 0) + pairs, len(values)))
     return findings

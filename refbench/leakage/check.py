@@ -16,6 +16,7 @@ limit: ``n`` secrets cannot prove that no other secret behaves differently.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -75,6 +76,10 @@ class LeakageReport:
         return tuple(f for f in self.findings if f.kind == "control")
 
     @property
+    def operand_findings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.kind == "operand")
+
+    @property
     def verdict(self) -> str:
         if self.timing_leaks:
             return "timing-leaking"
@@ -106,6 +111,7 @@ class LeakageReport:
                                 for f in self.fixed_vs_random],
             "memory": [finding(f) for f in self.memory_findings],
             "control_flow": [finding(f) for f in self.control_findings],
+            "operand_timing": [finding(f) for f in self.operand_findings],
             "elf_sha256": self.elf_sha256, "seconds": round(self.seconds, 3), "notes": list(self.notes),
         }
 
@@ -114,9 +120,11 @@ def _finite(value: float) -> float | str:
     return value if value == value and abs(value) != float("inf") else str(value)
 
 
-def find(traced: list[Run], machine: Machine, line_bytes: int | None) -> list[Finding]:
-    """Control-flow and memory findings of traced runs that differ only in the secret, named
-    with the machine's ELF (symbol+offset, disassembly, source line)."""
+def find(traced: list[Run], machine: Machine, line_bytes: int | None, fixed: Sequence[Run] = (),
+         random: Sequence[Run] = ()) -> list[Finding]:
+    """Control-flow, memory and operand-timing findings of traced runs that differ only in the secret
+    (and of the fixed-vs-random pairs, for operand timing), named with the machine's ELF
+    (symbol+offset, disassembly, source line)."""
     locator = Locator(machine.image, machine.cs, machine.uc.mem_read)  # type: ignore[arg-type]
     cache: dict[int, Any] = {}
 
@@ -133,7 +141,9 @@ def find(traced: list[Run], machine: Machine, line_bytes: int | None) -> list[Fi
             branches[block] = known.insns[-1].address if known is not None and known.insns else block
         return branches[block]
 
-    return analysis.control_findings(traced, branch_of, locate) + analysis.memory_findings(traced, line_bytes, locate)
+    return (analysis.control_findings(traced, branch_of, locate)
+            + analysis.memory_findings(traced, line_bytes, locate)
+            + analysis.operand_findings(traced, fixed, random, locate))
 
 
 def analyze(kernel: str, variant: str, operation: str | None, target: Target, *,
@@ -155,7 +165,7 @@ def analyze(kernel: str, variant: str, operation: str | None, target: Target, *,
     fixed = [runner.run(inputs, traced=False) for inputs in sets.fixed_class]
     random = [runner.run(inputs, traced=False) for inputs in sets.random_class]
     line = target.line_bytes
-    findings = find(traced, runner.machine, line)
+    findings = find(traced, runner.machine, line, fixed, random)
     notes = []
     if target.memory is not None and not target.memory.needs_trace:
         notes.append(f"{target.memory.name}: no flash stalls at this clock and placement, so no data address "

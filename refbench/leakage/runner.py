@@ -10,7 +10,7 @@ reference, so a leakage verdict is never about a kernel that computes the wrong 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from cortexm_emu import Machine
@@ -32,6 +32,8 @@ class CallRun:
     function: str
     cycles: int
     trace: CallTrace | None
+    #: extra cycles of operand-dependent instructions (divides, Cortex-M3 long multiplies), by address
+    dynamic_cycles: dict[int, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -92,9 +94,9 @@ class OperationRunner:
         if op.setup:
             result, trace = self._call(op.setup, _arguments(op, op.setup_args, inputs, None), traced)
             ctx = result.buffer("ctx")
-            calls.append(CallRun(op.setup, result.cycles, trace))
+            calls.append(CallRun(op.setup, result.cycles, trace, dict(result.dynamic_cycles)))
         result, trace = self._call(op.function, _arguments(op, op.args, inputs, ctx), traced)
-        calls.append(CallRun(op.function, result.cycles, trace))
+        calls.append(CallRun(op.function, result.cycles, trace, dict(result.dynamic_cycles)))
         for role, want in reference(op.reference)(inputs).items():
             if role in op.args and result.buffer(role) != want:
                 raise EmulatorError(
