@@ -44,12 +44,14 @@ def test_ttable_aes_leaks_timing_with_the_m7_data_cache_on() -> None:
     assert report.verdict == "timing-leaking"
     assert report.line_bytes == 32 and report.line_findings
     assert any(t.spread for t in report.timing)
+    assert any(f.stall_varying for f in report.memory_findings)  # a hit for one key, a miss for another
 
 
 def test_ttable_aes_timing_is_constant_with_the_caches_off() -> None:
     report = analyze("aes", "ttable4", None, make_target(None, "stm32h753zi", cache="off"), secrets=4)
     assert report.verdict == "address-leaking"
     assert report.line_bytes is None
+    assert all(f.stall_varying == 0 for f in report.memory_findings)  # every flash read stalls alike
 
 
 def test_ttable_aes_on_a_board_without_flash_stalls_is_timing_constant() -> None:
@@ -73,7 +75,7 @@ def test_montgomery_product_with_umaal_is_constant_time() -> None:
 
 
 def test_fixed_window_exponentiation_reads_its_table_at_a_secret_index() -> None:
-    report = analyze("bignum", "umaal", "mont-exp", make_target("m4", None), secrets=3)
+    report = analyze("bignum", "umaal", "mont-exp", make_target("m4", None), secrets=3, size=8)  # 64-bit exponents
     assert report.secret_roles == ("exponent",)
     assert report.verdict == "address-leaking"
     assert not report.control_findings
@@ -104,6 +106,8 @@ def test_input_sets_vary_only_the_secret() -> None:
     assert [f["in"] for f in sets.fixed_class] == [r["in"] for r in sets.random_class]
     with pytest.raises(ValueError, match="--secrets"):
         input_sets(op, 1)
+    with pytest.raises(ValueError, match=r"Invalid --size \(20\)"):
+        input_sets(op, 2, size=20)  # ECB takes whole 16-byte blocks
 
 
 def test_cli_json_and_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -53,6 +53,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "secret touches is a miss) or warm (filled by the same call first)")
     parser.add_argument("--secrets", type=int, default=DEFAULT_SECRETS, metavar="N",
                         help=f"secrets in the traced set and pairs in the fixed-vs-random set (default {DEFAULT_SECRETS})")
+    parser.add_argument("--size", type=int, metavar="BYTES",
+                        help="message or operand length (default: the first of 32, 48, 56, 68, 16, 64, 8 bytes the "
+                             "operation accepts)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.set_defaults(handler=run)
 
@@ -94,7 +97,8 @@ def run(args: argparse.Namespace) -> int:
     if len(chosen) == 1 and not args.all:
         item = chosen[0]
         try:
-            results: list = [analyze(item.kernel, item.variant, item.operation, target, secrets=args.secrets)]
+            results: list = [analyze(item.kernel, item.variant, item.operation, target, secrets=args.secrets,
+                               size=args.size)]
         except (ValueError, RuntimeError, EmulatorError) as exc:
             print(f"refbench leakage: {exc}", file=sys.stderr)
             return 1
@@ -103,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
             if err.is_terminal:
                 err.print(f"{item.kernel}/{item.variant} {item.operation} ...", markup=False)
 
-        results = list(run_matrix(target, chosen, secrets=args.secrets, progress=progress))
+        results = list(run_matrix(target, chosen, secrets=args.secrets, size=args.size, progress=progress))
     seconds = time.perf_counter() - started
     reports = [r for r in results if isinstance(r, LeakageReport)]
     failed = [r for r in results if isinstance(r, Failed)]
@@ -172,6 +176,8 @@ def render_report(out: Console, r: LeakageReport) -> None:
                     if kind == "operand" else f"executions varying {f.varying}/{f.executions}, distinct {f.distinct}")
             if kind == "memory" and r.line_bytes:
                 what += f"; {r.line_bytes}-byte lines varying {f.line_varying}, distinct {f.line_distinct}"
+            if kind == "memory" and f.stall_varying is not None:
+                what += f"; hit/miss varying {f.stall_varying}"
             out.print(f"  [{f.function}] {f.location.symbol}  {f.location.disassembly}  "
                       f"{f.location.source or '(no line)'}  {what}", markup=False)
     for note in r.notes:

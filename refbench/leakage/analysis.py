@@ -70,6 +70,9 @@ class Finding:
     #: memory findings: the same at data-cache-line granularity (None: no data cache)
     line_varying: int | None = None
     line_distinct: int | None = None
+    #: memory findings on a board with flash stalls: executions whose stall cycles (a data-cache hit
+    #: or miss of a flash read) differ between secrets -- where the address becomes time
+    stall_varying: int | None = None
 
 
 def welch_t(first: Sequence[int], second: Sequence[int]) -> float:
@@ -120,18 +123,29 @@ def memory_findings(runs: Sequence[Run], line_bytes: int | None,
                     locate: Callable[[int], Location]) -> list[Finding]:
     findings = []
     for index, call in enumerate(runs[0].calls):
-        per_run = [run.calls[index].trace.addresses_by_pc() for run in runs]  # type: ignore[union-attr]
+        traces = [run.calls[index].trace for run in runs]
+        per_run = [trace.addresses_by_pc() for trace in traces]  # type: ignore[union-attr]
+        stalls = None
+        if any(trace.wait_cycles for trace in traces):  # type: ignore[union-attr]
+            stalls = []
+            for trace in traces:
+                by_pc: dict[int, list[int]] = {}
+                for outcome in trace.flash_reads:  # type: ignore[union-attr]
+                    by_pc.setdefault(outcome.pc, []).append(outcome.stall_cycles)
+                stalls.append(by_pc)
         pcs = set().union(*per_run)
         for pc in sorted(pcs):
             sequences = [by_pc.get(pc, []) for by_pc in per_run]
             common, varying, distinct = _compare(sequences)
             if not varying:
                 continue
-            line_varying = line_distinct = None
+            line_varying = line_distinct = stall_varying = None
             if line_bytes:
                 _, line_varying, line_distinct = _compare([[a // line_bytes for a in s] for s in sequences])
+            if stalls is not None:
+                _, stall_varying, _ = _compare([by_pc.get(pc, []) for by_pc in stalls])
             findings.append(Finding("memory", call.function, locate(pc), common, varying, distinct,
-                                    line_varying, line_distinct))
+                                    line_varying, line_distinct, stall_varying))
     return findings
 
 
@@ -166,7 +180,7 @@ def operand_findings(runs: Sequence[Run], fixed: Sequence[Run], random: Sequence
     that differ; ``distinct``: distinct extra-cycle totals over all runs."""
     findings = []
     for index, call in enumerate(runs[0].calls):
-        def extra(run: Run, address: int) -> int:
+        def extra(run: Run, address: int, index: int = index) -> int:
             return run.calls[index].dynamic_cycles.get(address, 0)
 
         addresses = set().union(*(run.calls[index].dynamic_cycles for run in (*runs, *fixed, *random)))

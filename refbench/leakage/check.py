@@ -96,6 +96,7 @@ class LeakageReport:
             if f.kind == "memory":
                 out["line_executions_varying"] = f.line_varying
                 out["line_distinct_values"] = f.line_distinct
+                out["stall_executions_varying"] = f.stall_varying
             return out
 
         return {
@@ -147,7 +148,8 @@ def find(traced: list[Run], machine: Machine, line_bytes: int | None, fixed: Seq
 
 
 def analyze(kernel: str, variant: str, operation: str | None, target: Target, *,
-            secrets: int = DEFAULT_SECRETS, opt: str = "Os", compiler: str = "zig") -> LeakageReport:
+            secrets: int = DEFAULT_SECRETS, size: int | None = None, opt: str = "Os",
+            compiler: str = "zig") -> LeakageReport:
     """Run the secret set (traced) and the fixed-vs-random classes, and judge them."""
     started = time.perf_counter()
     fam = family(kernel)
@@ -159,7 +161,7 @@ def analyze(kernel: str, variant: str, operation: str | None, target: Target, *,
         raise ValueError(f"Unknown operation {operation!r} of kernel {kernel!r}; valid: {', '.join(ops)}")
     else:
         op = ops[operation]
-    sets = input_sets(op, secrets)
+    sets = input_sets(op, secrets, size)
     runner = OperationRunner(kernel, variant, op, target, opt=opt, compiler=compiler)
     traced = [runner.run(inputs, traced=True) for inputs in sets.secret_set]
     fixed = [runner.run(inputs, traced=False) for inputs in sets.fixed_class]

@@ -53,11 +53,11 @@ class Failed:
 
 
 def run_matrix(target: Target, chosen: list[Selection], *, secrets: int = DEFAULT_SECRETS,
-               progress: Callable[[Selection], None] | None = None) -> Iterator[LeakageReport | Failed]:
+               size: int | None = None, progress: Callable[[Selection], None] | None = None) -> Iterator[LeakageReport | Failed]:
     for item in chosen:
         if progress is not None:
             progress(item)
         try:
-            yield analyze(item.kernel, item.variant, item.operation, target, secrets=secrets)
+            yield analyze(item.kernel, item.variant, item.operation, target, secrets=secrets, size=size)
         except (ValueError, RuntimeError, EmulatorError) as exc:  # a fault, ToolchainError, a rejected input
             yield Failed(item, f"{type(exc).__name__}: {exc}")

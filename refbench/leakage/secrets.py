@@ -84,12 +84,19 @@ def leakage_size(op: Operation) -> int:
     raise ValueError(f"operation {op.name!r}: no size of {SIZES} accepted ({'; '.join(problems)})")
 
 
-def input_sets(op: Operation, count: int) -> InputSets:
-    """``count`` secrets with fixed public inputs, and ``count`` fixed-vs-random pairs."""
+def input_sets(op: Operation, count: int, size: int | None = None) -> InputSets:
+    """``count`` secrets with fixed public inputs, and ``count`` fixed-vs-random pairs; ``size``: the
+    message or operand length in bytes (default :func:`leakage_size`)."""
     if not isinstance(count, int) or isinstance(count, bool) or count < 2:
         raise ValueError(f"Invalid --secrets ({count!r}); accepted: an integer >= 2")
     roles = secret_roles(op)
-    size = leakage_size(op)
+    if size is None:
+        size = leakage_size(op)
+    else:
+        try:
+            reference(op.reference)(prepare(op.reference)(make_inputs(op, size)))
+        except ValueError as exc:
+            raise ValueError(f"Invalid --size ({size}) for operation {op.name!r}: {exc}") from None
     base = make_inputs(op, size)
     ready = prepare(op.reference)
 
