@@ -101,6 +101,7 @@ def test_input_sets_vary_only_the_secret() -> None:
     op = family("aes").operations[0]
     sets = input_sets(op, 3)
     assert len({s["key"] for s in sets.secret_set}) == 3
+    assert sets.secret_set[0]["key"] == bytes(16)  # the fixed class's secret is traced too
     assert len({s["in"] for s in sets.secret_set}) == 1
     assert all(f["key"] == bytes(16) for f in sets.fixed_class)
     assert [f["in"] for f in sets.fixed_class] == [r["in"] for r in sets.random_class]

@@ -16,7 +16,9 @@ The sets (Reparaz, Balasch, Verbauwhede, "Dude, is my code constant time?", DATE
 
 * **secret set**: ``n`` secrets, every public input fixed (the measurement inputs of
   :func:`refbench.measure.make_inputs`): any difference between the runs is caused by the
-  secret; these runs are traced.
+  secret; these runs are traced. The first secret is the all-zero one of the fixed class, so
+  what makes the fixed class differ (a multiplier that finishes early on zero operands, a
+  branch on a zero limb) is seen at its instruction, not only in the cycle count.
 * **fixed-vs-random**: ``n`` public inputs; for each, one run with the fixed secret (all
   zero bytes, dudect's usual fixed class) and one with a random secret. Welch's t compares the
   two classes' cycles; since the emulator is exact, each pair (same public input) is also
@@ -111,7 +113,8 @@ def input_sets(op: Operation, count: int, size: int | None = None) -> InputSets:
     return InputSets(
         secret_roles=roles,
         size=size,
-        secret_set=tuple(with_secret(base, "secret", i) for i in range(count)),
+        secret_set=(with_secret(base, "fixed", None),
+                    *(with_secret(base, "secret", i) for i in range(1, count))),
         fixed_class=tuple(with_secret(p, "fixed", None) for p in publics),
         random_class=tuple(with_secret(p, "random", j) for j, p in enumerate(publics)),
     )
