@@ -47,6 +47,9 @@ CPU_FLAGS: dict[str, dict[str, str]] = {
     "m7": {"zig": "cortex_m7", "gcc": "cortex-m7"},
     "m33": {"zig": "cortex_m33", "gcc": "cortex-m33"},
 }
+# The FPU variants build as their integer cores: the flags ask for no FPU code (soft-float ABI), so
+# the same sources give the same ELF; the FPU is the emulated machine's business (cortexm_emu.cores).
+CPU_FLAGS.update({f"{core}f": CPU_FLAGS[core] for core in ("m4", "m7", "m33")})
 
 IDEAL_LINKER_SCRIPT = Path(__file__).resolve().parent / "ld" / "ideal.ld"
 
