@@ -13,11 +13,13 @@ memory replay, ``flash_replay.c``, loaded by :mod:`cortexm_emu.flash_native`).
 
 from __future__ import annotations
 
+import atexit
 import ctypes
 import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 from functools import cache
 from pathlib import Path
 
@@ -39,6 +41,9 @@ class Edge(ctypes.Structure):
         ("cost", ctypes.c_int64),
         ("count", ctypes.c_uint64),
         ("next", ctypes.c_uint64),
+        ("branch", ctypes.c_uint64),
+        ("counter", ctypes.c_uint64),
+        ("mispredicted", ctypes.c_uint64),
     ]
 
 
@@ -49,6 +54,7 @@ DISCOVER_FN = ctypes.CFUNCTYPE(
     ctypes.c_uint32,
     ctypes.POINTER(ctypes.c_int64),
     ctypes.POINTER(ctypes.c_uint32),
+    ctypes.POINTER(ctypes.c_uint64),
 )
 
 
@@ -70,6 +76,13 @@ class State(ctypes.Structure):
         ("trace", ctypes.c_void_p),
         ("trace_len", ctypes.c_uint64),
         ("trace_cap", ctypes.c_uint64),
+        ("counters", ctypes.c_void_p),
+        ("counters_used", ctypes.c_uint64),
+        ("counters_cap", ctypes.c_uint64),
+        ("counter_keys", ctypes.c_void_p),
+        ("counter_slots", ctypes.c_void_p),
+        ("counter_hash_cap", ctypes.c_uint64),
+        ("branch_cycles", ctypes.c_int64),
     ]
 
 
@@ -109,17 +122,27 @@ def compile_library(source: Path, library_name: str) -> tuple[Path | None, str]:
     lib = out_dir / library_name
     if lib.is_file():
         return lib, ""
-    out_dir.mkdir(parents=True, exist_ok=True)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / f"probe.{os.getpid()}.tmp").touch()
+        (out_dir / f"probe.{os.getpid()}.tmp").unlink()
+    except OSError:  # an unwritable cache (the build cache says so): compile in a temporary folder
+        out_dir = Path(tempfile.mkdtemp(prefix="cortexm_emu-native-"))
+        atexit.register(shutil.rmtree, out_dir, ignore_errors=True)
+        lib = out_dir / library_name
     tmp = out_dir / f"tmp.{os.getpid()}.so"
-    result = subprocess.run(
-        [compiler, *CFLAGS, str(source), "-o", str(tmp)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    if result.returncode != 0:
-        return None, f"{compiler} failed on {source.name}: {result.stderr.strip()}"
-    tmp.replace(lib)  # atomic: parallel test workers may race here
+    try:
+        result = subprocess.run(
+            [compiler, *CFLAGS, str(source), "-o", str(tmp)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            return None, f"{compiler} failed on {source.name}: {result.stderr.strip()}"
+        tmp.replace(lib)  # atomic: parallel test workers may race here
+    finally:
+        tmp.unlink(missing_ok=True)
     return lib, ""
 
 

@@ -8,18 +8,27 @@ Two compilers:
   figures were built with GCC).
 
 A build is cached under ``~/.cache/cortexm_emu/builds`` (or
-``$CORTEXM_EMU_CACHE``) by the SHA-256 of the sources, the linker script, the
-flags and the compiler's version string, so the same inputs give the same ELF
-bytes without recompiling.
+``$CORTEXM_EMU_CACHE``) by the SHA-256 of the contents of the sources, headers
+and linker script, their layout relative to each other, the flags and the
+compiler's version string (never an absolute path), so the same inputs give the
+same ELF bytes without recompiling, in any checkout. Beside each ``out.elf`` a
+build record (``build.json``) holds the SHA-256 of the ELF and the command that made it; an
+ELF that does not match its record (truncated, corrupted, unreadable) is rebuilt
+with a :class:`BuildCacheWarning` naming the file. A cache directory that
+cannot be written is said once, and the builds go on in a temporary directory.
 """
 
 from __future__ import annotations
 
+import atexit
 import hashlib
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,12 +47,24 @@ CPU_FLAGS: dict[str, dict[str, str]] = {
     "m7": {"zig": "cortex_m7", "gcc": "cortex-m7"},
     "m33": {"zig": "cortex_m33", "gcc": "cortex-m33"},
 }
+# The FPU variants build as their integer cores: the flags ask for no FPU code (soft-float ABI), so
+# the same sources give the same ELF; the FPU is the emulated machine's business (cortexm_emu.cores).
+CPU_FLAGS.update({f"{core}f": CPU_FLAGS[core] for core in ("m4", "m7", "m33")})
 
 IDEAL_LINKER_SCRIPT = Path(__file__).resolve().parent / "ld" / "ideal.ld"
 
 
 class ToolchainError(RuntimeError):
     """The compiler is missing or rejected the sources; the message carries its stderr."""
+
+
+class BuildCacheWarning(UserWarning):
+    """A cached build was unusable (rebuilt) or the build cache cannot be written (builds go
+    to a temporary directory); the message names the file or directory."""
+
+
+#: Layout of ``build.json``, the record beside each cached ``out.elf``.
+BUILD_RECORD_SCHEMA = "cortexm_emu.build/1"
 
 
 @dataclass(frozen=True)
@@ -135,35 +156,138 @@ def build(
         if not src.is_file():
             raise FileNotFoundError(f"source file {src} not found")
     script = Path(linker_script).resolve() if linker_script else IDEAL_LINKER_SCRIPT
+    includes = [Path(d).resolve() for d in include_dirs]
     flags = flags_for(core, compiler, opt) + list(extra_flags)
-    flags += [f"-I{Path(d).resolve()}" for d in include_dirs]
     flags += ["-Wl,--entry=cortexm_emu_halt"]
     if exports is not None:
         flags += ["-Wl,--gc-sections"] + [f"-Wl,-u,{name}" for name in exports]
     else:
         flags += ["-Wl,--no-gc-sections"]  # zig's driver garbage-collects by default
     version = compiler_version(compiler)
+    # Paths are written relative to the folder holding every source and include folder, which
+    # -ffile-prefix-map turns into "." (and the compiler runs there, so DW_AT_comp_dir is "." too):
+    # the ELF bytes and the key do not depend on where the checkout is.
+    root = Path(os.path.commonpath([*(s.parent for s in sources), *includes]))
     key = hashlib.sha256()
     for part in (version, " ".join(flags), script.read_bytes()):
         key.update(part if isinstance(part, bytes) else part.encode())
     for src in sources:
-        key.update(src.name.encode() + b"\0" + src.read_bytes())
-    for directory in include_dirs:
-        for header in sorted(Path(directory).glob("*.h")):
+        key.update(_relative(src, root).encode() + b"\0" + src.read_bytes())
+    for directory in includes:
+        key.update(b"-I" + _relative(directory, root).encode() + b"\0")
+        for header in sorted(directory.glob("*.h")):
             key.update(header.name.encode() + b"\0" + header.read_bytes())
     digest = key.hexdigest()[:24]
-    out_dir = _cache_dir() / digest
-    elf = out_dir / "out.elf"
+    flags += [f"-I{d}" for d in includes]
     command = tuple(_driver(compiler) + flags + [f"-Wl,-T,{script}", *map(str, sources), *_libraries(compiler), "-o"])
-    if elf.is_file():
+    out_dir = _writable_dir(_cache_dir()) / digest
+    elf = out_dir / "out.elf"
+    if elf.exists() and _cached_elf_ok(elf, digest):
         return Build(elf, compiler, version, command + (str(elf),), cached=True)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    tmp = out_dir / f"out.{os.getpid()}.elf"
-    # -ffile-prefix-map keeps absolute source paths out of the debug info (reproducible bytes).
-    repro = [f"-ffile-prefix-map={src.parent}=." for src in {s.parent: s for s in sources}.values()]
-    cmd = list(command[:-1]) + repro + ["-o", str(tmp)]
-    result = subprocess.run(cmd, capture_output=True, text=True, check=False)
-    if result.returncode != 0:
-        raise ToolchainError(f"{compiler} failed for {', '.join(s.name for s in sources)} ({core}, -{opt}):\n{result.stderr.strip()}")
-    tmp.replace(elf)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        (out_dir / f"probe.{os.getpid()}.tmp").touch()  # can this folder be written?
+        (out_dir / f"probe.{os.getpid()}.tmp").unlink()
+    except OSError as exc:
+        out_dir = _unwritable(_cache_dir(), exc) / digest
+        out_dir.mkdir(parents=True, exist_ok=True)
+        elf = out_dir / "out.elf"
+    tmp = out_dir / f"out.{os.getpid()}.tmp"
+    cmd = list(command[:-1]) + [f"-ffile-prefix-map={root}=.", "-o", str(tmp)]
+    try:
+        result = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=root)
+        if result.returncode != 0:
+            raise ToolchainError(f"{compiler} failed for {', '.join(s.name for s in sources)} ({core}, -{opt}):\n"
+                                 f"{result.stderr.strip()}")
+        record = {"schema": BUILD_RECORD_SCHEMA, "key": digest, "elf_sha256": _sha256(tmp.read_bytes()),
+                  "compiler": compiler, "compiler_version": version, "command": [*command, str(elf)]}
+        # The record first, then the ELF: an out.elf that exists always has its record beside it.
+        try:
+            _write_atomic(out_dir / "build.json", json.dumps(record, indent=1).encode())
+            tmp.replace(elf)
+        except OSError as exc:  # e.g. a folder where out.elf should be: keep this build elsewhere
+            out_dir = _unwritable(_cache_dir(), exc, f"{elf} cannot be replaced") / digest
+            out_dir.mkdir(parents=True, exist_ok=True)
+            elf = out_dir / "out.elf"
+            _write_atomic(out_dir / "build.json", json.dumps(record, indent=1).encode())
+            shutil.move(tmp, elf)
+    finally:
+        tmp.unlink(missing_ok=True)
     return Build(elf, compiler, version, command + (str(elf),), cached=False)
+
+
+def _relative(path: Path, root: Path) -> str:
+    return path.relative_to(root).as_posix() if path != root else "."
+
+
+def _sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write ``path`` through a temporary file in its folder and a rename (removed if anything fails)."""
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _cached_elf_ok(elf: Path, digest: str) -> bool:
+    """Whether the cached ``elf`` matches its build record; if not, a warning naming the file says why
+    (the caller rebuilds it)."""
+    record_path = elf.with_name("build.json")
+    try:
+        record = json.loads(record_path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        problem, name = "has no build record (build.json)", elf
+    except (OSError, ValueError) as exc:
+        problem, name = f"is unreadable or not JSON ({exc})", record_path
+    else:
+        if not isinstance(record, dict) or record.get("schema") != BUILD_RECORD_SCHEMA \
+                or record.get("key") != digest or not isinstance(record.get("elf_sha256"), str):
+            problem, name = "does not describe this build (schema, key or elf_sha256)", record_path
+        else:
+            try:
+                actual = _sha256(elf.read_bytes())
+            except OSError as exc:
+                problem, name = f"is unreadable ({exc})", elf
+            else:
+                if actual == record["elf_sha256"]:
+                    return True
+                problem, name = (f"does not match its build record: the SHA-256 of its bytes is {actual[:16]}..., "
+                                 f"the record says {record['elf_sha256'][:16]}... (truncated or corrupted)"), elf
+    warnings.warn(f"cached build {name} {problem}: rebuilding it", BuildCacheWarning, stacklevel=3)
+    return False
+
+
+#: cache directory -> the temporary directory used instead, when it cannot be written
+_FALLBACK: dict[Path, Path] = {}
+
+
+def build_cache_redirects() -> dict[str, str]:
+    """The build caches this process found unwritable and the temporary folders used instead (for a
+    worker process to adopt with :func:`adopt_build_cache_redirects`, without warning again)."""
+    return {str(k): str(v) for k, v in _FALLBACK.items()}
+
+
+def adopt_build_cache_redirects(redirects: dict[str, str]) -> None:
+    """Use the temporary build folders of another process (see :func:`build_cache_redirects`)."""
+    _FALLBACK.update({Path(k): Path(v) for k, v in redirects.items()})
+
+
+def _writable_dir(cache: Path) -> Path:
+    return _FALLBACK.get(cache, cache)
+
+
+def _unwritable(cache: Path, exc: OSError, what: str = "") -> Path:
+    """Say once that ``cache`` cannot be written; builds then go to a temporary directory removed
+    at exit."""
+    if cache not in _FALLBACK:
+        fallback = Path(tempfile.mkdtemp(prefix="cortexm_emu-builds-"))
+        atexit.register(shutil.rmtree, fallback, ignore_errors=True)
+        _FALLBACK[cache] = fallback
+        warnings.warn(f"build cache {cache} cannot be written ({what or exc.strerror or exc}): building without it "
+                      f"(in {fallback}, removed at exit)", BuildCacheWarning, stacklevel=3)
+    return _FALLBACK[cache]

@@ -33,7 +33,6 @@ import dataclasses
 import hashlib
 import itertools
 import json
-import os
 import subprocess
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -47,6 +46,7 @@ from cortexm_emu.boards import Board, board_names, load_board
 from cortexm_emu.errors import EmulatorError
 from cortexm_emu.flash import BoardMemory, board_memory
 from cortexm_emu.memory import MemorySystem
+from cortexm_emu.memory_map import SRAM_END, SRAM_START
 from cortexm_emu.timing import CORES as TIMED_CORES
 from cortexm_emu.timing import model_for
 from cortexm_emu.toolchain import ToolchainError
@@ -60,6 +60,7 @@ from refbench.kernels.catalog import (
 )
 from refbench.kernels.harness import DATA_ROLES, KernelHarness
 from refbench.kernels.references import reference
+from refbench.result_cache import ResultCache, ResultCacheWarning, cache_root
 
 #: Version of the cached record layout; part of the cache key so a layout change never
 #: reads an old record.
@@ -69,6 +70,11 @@ DEFAULT_SEED = "refbench-measure-1"
 DEFAULT_SIZES: tuple[int, ...] = (16, 64, 1024, 8000)
 OPT_LEVELS: tuple[str, ...] = ("Os", "O2", "O3")
 COMPILERS: tuple[str, ...] = ("zig", "gcc")
+#: The largest message a job may ask for: the Cortex-M architecture's SRAM region
+#: (0x20000000-0x3FFFFFFF, 512 MiB; ARMv7-M Architecture Reference Manual, B3.1 "The system
+#: address map"; ARMv6-M and ARMv8-M use the same map), where the emulator places buffers.
+MAX_MESSAGE_BYTES = SRAM_END - SRAM_START
+MAX_MESSAGE_REASON = "the Cortex-M SRAM region, 0x20000000-0x3FFFFFFF, where buffers go"
 #: Length candidates tried, in order, for roles whose length the manifest does not state; the
 #: first combination the operation's reference accepts is used (so no per-kernel table here).
 LENGTH_CANDIDATES: dict[str, tuple[int, ...]] = {
@@ -81,12 +87,6 @@ LENGTH_CANDIDATES: dict[str, tuple[int, ...]] = {
 #: Bytes of data given to the reference while probing the lengths above (a whole number of
 #: 8- and 16-byte blocks, so ECB and CBC accept it).
 PROBE_BYTES = 16
-
-
-def cache_root() -> Path:
-    """``$REFBENCH_CACHE`` or ``~/.cache/refbench``."""
-    root = os.environ.get("REFBENCH_CACHE")
-    return Path(root) if root else Path.home() / ".cache" / "refbench"
 
 
 def memory_description(memory: MemorySystem) -> dict[str, Any]:
@@ -201,8 +201,9 @@ def make_inputs(op: Operation, size: int, *, key_bytes: int | None = None, aad_b
     (``key_bytes`` fixes the key length, e.g. 32 for AES-256). ``aad_bytes`` of associated
     data go to AEAD operations; the integer block counter of ChaCha20 is 1.
     """
-    if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-        raise ValueError(f"Invalid size ({size!r}); accepted: an integer number of bytes >= 0")
+    if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= MAX_MESSAGE_BYTES:
+        raise ValueError(f"Invalid size ({size!r}); accepted: an integer number of bytes from 0 to "
+                         f"{MAX_MESSAGE_BYTES:,} ({MAX_MESSAGE_REASON})")
     if aad_bytes < 0:
         raise ValueError(f"Invalid aad_bytes ({aad_bytes!r}); accepted: an integer >= 0")
     lengths = dict(_probe_lengths(op.reference, op, key_bytes))
@@ -247,40 +248,6 @@ def _size_problem(op: Operation, job: Job, seed: str) -> str:
 
 # ------------------------------------------------------------------------------------------
 # The cache
-
-
-class ResultCache:
-    """Measurement records as JSON files, one per key, under ``root/measurements``."""
-
-    def __init__(self, root: Path | None = None) -> None:
-        self.root = (root if root is not None else cache_root()) / "measurements"
-
-    @staticmethod
-    def key_of(fields: dict[str, Any]) -> str:
-        return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()
-
-    def path(self, key: str) -> Path:
-        return self.root / key[:2] / f"{key}.json"
-
-    def get(self, fields: dict[str, Any]) -> dict[str, Any] | None:
-        """The stored record for these key fields, or None (also when the file does not match)."""
-        path = self.path(self.key_of(fields))
-        try:
-            record = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
-            return None
-        if not isinstance(record, dict) or record.get("key") != fields:
-            return None
-        return record
-
-    def put(self, fields: dict[str, Any], record: dict[str, Any]) -> Path:
-        """Store atomically (write a temporary file, then rename)."""
-        path = self.path(self.key_of(fields))
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(record, indent=1, sort_keys=True), encoding="utf-8")
-        tmp.replace(path)
-        return path
 
 
 # ------------------------------------------------------------------------------------------
@@ -638,8 +605,9 @@ def plan(kernels: Iterable[str] | None = None, variants: Iterable[str] | None = 
         raise ValueError(f"Invalid aad_bytes ({aad_bytes!r}); accepted: an integer >= 0")
     sizes = list(sizes)
     for size in sizes:
-        if not isinstance(size, int) or isinstance(size, bool) or size < 0:
-            raise ValueError(f"Invalid size ({size!r}); accepted: an integer number of bytes >= 0")
+        if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= MAX_MESSAGE_BYTES:
+            raise ValueError(f"Invalid size ({size!r}); accepted: an integer number of bytes from 0 to "
+                             f"{MAX_MESSAGE_BYTES:,} ({MAX_MESSAGE_REASON})")
     jobs = []
     for name in names:
         fam = catalogue[name]
@@ -662,6 +630,7 @@ __all__ = [
     "Measurement",
     "Measurer",
     "ResultCache",
+    "ResultCacheWarning",
     "ToolchainError",
     "cache_root",
     "check_board",

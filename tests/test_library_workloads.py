@@ -79,8 +79,8 @@ def test_a_gcm_small_figure_is_explained_by_the_option_the_page_states():
     e = judge([fig, U585_GMAC_SMALL], PARTS, context).emulations[fig.id]
     assert e.position == "inside" and e.finding.verdict == "consistent"
     assert e.explanation.startswith("wolfSSL GCM_SMALL (stated by the page) (gcm/ghash_small), ")
-    # 4x slower than every other GHASH: without the GCM_SMALL kernel no configuration explains it.
-    context, _ = stated_context(lambda m: GHASH[m.job.variant] if m.job.variant != "ghash_small" else None)
+    # A GCM_SMALL kernel no slower than the bitwise one could not explain it: slower than every variant.
+    context, _ = stated_context(lambda m: {**GHASH, "ghash_small": 500.0}[m.job.variant])
     e = judge([fig], PARTS, context).emulations[fig.id]
     assert e.position == "slower" and e.finding.verdict == "suspicious"
 

@@ -284,7 +284,7 @@ def test_gcm_any_iv_length_and_tag_length_matches_pycryptodome(key, iv, data, aa
     reference.update(aad)
     expected_ct, expected_tag = reference.encrypt_and_digest(data)
     assert gcm_encrypt(AES(key), iv, data, aad, tag_length) == (expected_ct, expected_tag)
-    assert gcm_decrypt(AES(key), iv, expected_ct, expected_tag, aad) == data
+    assert gcm_decrypt(AES(key), iv, expected_ct, expected_tag, aad, min_tag_length=tag_length) == data
 
 
 @SETTINGS

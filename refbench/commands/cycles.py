@@ -6,8 +6,10 @@ import argparse
 import json
 import sys
 
+from rich import box
 from rich.console import Console
 from rich.markup import escape
+from rich.measure import Measurement as RichMeasurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
@@ -15,6 +17,8 @@ from refbench.kernels.catalog import families
 from refbench.measure import (
     COMPILERS,
     DEFAULT_SIZES,
+    MAX_MESSAGE_BYTES,
+    MAX_MESSAGE_REASON,
     OPT_LEVELS,
     Measurement,
     Measurer,
@@ -41,8 +45,11 @@ def parse_sizes(text: str) -> list[int]:
     sizes = []
     for item in text.split(","):
         item = item.strip()
-        if not item.isdigit():
+        if not item.isascii() or not item.isdigit():
             raise ValueError(f"Invalid --sizes ({text!r}); expected comma-separated byte counts, e.g. 16,64,1024,8000")
+        if len(item) > len(str(MAX_MESSAGE_BYTES)) or int(item) > MAX_MESSAGE_BYTES:
+            raise ValueError(f"Invalid --sizes ({item}); accepted: at most {MAX_MESSAGE_BYTES:,} bytes "
+                             f"({MAX_MESSAGE_REASON})")
         sizes.append(int(item))
     return sizes
 
@@ -69,9 +76,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="only these variants of the selected kernels (repeatable or comma-separated)")
     parser.add_argument("--operation", action="append", metavar="NAME",
                         help="only these operations (repeatable or comma-separated), e.g. cbc-encrypt")
-    target = parser.add_mutually_exclusive_group()
-    target.add_argument("--core", metavar="CORE", help="core to emulate (default m4)")
-    target.add_argument("--board", metavar="BOARD",
+    parser.add_argument("--core", metavar="CORE", help="core to emulate (default m4; with --board: its core, "
+                                                      "and another core is an error)")
+    parser.add_argument("--board", metavar="BOARD",
                         help="board profile (cortexm_emu/boards); uses its core and reports time at its clock")
     parser.add_argument("--clock", type=float, metavar="MHZ",
                         help="with --board: core clock in MHz, which sets the flash wait states and the time column "
@@ -100,30 +107,63 @@ def _fmt(value: float | None, digits: int = 1) -> str:
     return f"{value:,.{digits}f}"
 
 
-def render_table(measurements: list[Measurement], title: str) -> Table:
-    table = Table(title=title)
+def _row(m: Measurement, with_stalls: bool, with_time: bool) -> dict[str, str]:
+    """The cells of one measurement, by column (plain text)."""
+    if m.error.startswith("not applicable"):
+        verified = "n/a (size)"
+    else:
+        verified = "yes" if m.verified else "no"
+    row = {"kernel/variant": f"{m.kernel}/{m.variant}", "operation": m.operation, "size": str(m.size),
+           "cycles": _fmt(m.cycles), "c/B": _fmt(m.cycles_per_byte)}
+    if with_stalls:
+        row["stalls"] = _fmt(m.memory_cycles)
+    row |= {"stack": _fmt(m.stack_bytes), "code": _fmt(m.code_bytes)}
+    if with_time:
+        row["time µs"] = _fmt(m.time_us, 2)
+    row |= {"verified": verified, "cached": "yes" if m.cached else "no"}
+    return row
+
+
+def _rows(measurements: list[Measurement]) -> list[dict[str, str]]:
     with_time = any(m.clock_mhz for m in measurements)
     with_stalls = any(m.memory_cycles for m in measurements)
-    columns = ["kernel/variant", "operation", "size", "cycles", "cycles/B"]
-    columns += ["memory stalls"] if with_stalls else []
-    columns += ["stack", "code"]
-    columns += ["time µs"] if with_time else []
-    columns += ["verified", "cached"]
-    for column in columns:
+    return [_row(m, with_stalls, with_time) for m in measurements]
+
+
+def render_table(measurements: list[Measurement], title: str) -> Table:
+    """One row per measurement; every cell on one line (``no_wrap``): numbers are never cut. Why a
+    run did not verify is printed below the table (:func:`problems`)."""
+    table = Table(title=title, box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+    rows = _rows(measurements)
+    for column in rows[0] if rows else ():
         table.add_column(column, justify="left" if column in ("kernel/variant", "operation", "verified") else "right",
-                         no_wrap=column != "verified")
-    for m in measurements:
-        if m.error.startswith("not applicable"):
-            verified = "n/a (size)"
-        else:
-            verified = "[green]yes[/]" if m.verified else f"[red]no[/] {escape(m.error or m.mismatch)[:100]}"
-        row = [f"{m.kernel}/{m.variant}", m.operation, str(m.size), _fmt(m.cycles), _fmt(m.cycles_per_byte)]
-        row += [_fmt(m.memory_cycles)] if with_stalls else []
-        row += [_fmt(m.stack_bytes), _fmt(m.code_bytes)]
-        row += [_fmt(m.time_us, 2)] if with_time else []
-        row += [verified, "yes" if m.cached else "no"]
-        table.add_row(*row)
+                         no_wrap=True)
+    for row in rows:
+        table.add_row(*(f"[green]{v}[/]" if k == "verified" and v == "yes" else
+                        f"[red]{v}[/]" if k == "verified" and v == "no" else escape(v) for k, v in row.items()))
     return table
+
+
+def render_lines(measurements: list[Measurement]) -> list[str]:
+    """One line per measurement, ``name: value`` pairs: the layout when the table is wider than the
+    console (nothing is cut; a long line wraps as a whole)."""
+    lines = []
+    for row in _rows(measurements):
+        head = f"{row.pop('kernel/variant')} {row.pop('operation')} {row.pop('size')} B:"
+        lines.append(head + " " + ", ".join(f"{k} {v}" for k, v in row.items()))
+    return lines
+
+
+def problems(measurements: list[Measurement]) -> list[str]:
+    """Why each applicable run that did not verify failed (error or mismatch), one line each."""
+    return [f"not verified: {m.kernel}/{m.variant} {m.operation} {m.size} B: {m.error or m.mismatch}"
+            for m in measurements if not m.verified and not m.error.startswith("not applicable")]
+
+
+def fits(console: Console, renderable: Table) -> bool:
+    """Whether ``renderable`` at its natural width fits the console (then no cell is shrunk)."""
+    natural = RichMeasurement.get(console, console.options.update(width=10**6), renderable).maximum
+    return natural <= console.width
 
 
 def run(args: argparse.Namespace) -> int:
@@ -138,7 +178,7 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"Invalid --cache ({args.cache!r}); accepted: on, off")
         jobs = plan(_list(args.kernel), _list(args.variant), _list(args.operation), sizes,
                     key_bytes=args.key_bytes, aad_bytes=args.aad_bytes)
-        measurer = Measurer(None if args.board else (args.core or "m4"), board=args.board, clock_mhz=args.clock,
+        measurer = Measurer(args.core if args.board else (args.core or "m4"), board=args.board, clock_mhz=args.clock,
                             memory_cache=(args.cache or "on") if args.board else None, opt=args.opt,
                             compiler=args.compiler, use_cache=not args.no_cache)
     except ValueError as exc:
@@ -160,11 +200,21 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([m.as_json() for m in measurements], indent=1))
         return 1 if failed else 0
-    where = f"board {args.board} ({measurer.core}" + (f" at {measurer.clock_mhz:g} MHz)" if measurer.clock_mhz else ")") \
-        if args.board else f"core {measurer.core}"
+    clock = f" at {measurer.clock_mhz:g} MHz" if measurer.clock_mhz else ""
+    if args.board and args.clock is None:
+        clock += ": the part maximum, --clock to change"
+    where = f"board {args.board} ({measurer.core}{clock})" if args.board else f"core {measurer.core}"
     title = f"refbench cycles: {where}, {args.compiler} -{args.opt}, memory {measurer.memory.name}"
     out = Console()
-    out.print(render_table(measurements, title))
+    table = render_table(measurements, title)
+    if fits(out, table):
+        out.print(table)
+    else:  # narrower than the table (e.g. 80 columns, or piped): one line per measurement
+        out.print(title, markup=False, soft_wrap=True)
+        for line in render_lines(measurements):
+            out.print(line, markup=False, soft_wrap=True)
+    for line in problems(measurements):
+        out.print(line, markup=False, soft_wrap=True)
     for m in measurements:
         if m.error.startswith("not applicable"):
             out.print(f"n/a: {m.kernel}/{m.variant} {m.operation} {m.size} B: {m.error}", markup=False)

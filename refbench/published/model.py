@@ -1,7 +1,8 @@
 """Published figures as typed records, loaded from ``figures.json`` with a schema check.
 
 A schema error raises :class:`refbench.datafile.DataFileError` naming the file, the line
-(``figures.json`` keeps one figure per line for this purpose), the field and the bad text.
+(of the record, or of the bad field in a record written over several lines), the field and the
+bad text. ``figures.json`` keeps one figure per line, but any JSON layout of it loads alike.
 """
 
 from __future__ import annotations
@@ -219,28 +220,81 @@ def figure_from_record(record: Any, path: Path, line: int) -> Figure:
 
 
 def load_figures(path: Path | str = FIGURES_PATH) -> tuple[Figure, ...]:
-    """Load and schema-check every figure of ``figures.json`` (one figure per line)."""
+    """Load and schema-check every figure of ``figures.json``: a JSON object whose ``figures`` is a
+    list of figure records. Any JSON layout is read (keys in any order, any whitespace, a record over
+    several lines); an error names the line the record (or its bad field) is on."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
     try:
-        json.loads(text)
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise DataFileError(str(path), None, None, f"cannot be read: {exc}") from None
+    try:
+        document = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataFileError(str(path), exc.lineno, None, f"not valid JSON: {exc.msg}") from None
+    if not isinstance(document, dict) or not isinstance(document.get("figures"), list):
+        raise DataFileError(str(path), 1, "figures", "must be a JSON object whose 'figures' is a list of records")
     figures: list[Figure] = []
     seen: dict[str, int] = {}
-    for number, raw in enumerate(text.splitlines(), start=1):
-        stripped = raw.strip()
-        if not stripped.startswith('{"id"'):
-            continue
-        record = json.loads(stripped.rstrip(","))
-        figure = figure_from_record(record, path, number)
+    for (start, end), record in zip(_figure_spans(text), document["figures"], strict=True):
+        number = text.count("\n", 0, start) + 1
+        try:
+            figure = figure_from_record(record, path, number)
+        except DataFileError as exc:
+            raise DataFileError(str(path), _field_line(text, start, end, exc.field) or number, exc.field,
+                                exc.problem, exc.text) from None
         if figure.id in seen:
-            raise DataFileError(str(path), number, "id", f"duplicate id (first on line {seen[figure.id]})", figure.id)
+            raise DataFileError(str(path), _field_line(text, start, end, "id") or number, "id",
+                                f"duplicate id (first on line {seen[figure.id]})", figure.id)
         seen[figure.id] = number
         figures.append(figure)
     if not figures:
         raise DataFileError(str(path), None, "figures", "no figure records found")
     return tuple(figures)
+
+
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+
+
+def _figure_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) offsets in ``text`` (valid JSON, a top-level object) of each element of its
+    ``figures`` list, found by walking the document with the standard decoder."""
+    decoder = json.JSONDecoder()
+
+    def skip(i: int) -> int:
+        return _WHITESPACE.match(text, i).end()  # type: ignore[union-attr]
+
+    i = skip(0) + 1  # past "{"
+    spans: list[tuple[int, int]] = []
+    while True:
+        i = skip(i)
+        if text[i] == "}":
+            return spans
+        key, i = decoder.raw_decode(text, i)
+        i = skip(skip(i) + 1)  # past ":"
+        if key == "figures":
+            i = skip(i + 1)  # past "["
+            while text[i] != "]":
+                _, end = decoder.raw_decode(text, i)
+                spans.append((i, end))
+                i = skip(end)
+                i = skip(i + 1) if text[i] == "," else i
+            i += 1  # past "]"
+        else:
+            _, i = decoder.raw_decode(text, i)
+        i = skip(i)
+        if text[i] == ",":
+            i += 1
+
+
+def _field_line(text: str, start: int, end: int, field: str | None) -> int | None:
+    """The line of ``field``'s key (``aux[1].value``: ``"aux"``) inside the record at
+    ``text[start:end]``, when the record spans several lines; else None."""
+    if not field or "\n" not in text[start:end]:
+        return None
+    key = re.match(r"[A-Za-z_0-9]+", field)
+    found = re.compile(rf'"{re.escape(key.group(0))}"\s*:').search(text, start, end) if key else None
+    return text.count("\n", 0, found.start()) + 1 if found else None
 
 
 @dataclass(frozen=True)

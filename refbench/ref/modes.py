@@ -600,13 +600,36 @@ def gcm_encrypt(
     return ciphertext, encryptor.finalize()
 
 
+#: The shortest tag :func:`gcm_decrypt` accepts unless the caller lowers ``min_tag_length``: the
+#: full 128 bits, as ``cryptography``'s ``GCM(tag, min_tag_length=16)``. Shorter tags are a choice
+#: with conditions (SP 800-38D §5.2.1.2 and Appendix C), never a default: a 4-byte prefix of a
+#: valid tag must not verify by accident.
+GCM_MIN_TAG_LENGTH = 16
+
+
+def _check_min_tag(tag: bytes, min_tag_length: int) -> None:
+    if len(tag) not in GCM_TAG_LENGTHS:
+        raise ValueError(
+            f"Invalid tag length ({len(tag)} bytes) for GCM; accepted: "
+            f"{', '.join(str(t) for t in GCM_TAG_LENGTHS)}"
+        )
+    if isinstance(min_tag_length, bool) or not isinstance(min_tag_length, int) or not 4 <= min_tag_length <= 16:
+        raise ValueError(f"Invalid min_tag_length ({min_tag_length!r}) for GCM; accepted: 4 to 16 bytes")
+    if len(tag) < min_tag_length:
+        raise ValueError(f"Invalid tag length ({len(tag)} bytes) for GCM; accepted: at least min_tag_length="
+                         f"{min_tag_length} bytes (pass min_tag_length={len(tag)} to accept shorter tags)")
+
+
 def gcm_decrypt(
-    cipher: BlockCipher, iv: bytes, ciphertext: bytes, tag: bytes, aad: bytes = b""
+    cipher: BlockCipher, iv: bytes, ciphertext: bytes, tag: bytes, aad: bytes = b"",
+    *, min_tag_length: int = GCM_MIN_TAG_LENGTH,
 ) -> bytes:
     """GCM-AD_K(IV, C, A, T) (SP 800-38D §7.2, Algorithm 5) -> P, or InvalidTag (FAIL).
 
-    The tag length is ``len(tag)``, which must be one of §5.2.1.2's lengths.
+    The tag length is ``len(tag)``, one of §5.2.1.2's lengths and at least ``min_tag_length``
+    (default 16 bytes; a caller that uses short tags says so, e.g. ``min_tag_length=4``).
     """
+    _check_min_tag(tag, min_tag_length)
     decryptor = GcmDecryptor(cipher, iv, len(tag))
     decryptor.update_aad(aad)
     decryptor.update(ciphertext)
@@ -618,9 +641,11 @@ def gmac(cipher: BlockCipher, iv: bytes, aad: bytes, tag_length: int = 16) -> by
     return gcm_encrypt(cipher, iv, b"", aad, tag_length)[1]
 
 
-def gmac_verify(cipher: BlockCipher, iv: bytes, aad: bytes, tag: bytes) -> None:
-    """GMAC verification: InvalidTag unless ``tag`` is the GMAC of ``aad``."""
-    gcm_decrypt(cipher, iv, b"", tag, aad)
+def gmac_verify(cipher: BlockCipher, iv: bytes, aad: bytes, tag: bytes, *,
+                min_tag_length: int = GCM_MIN_TAG_LENGTH) -> None:
+    """GMAC verification: InvalidTag unless ``tag`` is the GMAC of ``aad`` (``min_tag_length``
+    as in :func:`gcm_decrypt`)."""
+    gcm_decrypt(cipher, iv, b"", tag, aad, min_tag_length=min_tag_length)
 
 
 # --- SP 800-38C CCM ---------------------------------------------------------------------------

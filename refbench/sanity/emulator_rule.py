@@ -143,6 +143,15 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
         explanation = (f"slower than every variant in every memory configuration ({residual:+.1%}); the closest is "
                        f"{slowest.name}: no modelled configuration explains it")
         message = f"{head}: {explanation}"
+    failed = _failed_variants(results)
+    if failed:
+        # A variant that did not build or run can only widen the range: "inside" stands, but "faster
+        # than every variant" or "slower than every variant" may be an artefact of the missing one.
+        message += "; " + failed
+        if verdict == "suspicious":
+            verdict = "explained"
+            explanation += f"; not judged suspicious: the range is incomplete ({failed})"
+            message += ": not judged suspicious, the range is incomplete"
     return Emulation(f.id, "emulated", explanation, lo, hi, residual, memory=chosen.memory,
                      finding=Finding(RULE, verdict, message), position=position, **common)
 
@@ -196,6 +205,16 @@ def _closed_library(p: FigurePlan, published: float, allowance: float, residual:
         return "suspicious", (f"{faster}, but below the floor no code can beat: {derivation} (published "
                               f"{fmt(published)} {unit} is {published / bound:.2f}x of it)")
     return "explained", f"{faster}; above the floor no code can beat ({derivation})"
+
+
+def _failed_variants(results: list[VariantResult]) -> str:
+    """"variant K/V failed: <error>" for every variant that failed to build, run or verify in some
+    configuration (a size or core it does not apply to is not a failure), or ""."""
+    failed: dict[str, str] = {}
+    for r in results:
+        if not r.verified and r.problem and not r.problem.startswith("not applicable"):
+            failed.setdefault(f"{r.kernel}/{r.variant}", r.problem)
+    return "; ".join(f"variant {name} failed: {problem}" for name, problem in failed.items())
 
 
 def _hardware(s: Skipped) -> Emulation:

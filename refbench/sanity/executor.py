@@ -10,19 +10,29 @@ An executor only computes: :class:`InProcessExecutor` runs the jobs here, one co
 a time; :class:`LocalProcessExecutor` spreads them over local processes, one task per
 configuration and kernel variant. Another engine (a cluster) implements the same ``run``.
 The emulator is deterministic, so where a job runs does not change its count.
+
+Stopping: an interrupt (SIGINT, Ctrl-C) of the parent terminates its workers at once and
+propagates as ``KeyboardInterrupt`` (the CLI exits 130). Workers ignore SIGINT themselves (the
+parent stops them; a terminal sends Ctrl-C to the whole process group) and exit when their parent
+dies, even by SIGKILL (:func:`worker_init`: ``PR_SET_PDEATHSIG`` on Linux, and a thread watching
+the parent's pid everywhere).
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
+import signal
 import sys
+import threading
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from multiprocessing import get_context
 from typing import Protocol
 
-from cortexm_emu.toolchain import ToolchainError
+from cortexm_emu.toolchain import ToolchainError, adopt_build_cache_redirects, build_cache_redirects
 from refbench.measure import Job, Measurement, Measurer, ResultCache
 from refbench.sanity.memory_configs import MemoryConfig
 from refbench.sanity.workloads import KERNEL_COMPILER
@@ -62,7 +72,7 @@ class Executor(Protocol):
 
 def measurer_for(config: MemoryConfig, opt: str, cache: ResultCache | None = None) -> Measurer:
     """The measurer of one configuration and optimisation level (through ``cache`` if given)."""
-    return Measurer(board=config.board, clock_mhz=config.clock_mhz, memory=config.memory(), opt=opt,
+    return Measurer(**config.measurer_target(), clock_mhz=config.clock_mhz, memory=config.memory(), opt=opt,
                     compiler=KERNEL_COMPILER, cache=cache, use_cache=cache is not None)
 
 
@@ -125,7 +135,9 @@ class LocalProcessExecutor:
         if processes <= 1:
             return InProcessExecutor().run(jobs, done)
         out: Measurements = {}
-        with ProcessPoolExecutor(processes, mp_context=get_context("spawn")) as pool:
+        pool = ProcessPoolExecutor(processes, mp_context=get_context("spawn"), initializer=worker_init,
+                                   initargs=(os.getpid(), build_cache_redirects()))
+        try:
             futures = {pool.submit(run_group, config, opt, [m.job for m in group]): group
                        for (config, opt, _, _), group in groups.items()}
             for future in as_completed(futures):
@@ -133,7 +145,60 @@ class LocalProcessExecutor:
                 for m, measurement in zip(group, future.result(), strict=True):
                     out[m] = measurement
                     done(m, measurement)
+        except BaseException:  # an interrupt or a failed task: stop every worker now, not after its task
+            stop_workers(pool)
+            raise
+        pool.shutdown(wait=True)
         return out
+
+
+#: Linux prctl option: the signal a process gets when its parent dies (prctl(2)).
+PR_SET_PDEATHSIG = 1
+#: How often a worker checks that its parent is alive where prctl is not available (seconds).
+PARENT_POLL_SECONDS = 1.0
+
+
+def worker_init(parent_pid: int, build_redirects: dict[str, str] | None = None) -> None:
+    """Initializer of every worker process: ignore SIGINT (the parent stops the workers), exit
+    when the parent ``parent_pid`` dies, and build where the parent builds (``build_redirects``:
+    the temporary folders it uses for a build cache it cannot write)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    adopt_build_cache_redirects(build_redirects or {})
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watch thread below still covers it
+    if os.getppid() != parent_pid:  # the parent died before the line above
+        os._exit(1)
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            time.sleep(PARENT_POLL_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="refbench-parent-watch", daemon=True).start()
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Cancel what has not started and end every worker process now (SIGTERM, then SIGKILL)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())  # no public accessor before 3.14
+    manager = getattr(pool, "_executor_manager_thread", None)  # shutdown() forgets it
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+            process.join(timeout=5)
+    # Let the pool's manager thread finish its cleanup now: at interpreter exit, concurrent.futures
+    # wakes it through a pipe that thread closes, and a wake-up racing that close prints
+    # "Exception ignored ... Bad file descriptor".
+    if manager is not None:
+        manager.join(timeout=10)
 
 
 def usable_cpus() -> int:

@@ -191,10 +191,10 @@ def _gcm_vector(record: Record, decrypt_file: bool) -> Outcome:
             return expect_raises(
                 f"{record.label} (FAIL)",
                 InvalidTag,
-                lambda: gcm_decrypt(aes, iv, ciphertext, tag, aad),
+                lambda: gcm_decrypt(aes, iv, ciphertext, tag, aad, min_tag_length=4),
             )
         return expect_equal(
-            record.label, record.hex("PT"), gcm_decrypt(aes, iv, ciphertext, tag, aad)
+            record.label, record.hex("PT"), gcm_decrypt(aes, iv, ciphertext, tag, aad, min_tag_length=4)
         )
     result = gcm_encrypt(aes, iv, record.hex("PT"), aad, tag_length=len(tag))
     return expect_equal(record.label, (record.hex("CT"), tag), result)
@@ -206,9 +206,9 @@ def _gmac_vector(record: Record, decrypt_file: bool) -> Outcome:
     if decrypt_file:
         if "FAIL" in record:
             return expect_raises(
-                f"{record.label} (FAIL)", InvalidTag, lambda: gmac_verify(aes, iv, aad, tag)
+                f"{record.label} (FAIL)", InvalidTag, lambda: gmac_verify(aes, iv, aad, tag, min_tag_length=4)
             )
-        gmac_verify(aes, iv, aad, tag)
+        gmac_verify(aes, iv, aad, tag, min_tag_length=4)
         return Outcome(record.label, True)
     return expect_equal(record.label, tag, gmac(aes, iv, aad, tag_length=len(tag)))
 
@@ -359,7 +359,7 @@ def _wycheproof_aead(case: WycheproofCase, algorithm: str) -> Outcome:
         bad_size = len(key) not in (16, 24, 32) or len(iv) == 0 or len(tag) not in GCM_TAG_LENGTHS
 
         def decrypt() -> bytes:
-            return gcm_decrypt(AES(key), iv, ciphertext, tag, aad)
+            return gcm_decrypt(AES(key), iv, ciphertext, tag, aad, min_tag_length=4)
 
         def encrypt() -> bytes:
             produced, produced_tag = gcm_encrypt(AES(key), iv, message, aad, tag_length=len(tag))

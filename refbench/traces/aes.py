@@ -8,7 +8,6 @@ and, for the Inverse Cipher, ``round[ r].iinput/istart/is_row/is_box/ik_sch/ik_a
 
 from __future__ import annotations
 
-from collections.abc import Callable
 
 from refbench.ref.aes import AES
 from refbench.tracing import TraceRow, TraceSpec
@@ -32,7 +31,15 @@ def appendix_c_rows(key: bytes, plaintext: bytes) -> list[TraceRow]:
 
 
 def _spec(appendix: str, key_bytes: int) -> TraceSpec:
-    run: Callable[..., list[TraceRow]] = appendix_c_rows
+    def run(key: bytes, plaintext: bytes) -> list[TraceRow]:
+        if len(key) != key_bytes:  # the title names the key size: another size is another algorithm
+            names = {16: "aes-128", 24: "aes-192", 32: "aes-256"}
+            other = f"; a {len(key)}-byte key is {names[len(key)].upper()}: refbench trace {names[len(key)]}" \
+                if len(key) in names else ""
+            raise ValueError(f"Invalid key length ({len(key)} bytes) for AES-{8 * key_bytes}; "
+                             f"accepted: {key_bytes} bytes{other}")
+        return appendix_c_rows(key, plaintext)
+
     return TraceSpec(
         source=(
             f"FIPS 197 Appendix {appendix} "
