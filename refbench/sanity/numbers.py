@@ -205,3 +205,20 @@ def cost_for_compare(f: Figure) -> float | None:
         return n.cycles_per_byte
     return n.cycles_per_op
 
+
+
+# --- Issue 14 part B: the tolerances of library-faithful workloads and the new invariants ---------
+TOLERANCES.update({
+    "compiler band": Tolerance(0.0, "measured per variant", "measured spread",
+                               "zig clang vs arm-none-eabi-gcc at -Os/-O2/-O3 for the compared variant, for a figure "
+                               "built with a compiler we cannot run (compiler_band.py, compiler_bands.json)"),
+    "any-code floor": Tolerance(0.0, "derived per algorithm", "cost ratio",
+                                "fewest ALU operations per block over the core's issue width: a closed library is "
+                                "flagged only below it (code_bounds.py)"),
+    "Hash_DRBG cost": Tolerance(0.0, "derived per request size", "cost ratio",
+                                "SHA-256 compressions of Hash_DRBG Generate (SP 800-90A 10.1.1.4) against hashing the "
+                                "same bytes (same_build.drbg_hash_ratio_bounds)"),
+    "library ratio": Tolerance(0.0, "Tukey far-out fences", "measured spread",
+                               "the shared rows' own log-ratio quartiles, 3 interquartile ranges, and never within "
+                               "the cross-board allowance of the median (cross_board.rule_library_ratio)"),
+})
