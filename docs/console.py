@@ -46,7 +46,9 @@ def parse_block(body: str) -> list[Command]:
 
 
 def environment() -> dict[str, str]:
-    env = dict(os.environ)
+    """The caller's environment as a user's shell has it: a fixed width, no colour, and none of the
+    variables a running pytest (or xdist worker) sets, which would change a nested pytest."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTEST_", "XDIST_"))}
     env["COLUMNS"] = WIDTH
     env.pop("FORCE_COLOR", None)
     env["NO_COLOR"] = "1"
