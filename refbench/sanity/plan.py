@@ -22,6 +22,7 @@ from refbench.parts import PartProfile, load_part_profile
 from refbench.published.model import Figure, Part
 from refbench.sanity.executor import MeasureJob
 from refbench.sanity.memory_configs import MemoryConfig, configurations
+from refbench.sanity.pubkey_plan import PubkeyPlan, is_pubkey, plan_pubkey
 from refbench.sanity.workloads import KernelTarget, calls_for, kernel_target, operations_for
 
 SkipStatus = Literal["not applicable", "hardware", "not emulated", "not emulated yet"]
@@ -64,12 +65,12 @@ class FigurePlan:
 class Plan:
     """Every figure's plan, in the figures' order."""
 
-    figures: tuple[FigurePlan | Skipped, ...]
+    figures: tuple[FigurePlan | PubkeyPlan | Skipped, ...]
 
     def jobs(self) -> list[MeasureJob]:
         """Every distinct measure job, grouped by configuration and optimisation level."""
         by_config: dict[tuple[MemoryConfig, str], list[MeasureJob]] = {}
-        for m in dict.fromkeys(m for p in self.figures if isinstance(p, FigurePlan) for m in p.jobs()):
+        for m in dict.fromkeys(m for p in self.figures if isinstance(p, FigurePlan | PubkeyPlan) for m in p.jobs()):
             by_config.setdefault((m.config, m.opt), []).append(m)
         return [m for group in by_config.values() for m in group]
 
@@ -91,7 +92,7 @@ def board_of(f: Figure, parts: dict[str, Part]) -> Board | None:
 
 
 def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
-                timed_cores: Collection[str] = TIMED_CORES) -> FigurePlan | Skipped:
+                timed_cores: Collection[str] = TIMED_CORES) -> FigurePlan | PubkeyPlan | Skipped:
     """Figure ``f``'s plan (``emulator`` False: rule e switched off; ``timed_cores``: the cores with a
     timing model)."""
     if f.is_footprint:
@@ -101,6 +102,8 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
         return Skipped(f, "hardware", "", load_part_profile(part.board) if part else None)
     if not emulator:
         return Skipped(f, "not emulated", "not emulated: rule e switched off for this report")
+    if is_pubkey(f):
+        return _plan_pubkey(f, parts, timed_cores)
     target, why = kernel_target(f)
     operations = tuple(operations_for(target.reference)) if target else ()
     if target is None or not operations:
@@ -113,6 +116,18 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
         return Skipped(f, "not emulated yet", f"not emulated yet: core {board.core} ({board.name}) has no timing model")
     clock, clock_note = run_clock(board, f.clock_mhz)
     return FigurePlan(f, target, board, clock, clock_note, tuple(configurations(board, clock)), operations)
+
+
+def _plan_pubkey(f: Figure, parts: dict[str, Part], timed_cores: Collection[str]) -> PubkeyPlan | Skipped:
+    """A public-key figure's plan (:mod:`refbench.sanity.pubkey_plan`) on its board."""
+    board = board_of(f, parts)
+    if board is None:
+        return Skipped(f, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
+    if board.core not in timed_cores:
+        return Skipped(f, "not emulated yet", f"not emulated yet: core {board.core} ({board.name}) has no timing model")
+    clock, clock_note = run_clock(board, f.clock_mhz)
+    planned = plan_pubkey(f, board, clock, clock_note, tuple(configurations(board, clock)))
+    return Skipped(f, "not emulated yet", planned) if isinstance(planned, str) else planned
 
 
 def make_plan(figures: Iterable[Figure], parts: dict[str, Part], emulator: bool = True,
