@@ -30,14 +30,18 @@ from refbench.ref import curves, edwards, eddsa, ecdh, ecdsa, montgomery, opcoun
 COSTS_PATH = Path(__file__).with_name("pubkey_costs.toml")
 
 #: What the composition may miss against full emulation of a whole operation, as a fraction of
-#: the composed cycles: the additions, subtractions, conditional swaps and loop control the
-#: references do not count. Derived, not fitted: per X25519 ladder step (RFC 7748 §5) 4 additions
-#: and 4 subtractions of 8 words and 2 conditional swaps of 2x8 words, about 8 x ~40 + 2 x ~70
-#: = ~460 cycles on an ARMv7-M core against 4 M + 5 S + 1 M_const at 1,300..1,900 cycles each
-#: (13,000..19,000 cycles): 2.4..3.5%; for a fixed-window exponentiation the digit extraction
-#: and table read, ~40 cycles per window against 5 Montgomery products: below 1%. Twice the
-#: largest, rounded up: 10%. tests/test_pubkey_composition.py checks it on every core.
-COMPOSITION_BOUND = 0.10
+#: the composed cycles: the additive work the references do not count (opcount.py: additions,
+#: subtractions, conditional swaps, loop control). Its size is measured, not fitted to any
+#: published figure: tests/test_pubkey_composition.py emulates whole operations (the X25519 ladder
+#: of kernels/bignum/x25519.h, the fixed-window exponentiation of exp.h) on M0+, M4, M7 and M33 and
+#: compares them with their composition. Per X25519 ladder step (RFC 7748 §5) 4 additions,
+#: 4 subtractions and 2 conditional swaps go unpriced against 10 priced products (a24 priced as a
+#: full product, which partly compensates): composed - full = -12.2% at worst (M4, UMAAL, where a
+#: product is cheapest against the loads and stores of an addition), -1.4% on M0+; an
+#: exponentiation has no additive work: within 0.5%. Weierstrass Jacobian formulas have fewer
+#: additions per product (doubling with a = -3: 8 products, ~8 additions/subtractions; a ladder
+#: step: 10 and 8). The bound is the worst measured error rounded up to the next 5%: 15%.
+COMPOSITION_BOUND = 0.15
 
 #: Work: (kernel operation, operand bytes) -> number of calls.
 Work = dict[tuple[str, int], int]
