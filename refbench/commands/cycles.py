@@ -12,6 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from refbench.kernels.catalog import families
+from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
 from refbench.measure import (
     COMPILERS,
     DEFAULT_SIZES,
@@ -88,6 +89,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--aad-bytes", type=int, default=0, metavar="N",
                         help="associated data for AEAD operations (default 0)")
     parser.add_argument("--no-cache", action="store_true", help="run everything again and do not store results")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="run the measurements the cache does not answer on a Dask cluster (needs "
+                             "'refbench[cluster]'; default $REFBENCH_SCHEDULER, else in this process)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of measurements instead of the table")
     parser.set_defaults(handler=run)
 
@@ -141,10 +145,14 @@ def run(args: argparse.Namespace) -> int:
         measurer = Measurer(None if args.board else (args.core or "m4"), board=args.board, clock_mhz=args.clock,
                             memory_cache=(args.cache or "on") if args.board else None, opt=args.opt,
                             compiler=args.compiler, use_cache=not args.no_cache)
+        address = scheduler_address(args.scheduler)
+        cluster = DaskExecutor(address) if address is not None else None
     except ValueError as exc:
         print(f"refbench cycles: {exc}", file=sys.stderr)
         return 2
     if not jobs:
+        if cluster is not None:
+            cluster.close()
         print("refbench cycles: the selection is empty (no variant has the chosen operation)", file=sys.stderr)
         return 2
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -154,7 +162,11 @@ def run(args: argparse.Namespace) -> int:
         def advance(done: int, total: int, label: str) -> None:
             progress.update(task, completed=done, description=label)
 
-        measurements = measurer.measure_all(jobs, progress=advance)
+        if cluster is None:
+            measurements = measurer.measure_all(jobs, progress=advance)
+        else:
+            with cluster:
+                measurements = cluster.measure_all(measurer, jobs, progress=advance)
     applicable = [m for m in measurements if not m.error.startswith("not applicable")]
     failed = [m for m in applicable if not m.verified]
     if args.json:

@@ -17,6 +17,7 @@ from refbench.commands.published import add_source_option, fmt_cycles, resolve_s
 from refbench.published.model import Figure, load_figures, load_parts
 from refbench.report import emulation_progress
 from refbench.sanity import VERDICTS, Judgement, SanityContext, figure_selected, judge
+from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
 from refbench.sanity.emulation import summary as emulation_summary
 
 VERDICT_STYLE = {"consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
@@ -55,6 +56,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="switch rule e off: run no kernel (seconds, even from empty caches); every software "
                              "figure is then 'not emulated' and rule d reports gaps without the emulated configurations "
                              "(hardware figures still meet the peripheral rule)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="run the measurements the cache does not answer on a Dask cluster (needs "
+                             "'refbench[cluster]'; default $REFBENCH_SCHEDULER, else local processes)")
     parser.set_defaults(handler=run)
 
 
@@ -115,6 +119,9 @@ def run(args: argparse.Namespace) -> int:
         # one local process per usable CPU, or $REFBENCH_WORKERS (a bad value is an option error,
         # said before any work)
         context = SanityContext.local(emulator=not args.no_emulator)
+        address = scheduler_address(args.scheduler) if not args.no_emulator else None
+        if address is not None:
+            context = replace(context, executor=DaskExecutor(address))
     except ValueError as exc:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
@@ -126,8 +133,12 @@ def run(args: argparse.Namespace) -> int:
     # Rules see every figure (partners on other boards); rule e runs kernels for the selected ones.
     chosen = [f for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
     selected = {f.id for f in chosen}
-    with emulation_progress() as progress:
-        report = judge(figures, load_parts(), replace(context, scope=frozenset(selected), progress=progress))
+    try:
+        with emulation_progress() as progress:
+            report = judge(figures, load_parts(), replace(context, scope=frozenset(selected), progress=progress))
+    finally:
+        if isinstance(context.executor, DaskExecutor):
+            context.executor.close()
     everything, emulations = report.judgements, report.emulations
     judgements = [j for j in everything if j.figure.id in selected]
     if args.only:
