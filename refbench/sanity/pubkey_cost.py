@@ -103,6 +103,7 @@ _WEIERSTRASS = {"P-256": curves.P256, "P-384": curves.P384, "P-521": curves.P521
 _PRIMES = {**{name: c.p for name, c in _WEIERSTRASS.items()},
            "Curve25519": 2**255 - 19, "Edwards25519": 2**255 - 19,
            "Curve448": 2**448 - 2**224 - 1, "Edwards448": 2**448 - 2**224 - 1}
+_EDWARDS = {"Edwards25519": edwards.ED25519, "Edwards448": edwards.ED448}
 #: Fixed, arbitrary secrets (the counts of fixed-window and ladder methods do not depend on them
 #: beyond the zero windows of the scalar; these are full-length with no zero top window).
 _SCALAR_SEED = 0x9E3779B97F4A7C15F39CC0605CEDC8341082276BF3A27251F86C6A11D0C18E95
@@ -205,8 +206,27 @@ def comb_counts(curve: str, width: int) -> Counts:
 
 def base_scalar_counts(curve: str) -> Counts:
     """The reference's generic scalar multiplication of the base point (as inside keygen/sign)."""
+    if curve in _EDWARDS:
+        e = _EDWARDS[curve]
+        return _counted(edwards.scalar_mult, e, _scalar(e.L), e.B)
     c = _WEIERSTRASS[curve]
     return _counted(weierstrass.scalar_mult, c, _scalar(c.n), c.G)
+
+
+@cache
+def edwards_comb_counts(curve: str, width: int) -> Counts:
+    """A fixed-base comb with ``width``-bit table entries on an Edwards ``curve``: ceil(bits / width)
+    doublings and additions with the reference's formulas (refbench/ref/edwards.py; the encoding
+    of the result is counted by the operation itself)."""
+    e = _EDWARDS[curve]
+    P = edwards.scalar_mult(e, 3, e.B)
+    steps = -(-e.L.bit_length() // width)
+    return (_counted(edwards.double, e, P) + _counted(edwards.add, e, P, e.B)).times(steps)
+
+
+#: Base-point multiplications a library may do per Edwards operation (RFC 8032 §5.1.6: the
+#: reference's sign computes A = [s]B and R = [r]B; a library given the public key only R).
+_EDWARDS_BASE_MULTS = {"keygen": (1,), "sign": (2, 1)}
 
 
 # ------------------------------------------------------------------------------------------
@@ -342,7 +362,17 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     elif curve.startswith("Curve"):
         methods.append(("constant-time ladder", counted))
     else:
-        methods.append(("double-and-add", counted))
+        methods.append(("double-and-add" if operation != "verify" else "double-scalar double-and-add", counted))
+        if operation in _EDWARDS_BASE_MULTS:
+            generic = base_scalar_counts(curve)
+            for w in costs["scalar_mult"]["comb_bits"]:
+                comb = edwards_comb_counts(curve, w)
+                for done in _EDWARDS_BASE_MULTS[operation]:
+                    # the reference's sign computes [s]B and [r]B; with the public key given, only
+                    # [r]B: one generic multiplication is dropped and one comb replaces the other
+                    replaced = counted - generic.times(2 if operation == "sign" else 1) + comb.times(done)
+                    given = ", public key given" if operation == "sign" and done == 1 else ""
+                    methods.append((f"{w}-bit comb base point{given}", replaced))
     out = []
     for kind in costs["fields"][curve]["kinds"]:
         for method, counts in methods:
