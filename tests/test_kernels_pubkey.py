@@ -249,15 +249,28 @@ def x25519_cases() -> list[tuple[str, bytes, bytes, bytes]]:
     return out
 
 
-@pytest.mark.parametrize("variant, core", [(v, c) for v, _, c in cases(("x25519",), ("m0plus", "m4", "m7", "m33"))])
-def test_x25519_ladder_equals_reference_and_cryptography(variant, core, subtests):
-    h = harness("bignum", variant, core)
+def check_x25519(variant: str, core: str, subtests, compiler: str = "zig") -> None:
+    h = harness("bignum", variant, core, compiler)
     for label, k, u, want in x25519_cases():
         with subtests.test(msg=label):
             result = h.machine.call("x25519_scalarmult", Buffer(bytes(32), "r"), Buffer(k, "a"), Buffer(u, "b"))
             assert result.buffer("r") == want
             run = h.run({"a": k, "b": u}, "x25519")
             assert run.verified, run.mismatch
+
+
+@pytest.mark.parametrize("variant, core", [(v, c) for v, _, c in cases(("x25519",), DEFAULT_CORES)])
+def test_x25519_ladder_equals_reference_and_cryptography(variant, core, subtests):
+    check_x25519(variant, core, subtests)
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("compiler", ["zig", "gcc"])
+@pytest.mark.parametrize("variant, core", [(v, c) for v, _, c in cases(("x25519",), MATRIX_CORES)])
+def test_matrix_x25519(variant, core, compiler, subtests):
+    if compiler == "gcc" and not gcc_available():
+        pytest.skip("arm-none-eabi-gcc is not installed (the second kernel compiler, .ci/run installs it)")
+    check_x25519(variant, core, subtests, compiler)
 
 
 def test_manifest_restricts_umaal_and_umlal_cores():
