@@ -18,7 +18,14 @@ import pytest
 
 from refbench.kernels.catalog import family
 from refbench.measure import Job, Measurer
-from refbench.sanity.pubkey_cost import COMPOSITION_BOUND, compose, exp_work, field_work, merge, reference_counts
+from refbench.sanity.pubkey_cost import (
+    COMPOSITION_BOUND,
+    compose,
+    exp_work,
+    field_work,
+    merge,
+    reference_counts,
+)
 
 CORES = ("m0plus", "m4", "m7", "m33")
 DEFAULT = [("c32", core) for core in CORES] + [("umaal", "m4")]

@@ -12,7 +12,6 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from refbench.kernels.catalog import families
-from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
 from refbench.measure import (
     COMPILERS,
     DEFAULT_SIZES,
@@ -22,6 +21,7 @@ from refbench.measure import (
     cache_root,
     plan,
 )
+from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
 
 EXAMPLES = (
     "Examples: refbench cycles --kernel aes --core m4 ; "

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from refbench.published.model import Figure
-from refbench.ref import curves, edwards, eddsa, ecdh, ecdsa, montgomery, opcount, sm2, weierstrass
+from refbench.ref import curves, ecdh, ecdsa, eddsa, edwards, montgomery, opcount, sm2, weierstrass
 
 COSTS_PATH = Path(__file__).with_name("pubkey_costs.toml")
 

@@ -28,7 +28,14 @@ from refbench.sanity.emulation import Emulation, VariantResult
 from refbench.sanity.executor import MeasureJob
 from refbench.sanity.memory_configs import DEFAULT_KINDS, MemoryConfig
 from refbench.sanity.numbers import SAME_WORK_TOLERANCE, relative_resolution
-from refbench.sanity.pubkey_cost import COMPOSITION_BOUND, Recipe, compose, family_of, library_variants, recipes
+from refbench.sanity.pubkey_cost import (
+    COMPOSITION_BOUND,
+    Recipe,
+    compose,
+    family_of,
+    library_variants,
+    recipes,
+)
 from refbench.sanity.verdicts import Finding, Verdict
 from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
 
