@@ -9,10 +9,11 @@ See :mod:`cortexm_emu.machine` for what the count covers and how it is computed,
 modules it is made of (memory_map, call, pricing, faults).
 """
 
-from cortexm_emu.call import U64, Buffer, CallResult
+from cortexm_emu.call import U64, Buffer, CallResult, Pointer
 from cortexm_emu.errors import (
     BudgetExceeded,
     BufferOverrun,
+    CalleeSavedClobbered,
     ElfError,
     EmulatorError,
     EmulatorFault,
@@ -20,6 +21,7 @@ from cortexm_emu.errors import (
     IllegalInstruction,
     ProtectedAccess,
     StackOverflow,
+    UnalignedAccess,
     UnmappedAccess,
 )
 from cortexm_emu.flash import board_memory
@@ -32,6 +34,7 @@ __all__ = [
     "BudgetExceeded",
     "Buffer",
     "BufferOverrun",
+    "CalleeSavedClobbered",
     "CallResult",
     "ElfError",
     "EmulatorError",
@@ -40,7 +43,9 @@ __all__ = [
     "IdealMemory",
     "IllegalInstruction",
     "Machine",
+    "Pointer",
     "ProtectedAccess",
     "StackOverflow",
+    "UnalignedAccess",
     "UnmappedAccess",
 ]

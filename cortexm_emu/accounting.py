@@ -8,9 +8,14 @@ Two interchangeable implementations with the same results:
   (used when no host C compiler is available; about 100x slower on ALU code).
 
 Both call ``discover(prev, cur, size)`` once per new edge. It returns the
-edge's ``(cost, instructions)`` or ``None`` to stop the run before the block
+edge's ``(cost, instructions, branch)`` or ``None`` to stop the run before the block
 executes (an illegal instruction, or a block whose dynamic instructions need
-code hooks installed first). ``prev`` is ``None`` for the first block.
+code hooks installed first). ``prev`` is ``None`` for the first block. ``branch`` is 0,
+or the conditional branch ending ``prev`` that the timing model predicts from history
+(``cortexm_emu.timing.prediction.encode_branch``): each time the edge is counted, the
+branch's two-bit counter (one per branch address, cleared by ``reset``) predicts it, a
+misprediction adds its cycles (``cycles`` includes them; ``mispredictions()`` tells where),
+and the counter moves toward the edge's outcome.
 Budgets are checked before a block runs: a block that would take the run past
 the instruction (or cycle) budget does not execute.
 
@@ -25,15 +30,16 @@ from __future__ import annotations
 
 import ctypes
 from array import array
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from unicorn import UC_HOOK_BLOCK, Uc
 from unicorn.unicorn_py3.unicorn import uclib
 
 from cortexm_emu import native
+from cortexm_emu.timing.prediction import decode_branch, step
 
-Discover = Callable[[int | None, int, int], "tuple[int, int] | None"]
+Discover = Callable[[int | None, int, int], "tuple[int, int, int] | None"]
 
 RUNNING = native.RUNNING
 STOP_INSN_BUDGET = native.STOP_INSN_BUDGET
@@ -59,6 +65,9 @@ class Accounting(Protocol):
     @property
     def stop_reason(self) -> int: ...
     def edges(self) -> dict[tuple[int | None, int], int]: ...
+    def mispredictions(self) -> dict[int, int]: ...
+    @property
+    def branch_cycles(self) -> int: ...
     @property
     def tracing(self) -> bool: ...
     def trace(self) -> array: ...
@@ -87,11 +96,11 @@ class NativeAccounting:
         self._user_discover = discover
         self._tracing = trace
 
-        def _discover(prev: int, cur: int, size: int, cost_out, insns_out) -> int:  # type: ignore[no-untyped-def]
+        def _discover(prev: int, cur: int, size: int, cost_out, insns_out, branch_out) -> int:  # type: ignore[no-untyped-def]
             result = discover(None if prev == native.NO_PREV else prev, cur, size)
             if result is None:
                 return 1
-            cost_out[0], insns_out[0] = result
+            cost_out[0], insns_out[0], branch_out[0] = result
             return 0
 
         self._discover_cb = native.DISCOVER_FN(_discover)
@@ -157,15 +166,27 @@ class NativeAccounting:
             result.frombytes(ctypes.string_at(state.trace, state.trace_len * 4))
         return result
 
-    def edges(self) -> dict[tuple[int | None, int], int]:
+    def _export(self) -> list[native.Edge]:
         used = self._state.contents.edges_used
         buffer = (native.Edge * max(used, 1))()
         copied = self._lib.cme_export(self._state, buffer, used)
+        return list(buffer[:copied])
+
+    def edges(self) -> dict[tuple[int | None, int], int]:
         result: dict[tuple[int | None, int], int] = {}
-        for edge in buffer[:copied]:
+        for edge in self._export():
             if edge.count:
                 result[(None if edge.prev == native.NO_PREV else edge.prev, edge.cur)] = edge.count
         return result
+
+    @property
+    def branch_cycles(self) -> int:
+        """Misprediction cycles counted since the last reset (included in ``cycles``)."""
+        return self._state.contents.branch_cycles
+
+    def mispredictions(self) -> dict[int, int]:
+        """Misprediction cycles per predicted branch address since the last reset."""
+        return _misprediction_cycles((edge.branch, edge.mispredicted) for edge in self._export())
 
 
 class PythonAccounting:
@@ -193,9 +214,17 @@ class PythonAccounting:
                 self._stop = STOP_DISCOVER
                 uc.emu_stop()
                 return
-            entry = [priced[0], priced[1], 0]
+            entry = [priced[0], priced[1], 0, priced[2], 0]  # cost, insns, count, branch, mispredicted
             self._table[key] = entry
         cost, insns = entry[0], entry[1]
+        mispredicted = False
+        if entry[3]:
+            branch = decode_branch(entry[3])
+            assert branch is not None
+            branch_address, penalty, taken, initial = branch
+            counter, mispredicted = step(self._counters.get(branch_address, initial), taken)
+            if mispredicted:
+                cost += penalty
         if self._insn_budget and self._instructions + insns > self._insn_budget:
             self._stop = STOP_INSN_BUDGET
             uc.emu_stop()
@@ -204,6 +233,11 @@ class PythonAccounting:
             self._stop = STOP_CYCLE_BUDGET
             uc.emu_stop()
             return
+        if entry[3]:
+            self._counters[address_of(entry[3])] = counter
+            if mispredicted:
+                entry[4] += 1
+                self._branch_cycles += cost - entry[0]
         if self._trace_on:
             self._trace.append(address)
         entry[2] += 1
@@ -214,6 +248,8 @@ class PythonAccounting:
 
     def reset(self, insn_budget: int, cycle_budget: int) -> None:
         self._table = {}
+        self._counters: dict[int, int] = {}
+        self._branch_cycles = 0
         self._prev: int | None = None
         self._cycles = 0
         self._instructions = 0
@@ -250,11 +286,33 @@ class PythonAccounting:
         return {key: entry[2] for key, entry in self._table.items() if entry[2]}
 
     @property
+    def branch_cycles(self) -> int:
+        return self._branch_cycles
+
+    def mispredictions(self) -> dict[int, int]:
+        return _misprediction_cycles((entry[3], entry[4]) for entry in self._table.values())
+
+    @property
     def tracing(self) -> bool:
         return self._trace_on
 
     def trace(self) -> array:
         return array("I", self._trace)
+
+
+def address_of(branch: int) -> int:
+    return branch & 0xFFFF_FFFF
+
+
+def _misprediction_cycles(edges: Iterable[tuple[int, int]]) -> dict[int, int]:
+    """(branch, mispredicted count) per edge -> misprediction cycles per branch address."""
+    result: dict[int, int] = {}
+    for branch, mispredicted in edges:
+        decoded = decode_branch(branch) if mispredicted else None
+        if decoded is not None:
+            address, penalty, _taken, _initial = decoded
+            result[address] = result.get(address, 0) + mispredicted * penalty
+    return result
 
 
 def make_accounting(mode: str) -> tuple[Accounting, str]:

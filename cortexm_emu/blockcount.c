@@ -12,6 +12,13 @@
  * counts to a growing trace buffer, so that the memory model can replay the exact block
  * sequence after the run. The untraced hook is unchanged by the trace: the traced one wraps it.
  *
+ * Dynamic branch prediction (cortexm_emu.timing.prediction): an edge whose previous block ends in
+ * a conditional branch the timing model predicts from history carries that branch in
+ * cme_edge.branch (address, misprediction cycles, taken or not on this edge, the counter's initial
+ * value; 0: none). Each time such an edge is counted, the branch's two-bit counter (one per branch
+ * address, cleared by cme_reset) gives the prediction; a misprediction adds its cycles to the
+ * count and to cme_edge.mispredicted, and the counter saturates toward the outcome.
+ *
  * Built on first use by cortexm_emu.native with the host C compiler; no
  * Unicorn header is needed (the hook receives an opaque engine pointer and
  * uc_emu_stop is passed in as a function pointer).
@@ -38,9 +45,21 @@ typedef struct {
     int64_t cost;
     uint64_t count;
     uint64_t next;  /* 1 + index of the edge that followed this one last time (0: none) */
+    uint64_t branch;        /* predicted branch (CME_BRANCH_* fields below); 0: none */
+    uint64_t counter;       /* 1 + index of the branch's counter in cme_state.counters (0: none) */
+    uint64_t mispredicted;  /* mispredictions counted on this edge */
 } cme_edge;
 
-typedef int (*cme_discover_fn)(uint32_t prev, uint32_t cur, uint32_t size, int64_t *cost, uint32_t *insns);
+/* cme_edge.branch: bits 0..31 branch address, 32..39 misprediction cycles, bit 40 taken on this
+ * edge, bits 41..42 the counter's value before the branch first executes, bit 47 valid. */
+#define CME_BRANCH_VALID (1ull << 47)
+#define CME_BRANCH_ADDRESS(b) ((uint32_t)((b) & 0xFFFFFFFFu))
+#define CME_BRANCH_CYCLES(b) ((int64_t)(((b) >> 32) & 0xFFu))
+#define CME_BRANCH_TAKEN(b) ((uint8_t)(((b) >> 40) & 1u))
+#define CME_BRANCH_INITIAL(b) ((uint8_t)(((b) >> 41) & 3u))
+
+typedef int (*cme_discover_fn)(uint32_t prev, uint32_t cur, uint32_t size, int64_t *cost, uint32_t *insns,
+                               uint64_t *branch);
 typedef int (*cme_stop_fn)(void *uc);
 
 typedef struct {
@@ -61,6 +80,14 @@ typedef struct {
     uint32_t *trace;         /* addresses of the blocks counted, in execution order */
     uint64_t trace_len;
     uint64_t trace_cap;
+    /* branch predictor: two-bit counters, dense, found by branch address through an open hash */
+    uint8_t *counters;
+    uint64_t counters_used;
+    uint64_t counters_cap;
+    uint32_t *counter_keys;  /* hash: branch address, 0 = empty slot (Thumb code is never at 0 here) */
+    uint64_t *counter_slots; /* hash: 1 + dense index */
+    uint64_t counter_hash_cap;  /* power of two, or 0 before the first branch */
+    int64_t branch_cycles;   /* misprediction cycles counted so far (included in cycles) */
 } cme_state;
 
 static inline uint64_t cme_slot(uint32_t prev, uint32_t cur, uint64_t mask) {
@@ -125,6 +152,9 @@ void cme_free(cme_state *s) {
     if (s != NULL) {
         free(s->trace);
         free(s->table);
+        free(s->counters);
+        free(s->counter_keys);
+        free(s->counter_slots);
         free(s);
     }
 }
@@ -140,6 +170,64 @@ void cme_reset(cme_state *s) {
     s->edges_used = 0;
     s->last = 0;
     s->trace_len = 0;
+    s->counters_used = 0;
+    s->branch_cycles = 0;
+    if (s->counter_hash_cap) {
+        memset(s->counter_keys, 0, s->counter_hash_cap * sizeof(uint32_t));
+    }
+}
+
+static inline uint64_t cme_counter_hash(uint32_t address, uint64_t mask) {
+    uint64_t h = (uint64_t)address * 0x9E3779B97F4A7C15ull;
+    return (h ^ (h >> 29)) & mask;
+}
+
+/* 1 + index of the counter of the branch at address (made, with its initial value, if new);
+ * 0 if memory runs out. */
+static uint64_t cme_counter_for(cme_state *s, uint32_t address, uint8_t initial) {
+    if ((s->counters_used + 1) * 2 > s->counter_hash_cap) {
+        uint64_t cap = s->counter_hash_cap ? s->counter_hash_cap * 2 : 256;
+        uint32_t *keys = calloc(cap, sizeof(uint32_t));
+        uint64_t *slots = calloc(cap, sizeof(uint64_t));
+        uint8_t *counters = realloc(s->counters, cap);
+        if (keys == NULL || slots == NULL || counters == NULL) {
+            free(keys);
+            free(slots);
+            if (counters != NULL) {
+                s->counters = counters;
+            }
+            return 0;
+        }
+        s->counters = counters;
+        for (uint64_t i = 0; i < s->counter_hash_cap; i++) {
+            if (s->counter_keys[i]) {
+                uint64_t j = cme_counter_hash(s->counter_keys[i], cap - 1);
+                while (keys[j]) {
+                    j = (j + 1) & (cap - 1);
+                }
+                keys[j] = s->counter_keys[i];
+                slots[j] = s->counter_slots[i];
+            }
+        }
+        free(s->counter_keys);
+        free(s->counter_slots);
+        s->counter_keys = keys;
+        s->counter_slots = slots;
+        s->counter_hash_cap = cap;
+        s->counters_cap = cap;
+    }
+    uint64_t mask = s->counter_hash_cap - 1;
+    uint64_t i = cme_counter_hash(address, mask);
+    while (s->counter_keys[i]) {
+        if (s->counter_keys[i] == address) {
+            return s->counter_slots[i];
+        }
+        i = (i + 1) & mask;
+    }
+    s->counter_keys[i] = address;
+    s->counters[s->counters_used] = initial;
+    s->counter_slots[i] = ++s->counters_used;
+    return s->counter_slots[i];
 }
 
 /* Double the trace buffer; -1 if memory runs out. */
@@ -182,7 +270,8 @@ void cme_block_hook(void *uc, uint64_t address, uint32_t size, void *user_data) 
         if (!e->used) {
             int64_t cost = 0;
             uint32_t insns = 0;
-            if (s->discover(prev, cur, size, &cost, &insns) != 0) {
+            uint64_t branch = 0;
+            if (s->discover(prev, cur, size, &cost, &insns, &branch) != 0) {
                 s->stop_reason = CME_STOP_DISCOVER;
                 s->stop(uc);
                 return;
@@ -202,10 +291,34 @@ void cme_block_hook(void *uc, uint64_t address, uint32_t size, void *user_data) 
             e->cost = cost;
             e->count = 0;
             e->next = 0;
+            e->branch = branch;
+            e->counter = 0;
+            e->mispredicted = 0;
+            if (branch & CME_BRANCH_VALID) {
+                e->counter = cme_counter_for(s, CME_BRANCH_ADDRESS(branch), CME_BRANCH_INITIAL(branch));
+                if (e->counter == 0) {
+                    e->used = 0;
+                    s->stop_reason = CME_STOP_NO_MEMORY;
+                    s->stop(uc);
+                    return;
+                }
+            }
             s->edges_used++;
         }
         if (s->last != 0) {
             s->table[s->last - 1].next = (uint64_t)(e - s->table) + 1;
+        }
+    }
+    int64_t cost = e->cost;
+    uint8_t *counter = NULL;
+    uint8_t taken = 0;
+    int mispredicted = 0;
+    if (e->counter != 0) {
+        counter = &s->counters[e->counter - 1];
+        taken = CME_BRANCH_TAKEN(e->branch);
+        mispredicted = (*counter >= 2) != taken;
+        if (mispredicted) {
+            cost += CME_BRANCH_CYCLES(e->branch);
         }
     }
     if (s->insn_budget != 0 && s->instructions + e->insns > s->insn_budget) {
@@ -213,13 +326,24 @@ void cme_block_hook(void *uc, uint64_t address, uint32_t size, void *user_data) 
         s->stop(uc);
         return;
     }
-    if (s->cycle_budget != 0 && s->cycles + e->cost > s->cycle_budget) {
+    if (s->cycle_budget != 0 && s->cycles + cost > s->cycle_budget) {
         s->stop_reason = CME_STOP_CYCLE_BUDGET;
         s->stop(uc);
         return;
     }
+    if (counter != NULL) {
+        if (taken) {
+            *counter += *counter < 3;
+        } else {
+            *counter -= *counter > 0;
+        }
+        if (mispredicted) {
+            e->mispredicted++;
+            s->branch_cycles += CME_BRANCH_CYCLES(e->branch);
+        }
+    }
     e->count++;
-    s->cycles += e->cost;
+    s->cycles += cost;
     s->instructions += e->insns;
     s->blocks++;
     s->prev = cur;

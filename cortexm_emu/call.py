@@ -1,7 +1,12 @@
 """A function call's arguments and result: AAPCS marshalling, buffers with canaries, CallResult.
 
-Arguments are ints (32-bit), :class:`U64` (64-bit) and :class:`Buffer` (passed by address), or
-names of buffers given by name. :func:`marshal` places them as AAPCS (IHI 0042) §6.5 says:
+Arguments are ints (32-bit), :class:`U64` (64-bit) and :class:`Buffer` (passed by address),
+names of buffers given by name, or a :class:`Pointer` (a named buffer's address plus an offset: a
+pointer into the middle of a buffer). A struct holding pointers is a Buffer whose ``pointers``
+maps byte offsets of the struct to Pointers: each 32-bit little-endian word there is written with
+the target's address once every buffer is placed. Registers r4-r12 can be set for functions with
+an internal (non-AAPCS) calling convention (:func:`check_registers`); without them, r4-r11 start
+with known values and :func:`check_callee_saved` verifies that an AAPCS function kept them and SP. :func:`marshal` places them as AAPCS (IHI 0042) §6.5 says:
 r0-r3, then the stack. :class:`BufferArena` gives each buffer its own mapped region above the
 stack: the data ends at the region's page end (so an overrun past the end is an unmapped access
 at once), the bytes before it hold a canary checked after the call, and an unmapped guard
@@ -18,11 +23,32 @@ from unicorn import UC_PROT_READ, UC_PROT_WRITE, Uc
 from unicorn import arm_const as uc_arm
 
 from cortexm_emu.elf import ElfImage
-from cortexm_emu.errors import BufferOverrun, FaultSite
-from cortexm_emu.memory_map import BUFFER_GUARD, HALT_SYMBOL, align_down, align_up
+from cortexm_emu.errors import BufferOverrun, CalleeSavedClobbered, ElfError, FaultSite
+from cortexm_emu.memory_map import (
+    BUFFER_GUARD,
+    HALT_SYMBOL,
+    SRAM_END,
+    SRAM_START,
+    align_down,
+    align_up,
+)
 
 DEFAULT_BUDGET = 1_000_000_000  # instructions
+MAX_BUDGET = (1 << 63) - 1  # the native counter's budgets are signed 64-bit
 CANARY = 0xA5
+#: the largest buffer: the SRAM region of the memory map, 0x20000000-0x3FFFFFFF (ARMv7-M ARM DDI
+#: 0403E B3.1 Table B3-1; ARMv6-M the same), where the stack and the buffers are placed
+MAX_BUFFER_SIZE = SRAM_END - SRAM_START
+#: registers a call may set besides its arguments (internal-ABI functions)
+SETTABLE_REGISTERS = tuple(f"r{i}" for i in range(4, 13))
+#: AAPCS (IHI 0042) §6.1.1: r4-r8, r10, r11 (and r9 in its default role) and SP are callee-saved
+CALLEE_SAVED = tuple(range(4, 12))
+
+
+def callee_saved_pattern(index: int) -> int:
+    """The value r``index`` (4-11) holds when an AAPCS call starts: distinct per register, so a
+    function that overwrites one is seen."""
+    return 0xCA11_0000 | (index << 8) | index
 
 
 @dataclass
@@ -34,11 +60,16 @@ class Buffer:
 
     data: bytes = b""
     name: str = ""
+    #: byte offset in ``data`` -> Pointer: a struct holding pointers (see the module docstring)
+    pointers: Mapping[int, Pointer] = field(default_factory=dict)
 
     @classmethod
     def zeros(cls, size: int, name: str = "") -> Buffer:
-        if not isinstance(size, int) or size < 0:
-            raise ValueError(f"Invalid buffer size {size!r}; accepted: an integer >= 0")
+        if not isinstance(size, int) or isinstance(size, bool) or not 0 <= size <= MAX_BUFFER_SIZE:
+            raise ValueError(
+                f"Invalid buffer size {size!r}; accepted: an integer 0 .. {MAX_BUFFER_SIZE} "
+                "(the 512 MiB SRAM region 0x20000000-0x3FFFFFFF holds the stack and every buffer)"
+            )
         return cls(bytes(size), name)
 
     def __post_init__(self) -> None:
@@ -47,6 +78,37 @@ class Buffer:
                 f"Invalid buffer data of type {type(self.data).__name__}; accepted: bytes"
             )
         self.data = bytes(self.data)
+        if len(self.data) > MAX_BUFFER_SIZE:
+            raise ValueError(
+                f"Invalid buffer of {len(self.data)} bytes; accepted: at most {MAX_BUFFER_SIZE} "
+                "(the SRAM region 0x20000000-0x3FFFFFFF)"
+            )
+        for offset, pointer in dict(self.pointers).items():
+            if not isinstance(offset, int) or not 0 <= offset <= len(self.data) - 4:
+                raise ValueError(
+                    f"Invalid pointer offset {offset!r} in buffer {self.name or '(unnamed)'} of "
+                    f"{len(self.data)} bytes; accepted: 0 .. {len(self.data) - 4} (a 4-byte word inside it)"
+                )
+            if not isinstance(pointer, Pointer):
+                raise ValueError(  # noqa: TRY004 - project rule: a bad parameter is a ValueError
+                    f"Invalid pointers[{offset}] of type {type(pointer).__name__}; accepted: Pointer"
+                )
+
+
+@dataclass(frozen=True)
+class Pointer:
+    """The address of the named buffer ``buffer`` (given in ``buffers=``) plus ``offset`` bytes:
+    an argument pointing into the middle of a buffer, or a pointer stored inside a struct buffer
+    (``Buffer.pointers``). ``offset`` may be 0 .. the buffer's size (one past the end, as in C)."""
+
+    buffer: str
+    offset: int = 0
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.buffer, str) or not self.buffer:
+            raise ValueError(f"Invalid Pointer buffer {self.buffer!r}; accepted: a buffer name")
+        if not isinstance(self.offset, int) or isinstance(self.offset, bool):
+            raise ValueError(f"Invalid Pointer offset {self.offset!r}; accepted: an integer")
 
 
 @dataclass(frozen=True)
@@ -148,20 +210,82 @@ def entry_address(image: ElfImage, function: str) -> int:
         raise ValueError(
             f"Invalid function {function!r}; accepted: a function symbol of {image.path.name} ({names})"
         )
+    check_thumb(image, function)
     return image.functions[function].address
 
 
 def check_budgets(budget: int | None, cycle_budget: int | None) -> None:
     for name, value in (("budget", budget), ("cycle_budget", cycle_budget)):
-        if value is not None and (not isinstance(value, int) or value <= 0):
-            raise ValueError(f"Invalid {name} {value!r}; accepted: a positive integer or None")
+        if value is not None and (
+            not isinstance(value, int) or isinstance(value, bool) or not 0 < value <= MAX_BUDGET
+        ):
+            raise ValueError(
+                f"Invalid {name} {value!r}; accepted: a positive integer up to 2**63-1, or None"
+            )
+
+
+def check_registers(registers: Mapping[str, int] | None) -> dict[int, int]:
+    """``{"r4": value, ...}`` as {register number: 32-bit value}; r4-r12 only (r0-r3 carry the
+    arguments, SP/LR/PC belong to the call)."""
+    values: dict[int, int] = {}
+    for name, value in dict(registers or {}).items():
+        key = str(name).lower()
+        if key not in SETTABLE_REGISTERS:
+            raise ValueError(
+                f"Invalid register {name!r}; accepted: {', '.join(SETTABLE_REGISTERS)} "
+                "(r0-r3 are the arguments; SP, LR and PC are set by the call)"
+            )
+        if not isinstance(value, int) or isinstance(value, bool) or not -(1 << 31) <= value < (1 << 32):
+            raise ValueError(
+                f"Invalid value {value!r} for register {key}; accepted: a 32-bit integer (-2**31 .. 2**32-1)"
+            )
+        values[int(key[1:])] = value & 0xFFFF_FFFF
+    return values
+
+
+def check_callee_saved(uc: Uc, function: str, sp: int, core_title: str) -> None:
+    """Raise CalleeSavedClobbered if the AAPCS call of ``function`` returned with r4-r11 not
+    holding :func:`callee_saved_pattern` or SP not back at the call's ``sp``."""
+    site = FaultSite(core_title, None, "", "")
+    rule = "AAPCS (IHI 0042) §6.1.1: r4-r8, r10, r11, r9 (default role) and SP are callee-saved"
+    for index in CALLEE_SAVED:
+        value = uc.reg_read(getattr(uc_arm, f"UC_ARM_REG_R{index}"))
+        expected = callee_saved_pattern(index)
+        if value != expected:
+            raise CalleeSavedClobbered(
+                f"callee-saved register r{index} changed by {function}: 0x{expected:08x} at the call, "
+                f"0x{value:08x} at its return ({rule}; a function with its own convention: call it "
+                "with registers=... to skip this check)",
+                site,
+            )
+    after = uc.reg_read(uc_arm.UC_ARM_REG_SP)
+    if after != sp:
+        raise CalleeSavedClobbered(
+            f"SP changed by {function}: 0x{sp:08x} at the call, 0x{after:08x} at its return ({rule})",
+            site,
+        )
+
+
+def check_thumb(image: ElfImage, function: str) -> None:
+    """Refuse an ARM-state (A32) function: M-profile cores execute Thumb only (ARMv7-M ARM DDI
+    0403E A4.1: 'ARMv7-M only supports the Thumb instruction set'; EPSR.T = 0 faults, B1.4.2)."""
+    sym = image.functions[function]
+    if not sym.thumb:
+        raise ElfError(
+            str(image.path),
+            f"function {function} is ARM-state (A32) code ({sym.thumb_evidence}); Cortex-M cores "
+            "execute Thumb only (ARMv7-M ARM DDI 0403E A4.1): build it with -mthumb",
+        )
 
 
 # -- AAPCS --------------------------------------------------------------------------------------
 
 
 def marshal(
-    args: Sequence[Any], named: Mapping[str, Buffer], allocate: Callable[[Buffer], Allocation]
+    args: Sequence[Any],
+    named: Mapping[str, Buffer],
+    allocate: Callable[[Buffer], Allocation],
+    write: Callable[[int, bytes], None] | None = None,
 ) -> tuple[list[int], list[int]]:
     """(r0-r3 values, stack words) for ``args``; buffers are placed with ``allocate``.
 
@@ -177,20 +301,43 @@ def marshal(
     placed: dict[str, Allocation] = {}
     registers: list[int] = []
     stack: list[int] = []
+    structs: list[tuple[Allocation, Buffer]] = []
+
+    def place(buffer: Buffer) -> Allocation:
+        alloc = allocate(buffer)
+        if buffer.pointers:
+            structs.append((alloc, buffer))
+        return alloc
+
+    def named_buffer(name: str, what: str) -> Allocation:
+        if name not in named:
+            accepted = ", ".join(repr(n) for n in named) or "none given"
+            raise ValueError(f"Invalid {what} ({name!r}): no such buffer; accepted: {accepted}")
+        if name not in placed:
+            buffer = named[name]
+            placed[name] = place(Buffer(buffer.data, name, buffer.pointers))
+        return placed[name]
+
     ncrn = 0
     for position, arg in enumerate(args):
-        if isinstance(arg, str):
-            if arg not in named:
-                accepted = ", ".join(repr(n) for n in named) or "none given"
+        if isinstance(arg, Pointer):
+            target = named_buffer(arg.buffer, f"argument {position}")
+            if not 0 <= arg.offset <= target.size:
                 raise ValueError(
-                    f"Invalid argument {position} ({arg!r}): no such buffer; accepted: {accepted}"
+                    f"Invalid argument {position} (Pointer({arg.buffer!r}, {arg.offset})): offset outside "
+                    f"the {target.size}-byte buffer; accepted: 0 .. {target.size}"
                 )
-            if arg not in placed:
-                placed[arg] = allocate(Buffer(named[arg].data, arg))
-            words = [placed[arg].address]
+            words = [target.address + arg.offset]
+        elif isinstance(arg, str):
+            words = [named_buffer(arg, f"argument {position}").address]
         elif isinstance(arg, Buffer):
-            words = [allocate(arg).address]
+            words = [place(arg).address]
         elif isinstance(arg, U64):
+            if not isinstance(arg.value, int) or not -(1 << 63) <= arg.value < (1 << 64):
+                raise ValueError(
+                    f"Invalid argument {position} (U64({arg.value!r})); accepted: a 64-bit integer "
+                    "(-2**63 .. 2**64-1)"
+                )
             value = arg.value % (1 << 64)
             words = [value & 0xFFFF_FFFF, value >> 32]
         elif isinstance(arg, int) and not isinstance(arg, bool):
@@ -202,7 +349,7 @@ def marshal(
             words = [arg & 0xFFFF_FFFF]
         else:
             raise ValueError(  # noqa: TRY004 - project rule: a bad parameter is a ValueError
-                f"Invalid argument {position} of type {type(arg).__name__}; accepted: int, U64, Buffer, buffer name"
+                f"Invalid argument {position} of type {type(arg).__name__}; accepted: int, U64, Buffer, buffer name, Pointer"
             )
         if len(words) == 2:
             ncrn = align_up(ncrn, 2)
@@ -221,23 +368,47 @@ def marshal(
             ncrn += 1
         else:
             stack.append(words[0])
-    for name, buffer in named.items():
+    for name in named:
         if name not in placed:
-            allocate(Buffer(buffer.data, name))
+            named_buffer(name, "buffer")
+    for alloc, buffer in structs:
+        if write is None:
+            raise ValueError("a Buffer with pointers needs a machine to write them (marshal(write=...))")
+        for offset, pointer in sorted(buffer.pointers.items()):
+            target = named_buffer(pointer.buffer, f"pointers[{offset}] of {alloc.label()}")
+            if not 0 <= pointer.offset <= target.size:
+                raise ValueError(
+                    f"Invalid pointers[{offset}] of {alloc.label()} (Pointer({pointer.buffer!r}, "
+                    f"{pointer.offset})): offset outside the {target.size}-byte buffer; accepted: 0 .. {target.size}"
+                )
+            write(alloc.address + offset, (target.address + pointer.offset).to_bytes(4, "little"))
     return registers, stack
 
 
 def enter(
-    uc: Uc, registers: Sequence[int], stack_words: Sequence[int], stack_top: int, return_to: int
+    uc: Uc,
+    registers: Sequence[int],
+    stack_words: Sequence[int],
+    stack_top: int,
+    return_to: int,
+    extra: Mapping[int, int] | None = None,
+    pattern: bool = True,
 ) -> int:
-    """Write the arguments to r0-r12 (unused ones 0) and the stack, LR (Thumb bit set), and an
-    xPSR with only T set. Returns the call's SP: 8-byte aligned (AAPCS §6.2.1.2), stack
-    arguments at SP upwards."""
+    """Write the arguments to r0-r3 (unused ones 0); r4-r12 from ``extra`` ({register number:
+    value}), the others 0, or with ``pattern`` r4-r11 :func:`callee_saved_pattern` (what
+    :func:`check_callee_saved` expects back); the stack, LR (Thumb bit set), and an xPSR with
+    only T set. Returns the call's SP: 8-byte aligned (AAPCS §6.2.1.2),
+    stack arguments at SP upwards."""
     sp = align_down(stack_top - 4 * len(stack_words), 8)
     for i, word in enumerate(stack_words):
         uc.mem_write(sp + 4 * i, word.to_bytes(4, "little"))
+    extra = extra or {}
     for i in range(13):
-        uc.reg_write(getattr(uc_arm, f"UC_ARM_REG_R{i}"), registers[i] if i < len(registers) else 0)
+        if i < 4:
+            value = registers[i] if i < len(registers) else 0
+        else:
+            value = extra.get(i, callee_saved_pattern(i) if pattern and i in CALLEE_SAVED else 0)
+        uc.reg_write(getattr(uc_arm, f"UC_ARM_REG_R{i}"), value)
     uc.reg_write(uc_arm.UC_ARM_REG_SP, sp)
     uc.reg_write(uc_arm.UC_ARM_REG_LR, return_to | 1)
     uc.reg_write(uc_arm.UC_ARM_REG_XPSR, 0x0100_0000)
@@ -264,6 +435,14 @@ class BufferArena:
         region_start = self._cursor
         region_end = region_start + align_up(rounded, self.page)
         address = region_end - rounded
+        if region_end + BUFFER_GUARD > SRAM_END:
+            title = f"buffer {len(self.allocations)}" + (f" '{buffer.name}'" if buffer.name else "")
+            raise ValueError(
+                f"Invalid {title} of {size} bytes: the call's buffers would end at 0x{region_end:08x}, "
+                f"past the SRAM region 0x{SRAM_START:08x}-0x{SRAM_END - 1:08x} (ARMv7-M ARM DDI 0403E "
+                f"B3.1 Table B3-1); about {max(0, SRAM_END - BUFFER_GUARD - region_start)} bytes are "
+                "left for it"
+            )
         self.uc.mem_map(region_start, region_end - region_start, UC_PROT_READ | UC_PROT_WRITE)
         self.uc.mem_write(region_start, bytes([CANARY]) * (region_end - region_start))
         self.uc.mem_write(address, buffer.data)
@@ -273,6 +452,9 @@ class BufferArena:
         )
         self.allocations.append(alloc)
         return alloc
+
+    def write(self, address: int, data: bytes) -> None:
+        self.uc.mem_write(address, data)
 
     def free(self) -> None:
         for alloc in self.allocations:

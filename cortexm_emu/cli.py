@@ -16,8 +16,21 @@ from typing import Any
 from cortexm_emu.annotate import annotate, as_json, render_text
 from cortexm_emu.boards import board_names, find_board, load_board, wait_states
 from cortexm_emu.cores import CORES
+from cortexm_emu.call import Pointer
+from cortexm_emu.cli_args import (
+    Ordered,
+    Unpassed,
+    parse_arg,
+    parse_budget,
+    parse_buffer,
+    parse_int,
+    parse_mhz,
+    parse_reg,
+    parse_stack,
+    parse_top,
+)
 from cortexm_emu.errors import EmulatorError
-from cortexm_emu.machine import DEFAULT_BUDGET, DEFAULT_STACK_SIZE, U64, Buffer, CallResult, Machine
+from cortexm_emu.machine import DEFAULT_BUDGET, DEFAULT_STACK_SIZE, Buffer, CallResult, Machine
 
 COUNT_NOTE = (
     "The count runs from the function's first instruction to its own return included "
@@ -31,92 +44,35 @@ examples:
   cortexm-emu run prog.elf xor_into --core m0plus --buf 00112233 --buf hex:ffffffff --arg 4 --json
   cortexm-emu run prog.elf fill --core m3 --buf size:64 --arg 64 --arg 7
   cortexm-emu run prog.elf mix64 --core m4 --arg 7 --arg64 0x1122334455667788 --arg 9 --arg64 1
+  cortexm-emu run prog.elf load_word --data hex:0001020304050607 --arg buf0+4
+  cortexm-emu run prog.elf internal_sum --reg r4=10 --reg r5=3
   cortexm-emu annotate prog.elf xorshift_loop --core m4 --arg 1 --arg 100 --top 5
   cortexm-emu run prog.elf xorshift_loop --board stm32f407vg --clock 168 --cache off --arg 1 --arg 1000
   cortexm-emu boards
   cortexm-emu boards --json
 
 --arg INT      a 32-bit integer argument: decimal, 0x hex, 0b binary, negative allowed
---arg64 INT    a 64-bit argument (AAPCS: even register pair or 8-aligned stack slot)
+--arg bufK+OFF the address of the K-th --buf or --data (from 0, in command-line order) plus OFF
+               bytes (0 .. its size): a pointer into the middle of a buffer (bufK alone is offset 0)
+--data SPEC    a buffer like --buf that is not passed as an argument itself (only --arg bufK+OFF
+               points into it); printed with the others
+--arg64 INT    a 64-bit argument (-2**63 .. 2**64-1; AAPCS: even register pair or 8-aligned stack slot)
+--reg rN=INT   set r4..r12 before the call (a function with its own calling convention); without
+               --reg, r4-r11 start with known values and a function that returns with one of them
+               or SP changed is an error (AAPCS IHI 0042 6.1.1: they are callee-saved)
 --buf SPEC     a buffer in SRAM, its address passed as the argument:
                  size:N  or bare decimal N without a leading zero (64)  -> N zero bytes
                  hex:HEX or any other bare value (00112233, deadbeef)   -> those bytes
                so "--buf 64" is 64 zero bytes and "--buf 0064" or "--buf hex:64" is the byte 0x64.
+               The stack and all buffers must fit the 512 MiB SRAM region 0x20000000-0x3FFFFFFF.
+               A struct holding pointers: use the library (Buffer(..., pointers={0: Pointer("name")})).
 --board NAME   run with that board's memory system (cortexm-emu boards lists them): flash wait
-               states at --clock MHZ (default: the board's default clock), prefetch, and
+               states at --clock MHZ (default: the part's maximum clock, said on stderr), prefetch, and
                ART / ICACHE / L1 caches switched by --cache on|off (default on); the core
                defaults to the board's. Results add the memory stall cycles and the time at
-               the clock. Board options are for "run" only.
+               the clock. --core, if given, must be the board's core. Board options are for "run" only.
 Arguments are passed in the order given. Exit status: 0 ok, 1 emulator fault or bad ELF, 2 bad arguments.
 """
-
-
-def parse_int(text: str) -> int:
-    try:
-        return int(text, 0)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid integer {text!r}; expected e.g. 42, -1, 0x2A or 0b101010"
-        ) from None
-
-
-def parse_buffer(text: str) -> Buffer:
-    form = "expected size:N, hex:HEX, a decimal size such as 64 or hex bytes such as 00112233"
-    if text.startswith("size:"):
-        size_text = text[5:]
-        if not size_text.isdigit():
-            raise argparse.ArgumentTypeError(
-                f"invalid buffer size {size_text!r} in {text!r}; {form}"
-            )
-        return Buffer.zeros(int(size_text))
-    if text.startswith("hex:"):
-        hex_text = text[4:]
-    elif text.isdigit() and (text == "0" or not text.startswith("0")):
-        return Buffer.zeros(int(text))
-    else:
-        hex_text = text
-    hex_text = hex_text.removeprefix("0x")
-    try:
-        return Buffer(bytes.fromhex(hex_text))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid buffer {text!r} (not an even number of hex digits); {form}"
-        ) from None
-
-
-class _Ordered(argparse.Action):
-    """Collect --arg/--arg64/--buf into one list, in command-line order."""
-
-    def __call__(
-        self,
-        parser: argparse.ArgumentParser,
-        namespace: argparse.Namespace,
-        values: Any,
-        option_string: str | None = None,
-    ) -> None:
-        items = list(getattr(namespace, "call_args", None) or [])
-        if option_string == "--arg64":
-            values = U64(values)
-        elif option_string == "--arg" and not -(1 << 31) <= values < (1 << 32):
-            parser.error(
-                f"argument --arg: {values} does not fit 32 bits; expected -2**31 .. 2**32-1 (use --arg64)"
-            )
-        items.append(values)
-        namespace.call_args = items
-
-
-def parse_mhz(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid clock {text!r}; expected a number of MHz such as 168 or 80.5"
-        ) from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(
-            f"invalid clock {text!r}; expected a positive number of MHz"
-        )
-    return value
 
 
 def _add_board_options(parser: argparse.ArgumentParser) -> None:
@@ -131,7 +87,7 @@ def _add_board_options(parser: argparse.ArgumentParser) -> None:
         type=parse_mhz,
         metavar="MHZ",
         default=None,
-        help="core clock with --board (default: the board's default clock, see cortexm-emu boards)",
+        help="core clock with --board (default: the part's maximum clock, see cortexm-emu boards)",
     )
     parser.add_argument(
         "--cache",
@@ -176,16 +132,24 @@ def _add_call_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--arg",
-        type=parse_int,
-        action=_Ordered,
+        type=parse_arg,
+        action=Ordered,
         dest="call_args",
-        metavar="INT",
-        help="32-bit integer argument",
+        metavar="INT|bufK+OFF",
+        help="32-bit integer argument, or the K-th --buf's address plus OFF bytes",
+    )
+    parser.add_argument(
+        "--reg",
+        type=parse_reg,
+        action="append",
+        default=None,
+        metavar="rN=INT",
+        help="set r4..r12 before the call (repeatable); turns off the callee-saved check",
     )
     parser.add_argument(
         "--arg64",
         type=parse_int,
-        action=_Ordered,
+        action=Ordered,
         dest="call_args",
         metavar="INT",
         help="64-bit integer argument",
@@ -193,21 +157,29 @@ def _add_call_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--buf",
         type=parse_buffer,
-        action=_Ordered,
+        action=Ordered,
         dest="call_args",
         metavar="HEX|SIZE",
         help="buffer argument (see below)",
     )
     parser.add_argument(
+        "--data",
+        type=parse_buffer,
+        action=Ordered,
+        dest="call_args",
+        metavar="HEX|SIZE",
+        help="a buffer that is not an argument itself; --arg bufK+OFF points into it",
+    )
+    parser.add_argument(
         "--budget",
-        type=parse_int,
+        type=parse_budget,
         default=DEFAULT_BUDGET,
         metavar="N",
         help=f"instruction budget (default {DEFAULT_BUDGET})",
     )
     parser.add_argument(
         "--stack",
-        type=parse_int,
+        type=parse_stack,
         default=DEFAULT_STACK_SIZE,
         metavar="BYTES",
         help=f"stack size (default {DEFAULT_STACK_SIZE})",
@@ -252,7 +224,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_call_options(ann)
     ann.add_argument(
-        "--top", type=parse_int, default=None, metavar="N", help="show only the N hottest blocks"
+        "--top", type=parse_top, default=None, metavar="N", help="show only the N hottest blocks (N >= 1)"
     )
     ann.set_defaults(handler=_annotate)
     boards = sub.add_parser(
@@ -299,12 +271,55 @@ def _validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _board_and_clock(args: argparse.Namespace) -> tuple[Any, float]:
+    """The board of --board, checked against --core, and the clock: --clock or the part maximum
+    (said on stderr)."""
+    board = find_board(args.board)
+    if args.core is not None and args.core != board.core:
+        raise ValueError(
+            f"Invalid --core {args.core} with --board {board.name}: that part has a {board.core} core; "
+            f"accepted: --core {board.core}, or no --core"
+        )
+    if args.clock is not None:
+        return board, args.clock
+    print(
+        f"cortexm-emu: note: no --clock; running {board.name} at its part maximum "
+        f"{board.max_clock_mhz:g} MHz ({board.max_clock.source})",
+        file=sys.stderr,
+    )
+    return board, board.max_clock_mhz
+
+
+def _arguments(args: argparse.Namespace) -> tuple[list[Any], dict[str, Buffer]]:
+    """The call's arguments with each --buf named bufK (K counted from 0), so that
+    ``--arg bufK+OFF`` can point into it."""
+    named: dict[str, Buffer] = {}
+    call_args: list[Any] = []
+    for item in args.call_args or []:
+        if isinstance(item, Unpassed):
+            named[f"buf{len(named)}"] = item.buffer
+        elif isinstance(item, Buffer):
+            name = f"buf{len(named)}"
+            named[name] = item
+            call_args.append(name)
+        else:
+            call_args.append(item)
+    for item in call_args:
+        if isinstance(item, Pointer) and item.buffer not in named:
+            raise ValueError(
+                f"Invalid --arg {item.buffer}+{item.offset}: there is no {item.buffer} "
+                f"({len(named)} --buf/--data given; accepted: {', '.join(named) or 'none'})"
+            )
+    return call_args, named
+
+
 def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:
     board = getattr(args, "board", None)
     if board is not None:
+        part, clock = _board_and_clock(args)
         machine = Machine.for_board(
-            find_board(board),
-            args.clock,
+            part,
+            clock,
             args.cache or "on",
             core=args.core,
             prefetch=args.prefetch,
@@ -328,7 +343,18 @@ def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:
                 )
         machine = Machine(args.core or "m4", accounting=args.accounting, stack_size=args.stack)
     machine.load_elf(args.elf)
-    return machine, machine.call(args.function, *(args.call_args or []), budget=args.budget)
+    call_args, named = _arguments(args)
+    registers = dict(args.reg) if args.reg else None
+    return machine, machine.call(
+        args.function, *call_args, buffers=named, budget=args.budget, registers=registers
+    )
+
+
+def _buffers(result: CallResult) -> list[tuple[str, int, bytes]]:
+    """(name, address, contents) of each buffer, bufK in K order (placement order may differ:
+    a buffer an earlier --arg points into is placed first)."""
+    rows = list(zip(result.buffer_names, result.buffer_addresses, result.buffers))
+    return sorted(rows, key=lambda row: int(row[0][3:]) if row[0][3:].isdigit() else -1)
 
 
 def result_json(result: CallResult) -> dict[str, Any]:
@@ -344,8 +370,8 @@ def result_json(result: CallResult) -> dict[str, Any]:
         "return_value64": result.return_value64,
         "classes": dict(sorted(result.classes.items())),
         "buffers": [
-            {"index": i, "address": address, "size": len(data), "hex": data.hex()}
-            for i, (address, data) in enumerate(zip(result.buffer_addresses, result.buffers))
+            {"index": i, "name": name, "address": address, "size": len(data), "hex": data.hex()}
+            for i, (name, address, data) in enumerate(_buffers(result))
         ],
         "accounting": result.accounting,
         "memory": result.memory,
@@ -376,7 +402,7 @@ def _run(args: argparse.Namespace) -> int:
             f"{name} {n}" for name, n in sorted(result.classes.items(), key=lambda kv: -kv[1])
         ),
     ]
-    for i, (address, data) in enumerate(zip(result.buffer_addresses, result.buffers)):
+    for i, (_name, address, data) in enumerate(_buffers(result)):
         lines.append(f"buffer {i:<6} {len(data)} bytes at 0x{address:08x}: {data.hex()}")
     if result.clock_mhz is not None:
         counts = result.memory_counts

@@ -21,6 +21,9 @@ class CoreInfo:
     #: SCB->CPUID reset value (Cortex-M0 TRM DDI 0432C §4.3.1; M0+ DDI 0484C §4.3;
     #: M3 r2p1 100165 §4.3; M4 r0p1 DDI 0439D §4.3).
     cpuid: int
+    #: the FPU is present and enabled (the m4f/m7f/m33f names; Unicorn's M4/M7/M33 models
+    #: execute FP instructions out of reset, checked with unicorn 2.1.4, so nothing needs enabling)
+    fpu: bool = False
 
 
 CORES: dict[str, CoreInfo] = {
@@ -35,6 +38,11 @@ CORES: dict[str, CoreInfo] = {
     # (PARTNO 0xD21). Both have DWT CYCCNT (ARMv7-M ARM DDI 0403E C1.8; ARMv8-M ARM DDI 0553 B11).
     "m7": CoreInfo("m7", "Cortex-M7", arm_const.UC_CPU_ARM_CORTEX_M7, True, 0x411FC272),
     "m33": CoreInfo("m33", "Cortex-M33", arm_const.UC_CPU_ARM_CORTEX_M33, True, 0x410FD214),
+    # The same cores with their FPU (an implementation option: M4 TRM DDI 0439D §7.1, M7 TRM DDI
+    # 0489F §1.2, M33 TRM 100230 §1.2); same CPUID (the FPU is identified by MVFR0/1, not CPUID).
+    "m4f": CoreInfo("m4f", "Cortex-M4F", arm_const.UC_CPU_ARM_CORTEX_M4, True, 0x410FC241, True),
+    "m7f": CoreInfo("m7f", "Cortex-M7 with FPU", arm_const.UC_CPU_ARM_CORTEX_M7, True, 0x411FC272, True),
+    "m33f": CoreInfo("m33f", "Cortex-M33 with FPU", arm_const.UC_CPU_ARM_CORTEX_M33, True, 0x410FD214, True),
 }
 
 

@@ -19,6 +19,9 @@ from elftools.elf.elffile import ELFFile
 
 from cortexm_emu.errors import ElfError
 
+#: the return stub every call returns to (the ELF's, or the Machine's trampoline without it)
+HALT_SYMBOL = "cortexm_emu_halt"
+
 
 @dataclass(frozen=True)
 class Segment:
@@ -63,6 +66,9 @@ class Symbol:
     address: int  # Thumb bit cleared
     size: int
     kind: str  # "func" or "object"
+    #: Thumb code (functions): False for ARM-state (A32) code, see :func:`_thumb_state`
+    thumb: bool = True
+    thumb_evidence: str = ""
 
 
 @dataclass
@@ -113,6 +119,50 @@ class ElfImage:
             if candidate.address <= address < candidate.address + candidate.size:
                 return candidate
         return None
+
+
+#: The regions of the ARMv7-M / ARMv6-M / ARMv8-M memory map (ARMv7-M ARM DDI 0403E B3.1
+#: Table B3-1); a segment must lie inside one, and not in the Private Peripheral Bus (the
+#: emulator's DWT/SCS registers are there).
+_REGIONS = (
+    (0x0000_0000, 0x2000_0000, "Code"),
+    (0x2000_0000, 0x4000_0000, "SRAM"),
+    (0x4000_0000, 0x6000_0000, "Peripheral"),
+    (0x6000_0000, 0xA000_0000, "External RAM"),
+    (0xA000_0000, 0xE000_0000, "External device"),
+    (0xE000_0000, 0xE010_0000, "Private Peripheral Bus"),
+    (0xE010_0000, 0x1_0000_0000, "Vendor system"),
+)
+
+
+def _region_problem(address: int, size: int) -> str:
+    for start, end, region in _REGIONS:
+        if start <= address < end:
+            if region == "Private Peripheral Bus":
+                return "it is in the Private Peripheral Bus (0xE0000000-0xE00FFFFF, system registers)"
+            if address + size > end:
+                return (
+                    f"it crosses the end of the {region} region at 0x{end:08x} "
+                    "(ARMv7-M ARM DDI 0403E B3.1 Table B3-1)"
+                )
+            return ""
+    return "outside the 32-bit address space"
+
+
+def _thumb_state(value: int, mapping: list[tuple[int, str]]) -> tuple[bool, str]:
+    """Whether a function symbol is Thumb code. ELF for the Arm Architecture (IHI 0044) §5.5.3:
+    bit 0 of an STT_FUNC value is set for a Thumb function; §5.5.5: mapping symbols $a / $t mark
+    where A32 / T32 code starts. A function is A32 when its value is even and the mapping symbol
+    in force at it is $a (or, with no mapping symbol at all, when its value is even and the
+    ELF has no Thumb function either; judged by the caller)."""
+    if value & 1:
+        return True, "symbol value with bit 0 set"
+    index = bisect.bisect_right(mapping, (value, "z")) - 1
+    if index >= 0 and mapping[index][1] == "a":
+        return False, f"symbol value 0x{value:08x} with bit 0 clear and a $a mapping symbol"
+    if index >= 0 and mapping[index][1] == "t":
+        return True, "a $t mapping symbol"
+    return True, "no mapping symbol; taken as Thumb"
 
 
 def load_elf_image(path: str | Path) -> ElfImage:
@@ -176,6 +226,10 @@ def _parse(path: Path, raw: bytes) -> ElfImage:
             raise ElfError(
                 name, f"PT_LOAD at 0x{seg['p_vaddr']:08x} of {memsz} bytes runs past 4 GiB"
             )
+        for address, size in ((seg["p_vaddr"], memsz), (seg["p_paddr"], filesz)):
+            problem = _region_problem(address, size)
+            if problem:
+                raise ElfError(name, f"PT_LOAD at 0x{seg['p_vaddr']:08x} of {memsz} bytes: {problem}")
         flags = seg["p_flags"]
         segments.append(
             Segment(
@@ -205,16 +259,44 @@ def _parse(path: Path, raw: bytes) -> ElfImage:
         raise ElfError(name, "no symbol table (.symtab); the ELF was stripped")
     functions: dict[str, Symbol] = {}
     objects: dict[str, Symbol] = {}
+    mapping: list[tuple[int, str]] = []  # (address, "a"/"t"/"d") of the $a/$t/$d mapping symbols
+    raw_functions = []
     for sym in symtab.iter_symbols():
         kind = sym["st_info"]["type"]
         if not sym.name or sym["st_shndx"] == "SHN_UNDEF":
             continue
-        if kind == "STT_FUNC":
-            functions[sym.name] = Symbol(sym.name, sym["st_value"] & ~1, sym["st_size"], "func")
+        if sym.name[:2] in ("$a", "$t", "$d") and sym.name[2:3] in ("", "."):
+            mapping.append((sym["st_value"], sym.name[1]))
+        elif kind == "STT_FUNC":
+            raw_functions.append((sym.name, sym["st_value"], sym["st_size"]))
         elif kind == "STT_OBJECT":
             objects[sym.name] = Symbol(sym.name, sym["st_value"], sym["st_size"], "object")
+    mapping.sort()
+    for fname, value, size in raw_functions:
+        thumb, evidence = _thumb_state(value, mapping)
+        functions[fname] = Symbol(fname, value & ~1, size, "func", thumb, evidence)
     if not functions:
         raise ElfError(name, "no function symbols (STT_FUNC) in .symtab")
+    callable_ = [f for f in functions.values() if f.name != HALT_SYMBOL]
+    # Names starting with "__" are the implementation's (C11 7.1.3), e.g. compiler-rt's
+    # __aeabi_unwind_cpp_pr0 that a link keeps whatever it drops.
+    if HALT_SYMBOL in functions and not any(not f.name.startswith("__") for f in callable_):
+        halt = functions[HALT_SYMBOL]
+        helpers = "".join(f", {f.name}" for f in callable_[:3])
+        raise ElfError(
+            name,
+            f"only the return stub {HALT_SYMBOL} ({halt.size} bytes){helpers} is linked: no "
+            "function to call (a --gc-sections link dropped the rest; keep them with -Wl,-u,NAME, "
+            "toolchain.build(exports=[...]) or -Wl,--no-gc-sections)",
+        )
+    if all(not f.thumb for f in callable_):
+        arm = ", ".join(sorted(f.name for f in callable_)[:5])
+        raise ElfError(
+            name,
+            f"ARM-state (A32) ELF: its functions ({arm}) are A32 code ({callable_[0].thumb_evidence}); "
+            "Cortex-M cores execute Thumb only (ARMv7-M ARM DDI 0403E A4.1; ARMv6-M ARM DDI 0419E A4.1): "
+            "build with -mthumb",
+        )
     return ElfImage(
         path=path,
         entry=elf.header["e_entry"],

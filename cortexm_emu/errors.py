@@ -87,6 +87,19 @@ class HardFault(EmulatorFault):
     (unaligned access on ARMv6-M, UDF, BKPT, SVC, a disabled FPU...)."""
 
 
+class UnalignedAccess(HardFault):
+    """An access the architecture requires to be aligned was not: on ARMv7-M/ARMv8-M a UsageFault
+    (UFSR.UNALIGNED) for LDRD/STRD/LDM/STM/LDREX/STREX... whatever CCR.UNALIGN_TRP says
+    (ARMv7-M ARM DDI 0403E A3.2.1); on ARMv6-M a HardFault for every unaligned load or store
+    (ARMv6-M ARM DDI 0419E A3.2). A UsageFault escalates to HardFault at reset (SHCSR.USGFAULTENA
+    is 0), hence the base class."""
+
+
+class CalleeSavedClobbered(EmulatorFault):
+    """A function called with the AAPCS returned with r4-r11 or SP changed (AAPCS IHI 0042
+    §6.1.1: a subroutine must preserve r4-r8, r10, r11 and SP, and r9 in the default role)."""
+
+
 class BudgetExceeded(EmulatorFault):
     """The call ran past its instruction or cycle budget (e.g. an infinite loop)."""
 

@@ -13,8 +13,9 @@ Why a replay
     range. After the run :meth:`BoardMemory.replay` walks that sequence (twice for a warm
     start, see below), with the
     timing model's per-instruction cycles as the clock, and returns the stall cycles.
-    With 0 wait states (or code and tables placed in RAM) no trace and no hook is installed
-    and the result is exactly the ideal-memory count.
+    With no flash stall possible (0 wait states at a flash clock equal to the core clock, or code
+    and tables placed in RAM) no trace and no hook is installed and the result is exactly the
+    ideal-memory count.
 
 Native and Python replay
     The walk and the flash-read hook run in C (``flash_replay.c``, built with the host C
@@ -40,9 +41,11 @@ R1  Wait states: the flash latency at the core clock is the reference manual's t
     (``boards.wait_states``, e.g. RM0090 Table 11). "A wait state is one extra HCLK per flash
     line read" (RM0090 §3.5.2; RM0440 §4.3.4 for 64-bit flash), where a line is the flash
     read width of the part (``[flash] line_bits``). The core's timing model already assumes a
-    0-wait-state fetch, so a line read costs WS extra cycles -- of the flash clock: on the
-    STM32H7 (``hclk_divider = 2``) that is 2 x WS core cycles (``BoardMemory.wait_cycles``);
-    below, "WS" means these core cycles and WS+1 the whole read.
+    0-wait-state fetch of one core cycle, so a line read costs WS extra cycles -- of the flash
+    clock: a read is WS + 1 flash-clock cycles, and on the STM32H7 (``hclk_divider = 2``, flash
+    on the AXI clock) that is 2 x (WS + 1) core cycles, i.e. 2 x WS + 1 beyond the core's own
+    cycle (``BoardMemory.wait_cycles``); below, "WS" means these core cycles and WS+1 the whole
+    read.
 R2  Line buffer: instructions in the line being executed need no new flash read, including
     a branch back into that line ("If a loop is present in the current buffer, no new flash
     access is performed", RM0440 §4.3.4).
@@ -247,15 +250,19 @@ class BoardMemory:
 
     @property
     def wait_cycles(self) -> int:
-        """Core cycles of the wait states of one flash read: WS flash-clock cycles, and the
-        flash clock is the core clock / ``hclk_divider`` (2 on the STM32H7, whose flash runs
-        on the AXI clock: RM0433 via the profile's ``[flash]`` entry; 1 elsewhere)."""
-        return self.wait_states * self.board.flash.hclk_divider
+        """Core cycles one flash read adds to the core model's fetch: a read takes WS + 1
+        flash-clock cycles (R1), and the flash clock is the core clock / ``hclk_divider`` (2 on
+        the STM32H7, whose flash runs on the AXI clock: RM0433 via the profile's ``[flash]``
+        entry; 1 elsewhere), i.e. (WS + 1) x divider core cycles, of which the core model
+        already counts one (its zero-wait-state fetch): (WS + 1) x divider - 1. With divider 1
+        that is WS; on the H7 at 4 WS, 9 (not 8: the 0-WS read itself is a 2-core-cycle AXI
+        read)."""
+        return (self.wait_states + 1) * self.board.flash.hclk_divider - 1
 
     @property
     def needs_trace(self) -> bool:
         """Flash stalls are possible: record the block sequence (and flash data reads)."""
-        return self.wait_states > 0 and "flash" in (self.code, self.tables)
+        return self.wait_cycles > 0 and "flash" in (self.code, self.tables)
 
     def flash_ranges(
         self, segments: Iterable[Any], sections: Iterable[Any] = ()

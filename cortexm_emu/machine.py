@@ -56,6 +56,7 @@ from unicorn import (
 from unicorn import arm_const as uc_arm
 
 from cortexm_emu import accounting as acct
+from cortexm_emu.alignment import AlignmentHooks
 from cortexm_emu import flash_native
 from cortexm_emu.call import (
     DEFAULT_BUDGET,
@@ -64,6 +65,8 @@ from cortexm_emu.call import (
     BufferArena,
     CallResult,
     check_budgets,
+    check_callee_saved,
+    check_registers,
     enter,
     entry_address,
     marshal,
@@ -71,7 +74,7 @@ from cortexm_emu.call import (
 from cortexm_emu.cores import CoreInfo, core_info
 from cortexm_emu.elf import ElfImage, load_elf_image
 from cortexm_emu.errors import BudgetExceeded, EmulatorError
-from cortexm_emu.faults import FaultDecoder, InvalidAccess
+from cortexm_emu.faults import AlignmentCheck, FaultDecoder, InvalidAccess, alignment_checks
 from cortexm_emu.memory import FlashReads, HistoryMemory, IdealMemory, MemoryReplay, MemorySystem
 from cortexm_emu.memory_map import (
     DEFAULT_STACK_SIZE,
@@ -167,6 +170,14 @@ class Machine:
         self.layout: Layout | None = None
         self._arena: BufferArena | None = None
         self._dynamic_kinds: dict[int, str] = {}
+        # Instructions that must be aligned whatever CCR.UNALIGN_TRP says (ARMv7-M ARM A3.2.1),
+        # which Unicorn lets through: a UC_HOOK_CODE at each checks its base register.
+        self._align_checks: dict[int, list[AlignmentCheck]] = {}
+        self._align_blocks: dict[int, Block] = {}
+        self._align_hooked: set[tuple[int, int, int]] = set()
+        self._alignment = AlignmentHooks(
+            self.uc, _weak(self._on_aligned), "python" if accounting == "python" else "auto"
+        )
         self._reset_run_state()
 
     # -- loading ------------------------------------------------------------------------------
@@ -198,13 +209,18 @@ class Machine:
         tables: Placement | None = None,
         **options: Any,
     ) -> Machine:
-        """A machine with ``board``'s core (or ``core``) and memory system
+        """A machine with ``board``'s core (or ``core``; with the FPU when the board's ``[fpu]``
+        says the part has one) and memory system
         (:func:`cortexm_emu.flash.board_memory`; ``options`` go to :class:`Machine`)."""
         from cortexm_emu.flash import board_memory
 
         memory = board_memory(
             board, clock_mhz, cache, prefetch=prefetch, code=code, start=start, tables=tables
         )
+        if core is None and memory.board.fpu.present and "timing" not in options:
+            from cortexm_emu.timing import model_for
+
+            options["timing"] = model_for(memory.board.core, fpu="on")  # the part's FPU (board [fpu])
         return cls(core or memory.board.core, memory, **options)
 
     @property
@@ -247,6 +263,8 @@ class Machine:
         budget: int | None = DEFAULT_BUDGET,
         cycle_budget: int | None = None,
         keep_state: bool = False,
+        registers: Mapping[str, int] | None = None,
+        aapcs: bool = True,
     ) -> CallResult:
         """Call ``function`` with AAPCS arguments and run it to its return.
 
@@ -257,35 +275,52 @@ class Machine:
         (checked before each block; ``None``: no limit); ``cycle_budget``: the same in
         cycles (static block costs). ``keep_state``: keep .data/.bss from the previous
         call instead of restoring them from the ELF (the default restores, so the same
-        call always gives the same result).
+        call always gives the same result). ``registers``: values of r4-r12 for a function with
+        its own calling convention ({"r4": 1, ...}; the others start at 0); without it r4-r11
+        start with known values
+        and a function that returns with one of them or SP changed raises CalleeSavedClobbered
+        (AAPCS IHI 0042 §6.1.1); ``aapcs=False`` skips that check for code with its own
+        convention (e.g. measurement sequences that use r4-r11 freely; r4-r12 then start at 0).
+        Arguments may also be :class:`Pointer` (a named buffer's address
+        plus an offset), and a Buffer's ``pointers`` make it a struct holding pointers.
         """
         image = self._require_image()
         layout, arena = self._require_layout(), self._arena
         assert arena is not None
         entry = entry_address(image, function)
         check_budgets(budget, cycle_budget)
+        extra = check_registers(registers)
         if not keep_state:
             restore_writable(self.uc, image)
         arena.free()
-        registers, stack_words = marshal(args, dict(buffers or {}), arena.allocate)
+        words, stack_words = marshal(args, dict(buffers or {}), arena.allocate, arena.write)
         uc = self.uc
         paint_stack(uc, layout)
-        sp = enter(uc, registers, stack_words, layout.stack_top, layout.halt_address)
+        check_abi = aapcs and registers is None
+        sp = enter(uc, words, stack_words, layout.stack_top, layout.halt_address, extra, check_abi)
         self.ppb.reset()
         self._reset_run_state()
         self.accounting.reset(budget or 0, cycle_budget or 0)
-        self._run(entry, function)
+        try:
+            self._run(entry, function)
+        finally:
+            self.pricing.price_cache.flush()  # blocks priced by this call, for later runs
         acc = self.accounting
         edges = acc.edges()
         blocks = self.pricing.blocks
         last = blocks[acc.current] if acc.current is not None else None
         final_taken = last.price.taken_extra if last is not None else 0
         replay = self._replay_memory()
-        cycles = acc.cycles + sum(self._dynamic_cycles.values()) + final_taken + replay.cycles
+        dynamic = dict(self._dynamic_cycles)  # + the mispredictions the accounting counted (M7)
+        for address, extra in acc.mispredictions().items():
+            dynamic[address] = dynamic.get(address, 0) + extra
+        cycles = acc.cycles - acc.branch_cycles + sum(dynamic.values()) + final_taken + replay.cycles
         counts = block_counts(edges)
         executed = self.pricing.executed_functions(image, counts)
         contents = arena.contents()
         arena.check_canaries(self.info.title)
+        if check_abi:
+            check_callee_saved(uc, function, sp, self.info.title)
         r0 = uc.reg_read(uc_arm.UC_ARM_REG_R0)
         r1 = uc.reg_read(uc_arm.UC_ARM_REG_R1)
         return CallResult(
@@ -304,7 +339,7 @@ class Machine:
             buffer_names=tuple(a.name for a in arena.allocations),
             block_counts=counts,
             edge_counts=edges,
-            dynamic_cycles=dict(self._dynamic_cycles),
+            dynamic_cycles=dynamic,
             exit_block=acc.current if acc.current is not None else entry,
             accounting=acc.kind,
             memory=self.memory.name,
@@ -423,25 +458,57 @@ class Machine:
         return self.faults.from_uc_error(exc, invalid, self._interrupt)
 
     # -- hooks (each holds the machine weakly) ------------------------------------------------
-    def _discover(self, prev: int | None, cur: int, size: int) -> tuple[int, int] | None:
-        """The accounting's callback for a new edge: its (cost, instructions), or None to stop
+    def _discover(self, prev: int | None, cur: int, size: int) -> tuple[int, int, int] | None:
+        """The accounting's callback for a new edge: its (cost, instructions, predicted branch), or None to stop
         before the block runs (a fault, or code hooks to install for its dynamic instructions)."""
         try:
             block = self.pricing.block_at(cur, size)
             missing = [a for a in block.dynamic if a not in self._dynamic_kinds]
-            if missing or not block.hooks_ready and block.dynamic:
+            unchecked = self._alignment_hooks(block)
+            if missing or unchecked or not block.hooks_ready and block.dynamic:
                 for address in missing:
                     self._dynamic_kinds[address] = block.dynamic[address]
                     self.uc.hook_add(UC_HOOK_CODE, _weak(self._on_dynamic), None, address, address)
-                if missing:
+                for check in unchecked:
+                    self._alignment.add(check.address, check.base, check.mask)
+                if missing or unchecked:
                     self._restart_block = block
                     return None
                 block.hooks_ready = True
             info = self.pricing.edge(prev, block)
-            return info.cost, len(block.insns)
+            return info.cost, block.count, info.branch
         except Exception as exc:  # noqa: BLE001 - raised again by _run once Unicorn has stopped
             self._pending = exc
             return None
+
+    def _alignment_hooks(self, block: Block) -> list[AlignmentCheck]:
+        """Checks of ``block`` not hooked yet (a block decoded again, because its code changed,
+        has its checks replaced). An "sp" check sits after an SP write, inside the block except
+        when the write is its last instruction (then it takes effect once its successor's block
+        is translated again; compilers do not end a block with such a write)."""
+        if self._align_blocks.get(block.address) is block:
+            return []
+        self._align_blocks[block.address] = block
+        for address in range(block.address, block.end + 4):
+            self._align_checks.pop(address, None)
+        new = []
+        for check in alignment_checks(block.insns, not self.info.has_cyccnt):
+            key = (check.address, check.base, check.mask)
+            self._align_checks.setdefault(check.address, []).append(check)
+            if key not in self._align_hooked:
+                self._align_hooked.add(key)
+                new.append(check)
+        return new
+
+    def _on_aligned(self, uc: Uc, address: int, size: int, _user: object) -> None:
+        for check in self._align_checks.get(address, ()):
+            if not uc.reg_read(check.base) & check.mask:
+                continue
+            fault = self.faults.unaligned(check)
+            if fault is not None:
+                self._pending = fault
+                uc.emu_stop()
+                return
 
     def _on_dynamic(self, uc: Uc, address: int, size: int, _user: object) -> None:
         kind = self._dynamic_kinds.get(address)
@@ -488,7 +555,15 @@ class Machine:
         return False
 
     def _on_interrupt(self, uc: Uc, intno: int, _user: object) -> None:
-        self._interrupt = (intno, uc.reg_read(uc_arm.UC_ARM_REG_PC))
+        pc = uc.reg_read(uc_arm.UC_ARM_REG_PC)
+        if intno == 3 and self.layout is not None and pc == self.layout.halt_address == 0:
+            # The return reached a halt stub at address 0 (the first function linked with
+            # ideal.ld): Unicorn's ARMv7-M/ARMv8-M models raise a prefetch abort on a branch to 0
+            # although the Code region there is executable (ARMv7-M ARM B3.1 Table B3-1); the
+            # call has returned, the stub's block did not run.
+            uc.emu_stop()
+            return
+        self._interrupt = (intno, pc)
         uc.emu_stop()
 
 

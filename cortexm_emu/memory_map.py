@@ -14,12 +14,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from unicorn import UC_PROT_EXEC, UC_PROT_READ, UC_PROT_WRITE, Uc
+from unicorn import UC_PROT_EXEC, UC_PROT_READ, UC_PROT_WRITE, Uc, UcError
 
-from cortexm_emu.elf import ElfImage
+from cortexm_emu.elf import HALT_SYMBOL, ElfImage
 from cortexm_emu.errors import EmulatorError
 
-HALT_SYMBOL = "cortexm_emu_halt"
+__all__ = ["HALT_SYMBOL", "Layout", "map_image"]
 DEFAULT_STACK_SIZE = 64 * 1024
 STACK_GUARD = 64 * 1024
 STACK_OVERFLOW_REACH = 512  # bytes below SP an overflowing access may touch (PUSH/STMDB/SUB SP)
@@ -74,9 +74,16 @@ def map_image(uc: Uc, image: ElfImage, page: int, stack_size: int) -> Layout:
         if seg.paddr != seg.vaddr and seg.data:
             _add_pages(pages, page, seg.paddr, len(seg.data), UC_PROT_READ | UC_PROT_EXEC)
     for start, size, perms in _runs(pages, page):
-        uc.mem_map(start, size, perms)
+        try:
+            uc.mem_map(start, size, perms)
+        except UcError as exc:
+            raise EmulatorError(
+                f"{image.path}: cannot map 0x{start:08x}-0x{start + size - 1:08x} for its segments ({exc}); "
+                "it overlaps memory the emulator maps itself (the Private Peripheral Bus)"
+            ) from None
     for seg in image.segments:
-        write_segment(uc, seg)
+        # Freshly mapped memory is zero: only the file bytes are written (no .bss zeros).
+        uc.mem_write(seg.vaddr, seg.data)
         if seg.paddr != seg.vaddr and seg.data:
             uc.mem_write(seg.paddr, seg.data)
     sram_end = max(
@@ -87,6 +94,13 @@ def map_image(uc: Uc, image: ElfImage, page: int, stack_size: int) -> Layout:
     stack_guard_start = align_up(image_sram_end + UNOWNED_GAP, page)
     stack_base = stack_guard_start + STACK_GUARD
     stack_top = stack_base + stack_size
+    if stack_top + BUFFER_GUARD > SRAM_END:
+        room = max(0, SRAM_END - BUFFER_GUARD - stack_base)
+        raise ValueError(
+            f"Invalid stack_size {stack_size}: the stack would end at 0x{stack_top:08x}, past the SRAM "
+            f"region 0x{SRAM_START:08x}-0x{SRAM_END - 1:08x} (ARMv7-M ARM DDI 0403E B3.1 Table B3-1); "
+            f"accepted: at most {room} bytes with {image.path.name}"
+        )
     uc.mem_map(stack_base, align_up(stack_size, page), UC_PROT_READ | UC_PROT_WRITE)
     trampoline: int | None = None
     if HALT_SYMBOL in image.functions:

@@ -39,6 +39,9 @@ class Edge(ctypes.Structure):
         ("cost", ctypes.c_int64),
         ("count", ctypes.c_uint64),
         ("next", ctypes.c_uint64),
+        ("branch", ctypes.c_uint64),
+        ("counter", ctypes.c_uint64),
+        ("mispredicted", ctypes.c_uint64),
     ]
 
 
@@ -49,6 +52,7 @@ DISCOVER_FN = ctypes.CFUNCTYPE(
     ctypes.c_uint32,
     ctypes.POINTER(ctypes.c_int64),
     ctypes.POINTER(ctypes.c_uint32),
+    ctypes.POINTER(ctypes.c_uint64),
 )
 
 
@@ -70,6 +74,13 @@ class State(ctypes.Structure):
         ("trace", ctypes.c_void_p),
         ("trace_len", ctypes.c_uint64),
         ("trace_cap", ctypes.c_uint64),
+        ("counters", ctypes.c_void_p),
+        ("counters_used", ctypes.c_uint64),
+        ("counters_cap", ctypes.c_uint64),
+        ("counter_keys", ctypes.c_void_p),
+        ("counter_slots", ctypes.c_void_p),
+        ("counter_hash_cap", ctypes.c_uint64),
+        ("branch_cycles", ctypes.c_int64),
     ]
 
 

@@ -8,6 +8,10 @@ instruction against the core (``timing.check``), prices the block (``timing.pric
                         + prev.taken_extra            if prev's final instruction branched
                         + timing.edge_cost(prev, block, fallthrough) + memory.edge_extra(...)
 
+and, when prev ends in a conditional branch the model predicts from history (M7), the edge
+carries that branch (``timing.predicted_branch``): the accounting adds its misprediction each
+time the edge is counted and the predictor's counter says so (``timing/prediction.py``).
+
 A final branch counts as taken when it always branches (B, BL, BX, POP {PC} outside IT) or
 when the next block is not the fall-through address.
 
@@ -22,7 +26,7 @@ yet executed.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import capstone
@@ -36,6 +40,7 @@ from cortexm_emu.elf import ElfImage
 from cortexm_emu.errors import FaultSite, IllegalInstruction
 from cortexm_emu.memory import MemorySystem
 from cortexm_emu.memory_map import align_down
+from cortexm_emu.price_cache import PriceCache
 
 _MULTI_ACCESS = frozenset(
     {"ldrd", "strd", "ldm", "ldmia", "ldmdb", "stm", "stmia", "stmdb", "push", "pop"}
@@ -49,20 +54,36 @@ _CS_TO_UC_REG = {
 }
 
 
-@dataclass
 class Block:
-    """One Unicorn translation block, decoded and priced once."""
+    """One Unicorn translation block, priced once; its capstone instructions are decoded on first
+    use (a block priced by an earlier run, :mod:`cortexm_emu.price_cache`, is not decoded unless
+    something asks for them)."""
 
-    address: int
-    size: int
-    insns: list[Any]  # capstone CsInsn
-    price: Any  # timing model BlockPrice
-    branches: bool  # final instruction may write the PC
-    always_branches: bool  # ... and always does (B, BL, BX, POP {PC} outside IT; not CBZ/B<cond>)
-    code: bytes
-    memory_extra: int = 0
-    dynamic: dict[int, str] = field(default_factory=dict)
-    hooks_ready: bool = False
+    __slots__ = ("address", "size", "price", "branches", "always_branches", "code", "count",
+                 "memory_extra", "dynamic", "hooks_ready", "_insns", "_cs", "functions")
+
+    def __init__(self, address: int, size: int, insns: list[Any] | None, price: Any, branches: bool,
+                 always_branches: bool, code: bytes, count: int | None = None, cs: Any = None) -> None:
+        self.address = address
+        self.size = size
+        self.price = price  # timing model BlockPrice
+        self.branches = branches  # final instruction may write the PC
+        self.always_branches = always_branches  # ... and always does (B, BL, BX, POP {PC} outside IT)
+        self.code = code
+        self.count = count if count is not None else len(insns or ())  # instructions
+        self.memory_extra = 0
+        self.dynamic: dict[int, str] = {}
+        self.hooks_ready = False
+        self._insns = insns
+        self._cs = cs
+        self.functions: tuple[Any, ...] | None = None  # the function symbols it touches, once known
+
+    @property
+    def insns(self) -> list[Any]:
+        """The capstone instructions (CsInsn), decoded now if the block came from the cache."""
+        if self._insns is None:
+            self._insns = list(self._cs.disasm(self.code, self.address))
+        return self._insns
 
     @property
     def end(self) -> int:
@@ -70,6 +91,9 @@ class Block:
 
     def prefix_cycles(self, pc: int) -> int:
         return sum(cycles for address, cycles, _rule in self.price.per_insn if address < pc)
+
+    def __repr__(self) -> str:
+        return f"Block(address={self.address:#x}, size={self.size}, count={self.count})"
 
 
 @dataclass(frozen=True)
@@ -80,6 +104,7 @@ class EdgeInfo:
     taken_extra: int
     edge_cost: int
     cost: int
+    branch: int = 0  # the predicted branch the accounting charges (timing.predicted_branch), 0: none
 
 
 def base_mnemonic(insn: Any) -> str:
@@ -129,16 +154,34 @@ class Pricing:
         self._site = site
         self.blocks: dict[int, Block] = {}
         self.edges: dict[tuple[int | None, int], EdgeInfo] = {}
+        #: prices of earlier runs on disk (model version + block address and bytes)
+        self.price_cache = PriceCache(str(getattr(timing, "version", "")))
         self.access_seq: tuple[int, int] = (-1, 0)  # (block number, PC) of the last PPB access
 
     def block_at(self, address: int, size: int) -> Block:
-        """The block at ``address``: known, or decoded, checked and priced now."""
+        """The block at ``address``: known, or priced now (from the on-disk price cache when an
+        earlier run priced the same bytes at the same address with the same model, else decoded,
+        checked and priced)."""
         code = bytes(self.uc.mem_read(address, size))
         known = self.blocks.get(address)
         if known is not None:
             if known.code == code:
                 return known
             self.edges.clear()  # the code changed: every edge into or out of it is repriced
+        stored = self.price_cache.get(address, code)
+        if stored is not None:
+            price, branches, always, count = stored
+            block = Block(address, size, None, price, branches, always, code, count, self.cs)
+        else:
+            block = self._decode(address, size, code)
+            self.price_cache.put(address, code, (block.price, block.branches, block.always_branches, block.count))
+        block.dynamic = dict(block.price.dynamic)
+        block.hooks_ready = not block.dynamic
+        block.memory_extra = self.memory.block_extra(block)
+        self.blocks[address] = block
+        return block
+
+    def _decode(self, address: int, size: int, code: bytes) -> Block:
         insns = list(self.cs.disasm(code, address))
         decoded = sum(i.size for i in insns)
         if decoded != size:
@@ -156,12 +199,7 @@ class Pricing:
                 )
         price = self.timing.price_block(insns)
         branches, always = branch_kind(insns[-1]) if insns else (False, False)
-        block = Block(address, size, insns, price, branches, always, code)
-        block.dynamic = dict(price.dynamic)
-        block.hooks_ready = not block.dynamic
-        block.memory_extra = self.memory.block_extra(block)
-        self.blocks[address] = block
-        return block
+        return Block(address, size, insns, price, branches, always, code, cs=self.cs)
 
     def edge(self, prev: int | None, block: Block) -> EdgeInfo:
         """The edge ``prev`` -> ``block``: known, or priced now."""
@@ -180,7 +218,8 @@ class Pricing:
             carry = self.timing.edge_cost(before.price, block.price, fallthrough)
             carry += self.memory.edge_extra(before, block, fallthrough)
             cost = block.price.cycles + block.memory_extra + taken_extra + carry
-            info = EdgeInfo(prev, block.address, taken, taken_extra, carry, cost)
+            branch = self.timing.predicted_branch(before.price, not fallthrough) if before.branches else 0
+            info = EdgeInfo(prev, block.address, taken, taken_extra, carry, cost, branch)
         self.edges[(prev, block.address)] = info
         return info
 
@@ -245,11 +284,22 @@ class Pricing:
         """The function symbols holding an instruction of the blocks at ``addresses``, by address."""
         seen: dict[str, Any] = {}
         for address in addresses:
-            for insn in self.blocks[address].insns:
-                sym = image.function_containing(insn.address)
-                if sym is not None:
-                    seen[sym.name] = sym
+            block = self.blocks[address]
+            if block.functions is None:  # once per block: a block's symbols do not change
+                symbols = {}
+                for insn_address in _insn_addresses(block):
+                    sym = image.function_containing(insn_address)
+                    if sym is not None:
+                        symbols[sym.name] = sym
+                block.functions = tuple(symbols.values())
+            for sym in block.functions:
+                seen[sym.name] = sym
         return sorted(seen.values(), key=lambda s: s.address)
+
+
+def _insn_addresses(block: Block) -> list[int]:
+    """Instruction addresses of ``block`` from its price (no capstone objects needed)."""
+    return [address for address, _cycles, _rule in block.price.per_insn]
 
 
 def block_counts(edges: Mapping[tuple[int | None, int], int]) -> dict[int, int]:

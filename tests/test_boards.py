@@ -176,8 +176,8 @@ def test_every_value_cites_a_source(boards):
         json.dumps(data)  # JSON-ready for `cortexm-emu boards --json`
         before = cited
         walk(data, name)
-        # max clock + flash + prefetch + every cache and SRAM region
-        assert cited - before == 3 + len(board.accelerators) + len(board.sram), name
+        # max clock + flash + prefetch + FPU + every cache and SRAM region
+        assert cited - before == 4 + len(board.accelerators) + len(board.sram), name
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_CORES))
@@ -537,3 +537,46 @@ def test_nothing_in_cortexm_emu_names_a_crypto_algorithm_library_page_or_verdict
         if words:
             found[relative] = words
     assert found == {}
+
+
+# the parts' FPUs as their profiles state them ([fpu]; sources in each file)
+EXPECTED_FPU = {
+    "stm32f407vg": "single", "stm32f437ii": "single", "stm32f756zg": "single", "stm32f777xi": "double",
+    "stm32g071rb": "none", "stm32h563zi": "single", "stm32h753zi": "double", "stm32l4a6zg": "single",
+    "stm32l562qe": "single", "stm32u385rg": "single", "stm32u585ai": "single", "stm32wb55rg": "single",
+    "stm32wl33cc": "none", "stm32wl55jc": "none",
+}
+
+
+def test_every_board_states_its_fpu(boards):
+    assert {name: board.fpu.precision for name, board in boards.items()} == EXPECTED_FPU
+    for board in boards.values():
+        assert board.fpu.present == (board.fpu.precision != "none")
+        assert board.fpu.citation.source.strip()
+
+
+def test_for_board_turns_the_fpu_on_where_the_part_has_one():
+    from cortexm_emu.machine import Machine
+
+    with_fpu = Machine.for_board("stm32f407vg")
+    assert with_fpu.core == "m4" and with_fpu.timing.fpu
+    assert not Machine.for_board("stm32wl55jc").timing.fpu
+    assert not Machine.for_board("stm32g071rb").timing.fpu
+
+
+@pytest.mark.parametrize(
+    "old, new, field, problem",
+    [
+        ('precision = "single"', 'precision = "none"', "fpu.precision", "contradicts present = true"),
+        ('precision = "single"', 'precision = "quad"', "fpu.precision", "quad"),
+    ],
+)
+def test_bad_fpu_table_names_file_line_and_field(tmp_path, old, new, field, problem):
+    from cortexm_emu.boards.schema import parse_board
+    from cortexm_emu.errors import BoardDataError
+
+    source = Path(__file__).resolve().parents[1] / "cortexm_emu" / "boards" / "stm32f407vg.toml"
+    path = tmp_path / "stm32f407vg.toml"
+    path.write_text(source.read_text().replace(old, new, 1))
+    with pytest.raises(BoardDataError, match=rf"stm32f407vg\.toml:\d+.*{re.escape(field)}.*{problem}"):
+        parse_board(path)

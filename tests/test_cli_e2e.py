@@ -90,8 +90,10 @@ def assert_usage_error(result: subprocess.CompletedProcess[str], value: str) -> 
 
 
 def test_sanity_json_carries_the_emulated_figure(user_env: dict[str, str]) -> None:
-    rows = run_json(user_env, "refbench", "sanity", "--board", SANITY_BOARD, "--algorithm", SANITY_ALGORITHM,
-                    "--format", "json")
+    report = run_json(user_env, "refbench", "sanity", "--board", SANITY_BOARD, "--algorithm", SANITY_ALGORITHM,
+                      "--format", "json")
+    assert report["schema"] == "refbench-sanity/2"
+    rows = report["figures"]
     assert rows, "the selection is empty"
     for row in rows:
         assert SANITY_BOARD in row["part"] and SANITY_ALGORITHM in row["algorithm"], row["id"]

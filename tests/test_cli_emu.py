@@ -173,6 +173,20 @@ def test_annotate_text_shows_rules_and_hottest_first(capsys, calls_elf):
         (["--arg", "twelve"], "invalid integer 'twelve'; expected e.g. 42"),
         (["--arg", "0x1ffffffff"], "does not fit 32 bits"),
         (["--core", "m5"], "invalid choice: 'm5'"),
+        # issue 19 item 7: sizes beyond the memory map, before anything is allocated
+        (["--buf", "size:1000000000"], "invalid buffer size 1000000000 in 'size:1000000000': larger than the 536870912-byte SRAM region"),
+        (["--buf", "99999999999999999999"], "invalid buffer size 99999999999999999999"),
+        (["--stack", "99999999999999999999"], "invalid stack size '99999999999999999999'; expected a multiple of 8 from 256 to 536870912"),
+        (["--stack", "100"], "invalid stack size '100'"),
+        (["--budget", "-1"], "invalid budget '-1'"),
+        (["--budget", str(1 << 70)], "invalid budget"),
+        # issue 19 item 12
+        (["--arg64", str(1 << 64)], "argument --arg64: 18446744073709551616 does not fit 64 bits"),
+        (["--arg64", str(-(1 << 63) - 1)], "does not fit 64 bits"),
+        # issue 19 item 13
+        (["--reg", "r3=1"], "invalid register setting 'r3=1'; expected rN=INT with rN one of r4, r5"),
+        (["--reg", "r4=0x100000000"], "does not fit 32 bits"),
+        (["--reg", "r4"], "invalid register setting 'r4'"),
     ],
 )
 def test_bad_arguments_exit_2_with_the_bad_value(capsys, calls_elf, argv, message):
@@ -210,3 +224,57 @@ def test_help_says_what_the_count_includes():
     assert "own return included" in " ".join(out.split())
     assert "caller's BL is not counted" in " ".join(out.split())
     assert "size:N" in out and "hex:HEX" in out
+
+
+def test_annotate_top_must_be_positive(capsys, calls_elf):
+    for top in ("-1", "0"):
+        with pytest.raises(SystemExit) as info:
+            main(["annotate", calls_elf, "negate", "--arg", "1", "--top", top])
+        assert info.value.code == 2
+        assert f"invalid --top '{top}'; expected a number of blocks >= 1" in capsys.readouterr().err
+
+
+def test_board_with_a_contradicting_core_is_an_error(capsys, calls_elf):
+    assert main(["run", calls_elf, "negate", "--arg", "1", "--board", "stm32f407vg", "--core", "m0plus"]) == 2
+    err = capsys.readouterr().err
+    assert "Invalid --core m0plus with --board stm32f407vg: that part has a m4 core" in err
+    assert main(["run", calls_elf, "negate", "--arg", "1", "--board", "stm32f407vg", "--core", "m4", "--clock", "24"]) == 0
+
+
+def test_buffers_and_stack_that_overflow_sram_together_exit_2(capsys, calls_elf):
+    argv = ["run", calls_elf, "negate", "--buf", "size:300000000", "--buf", "size:300000000"]
+    assert main(argv) == 2
+    assert "Invalid buffer 1 'buf1' of 300000000 bytes: the call's buffers would end at" in capsys.readouterr().err
+    assert main(["run", calls_elf, "negate", "--stack", "536870912", "--arg", "1"]) == 2
+    assert "Invalid stack_size 536870912: the stack would end at" in capsys.readouterr().err
+
+
+def test_pointer_into_a_buffer_and_registers(capsys):
+    elf = str(build([ASM / "abi.S"], "m4").elf)
+    out = run_json(capsys, "run", elf, "load_word", "--data", "hex:0001020304050607", "--arg", "buf0+4")
+    assert out["return_value"] == 0x0706_0504
+    assert out["buffers"][0]["name"] == "buf0" and out["buffers"][0]["hex"] == "0001020304050607"
+    out = run_json(capsys, "run", elf, "load_word", "--arg", "buf1+2", "--buf", "size:4", "--data", "aabbccddeeff")
+    assert out["return_value"] == 0xFFEE_DDCC  # --buf and --data share one numbering, in order
+    assert [(b["index"], b["name"], b["size"]) for b in out["buffers"]] == [(0, "buf0", 4), (1, "buf1", 6)]
+    out = run_json(capsys, "run", elf, "internal_sum", "--reg", "r4=10", "--reg", "R5=3", "--reg", "r12=0x64")
+    assert out["return_value"] == 123
+    assert main(["run", elf, "load_word", "--buf", "size:8", "--arg", "buf1"]) == 2
+    assert "Invalid --arg buf1+0: there is no buf1 (1 --buf/--data given; accepted: buf0)" in capsys.readouterr().err
+    assert main(["run", elf, "load_word", "--buf", "size:8", "--arg", "buf0+9"]) == 2
+    assert "offset outside the 8-byte buffer" in capsys.readouterr().err
+
+
+def test_clobbered_callee_saved_register_exits_1_naming_it(capsys):
+    elf = str(build([ASM / "abi.S"], "m4").elf)
+    assert main(["run", elf, "clobber_r4"]) == 1
+    err = capsys.readouterr().err
+    assert "CalleeSavedClobbered: callee-saved register r4 changed by clobber_r4" in err
+    assert main(["run", elf, "clobber_r4", "--reg", "r4=1"]) == 0  # its own convention: no check
+
+
+def test_arm_state_elf_exits_1_naming_a32(capsys):
+    a32 = build([ASM / "calls.c"], "m4", extra_flags=["-target", "arm-freestanding-eabi", "-mcpu=cortex_a7"], exports=["negate", "cortexm_emu_halt"]).elf
+    assert main(["run", str(a32), "negate", "--arg", "1"]) == 1
+    err = capsys.readouterr().err
+    assert "ElfError" in err and "ARM-state (A32) ELF" in err and "unmapped" not in err

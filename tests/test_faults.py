@@ -18,6 +18,7 @@ from cortexm_emu import (
     Machine,
     ProtectedAccess,
     StackOverflow,
+    UnalignedAccess,
     UnmappedAccess,
 )
 from cortexm_emu.toolchain import build
@@ -147,7 +148,9 @@ def test_wild_write_into_unowned_sram_is_a_buffer_overrun():
 
 
 def test_unaligned_word_store_on_armv6m_is_a_hardfault():
-    with pytest.raises(HardFault, match=r"HardFault: .* on Cortex-M0\+ at PC=.*\(store_unaligned"):
+    with pytest.raises(
+        UnalignedAccess, match=r"HardFault \(unaligned access\): .* on Cortex-M0\+ at PC=.*\(store_unaligned"
+    ):
         machine("m0plus").call("store_unaligned", Buffer.zeros(8), 1)
     result = machine("m4").call("store_unaligned", Buffer.zeros(8), 0x0403_0201)
     assert result.buffers[0] == bytes([0, 1, 2, 3, 4, 0, 0, 0])
@@ -163,3 +166,85 @@ def test_machine_keeps_working_after_a_fault():
     with pytest.raises(UnmappedAccess):
         m.call("read_unmapped")
     assert m.call("negate", 9).return_value_signed == -9
+
+
+# -- issue 19 item 2: alignment faults ---------------------------------------------------------
+
+V7_AND_V8 = ["m3", "m4", "m7", "m33"]
+
+
+@pytest.mark.parametrize("core", V7_AND_V8)
+@pytest.mark.parametrize(
+    "function, mnemonic, verb",
+    [
+        ("u_ldrd", "ldrd", "reads 8"),
+        ("u_strd", "strd", "writes 8"),
+        ("u_ldm", "ldm", "reads 8"),
+        ("u_stm", "stm", "writes 8"),
+        ("u_ldrex", "ldrex", "reads 4"),
+        ("u_strex", "strex", "writes 4"),
+    ],
+)
+def test_unaligned_multiword_access_is_a_usagefault_on_armv7m_and_armv8m(core, function, mnemonic, verb):
+    m = machine(core, "unaligned.S", built_for="m4")
+    with pytest.raises(UnalignedAccess) as info:
+        m.call(function, Buffer(bytes(range(16))), 0x55)
+    error = info.value
+    assert isinstance(error, HardFault)  # a UsageFault escalates to HardFault at reset
+    assert error.address == m._arena.allocations[0].address + 1
+    message = str(error)
+    assert message.startswith(f"UsageFault: unaligned access: {mnemonic} {verb} bytes")
+    assert "A3.2.1" in message and "offset 1 of buffer 0 (16 bytes at" in message
+    assert f"at PC=0x{error.site.pc:08x} ({function}+0x2): {mnemonic}" in message
+    # stopped before the store: the buffer is untouched
+    assert bytes(m.uc.mem_read(error.address - 1, 16)) == bytes(range(16))
+
+
+@pytest.mark.parametrize("core", V7_AND_V8)
+def test_unaligned_ldr_runs_and_aligned_multiword_access_runs(core):
+    m = machine(core, "unaligned.S", built_for="m4")
+    assert m.call("u_ldr", Buffer(bytes(range(8))), 0).return_value == 0x0403_0201
+    data = (1).to_bytes(4, "little") + (2).to_bytes(4, "little")
+    assert m.call("a_ldrd_ldm", Buffer(data), 0).return_value == 3
+
+
+@pytest.mark.parametrize("core", ["m4", "m33"])
+def test_unaligned_ldrd_whose_it_condition_fails_does_not_fault(core):
+    m = machine(core, "unaligned.S", built_for="m4")
+    assert m.call("u_ldrd_skipped", Buffer(bytes(8)), 0).return_value == 7
+    with pytest.raises(UnalignedAccess, match=r"ldrd reads 8 bytes"):
+        m.call("u_ldrd_skipped", Buffer(bytes(8)), 1)
+
+
+@pytest.mark.parametrize("core", ["m0", "m0plus"])
+@pytest.mark.parametrize(
+    "function, text, address_offset",
+    [("v6_ldr", "ldr reads 4 bytes", 1), ("v6_strh", "strh writes 2 bytes", 3), ("v6_stm", "stm writes 8 bytes", 1)],
+)
+def test_every_unaligned_access_on_armv6m_is_a_hardfault_named_unaligned(core, function, text, address_offset):
+    m = machine(core, "v6m_unaligned.S", built_for="m0")
+    with pytest.raises(UnalignedAccess) as info:
+        m.call(function, Buffer(bytes(8)), 1, 2)
+    message = str(info.value)
+    assert message.startswith(f"HardFault (unaligned access): {text}")
+    assert "data abort" not in message and "A3.2" in message
+    assert info.value.address == m._arena.allocations[0].address + address_offset
+    assert f"({function}+0x2)" in message
+    assert m.call("v6_ldrb", Buffer(b"\x00\x09"), 0).return_value == 9  # bytes are never unaligned
+
+
+def test_unaligned_fault_in_the_cli_reads_unaligned_not_data_abort(capsys):
+    from cortexm_emu.cli import main
+
+    elf = str(build([ASM / "v6m_unaligned.S"], "m0").elf)
+    assert main(["run", elf, "v6_ldr", "--core", "m0plus", "--buf", "size:8"]) == 1
+    err = capsys.readouterr().err
+    assert "UnalignedAccess: HardFault (unaligned access): ldr reads 4 bytes" in err
+    assert "HardFault: HardFault" not in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("core", ["m0", "m0plus", "m3", "m4", "m7", "m33"])
+def test_sp_written_with_low_bits_set_stays_word_aligned_for_push_and_pop(core):
+    m = machine(core, "v6m_unaligned.S", built_for="m0")
+    result = m.call("sp_misalign")
+    assert result.return_value == m.stack_top & ~7  # bits[1:0] of the written value ignored

@@ -32,8 +32,6 @@ LONG_FILES: dict[str, str] = {
     "its page; splitting scatters the five small parsers over five files",
     "refbench/ref/modes.py": "the teaching reference of every block mode (ECB, CBC, CTR, GCM, GMAC, CCM, "
     "CMAC) beside SP 800-38A to 38D, one mode per section, each short",
-    "cortexm_emu/timing/pipeline.py": "the in-order dual-issue scheduler of M7 and M33: one state machine "
-    "(slots, forwarding, interlocks) whose rules read against each other; its data checks are apart",
     "refbench/measure.py": "the measurement record, its cache and the measurer: one self-describing "
     "record type and the code that writes and reads it",
     "cortexm_emu/flash.py": "the board memory system: flash wait states, prefetch, ART and L1 caches "

@@ -7,11 +7,20 @@ timing model's tests' job (tests/test_timing*.py).
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
-from cortexm_emu import U64, Buffer, ElfError, EmulatorError, Machine
+from cortexm_emu import (
+    U64,
+    Buffer,
+    CalleeSavedClobbered,
+    ElfError,
+    EmulatorError,
+    Machine,
+    Pointer,
+)
 from cortexm_emu.native import load_native
 from cortexm_emu.toolchain import build
 
@@ -389,3 +398,129 @@ def test_annotation_accounts_for_every_cycle(core, call):
     assert sum(block.total for block in blocks) == result.cycles
     assert sum(row.count for block in blocks for row in block.rows) == result.instructions
     assert [b.total for b in blocks] == sorted((b.total for b in blocks), reverse=True)
+
+
+# -- issue 19 item 3: a halt stub at address 0 ----------------------------------------------------
+
+
+@pytest.mark.parametrize("core", ["m0", "m0plus", "m3", "m4", "m7", "m33"])
+def test_calls_return_to_a_halt_stub_linked_first_at_address_zero(core):
+    m = Machine(core)
+    m.load_elf(elf("halt_first.S", "m0"))
+    assert m.image.functions["cortexm_emu_halt"].address == 0 == m.halt_address
+    result = m.call("add_two", 40)
+    assert result.return_value == 42 and result.instructions == 2
+    assert m.call("add_two", 1).cycles == result.cycles
+
+
+# -- issue 19 item 13: registers, pointers into buffers, structs of pointers, AAPCS check ---------
+
+
+def test_registers_r4_to_r12_can_be_set_for_an_internal_abi_function():
+    m = machine("m4", "abi.S")
+    result = m.call("internal_sum", registers={"r4": 10, "R5": 3, "r12": 100})
+    assert result.return_value == 123  # it changes r4 too: with registers= that is its business
+
+
+@pytest.mark.parametrize(
+    "registers, message",
+    [
+        ({"r0": 1}, "Invalid register 'r0'; accepted: r4, r5"),
+        ({"sp": 1}, "Invalid register 'sp'"),
+        ({"r4": 1 << 32}, "Invalid value 4294967296 for register r4; accepted: a 32-bit integer"),
+        ({"r5": "7"}, "Invalid value '7' for register r5"),
+    ],
+)
+def test_bad_registers_are_named(registers, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        machine("m4", "abi.S").call("internal_sum", registers=registers)
+
+
+@pytest.mark.parametrize("function, register", [("clobber_r4", "r4"), ("clobber_r11", "r11"), ("leaves_sp_moved", "SP")])
+def test_an_aapcs_call_that_changes_a_callee_saved_register_is_named(function, register):
+    m = machine("m4", "abi.S")
+    with pytest.raises(CalleeSavedClobbered) as info:
+        m.call(function, 5)
+    message = str(info.value)
+    assert f"{register} changed by {function}" in message and "AAPCS (IHI 0042) §6.1.1" in message
+    assert m.call("saves_r4", 1).return_value == 10  # pushes and pops r4: fine
+
+
+def test_pointer_into_the_middle_of_a_buffer():
+    data = b"".join(i.to_bytes(4, "little") for i in range(8))
+    m = machine("m4", "abi.S")
+    result = m.call("load_word", Pointer("table", 12), buffers={"table": Buffer(data)})
+    assert result.return_value == 3
+    assert result.buffer("table") == data
+    with pytest.raises(ValueError, match=r"Pointer\('table', 33\)\): offset outside the 32-byte buffer; accepted: 0 \.\. 32"):
+        m.call("load_word", Pointer("table", 33), buffers={"table": Buffer(data)})
+    with pytest.raises(ValueError, match=r"\('nope'\): no such buffer; accepted: 'table'"):
+        m.call("load_word", Pointer("nope"), buffers={"table": Buffer(data)})
+
+
+def test_a_struct_holding_pointers_gets_the_addresses_of_named_buffers():
+    m = machine("m0plus", "abi.S")
+    pair = Buffer(bytes(8), pointers={0: Pointer("a"), 4: Pointer("b", 4)})
+    result = m.call(
+        "sum_pair",
+        pair,
+        buffers={"a": Buffer((40).to_bytes(4, "little")), "b": Buffer(bytes(4) + (2).to_bytes(4, "little"))},
+    )
+    assert result.return_value == 42
+    a, b = (result.buffer_addresses[result.buffer_names.index(n)] for n in ("a", "b"))
+    assert result.buffers[0] == a.to_bytes(4, "little") + (b + 4).to_bytes(4, "little")
+    with pytest.raises(ValueError, match=r"Invalid pointer offset 6 in buffer \(unnamed\) of 8 bytes; accepted: 0 \.\. 4"):
+        Buffer(bytes(8), pointers={6: Pointer("a")})
+
+
+# -- issue 19 item 7: sizes beyond the memory map ---------------------------------------------------
+
+
+def test_a_buffer_larger_than_the_sram_region_is_refused_before_any_allocation():
+    with pytest.raises(ValueError, match=r"Invalid buffer size 1000000000; accepted: an integer 0 \.\. 536870912"):
+        Buffer.zeros(1_000_000_000)
+    with pytest.raises(ValueError, match="Invalid buffer size 99999999999999999999"):
+        Buffer.zeros(99999999999999999999)
+
+
+def test_buffers_that_together_overflow_the_sram_region_are_named():
+    m = machine("m4")
+    big = Buffer.zeros(300 * 1024 * 1024)
+    with pytest.raises(ValueError, match=r"Invalid buffer 1 of 314572800 bytes: the call's buffers would end at 0x"):
+        m.call("negate", big, big)
+    assert m.call("negate", 3).return_value_signed == -3  # the machine is still usable
+
+
+@pytest.mark.parametrize("stack_size", [600 * 1024 * 1024, 1 << 40])
+def test_a_stack_beyond_the_sram_region_is_refused_at_load(stack_size):
+    m = Machine("m4", stack_size=stack_size)
+    with pytest.raises(ValueError, match=rf"Invalid stack_size {stack_size}: the stack would end at 0x[0-9a-f]+, past the SRAM region"):
+        m.load_elf(elf("calls.c", "m4"))
+
+
+def test_u64_beyond_64_bits_and_huge_budgets_are_refused():
+    m = machine("m4")
+    with pytest.raises(ValueError, match=r"U64\(18446744073709551616\)\); accepted: a 64-bit integer"):
+        m.call("mix64", 1, U64(1 << 64), 2, U64(3))
+    with pytest.raises(ValueError, match=r"Invalid budget 9223372036854775808; accepted: a positive integer up to 2\*\*63-1"):
+        m.call("negate", 1, budget=1 << 63)
+
+
+# -- issue 19 items 12 and 13: ARM-state ELFs, halt-only ELFs ----------------------------------------
+
+
+def test_an_arm_state_a32_elf_is_named_as_such():
+    a32 = build([ASM / "calls.c"], "m4", extra_flags=["-target", "arm-freestanding-eabi", "-mcpu=cortex_a7"], exports=["negate", "cortexm_emu_halt"]).elf
+    with pytest.raises(ElfError, match=r"ARM-state \(A32\) ELF: its functions \(.*negate.*\) are A32 code \(symbol value 0x[0-9a-f]+ with bit 0 clear and a \$a mapping symbol\); Cortex-M cores execute Thumb only"):
+        Machine("m4").load_elf(a32)
+
+
+def test_a_gc_sections_link_that_kept_only_the_halt_stub_is_refused():
+    halt_only = build([ASM / "calls.c"], "m4", exports=[]).elf
+    with pytest.raises(ElfError, match=r"only the return stub cortexm_emu_halt \(\d+ bytes\).* is linked: no function to call \(a --gc-sections link"):
+        Machine("m4").load_elf(halt_only)
+
+
+def test_aapcs_false_skips_the_callee_saved_check():
+    m = machine("m4", "abi.S")
+    assert m.call("clobber_r4", 5, aapcs=False).return_value == 5

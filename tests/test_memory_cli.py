@@ -53,11 +53,14 @@ def test_run_with_a_board_reports_memory_stalls_and_time(capsys):
     assert "stack" in out["placement"]
 
 
-def test_run_accepts_a_part_number_and_defaults_to_the_published_clock(capsys):
+def test_run_accepts_a_part_number_and_defaults_to_the_part_maximum_clock(capsys):
+    # issue 19 item 12: without --clock the part's maximum, said on stderr
     assert main(["run", fetch_elf(), "straight16", "--board", "STM32F407", "--json"]) == 0
-    out = json.loads(capsys.readouterr().out)
-    assert out["clock_mhz"] == 24
-    assert out["memory_cycles"] == 0  # 0 WS at 24 MHz
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    assert out["clock_mhz"] == 168
+    assert out["memory_config"]["wait_states"] == 5
+    assert "no --clock; running stm32f407vg at its part maximum 168 MHz" in captured.err
 
 
 def test_run_text_shows_time_and_stalls(capsys):

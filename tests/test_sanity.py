@@ -57,8 +57,11 @@ def test_every_figure_has_a_verdict_and_reasons():
     for j in JUDGEMENTS:
         assert j.verdict in VERDICTS
         assert j.reasons
-        if not j.judged:
-            assert any("no rule can judge" in r for r in j.reasons)
+        if not j.tested:
+            assert any(r.startswith("[untested] no rule tested this value") for r in j.reasons)
+            assert j.verdict in ("untested", "suspicious", "inconsistent")  # never consistent or explained
+        else:
+            assert j.verdict != "untested"
 
 
 def test_no_kernel_ran_and_the_report_says_so():
@@ -95,9 +98,14 @@ def test_a_hash_acceleration_claim_without_a_hash_peripheral_is_inconsistent():
 
 def test_json_fields(capsys):
     assert main(["sanity", "--no-emulator", "--format", "json", "--source", "wolfssl", "--algorithm", "RSA"]) == 0
-    data = json.loads(capsys.readouterr().out)
+    report = json.loads(capsys.readouterr().out)
+    assert report["schema"] == "refbench-sanity/2" and set(report) == {"schema", "summary", "findings", "figures"}
+    data = report["figures"]
     assert data and {d["source"] for d in data} == {"000_950e0926bdf8c114.txt"}
+    findings = {f["id"]: f for f in report["findings"]}
     for d in data:
+        # each figure links its findings, and each finding lists the figure back
+        assert d["findings"] and all(d["id"] in findings[i]["figures"] for i in d["findings"])
         assert {"source", "board", "algorithm", "operation", "published", "unit", "cycles_per_byte",
                 "cycles_per_op", "verdict", "reasons"} <= set(d)
         assert d["verdict"] in VERDICTS and d["reasons"] and "RSA" in d["algorithm"]
@@ -106,7 +114,8 @@ def test_json_fields(capsys):
 def test_markdown_and_table_formats(capsys):
     assert main(["sanity", "--no-emulator", "--format", "markdown", "--board", "F756", "--algorithm", "SHA3"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("| figure | published | normalised | verdict | reasons |")
+    assert out.startswith("# refbench sanity report\n")
+    assert "\n| figure | published | normalised | verdict | reasons |\n" in out
     assert "sha3-rate" in out
     assert main(["sanity", "--no-emulator", "--board", "G071"]) == 0
     assert "STM32G071RB" in capsys.readouterr().out

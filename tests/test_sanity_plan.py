@@ -142,7 +142,7 @@ def test_configurations_follow_the_board_profiles():
     assert [c.label for c in configurations(l4, 16)] == ["flash, 0 WS @ 16 MHz"]
     # STM32H7: flash on the AXI clock (hclk_divider 2), L1 caches, no flash prefetch.
     h7 = [c.label for c in configurations(load_board("stm32h753zi"), 480)]
-    assert h7[0] == "L1 caches on, 4 WS (= 8 core cycles) @ 480 MHz" and h7[1].startswith("L1 caches off")
+    assert h7[0] == "L1 caches on, 4 WS (= 9 core cycles) @ 480 MHz" and h7[1].startswith("L1 caches off")
     # STM32WL33: no cache, no prefetch: one flash configuration, and code in SRAM.
     wl33 = configurations(load_board("stm32wl33cc"), 64)
     assert [c.kind for c in wl33] == ["flash", "tables in SRAM", "code in SRAM"]

@@ -38,6 +38,7 @@ from cortexm_emu.boards.model import (
     Citation,
     Flash,
     FlashLatency,
+    Fpu,
     Prefetch,
     SramRegion,
 )
@@ -55,6 +56,7 @@ __all__ = [
     "Citation",
     "Flash",
     "FlashLatency",
+    "Fpu",
     "Prefetch",
     "SramRegion",
     "board_names",

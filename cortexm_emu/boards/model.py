@@ -82,6 +82,21 @@ class Prefetch:
 
 
 @dataclass(frozen=True)
+class Fpu:
+    """The part's floating-point unit: present or not, and its precision (``single``: FPv4-SP /
+    FPv5-SP, ``double``: FPv5-DP, ``none``). With one, ``Machine.for_board`` uses the core's
+    model with the FPU (``model_for(core, fpu="on")``)."""
+
+    present: bool
+    precision: str
+    citation: Citation
+    note: str
+
+
+FPU_PRECISIONS: tuple[str, ...] = ("none", "single", "double")
+
+
+@dataclass(frozen=True)
 class Cache:
     """An instruction/data cache or flash accelerator. ``size_bytes``/``lines``/``line_bits``/
     ``ways`` are 0 when no document seen gives the figure (``note`` then says so)."""
@@ -134,6 +149,7 @@ class Board:
     default_clock_reason: str
     flash: Flash
     prefetch: Prefetch
+    fpu: Fpu
     accelerators: tuple[Cache, ...]
     sram: tuple[SramRegion, ...]
     notes: tuple[str, ...]

@@ -15,11 +15,13 @@ from cortexm_emu.boards.model import (
     CONFIDENCES,
     CORES,
     FLASH_CLOCKS,
+    FPU_PRECISIONS,
     Board,
     Cache,
     Citation,
     Flash,
     FlashLatency,
+    Fpu,
     Prefetch,
     SramRegion,
 )
@@ -31,13 +33,14 @@ __all__ = ["parse_board", "read_citation"]
 _CITED = ("source", "confidence", "note")
 KEYS: dict[str, tuple[str, ...]] = {
     "": ("name", "board", "part", "core", "datasheet", "reference_manual", "notes", "max_clock",
-         "default_clock", "flash", "prefetch", "accelerators", "sram"),
+         "default_clock", "flash", "prefetch", "fpu", "accelerators", "sram"),
     "max_clock": ("mhz", "source", "confidence"),
     "default_clock": ("mhz", "reason"),
     "flash": ("base", "size_kib", "line_bits", "clock", "hclk_divider", "voltage_range",
               "wait_states", *_CITED),
     "flash.wait_states": ("max_mhz", "wait_states"),
     "prefetch": ("present", "enabled_at_reset", *_CITED),
+    "fpu": ("present", "precision", *_CITED),
     "accelerators": ("name", "kind", "size_bytes", "lines", "line_bits", "ways", "enabled_at_reset",
                      *_CITED),
     "sram": ("name", "base", "size_kib", "bus", "wait_states", *_CITED),
@@ -56,7 +59,7 @@ def parse_board(path: Path) -> Board:
     """Load and schema-check the board file at ``path``."""
     r = TomlReader.load(path, BoardDataError, "board file")
     r.check_keys((), KEYS[""])
-    for table in ("max_clock", "flash", "prefetch"):
+    for table in ("max_clock", "flash", "prefetch", "fpu"):
         r.check_keys((table,), KEYS[table])
 
     name = r.string(("name",))
@@ -77,11 +80,12 @@ def parse_board(path: Path) -> Board:
     if not notes:
         raise r.fail(("notes",), "expected an array of non-empty strings")
 
+    core = r.choice(("core",), CORES)
     return Board(
         name=name,
         board=r.string(("board",)),
         part=r.string(("part",)),
-        core=r.choice(("core",), CORES),  # type: ignore[arg-type]
+        core=core,  # type: ignore[arg-type]
         datasheet=r.string(("datasheet",)),
         reference_manual=r.string(("reference_manual",)),
         max_clock_mhz=max_clock_mhz,
@@ -95,11 +99,27 @@ def parse_board(path: Path) -> Board:
             citation=read_citation(r, ("prefetch",)),
             note=r.optional_string(("prefetch", "note")),
         ),
+        fpu=_fpu(r, core),
         accelerators=accelerators,
         sram=sram,
         notes=notes,
         path=path,
     )
+
+
+#: cores whose FPU is an implementation option (the rest have none)
+_FPU_CORES = ("m4", "m7", "m33")
+
+
+def _fpu(r: TomlReader, core: str) -> Fpu:
+    """``[fpu]``: present or not, its precision, and where that is stated."""
+    present = r.boolean(("fpu", "present"))
+    precision = r.choice(("fpu", "precision"), FPU_PRECISIONS)
+    if present == (precision == "none"):
+        raise r.fail(("fpu", "precision"), f"{precision!r} contradicts present = {str(present).lower()}")
+    if present and core not in _FPU_CORES:
+        raise r.fail(("fpu", "present"), f"core {core!r} has no FPU option; accepted with an FPU: {', '.join(_FPU_CORES)}")
+    return Fpu(present, precision, read_citation(r, ("fpu",)), r.optional_string(("fpu", "note")))
 
 
 def _default_clock(r: TomlReader, max_clock_mhz: float) -> tuple[float, str]:

@@ -32,7 +32,7 @@ ROLES = (
 )
 
 #: Operand patterns a class may require (checked on the capstone decoding).
-PATTERNS = ("writes_pc", "reglist_pc", "reg_offset")
+PATTERNS = ("writes_pc", "reglist_pc", "reg_offset", "two_core_registers", "double")
 
 #: Kinds of operand-dependent extra cost a class may carry.
 DYNAMIC = ("divide", "mull_m3", "mlal_m3")
@@ -78,6 +78,8 @@ class ClassEntry:
     dynamic: str | None
     pattern: str | None
     source: str
+    #: an FPU instruction class: used only by a model with the FPU (``model_for(core, fpu="on")``)
+    fpu: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,6 +106,9 @@ class CoreData:
     multiplier_default: str | None
     multiplier_source: str
     text: str
+    #: the core can have an FPU ([isa] fpu, an implementation option); its classes have ``fpu = true``
+    fpu_option: bool = False
+    fpu_source: str = ""
 
 
 def _line_of(text: str, pattern: str) -> int:
@@ -212,8 +217,11 @@ def parse_core_data(path: Path) -> CoreData:
         if pattern is not None and pattern not in PATTERNS:
             raise chk.fail(f"{where}.pattern", f"{pattern!r} is not one of {', '.join(PATTERNS)}", anchor)
         source = chk.get(entry, "source", str, where, anchor)
+        fpu = entry.get("fpu", False)
+        if not isinstance(fpu, bool):
+            raise chk.fail(f"{where}.fpu", f"expected true or false, got {fpu!r}", anchor)
         classes.append(
-            ClassEntry(name, role, frozenset(mnemonics), cycles, per_register, taken_extra, dynamic, pattern, source)
+            ClassEntry(name, role, frozenset(mnemonics), cycles, per_register, taken_extra, dynamic, pattern, source, fpu)
         )
 
     divide = None
@@ -235,6 +243,8 @@ def parse_core_data(path: Path) -> CoreData:
     if any(c.dynamic in ("mull_m3", "mlal_m3") for c in classes) and long_bits is None:
         raise chk.fail("long_multiply", "a class uses an early-terminating multiply but the file has no [long_multiply] table")
 
+    if any(c.fpu for c in classes) and not isa.get("fpu", False):
+        raise chk.fail("isa.fpu", "classes with fpu = true need [isa] fpu = true (the core has an FPU option)")
     only_32 = isa.get("only_32bit")
     return CoreData(
         path=path,
@@ -257,4 +267,6 @@ def parse_core_data(path: Path) -> CoreData:
         multiplier_default=multiplier_default,
         multiplier_source=multiplier_source,
         text=text,
+        fpu_option=chk.get(isa, "fpu", bool, "isa"),
+        fpu_source=chk.get(isa, "fpu_source", str, "isa"),
     )

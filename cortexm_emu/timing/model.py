@@ -38,6 +38,7 @@ from capstone import arm as cs_arm
 from unicorn import arm_const as uc_arm
 
 from .data import ClassEntry, CoreData
+from .fpu import fp_refusal, transfer_words
 
 CORES: tuple[str, ...] = ("m0", "m0plus", "m3", "m4", "m7", "m33")
 #: Cores priced by the in-order issue scheduler of ``pipeline.py`` instead of this module's rules.
@@ -46,10 +47,10 @@ SCHEDULED_CORES: frozenset[str] = frozenset({"m7", "m33"})
 #: ``prediction.py``): the Cortex-M7 (DDI 0489F Table 3-3 ACTLR.DISBTACREAD).
 PREDICTION_CORES: frozenset[str] = frozenset({"m7"})
 PREDICTIONS: tuple[str, ...] = ("static", "dynamic")
-#: The M7's default. "dynamic" is closer to the silicon but needs the machine to call
-#: ``model.start_call(uc)`` at the start of every call (a call's count must not depend on the
-#: calls before it); switch once ``Machine.call`` does.
-DEFAULT_PREDICTION = "static"
+#: The M7's default: the BTAC is used out of reset (DDI 0489F §3.2.2, Table 3-3: ACTLR.DISBTACREAD
+#: resets to 0, and "1: BTAC is not used and only static branch prediction can occur"). The
+#: accounting keeps the history and clears it at the start of every call (``prediction.py``).
+DEFAULT_PREDICTION = "dynamic"
 
 _MEMORY_ROLES = frozenset({"load", "store", "load_double", "store_double", "load_multiple", "store_multiple"})
 _DATA_ROLES = frozenset({"data", "multiply", "divide"})
@@ -203,13 +204,18 @@ class TimingModel:
         self.rules = data.rules
         digest = hashlib.sha256(data.text.encode())
         digest.update(repr(sorted(options.items())).encode())
-        digest.update(Path(__file__).read_bytes())  # the pairing rules live in this module
+        for module in ("model.py", "fpu.py", "data.py"):  # the rules, the FPU's refusals, the class records
+            digest.update(Path(__file__).with_name(module).read_bytes())
         #: Changes whenever the data file, the options or this module change (for result cache keys).
         self.version = digest.hexdigest()[:16]
         multiplier = options.get("multiplier", data.multiplier_default)
         self._multiplier_cycles = data.multiplier[multiplier] if data.multiplier and multiplier else None
+        #: the FPU's instruction classes are in use (model option fpu="on")
+        self.fpu = options.get("fpu", "off") == "on"
         self._by_name: dict[str, list[ClassEntry]] = {}
         for entry in data.classes:
+            if entry.fpu and not self.fpu:
+                continue
             for mnemonic in entry.mnemonics:
                 self._by_name.setdefault(mnemonic, []).append(entry)
         self._sources = {entry.name: entry.source for entry in data.classes}
@@ -239,6 +245,13 @@ class TimingModel:
             return any(op.type == cs_arm.ARM_OP_REG and insn.reg_name(op.reg) == "pc" for op in insn.operands)
         if pattern == "reg_offset":
             return any(op.type == cs_arm.ARM_OP_MEM and op.mem.index != 0 for op in insn.operands)
+        if pattern == "two_core_registers":
+            names = [_reg(insn.reg_name(op.reg)) for op in insn.operands if op.type == cs_arm.ARM_OP_REG]
+            return sum(1 for n in names if n in _GPRS) == 2
+        if pattern == "double":
+            return any(
+                op.type == cs_arm.ARM_OP_REG and insn.reg_name(op.reg).startswith("d") for op in insn.operands
+            )
         raise ValueError(f"Invalid pattern {pattern!r}")
 
     def check(self, insn: Any) -> str | None:
@@ -246,9 +259,8 @@ class TimingModel:
         name = base_name(insn)
         text = f"{insn.mnemonic} {insn.op_str}".strip()
         groups = set(insn.groups)
-        title = self.data.title
         if groups & _NO_FPU_GROUPS:
-            return f"{text}: floating-point/SIMD-extension instruction; {title} is modelled without an FPU"
+            return fp_refusal(self, insn, name, text, groups)
         if groups & _V8_GROUPS:
             return f"{text}: ARMv8-M/security-extension instruction, not in {self.data.architecture}"
         only_32 = self.data.only_32bit
@@ -277,14 +289,14 @@ class TimingModel:
         writeback: str | None = None
         cycles = entry.cycles if entry.cycles >= 0 else int(self._multiplier_cycles or 0)
         if entry.role in ("load_multiple", "store_multiple"):
-            if name in ("push", "pop"):
+            if name in ("push", "pop", "vpush", "vpop"):
                 base, reglist = "sp", reg_ops
                 writeback = "sp"
             else:
                 base, reglist = reg_ops[0], reg_ops[1:]
                 writeback = base if insn.writeback else None
             addr_regs.add(base)
-            cycles += entry.per_register * len(reglist)
+            cycles += entry.per_register * transfer_words(reglist)
         else:
             for op in operands:
                 if op.type == cs_arm.ARM_OP_MEM:
@@ -499,9 +511,10 @@ class TimingModel:
             delta += warm - cold
         return delta
 
-    def start_call(self, uc: Any) -> None:
-        """Reset per-call state kept for the engine ``uc`` (none on these cores); the machine
-        calls it at the start of every call."""
+    def predicted_branch(self, prev: BlockPrice, taken: bool) -> int:
+        """The predicted branch an edge out of ``prev`` carries (``prediction.encode_branch``);
+        0 on cores without dynamic prediction."""
+        return 0
 
     def dynamic_cost(self, kind: str, uc: Any) -> int:
         """Extra cycles of one operand-dependent instruction, from registers read just before it runs."""

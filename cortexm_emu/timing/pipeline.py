@@ -20,15 +20,17 @@ each register's value becomes usable. This module prices a Unicorn block by sche
   code cut anywhere into A and B, ``price(A+B) = price(A) + price(B) + edge_cost(A, B, True)``
   exactly (tested).
 
-Branches. M7 with the model option ``prediction="dynamic"``: conditional branches are predicted
-from per-branch history (``prediction.py``), charged per execution through a ``bpred`` dynamic
-entry. M7 by default (``prediction = "btfn"``): direct unconditional branches and calls are predicted
-taken; conditional branches are predicted taken when backward and not taken when forward;
-returns and register calls are predicted by the branch target cache (class ``taken_extra`` 0),
-computed jumps (MOV PC, TBB/TBH) never (the refill). A correct prediction costs nothing beyond the issue slot,
-a wrong one the measured refill (8 cycles, 6 when the flags were set early enough in the block).
-The taken cost goes into ``BlockPrice.taken_extra`` (the machine adds it on taken edges) and the
-not-taken misprediction of a backward branch into ``edge_cost``. M33 (``prediction = "none"``):
+Branches. M7 (``prediction = "btfn"`` in the data): direct unconditional branches and calls are
+predicted taken; returns and register calls are predicted by the branch target cache (class
+``taken_extra`` 0), computed jumps (MOV PC, TBB/TBH) never (the refill). Conditional branches, by
+default (model option ``prediction="dynamic"``, the BTAC enabled out of reset), are predicted from
+per-branch history (``prediction.py``): :meth:`ScheduledModel.predicted_branch` gives the branch
+each edge carries and the accounting charges a misprediction as it counts the edge. With
+``prediction="static"`` they are predicted taken when backward and not taken when forward.
+A correct prediction costs nothing beyond the issue slot, a wrong one the measured refill (8
+cycles, 6 when the flags were set early enough in the block). A static taken cost goes into
+``BlockPrice.taken_extra`` (the machine adds it on taken edges) and the static not-taken
+misprediction of a backward branch into ``edge_cost``. M33 (``prediction = "none"``):
 a taken branch adds the refill; a 16-bit branch dual-issued after a 16-bit instruction that sets
 no flags refills faster.
 
@@ -49,12 +51,12 @@ from pathlib import Path
 from typing import Any
 
 from capstone import arm as cs_arm
-from unicorn import arm_const as uc_arm
 
 from .data import CoreData
+from .fpu import transfer_words
 from .model import DEFAULT_PREDICTION, BlockPrice, InsnInfo, TimingModel, base_name
 from .pipeline_data import PIPELINE_KEYS, ClassTiming, PipelineData, parse_pipeline
-from .prediction import BranchPredictor, branch_kind
+from .prediction import encode_branch
 
 _GPRS = frozenset({f"r{n}" for n in range(13)} | {"sp", "lr"})
 _REG_ALIASES = {"sb": "r9", "sl": "r10", "fp": "r11", "ip": "r12"}
@@ -163,12 +165,13 @@ class ScheduledModel(TimingModel):
         super().__init__(data, options)
         self.pipe = parse_pipeline(data)
         self.p = self.pipe.values
-        #: M7 option prediction="dynamic": per-branch history (prediction.py) instead of the static rule
-        dynamic = self.p["prediction"] == "btfn" and options.get("prediction", DEFAULT_PREDICTION) == "dynamic"
-        self.predictor = BranchPredictor() if dynamic else None
+        #: M7 option prediction="dynamic" (the default): per-branch history (prediction.py)
+        self.dynamic_prediction = (
+            self.p["prediction"] == "btfn" and options.get("prediction", DEFAULT_PREDICTION) == "dynamic"
+        )
         digest = hashlib.sha256(self.version.encode())
         digest.update(Path(__file__).read_bytes())
-        for module in ("pipeline_data.py", "prediction.py"):
+        for module in ("pipeline_data.py", "prediction.py", "fpu.py"):
             digest.update((Path(__file__).parent / module).read_bytes())
         self.version = digest.hexdigest()[:16]
 
@@ -271,10 +274,10 @@ class ScheduledModel(TimingModel):
         rpc = p["registers_per_cycle"]
         if role in ("load_multiple", "store_multiple", "load_double", "store_double"):
             if role in ("load_multiple", "store_multiple"):
-                listed = reg_names if name in ("push", "pop") else reg_names[1:]
+                listed = reg_names if name in ("push", "pop", "vpush", "vpop") else reg_names[1:]
             else:
-                listed = reg_names[:2]
-            occupancy = info.cls.cycles + max(1, math.ceil(len(listed) / rpc))
+                listed = reg_names[:2] if not info.cls.fpu else reg_names[:1]  # VLDR.64/VSTR.64: one D register
+            occupancy = info.cls.cycles + max(1, math.ceil(transfer_words(listed) / rpc))
             if role in ("load_multiple", "load_double"):
                 for k, reg in enumerate(listed):
                     if reg in _GPRS:
@@ -485,8 +488,6 @@ class ScheduledModel(TimingModel):
         last = executed[-1].info if executed else None
         kind = self._branch_kind(insns[-1], last) if last is not None else "none"
         taken_extra, mispredict = self._branch_costs(kind, static, run)
-        if self.predictor is not None and kind in ("cond_forward", "cond_backward"):
-            dynamic.append((last.address, self._branch_kind_string(insns[-1], last, mispredict)))
         price = ScheduledPrice(
             cycles=run.end,
             taken_extra=taken_extra,
@@ -508,21 +509,22 @@ class ScheduledModel(TimingModel):
         self._block_cache[key] = price
         return price
 
-    def _branch_kind_string(self, insn: Any, info: InsnInfo, mispredict: int) -> str:
-        """The ``bpred`` dynamic kind of a conditional branch (prediction.py)."""
-        register = None
-        if info.name in ("cbz", "cbnz"):
-            name = _reg(insn.reg_name(insn.operands[0].reg)).upper()
-            register = getattr(uc_arm, f"UC_ARM_REG_{name}")
-        backward = info.target is not None and info.target <= info.address
-        return branch_kind(info.address, mispredict, insn.cc, register, info.name == "cbnz", backward)
+    def predicted_branch(self, prev: BlockPrice, taken: bool) -> int:
+        """The branch the edge out of ``prev`` carries for the accounting's predictor
+        (``prediction.encode_branch``), or 0: ``prev`` ends in a conditional direct branch and
+        prediction is dynamic; ``taken``: the edge is its taken side."""
+        if not self.dynamic_prediction or not isinstance(prev, ScheduledPrice):
+            return 0
+        if prev.branch_kind not in ("cond_forward", "cond_backward") or prev.last is None:
+            return 0
+        return encode_branch(prev.last.address, prev.mispredict, taken, prev.branch_kind == "cond_backward")
 
     def _branch_costs(self, kind: str, ops: Sequence[Op], run: _Run) -> tuple[int, int]:
         """(cycles added when the final branch is taken, cycles of a misprediction)."""
         p = self.p
         if kind == "none":
             return 0, 0
-        dynamic = self.predictor is not None and kind in ("cond_forward", "cond_backward")
+        dynamic = self.dynamic_prediction and kind in ("cond_forward", "cond_backward")
         last = ops[-1]
         if p["prediction"] == "btfn":
             branch_time = run.per_op[-1][0]
@@ -533,7 +535,7 @@ class ScheduledModel(TimingModel):
             )
             mispredict = p["mispredict_early_flags"] if early else p["mispredict"]
             if dynamic:
-                return 0, mispredict  # charged per execution by the predictor (dynamic_cost)
+                return 0, mispredict  # charged by the accounting's predictor (predicted_branch)
             if kind == "indirect":
                 return last.info.taken_extra, mispredict  # the class says: BTAC-predicted or a refill
             if kind == "cond_forward":
@@ -565,7 +567,7 @@ class ScheduledModel(TimingModel):
             fallthrough
             and prev.branch_kind == "cond_backward"
             and self.p["prediction"] == "btfn"
-            and self.predictor is None
+            and not self.dynamic_prediction
         ):
             extra = prev.mispredict
             state = state.closed(extra)
@@ -574,23 +576,6 @@ class ScheduledModel(TimingModel):
         statics = [self.nop_op(op) if op.info.conditional else op for op in nxt.ops]
         warm = self.schedule(statics, state).end
         return warm - nxt.cycles + extra
-
-    def start_call(self, uc: Any) -> None:
-        """Clear the branch history kept for ``uc`` (prediction="dynamic"); call before each call."""
-        if self.predictor is not None:
-            self.predictor.start_call(uc)
-
-    def dynamic_cost(self, kind: str, uc: Any) -> int:
-        total = 0
-        rest = []
-        for part in kind.split(" + "):
-            if part.startswith("bpred "):
-                if self.predictor is None:
-                    raise ValueError(f"Invalid dynamic kind {part!r} for {self!r}: no branch predictor")
-                total += self.predictor.cost(uc, part)
-            else:
-                rest.append(part)
-        return total + (super().dynamic_cost(" + ".join(rest), uc) if rest else 0)
 
     def source_of(self, rule: str) -> str:
         parts = rule.split("+")

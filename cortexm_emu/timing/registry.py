@@ -9,7 +9,15 @@ from __future__ import annotations
 from functools import cache
 
 from .data import DATA_DIR, CoreData, parse_core_data
-from .model import CORES, PREDICTION_CORES, PREDICTIONS, SCHEDULED_CORES, TimingModel
+from .fpu import FPU_SETTINGS, FPU_VARIANTS
+from .model import (
+    CORES,
+    DEFAULT_PREDICTION,
+    PREDICTION_CORES,
+    PREDICTIONS,
+    SCHEDULED_CORES,
+    TimingModel,
+)
 from .pipeline import ScheduledModel
 
 
@@ -28,15 +36,26 @@ def _model(core: str, options: tuple[tuple[str, str], ...]) -> TimingModel:
 def model_for(core: str, **options: str) -> TimingModel:
     """The timing model of ``core`` ("m0", "m0plus", "m3", "m4", "m7", "m33").
 
+    ``m4f``, ``m7f``, ``m33f``: the same core with its FPU (option ``fpu="on"``: the data's
+    ``fpu = true`` classes are priced; without it every FP instruction is refused).
     Options: ``multiplier="fast" | "small"`` on m0 and m0plus (MULS 1 or 32 cycles, an
     implementation option of the silicon; default "fast"); ``prediction="static" | "dynamic"`` on
-    m7 (branch direction from the static rule, or per-branch history, ``prediction.py``; default
-    "static": "dynamic" needs ``start_call(uc)`` before each call).
+    m7 (conditional branches predicted from per-branch history kept by the accounting and cleared at
+    each call, ``prediction.py``: the default, the BTAC being on out of reset; or from the static
+    backward-taken/forward-not-taken rule).
     """
+    if core in FPU_VARIANTS:
+        if options.get("fpu", "on") != "on":
+            raise ValueError(f"Invalid fpu {options['fpu']!r} for core {core!r}: the core name says the FPU is on")
+        core, options = FPU_VARIANTS[core], {**options, "fpu": "on"}
     if core not in CORES:
-        raise ValueError(f"Invalid core {core!r}; accepted: {', '.join(CORES)}")
+        raise ValueError(f"Invalid core {core!r}; accepted: {', '.join((*CORES, *FPU_VARIANTS))}")
     data = _core_data(core)
-    accepted = (["multiplier"] if data.multiplier else []) + (["prediction"] if core in PREDICTION_CORES else [])
+    accepted = (
+        (["multiplier"] if data.multiplier else [])
+        + (["prediction"] if core in PREDICTION_CORES else [])
+        + (["fpu"] if data.fpu_option else [])
+    )
     for key, value in options.items():
         if key not in accepted:
             raise ValueError(
@@ -46,6 +65,12 @@ def model_for(core: str, **options: str) -> TimingModel:
             raise ValueError(
                 f"Invalid multiplier {value!r} for core {core!r}; accepted: {', '.join(data.multiplier)}"
             )
+        if key == "fpu" and value not in FPU_SETTINGS:
+            raise ValueError(f"Invalid fpu {value!r} for core {core!r}; accepted: {', '.join(FPU_SETTINGS)}")
         if key == "prediction" and value not in PREDICTIONS:
             raise ValueError(f"Invalid prediction {value!r} for core {core!r}; accepted: {', '.join(PREDICTIONS)}")
+    if core in PREDICTION_CORES:
+        options.setdefault("prediction", DEFAULT_PREDICTION)  # one model (and version) per behaviour
+    if options.get("fpu") == "off":
+        del options["fpu"]  # the default: the same model as without the option
     return _model(core, tuple(sorted(options.items())))

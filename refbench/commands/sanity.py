@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -14,13 +13,25 @@ from rich.markup import escape
 from rich.table import Table
 
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
-from refbench.published.model import Figure, load_figures, load_parts
+from refbench.datafile import DataFileError
+from refbench.inputs.options import (
+    add_input_options,
+    assumptions_from,
+    check_options,
+    read_inputs,
+    uses_inputs,
+)
+from refbench.published.model import Figure, Part, load_figures, load_parts
 from refbench.report import emulation_progress
+from refbench.report import text as text_report
+from refbench.report.data import report_json
+from refbench.report.findings import index_findings, summary_lines
 from refbench.sanity import VERDICTS, Judgement, SanityContext, figure_selected, judge
+from refbench.sanity.context import StatedMachine
 from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
 from refbench.sanity.emulation import summary as emulation_summary
 
-VERDICT_STYLE = {"consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
+VERDICT_STYLE = {"untested": "bright_black", "consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
 FORMATS = ("table", "markdown", "json", "html")
 
 
@@ -32,8 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "Apply the sanity rules (arithmetic, board, invariants, cross-board; rule e: the kernels "
             "run on the figure's board in each memory configuration; the peripheral rule for hardware figures; "
             "rule f: a section's clock) to every published figure and print figure, "
-            "published value, normalised value, verdict (consistent, explained, suspicious, inconsistent) "
-            "and the reasons, numbers included. Verdicts are findings: the exit status is 0 whenever the "
+            "published value, normalised value, verdict (untested: no rule tested the value; consistent, explained, "
+            "suspicious, inconsistent) and the reasons, numbers included; a finding about a whole section is printed "
+            "once at the top with its figures (json: top-level findings, each figure listing its finding ids). Verdicts are findings: the exit status is 0 whenever the "
             "report ran, 2 for a bad option. Examples: refbench sanity ; refbench sanity --source wolfssl "
             "--board H753 --format markdown ; refbench sanity --algorithm AES-256 --format json ; "
             "refbench sanity --format html > report.html (one self-contained file with plots). Rule e (emulator) "
@@ -42,7 +54,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_source_option(parser)
     parser.add_argument("--board", action="append", metavar="TEXT",
-                        help="only boards/parts whose name contains TEXT (e.g. H753, NUCLEO-F756ZG); repeatable")
+                        help="only boards/parts whose name contains TEXT (e.g. H753, NUCLEO-F756ZG); repeatable. "
+                             "With --input: the board profile your input ran on (e.g. stm32l4a6zg, STM32H753ZI)")
     parser.add_argument("--algorithm", action="append", metavar="TEXT",
                         help="only algorithms whose name contains TEXT (e.g. AES-128, ECDSA); repeatable")
     parser.add_argument("--format", default="table", metavar="FORMAT",
@@ -59,17 +72,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                         help="run the measurements the cache does not answer on a Dask cluster (needs "
                              "'refbench[cluster]'; default $REFBENCH_SCHEDULER, else local processes)")
+    add_input_options(parser)
     parser.set_defaults(handler=run)
 
 
 def _validate(args: argparse.Namespace, figures: Sequence[Figure]) -> str | None:
+    problem = check_options(args)
+    if problem:
+        return problem
     if args.format not in FORMATS:
         return f"Invalid --format ({args.format!r}); accepted: {', '.join(FORMATS)}"
     for verdict in args.only or ():
         if verdict not in VERDICTS:
             return f"Invalid --only ({verdict!r}); accepted: {', '.join(VERDICTS)}"
     for option, values, known in (
-        ("--board", args.board, sorted({f.part for f in figures} | {f.board for f in figures if f.board})),
+        ("--board", None if uses_inputs(args) else args.board,
+         sorted({f.part for f in figures} | {f.board for f in figures if f.board})),
         ("--algorithm", args.algorithm, sorted({f.algorithm for f in figures})),
     ):
         for value in values or ():
@@ -78,39 +96,52 @@ def _validate(args: argparse.Namespace, figures: Sequence[Figure]) -> str | None
     return None
 
 
+Selection = tuple[list[Figure], dict[str, Part], set[str], dict[str, StatedMachine]]
+
+
+def _select(args: argparse.Namespace, sources: list[str] | None) -> Selection | str:
+    """The figures the rules see, their parts, the ids judged and shown, and the machine stated for
+    each input figure; or the message of a bad option. Without --input: every built-in figure, those
+    the filters select shown. With --input: the inputs' figures (the built-in pages only with
+    --pages), every skipped line reported on stderr as FILE:LINE."""
+    if not uses_inputs(args):
+        figures = load_figures()
+        problem = _validate(args, figures)
+        if problem:
+            return problem
+        # Rules see every figure (partners on other boards); rule e runs kernels for the selected ones.
+        chosen = [f for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
+        return figures, load_parts(), {f.id for f in chosen}, {}
+    problem = check_options(args)
+    if problem:
+        return problem
+    assumptions = assumptions_from(args)
+    read = read_inputs(args.input, assumptions, args.input_format)
+    for skipped in read.problems:
+        print(f"refbench sanity: skipped {skipped}", file=sys.stderr)
+    mine = read.figures
+    pages = load_figures() if args.pages else []
+    problem = _validate(args, [*pages, *mine])
+    if problem:
+        return problem
+    machines = {f.id: m for f in mine if (m := StatedMachine.for_figure(f, assumptions)) is not None}
+    parts = {**(load_parts() if pages else {}), **load_parts(sorted({f.part for f in mine if f.board is not None}))}
+    chosen = [f for f in mine if figure_selected(f, algorithm=args.algorithm)]
+    chosen += [f for f in pages if figure_selected(f, source=sources, algorithm=args.algorithm)]
+    return [*pages, *mine], parts, {f.id for f in chosen}, machines
+
+
 def normalised_text(j: Judgement) -> str:
-    n = j.normalised
-    parts = []
-    if n.cycles_per_byte is not None:
-        parts.append(f"{fmt_cycles(n.cycles_per_byte)} c/B")
-    if n.cycles_per_op is not None:
-        parts.append(f"{fmt_cycles(n.cycles_per_op)} c/op")
-    return ", ".join(parts) or "-"
+    return text_report.normalised_text(j, fmt_cycles)
 
 
 def summary(judgements: list[Judgement]) -> list[str]:
-    lines = []
-    by_source = Counter((j.figure.source, j.verdict) for j in judgements)
-    for source in sorted({j.figure.source for j in judgements}):
-        counts = ", ".join(f"{v} {by_source[(source, v)]}" for v in VERDICTS)
-        unjudged = sum(1 for j in judgements if j.figure.source == source and not j.judged)
-        lines.append(f"{source}: {counts}; value not judged by any rule: {unjudged}")
-    total = Counter(j.verdict for j in judgements)
-    lines.append(f"all: {len(judgements)} figures: " + ", ".join(f"{v} {total[v]}" for v in VERDICTS))
-    return lines
+    """The verdict counts per source and for all, ``untested`` apart."""
+    return summary_lines(judgements)
 
 
 def render_markdown(judgements: list[Judgement]) -> str:
-    def cell(text: str) -> str:
-        return text.replace("|", "\\|").replace("\n", " ")
-    rows = ["| figure | published | normalised | verdict | reasons |", "|---|---|---|---|---|"]
-    for j in judgements:
-        f = j.figure
-        rows.append(f"| {cell(f.id + ' ' + f.describe())} | {cell(f.text + ' ' + f.unit)} | {normalised_text(j)} | "
-                    f"{j.verdict} | {cell('<br>'.join(j.reasons))} |")
-    rows.append("")
-    rows += [f"- {line}" for line in summary(judgements)]
-    return "\n".join(rows) + "\n"
+    return text_report.render_markdown(judgements, fmt_cycles)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -125,17 +156,19 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
-    figures = load_figures()
-    problem = _validate(args, figures)
-    if problem:
-        print(f"refbench sanity: {problem}", file=sys.stderr)
+    try:
+        selection = _select(args, sources)
+    except (ValueError, DataFileError) as exc:
+        print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
-    # Rules see every figure (partners on other boards); rule e runs kernels for the selected ones.
-    chosen = [f for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
-    selected = {f.id for f in chosen}
+    if isinstance(selection, str):
+        print(f"refbench sanity: {selection}", file=sys.stderr)
+        return 2
+    figures, parts, selected, machines = selection
     try:
         with emulation_progress() as progress:
-            report = judge(figures, load_parts(), replace(context, scope=frozenset(selected), progress=progress))
+            report = judge(figures, parts, replace(context, scope=frozenset(selected), progress=progress,
+                                                   machines=machines))
     finally:
         if isinstance(context.executor, DaskExecutor):
             context.executor.close()
@@ -143,18 +176,21 @@ def run(args: argparse.Namespace) -> int:
     judgements = [j for j in everything if j.figure.id in selected]
     if args.only:
         judgements = [j for j in judgements if j.verdict in args.only]
+    index = index_findings(judgements)
     if args.format == "json":
-        print(json.dumps([{**j.as_json(), **emulations[j.figure.id].as_json()} for j in judgements], indent=1,
-                         ensure_ascii=False))
+        print(json.dumps(report_json(judgements, emulations, index), indent=1, ensure_ascii=False))
         return 0
     if args.format == "html":
         from refbench.report.html import render_html
 
-        sys.stdout.write(render_html(judgements, emulations, summary(judgements)))
+        sys.stdout.write(render_html(judgements, emulations, summary(judgements), index))
         return 0
     if args.format == "markdown":
-        sys.stdout.write(render_markdown(judgements))
+        sys.stdout.write(text_report.render_markdown(judgements, fmt_cycles, index))
         return 0
+    console = Console()
+    for line in text_report.opening(judgements, index):
+        console.print(line, markup=False)
     table = Table(title="refbench sanity: published figures against arithmetic, board, invariants, cross-board",
                   show_lines=args.reasons == "all")
     for column in ("figure", "published", "normalised", "verdict", "reasons"):
@@ -162,12 +198,12 @@ def run(args: argparse.Namespace) -> int:
                          ratio=3 if column == "reasons" else None, overflow="fold")
     for j in judgements:
         f = j.figure
-        reasons = j.reasons if args.reasons == "all" else j.reasons[:1]
-        more = len(j.reasons) - len(reasons)
+        every = text_report.figure_reasons(j, index)
+        reasons = every if args.reasons == "all" else every[:1]
+        more = len(every) - len(reasons)
         text = "\n".join(reasons) + (f" (+{more} more: --reasons all)" if more else "")
         table.add_row(escape(f"{f.id} {f.describe()}"), escape(f"{f.text} {f.unit}"), normalised_text(j),
                       f"[{VERDICT_STYLE[j.verdict]}]{j.verdict}[/]", escape(text))
-    console = Console()
     console.print(table)
     for line in summary(judgements):
         console.print(line, markup=False)

@@ -5,6 +5,7 @@ memory system, and the library build. Every figure read from an input carries th
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Literal
 
@@ -131,6 +132,18 @@ class Assumptions:
             return f"cache {self.cache}, prefetch {self.prefetch} (assumed); wait states from the board profile"
         ws = f"{self.wait_states} wait states" if self.wait_states is not None else "wait states unknown"
         return f"cache {self.cache}, prefetch {self.prefetch}, {ws} (assumed, not from a board profile)"
+
+
+#: the end of every :meth:`Assumptions.describe` text: what it says of the crypto peripherals
+_DESCRIBED = re.compile(r"assumed: .*?(?:no crypto peripheral stated \(software figures\)|"
+                        r"crypto peripherals used: [A-Z0-9]+(?:, [A-Z0-9]+)*)")
+
+
+def described_assumptions(notes: str | None) -> str | None:
+    """The :meth:`Assumptions.describe` text a figure read from an input starts its notes with
+    (:func:`refbench.inputs.records.build_figure`), or None for a figure of a built-in page."""
+    match = _DESCRIBED.match(notes or "")
+    return match.group(0) if match else None
 
 
 @dataclass(frozen=True)

@@ -67,7 +67,7 @@ ASYM = re.compile(
 _META = re.compile(r"-{10,}|Benchmark complete|Benchmark Test: Return code.*|"
                    r"This format allows you to easily copy the output to a csv file\.|"
                    r"(?:Symmetric|Asymmetric) Ciphers:")
-_LOOKS_LIKE_ROW = re.compile(r" took |ops/sec|/s\b|Cycles per byte")
+_LOOKS_LIKE_ROW = re.compile(r"\btook\b|ops/sec|/s\b|Cycles per byte")
 _CSV_SYM_WHY = ("wolfCrypt -csv prints a symmetric rate in the unit its amount scaled to (bytes, KiB or MiB, "
                 "benchmark.c get_blocktype()) and does not print that unit; not guessed: run without -csv")
 

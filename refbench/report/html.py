@@ -13,6 +13,11 @@ Plots:
    one library that appears on two or more boards, one marker per board, so a board that
    needs many more cycles for the same work stands out.
 
+The page opens with the verdict counts (``untested`` apart), the section findings that matter
+(each once, with its figures) and the figure findings by rule; then the plots; then the table,
+which a reader filters by verdict, board, source and library (a few lines of plain JavaScript in
+the page, nothing loaded from elsewhere). A section finding is referred to by its id in the rows.
+
 Nothing here computes a number shown to the reader: the values come from the judgements
 (:mod:`refbench.sanity`) and rule e's emulations (:mod:`refbench.sanity.emulation`).
 """
@@ -26,6 +31,8 @@ from collections import defaultdict
 from datetime import UTC, datetime
 
 from refbench.measure import commit_info
+from refbench.report.findings import FindingIndex, figure_tally, headline, index_findings, summary_lines
+from refbench.report.text import figure_reasons
 from refbench.sanity import VERDICTS, Judgement
 from refbench.sanity.emulation import Emulation, summary
 from refbench.sanity.memory_configs import MEMORY_NOTE
@@ -34,13 +41,33 @@ STYLE = (
     "<style>body{font-family:sans-serif;margin:1.5em;font-size:13px}"
     "table{border-collapse:collapse;width:100%}td,th{border:1px solid #ccc;padding:3px 5px;vertical-align:top}"
     "th{background:#eee;position:sticky;top:0}td.n{text-align:right;white-space:nowrap}"
-    ".v{color:white;font-weight:bold;text-align:center}img{max-width:100%}small{color:#555}</style>"
+    ".v{color:white;font-weight:bold;text-align:center}img{max-width:100%}small{color:#555}"
+    "#filters label{margin-right:1em}#filters select{max-width:22em}</style>"
 )
 #: One colour per memory configuration kind (refbench.sanity.memory_configs.ConfigKind) in plot 1,
 #: in plotting order.
 CONFIG_COLOURS = {"cache on": "#1565c0", "cache on, prefetch off": "#00838f", "prefetch only": "#ef6c00",
                   "cache off": "#c62828", "tables in SRAM": "#8d6e63", "code in SRAM": "#2e7d32", "flash": "#6a1b9a"}
-VERDICT_COLOURS = {"consistent": "#2e7d32", "explained": "#00838f", "suspicious": "#f9a825", "inconsistent": "#c62828"}
+VERDICT_COLOURS = {"untested": "#757575", "consistent": "#2e7d32", "explained": "#00838f", "suspicious": "#f9a825", "inconsistent": "#c62828"}
+
+
+#: The table's filters: (label, the row attribute they match).
+FILTERS = (("verdict", "verdict"), ("board", "board"), ("source", "source"), ("library", "library"))
+#: Shows the rows whose attributes match every filter (an empty choice matches all); plain JavaScript.
+FILTER_SCRIPT = """<script>
+function refbenchFilter() {
+  var chosen = {};
+  document.querySelectorAll('#filters select').forEach(function (s) { chosen[s.name] = s.value; });
+  var shown = 0;
+  document.querySelectorAll('#verdicts tbody tr').forEach(function (row) {
+    var keep = Object.keys(chosen).every(function (k) { return !chosen[k] || row.dataset[k] === chosen[k]; });
+    row.style.display = keep ? '' : 'none';
+    if (keep) { shown += 1; }
+  });
+  document.getElementById('shown').textContent = shown;
+}
+document.querySelectorAll('#filters select').forEach(function (s) { s.addEventListener('change', refbenchFilter); });
+</script>"""
 
 
 def _fmt(value: float | None) -> str:
@@ -162,14 +189,26 @@ def plot_cross_board(judgements: list[Judgement]) -> str | None:
     return data
 
 
-def _counts(judgements: list[Judgement]) -> str:
-    total = {v: sum(1 for j in judgements if j.verdict == v) for v in VERDICTS}
-    return f"{len(judgements)} figures: " + ", ".join(f"{v} {n}" for v, n in total.items())
+def _row_attributes(j: Judgement) -> dict[str, str]:
+    f = j.figure
+    return {"verdict": j.verdict, "board": f.part, "source": f.source, "library": f.library}
+
+
+def _filters(judgements: list[Judgement]) -> list[str]:
+    out = ['<p id="filters">']
+    for label, key in FILTERS:
+        values = sorted({_row_attributes(j)[key] for j in judgements}, key=lambda v: (
+            VERDICTS.index(v) if key == "verdict" and v in VERDICTS else 99, v))
+        options = "".join(f'<option value="{html.escape(v)}">{html.escape(v)}</option>' for v in values)
+        out.append(f'<label>{label} <select name="{key}"><option value="">all</option>{options}</select></label>')
+    out.append(f'<span>showing <b id="shown">{len(judgements)}</b> of {len(judgements)} figures</span></p>')
+    return out
 
 
 def render_html(judgements: list[Judgement], emulations: dict[str, Emulation],
-                summary_lines: list[str] | None = None) -> str:
+                summary_lines_: list[str] | None = None, index: FindingIndex | None = None) -> str:
     """The whole report as one HTML document (no external files, scripts or fonts)."""
+    index = index or index_findings(judgements)
     commit = commit_info().get("commit") or "unknown"
     created = datetime.now(UTC).isoformat(timespec="seconds")
     plots = [
@@ -184,23 +223,41 @@ def render_html(judgements: list[Judgement], emulations: dict[str, Emulation],
         "</head><body>",
         "<h1>refbench sanity report</h1>",
         (f"<p><small>commit {html.escape(commit)}, generated {created}; {html.escape(MEMORY_NOTE)}; "
-         "emulated values are cycles per byte of this project's C kernels in the Cortex-M emulator.</small></p>"),
+         "emulated values are cycles per byte of this project's C kernels in the Cortex-M emulator; "
+         "<i>untested</i>: no rule tested the figure's value (never counted as consistent).</small></p>"),
         "<h2>Summary</h2><ul>",
     ]
-    lines = list(summary_lines or []) + [_counts(judgements), summary(emulations)]
+    lines = list(summary_lines_ or summary_lines(judgements)) + [summary({j.figure.id: emulations[j.figure.id]
+                                                                         for j in judgements
+                                                                         if j.figure.id in emulations})]
     out += [f"<li>{html.escape(line)}</li>" for line in dict.fromkeys(lines)]
     out.append("</ul>")
+    matter = headline(index)
+    out.append(f"<h2>Section findings that matter ({len(matter)})</h2>")
+    if matter:
+        out.append("<ul>")
+        for rf in matter:
+            colour = VERDICT_COLOURS[rf.verdict]
+            out.append(f'<li id="{rf.id}"><b>{rf.id}</b> [{html.escape(rf.rule)}] '
+                       f'<span style="color:{colour};font-weight:bold">{rf.verdict}</span>, {len(rf.figures)} figures '
+                       f"({html.escape(', '.join(rf.figures))}) of {html.escape('; '.join(rf.sections))}: "
+                       f"{html.escape(rf.finding.message)}</li>")
+        out.append("</ul>")
+    else:
+        out.append("<p>None.</p>")
+    tally = figure_tally(index)
+    out.append("<h2>Figure findings that are not consistent, by rule</h2>")
+    out.append("<ul>" + "".join(f"<li>{html.escape(t)}</li>" for t in tally) + "</ul>" if tally else "<p>None.</p>")
     for title, data in plots:
         out.append(f"<h2>{html.escape(title)}</h2>")
         if data:
             out.append(f'<img alt="{html.escape(title)}" src="data:image/png;base64,{data}">')
         else:
             out.append("<p>No data for this plot in the selection.</p>")
-    out += [
-        "<h2>Verdicts</h2>",
-        ("<table><thead><tr><th>figure</th><th>published</th><th>normalised c/B</th><th>emulated c/B</th>"
-         "<th>explanation</th><th>residual</th><th>verdict</th><th>reasons</th></tr></thead><tbody>"),
-    ]
+    out += ["<h2>Verdicts</h2>", *_filters(judgements),
+            ('<table id="verdicts"><thead><tr><th>figure</th><th>published</th><th>normalised c/B</th>'
+             "<th>emulated c/B</th><th>explanation</th><th>residual</th><th>verdict</th><th>reasons</th></tr></thead>"
+             "<tbody>")]
     for j in judgements:
         f = j.figure
         e = emulations.get(f.id)
@@ -214,13 +271,14 @@ def render_html(judgements: list[Judgement], emulations: dict[str, Emulation],
         explanation = e.explanation if e else ""
         residual = f"{e.residual:+.1%}" if e and e.residual is not None else "-"
         colour = VERDICT_COLOURS[j.verdict]
-        reasons = "<br>".join(html.escape(r) for r in j.reasons)
+        reasons = "<br>".join(html.escape(r) for r in figure_reasons(j, index))
+        attributes = " ".join(f'data-{k}="{html.escape(v)}"' for k, v in _row_attributes(j).items())
         out.append(
-            f"<tr><td>{html.escape(f.id + ' ' + f.describe())}</td>"
+            f"<tr {attributes}><td>{html.escape(f.id + ' ' + f.describe())}</td>"
             f'<td class="n">{html.escape(f.text + " " + f.unit)}</td>'
             f'<td class="n">{_fmt(j.normalised.cycles_per_byte)}</td><td class="n">{emulated}</td>'
             f"<td>{html.escape(explanation)}</td><td class=\"n\">{residual}</td>"
             f'<td class="v" style="background:{colour}">{j.verdict}</td><td><small>{reasons}</small></td></tr>'
         )
-    out += ["</tbody></table>", "</body></html>", ""]
+    out += ["</tbody></table>", FILTER_SCRIPT, "</body></html>", ""]
     return "\n".join(out)

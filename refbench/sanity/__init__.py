@@ -52,10 +52,15 @@ def judge(figures: Iterable[Figure] | None = None, parts: dict[str, Part] | None
     context = context or SanityContext()
     figures = list(load_figures() if figures is None else figures)
     parts = load_parts() if parts is None else parts
-    plan = make_plan([f for f in figures if context.in_scope(f.id)], parts, emulator=context.emulator)
+    plan = make_plan([f for f in figures if context.in_scope(f.id)], parts, emulator=context.emulator,
+                     machines=context.machines)
     measured = measure(plan.jobs(), context.executor, context.cache, context.progress)
     emulations = emulator_rule.emulations(plan, measured)
-    return SanityReport(judge_figures(figures, parts, emulations, context.emulator), emulations, plan, measured)
+    judgements = judge_figures(figures, parts, emulations, context.emulator)
+    for j in judgements:  # a user's input: every finding says what was assumed
+        if (machine := context.machine_of(j.figure.id)) is not None:
+            j.findings[:] = [machine.state(finding) for finding in j.findings]
+    return SanityReport(judgements, emulations, plan, measured)
 
 
 def figure_selected(f: Figure, source: list[str] | None = None, board: list[str] | None = None,

@@ -62,7 +62,7 @@ class Executor(Protocol):
 
 def measurer_for(config: MemoryConfig, opt: str, cache: ResultCache | None = None) -> Measurer:
     """The measurer of one configuration and optimisation level (through ``cache`` if given)."""
-    return Measurer(board=config.board, clock_mhz=config.clock_mhz, memory=config.memory(), opt=opt,
+    return Measurer(**config.measurer_target(), clock_mhz=config.clock_mhz, memory=config.memory(), opt=opt,
                     compiler=KERNEL_COMPILER, cache=cache, use_cache=cache is not None)
 
 

@@ -18,13 +18,16 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from refbench.published.model import Figure, Part
+from refbench.published.notes import notes_for
 from refbench.sanity.numbers import (
+    ScalingKind,
     cost_for_compare,
     figure_context,
     fmt,
     group_by,
     per_unit,
     same_work_tolerance,
+    scaling_band,
     value_figures,
 )
 from refbench.sanity.rules import HASH_BLOCK, Result
@@ -36,15 +39,14 @@ from refbench.sanity.verdicts import Finding
 #: only pulls the ratio towards 1).
 AES_ROUNDS = {128: 10, 192: 12, 256: 14}
 
-#: Private-key modular exponentiation cost ~ k^3 (schoolbook, k-bit exponent, k-bit
-#: multiplications); Karatsuba-style multiplication and fixed per-operation overhead pull the
-#: measured exponent of k down towards 2, short exponents (DH with q) also. The band is those
-#: two exponents with 20 % slack below 2 and 10 % above 3 (2 x 0.8 = 1.6, 3 x 1.1 = 3.3); outside
-#: it the scaling does not describe one algorithm.
-PRIVATE_SCALING = (1.6, 3.3)
-#: Public-key RSA with e = 65537: 17 multiplications of k-bit numbers, cost ~ k^2 (exponent 2);
-#: fixed overhead (padding, hashing, conversions) pulls it towards 1.
-PUBLIC_SCALING = (1.0, 2.3)
+#: How a cost grows with the key or curve size (refbench.sanity.numbers.scaling_band derives the
+#: band of the exponent from the operation counts and word sizes of each pair): a private-key
+#: exponentiation (RSA private/sign, DH, DSA), a public exponent (RSA public/verify, e = 65537:
+#: 17 multiplications at every size), a scalar multiplication (ECC, X25519/X448, Ed25519/Ed448).
+PRIVATE_SCALING: ScalingKind = "exponentiation"
+SHORT_EXPONENT_SCALING: ScalingKind = "short exponentiation"
+PUBLIC_SCALING: ScalingKind = "public exponent"
+SCALAR_SCALING: ScalingKind = "scalar multiplication"
 #: RSA private (k-bit exponent, CRT: two k/2-bit exponentiations) against public (e = 65537,
 #: 17 multiplications): at least ~0.28 k modular multiplications of full size for the private
 #: operation, i.e. > 70 public-operation equivalents at k = 1024 on paper; with any overhead
@@ -217,8 +219,9 @@ def rule_keygen_vs_agree(figures: list[Figure], parts: dict[str, Part]) -> Resul
     return out
 
 
-def _scaling_rule(name: str, figures: list[Figure], prefix: str, ops: dict[str, tuple[float, float]],
-                  family: Callable[[Figure], str | None] = lambda f: "") -> Result:
+def _scaling_rule(name: str, figures: list[Figure], prefix: str, ops: dict[str, ScalingKind],
+                  family: Callable[[Figure], str | None] = lambda f: "",
+                  special_form: Callable[[str | None], bool] = lambda family: False) -> Result:
     out: Result = []
     relevant = [f for f in value_figures(figures) if f.algorithm.startswith(prefix + "-") and f.operation in ops
                 and f.key_bits and family(f) is not None]
@@ -229,7 +232,8 @@ def _scaling_rule(name: str, figures: list[Figure], prefix: str, ops: dict[str, 
         for small, big in itertools.pairwise(members):
             if small.key_bits == big.key_bits:
                 continue
-            low, high = ops[big.operation]
+            low, high, derivation = scaling_band(ops[big.operation], small.key_bits, big.key_bits,
+                                                 same_work_tolerance(small, big), special_form(family(big)))
             cs, cb = cost_for_compare(small), cost_for_compare(big)
             exponent = math.log(cb / cs) / math.log(big.key_bits / small.key_bits)
             verdict = "consistent" if low <= exponent <= high else "suspicious"
@@ -237,7 +241,7 @@ def _scaling_rule(name: str, figures: list[Figure], prefix: str, ops: dict[str, 
                 name, verdict,
                 f"{big.operation} {small.key_bits} -> {big.key_bits} bits: {small.text} -> {big.text} {big.unit}, "
                 f"cost x{cb / cs:.2f} for size x{big.key_bits / small.key_bits:.2f}: exponent {exponent:.2f} "
-                f"(expected {low}..{high})")
+                f"(expected {low:.2f}..{high:.2f}, derived: {derivation})")
             out += [(big.id, finding), (small.id, finding)]
     return out
 
@@ -281,8 +285,10 @@ def rule_rsa(figures: list[Figure], parts: dict[str, Part]) -> Result:
 
 
 def rule_dsa_dh(figures: list[Figure], parts: dict[str, Part]) -> Result:
-    out = _scaling_rule("dsa-scaling", figures, "DSA", {"sign": PRIVATE_SCALING, "verify": PRIVATE_SCALING})
-    out += _scaling_rule("dh-scaling", figures, "DH", {"keygen": PRIVATE_SCALING, "agree": PRIVATE_SCALING})
+    out = _scaling_rule("dsa-scaling", figures, "DSA", {"sign": SHORT_EXPONENT_SCALING,
+                                                       "verify": SHORT_EXPONENT_SCALING})
+    out += _scaling_rule("dh-scaling", figures, "DH", {"keygen": SHORT_EXPONENT_SCALING,
+                                                     "agree": SHORT_EXPONENT_SCALING})
     dsa = [f for f in value_figures(figures) if f.algorithm.startswith("DSA-")]
     for members in group_by(dsa, lambda f: figure_context(f, f.algorithm)).values():
         sign = next((f for f in members if f.operation == "sign"), None)
@@ -308,17 +314,21 @@ def _prime_curve_family(f: Figure) -> str | None:
 
 
 def rule_ecc_scaling(figures: list[Figure], parts: dict[str, Part]) -> Result:
-    """A k-bit scalar multiplication is ~k doublings/additions of k-bit field elements, each
-    ~k^2: cost ~ k^3 with schoolbook field arithmetic, lower with fast reduction (P-521's
-    Mersenne prime) and fixed overhead: exponent in PRIVATE_SCALING."""
-    ops = {op: PRIVATE_SCALING for op in ("sign", "verify", "keygen", "agree")}
-    out = (_scaling_rule("ecc-scaling", figures, "ECDSA", ops, _prime_curve_family)
-           + _scaling_rule("ecc-scaling", figures, "ECDH", ops, _prime_curve_family))
+    """A k-bit scalar multiplication is ~k doublings/additions of k-bit field elements: the band of
+    the size exponent is derived per pair (refbench.sanity.numbers.scaling_band); NIST primes and
+    the Curve25519/448 primes have special forms that one size may use and the other not,
+    brainpool primes do not."""
+    ops = {op: SCALAR_SCALING for op in ("sign", "verify", "keygen", "agree")}
+    def special(family: str | None) -> bool:
+        return family != "brainpool"
+    out = (_scaling_rule("ecc-scaling", figures, "ECDSA", ops, _prime_curve_family, special)
+           + _scaling_rule("ecc-scaling", figures, "ECDH", ops, _prime_curve_family, special))
     # Curve25519 -> Curve448 (RFC 7748) and Edwards25519 -> Edwards448 (RFC 8032): the same
     # ladder / Edwards arithmetic over a 255-bit and a 448-bit special prime.
     renamed = [replace(f, algorithm=f"{'X' if f.algorithm.startswith('X') else 'Ed'}-{f.algorithm}")
                for f in figures if f.algorithm in ("X25519", "X448", "Ed25519", "Ed448")]
-    out += _scaling_rule("ecc-scaling", renamed, "X", ops) + _scaling_rule("ecc-scaling", renamed, "Ed", ops)
+    out += (_scaling_rule("ecc-scaling", renamed, "X", ops, special_form=special)
+            + _scaling_rule("ecc-scaling", renamed, "Ed", ops, special_form=special))
     return out
 
 
@@ -346,10 +356,13 @@ def rule_hw_vs_sw(figures: list[Figure], parts: dict[str, Part]) -> Result:
             message = (f"hardware {fmt(ch)} {per_unit(f)} ({f.text} {f.unit}) vs software{where} {fmt(cs)} {per_unit(s)} "
                        f"({s.text} {s.unit}): speed-up {cs / ch:.2f}x (hardware must not be slower, "
                        f"tolerance {tol:.1%})")
-            if verdict == "suspicious" and "PKA" in f.hw and f.library == "wolfSSL" and (s.math or "").startswith("SP math"):
-                verdict = "explained"
-                message += ("; the page itself notes 'SP math beats PKA HW' (STM32WB55 and STM32WL55 headings): "
-                            "wolfSSL's SP Cortex-M assembly is faster than driving the PKA on these parts")
+            if verdict == "suspicious":
+                # page-specific notes (refbench/published/notes.toml), only where the page says them
+                for note in notes_for(f, "hardware-vs-software"):
+                    if note.hardware in f.hw and (s.math or "").startswith(note.software_math):
+                        verdict = "explained"
+                        message += f"; {note.quoted()}"
+                        break
             finding = Finding("hardware-vs-software", verdict, message)
             out += [(f.id, finding), (s.id, finding)]
     return out

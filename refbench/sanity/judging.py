@@ -4,12 +4,18 @@
 (rules a and b from :mod:`refbench.sanity.rules`, c from :mod:`refbench.sanity.invariants`,
 d from :mod:`refbench.sanity.cross_board`). :func:`judge_figures` applies them to every figure
 (rule d with the gap explainer over the emulations when the emulator is on), then adds each
-emulated figure's ``emulator`` or ``peripheral`` finding and rule f's ``section-clock`` findings.
+emulated figure's ``emulator`` or ``peripheral`` finding, rule f's ``section-clock`` findings and the
+``section-memory`` findings (:mod:`refbench.sanity.section_memory`).
+
+The findings of :data:`SECTION_RULES` are about a whole published section (the stated clock
+against the part maximum, rule f's section clock): they get ``scope="section"`` here, and the
+report prints each once with its figures listed (:mod:`refbench.report.findings`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from functools import partial
 
 from refbench.published.model import Figure, Part
@@ -18,7 +24,11 @@ from refbench.sanity import invariants, rules
 from refbench.sanity.clock import rule_section_clock
 from refbench.sanity.cross_board import gap_explainer, rule_cross_board
 from refbench.sanity.emulation import Emulation
+from refbench.sanity.section_memory import rule_section_memory
 from refbench.sanity.verdicts import Finding, Judgement
+
+#: Rules whose findings are about a whole published section rather than one figure.
+SECTION_RULES = frozenset({"board-clock", "section-clock", "section-memory"})
 
 Rule = Callable[[list[Figure], dict[str, Part]], list[tuple[str, Finding]]]
 
@@ -47,6 +57,11 @@ RULES: dict[str, Rule] = {
 }
 
 
+def _scoped(finding: Finding) -> Finding:
+    """``finding`` with ``scope="section"`` when its rule is about a whole section."""
+    return replace(finding, scope="section") if finding.rule in SECTION_RULES else finding
+
+
 def judge_figures(figures: list[Figure], parts: dict[str, Part], emulations: dict[str, Emulation],
                   emulator: bool = True) -> list[Judgement]:
     """One judgement per figure, in the figures' order. Every rule sees all ``figures`` (partners
@@ -56,11 +71,13 @@ def judge_figures(figures: list[Figure], parts: dict[str, Part], emulations: dic
     explain = gap_explainer(emulations) if emulator else None
     for rule in {**RULES, "cross-board": partial(rule_cross_board, explain_gap=explain)}.values():
         for figure_id, finding in rule(figures, parts):
-            judgements[figure_id].findings.append(finding)
+            judgements[figure_id].findings.append(_scoped(finding))
     for figure_id, e in emulations.items():
         if e.finding is not None:
-            judgements[figure_id].findings.append(e.finding)
+            judgements[figure_id].findings.append(_scoped(e.finding))
     emulated = [f for f in figures if f.id in emulations]
     for figure_id, finding in rule_section_clock(emulated, parts, emulations):
-        judgements[figure_id].findings.append(finding)
+        judgements[figure_id].findings.append(_scoped(finding))
+    for figure_id, finding in rule_section_memory(emulated, emulations):
+        judgements[figure_id].findings.append(_scoped(finding))
     return [judgements[f.id] for f in figures]

@@ -7,11 +7,16 @@ every catalogue variant that computes the operation) or says why no kernel runs 
 (:class:`Skipped`: a footprint, a hardware figure, rule e switched off, no kernel, no board
 profile, no timing model for the core). :meth:`Plan.jobs` lists every distinct measure job
 once, so each measurement runs once per report whatever the number of figures sharing it.
+
+A figure of a user's own input runs on the machine stated for it (``machines``, see
+:class:`~refbench.sanity.context.StatedMachine`): its board profile in the configurations that
+agree with the stated cache/prefetch, or a generic part built from the stated core, clock, wait
+states, cache and prefetch (:func:`~refbench.sanity.memory_configs.generic_configurations`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -20,8 +25,16 @@ from cortexm_emu.timing import CORES as TIMED_CORES
 from refbench.measure import Job
 from refbench.parts import PartProfile, load_part_profile
 from refbench.published.model import Figure, Part
+from refbench.sanity.context import StatedMachine
 from refbench.sanity.executor import MeasureJob
-from refbench.sanity.memory_configs import MemoryConfig, configurations
+from refbench.sanity.memory_configs import (
+    MemoryConfig,
+    configurations,
+    flash_line_widths,
+    generic_board,
+    generic_configurations,
+    stated_configurations,
+)
 from refbench.sanity.pubkey_plan import PubkeyPlan, is_pubkey, plan_pubkey
 from refbench.sanity.workloads import KernelTarget, calls_for, kernel_target, operations_for
 
@@ -92,9 +105,10 @@ def board_of(f: Figure, parts: dict[str, Part]) -> Board | None:
 
 
 def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
-                timed_cores: Collection[str] = TIMED_CORES) -> FigurePlan | PubkeyPlan | Skipped:
+                timed_cores: Collection[str] = TIMED_CORES, stated: StatedMachine | None = None
+                ) -> FigurePlan | PubkeyPlan | Skipped:
     """Figure ``f``'s plan (``emulator`` False: rule e switched off; ``timed_cores``: the cores with a
-    timing model)."""
+    timing model; ``stated``: the machine a user stated for it, None: its part's profile)."""
     if f.is_footprint:
         return Skipped(f, "not applicable", "a footprint figure (bytes), not a speed")
     if f.implementation == "hardware":
@@ -103,34 +117,72 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
     if not emulator:
         return Skipped(f, "not emulated", "not emulated: rule e switched off for this report")
     if is_pubkey(f):
-        return _plan_pubkey(f, parts, timed_cores)
+        return _plan_pubkey(f, parts, timed_cores, stated)
     target, why = kernel_target(f)
     operations = tuple(operations_for(target.reference)) if target else ()
     if target is None or not operations:
         reason = why or f"no kernel computes {target.reference}"  # type: ignore[union-attr]
         return Skipped(f, "not emulated yet", f"not emulated yet: {reason}")
-    board = board_of(f, parts)
+    if stated is not None and stated.generic is not None:
+        return _plan_generic(f, target, operations, stated, timed_cores)
+    board = load_board(stated.board) if stated is not None and stated.board else board_of(f, parts)
     if board is None:
         return Skipped(f, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
     if board.core not in timed_cores:
         return Skipped(f, "not emulated yet", f"not emulated yet: core {board.core} ({board.name}) has no timing model")
     clock, clock_note = run_clock(board, f.clock_mhz)
-    return FigurePlan(f, target, board, clock, clock_note, tuple(configurations(board, clock)), operations)
+    configs = (configurations(board, clock) if stated is None else
+               stated_configurations(board, clock, stated.cache, stated.prefetch))
+    return FigurePlan(f, target, board, clock, clock_note, tuple(configs), operations)
 
 
-def _plan_pubkey(f: Figure, parts: dict[str, Part], timed_cores: Collection[str]) -> PubkeyPlan | Skipped:
-    """A public-key figure's plan (:mod:`refbench.sanity.pubkey_plan`) on its board."""
-    board = board_of(f, parts)
-    if board is None:
-        return Skipped(f, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
-    if board.core not in timed_cores:
-        return Skipped(f, "not emulated yet", f"not emulated yet: core {board.core} ({board.name}) has no timing model")
-    clock, clock_note = run_clock(board, f.clock_mhz)
-    planned = plan_pubkey(f, board, clock, clock_note, tuple(configurations(board, clock)))
+def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, str, str], ...],
+                  stated: StatedMachine, timed_cores: Collection[str]) -> FigurePlan | Skipped:
+    """A figure on a part without a profile: the stated core, clock and memory system."""
+    part = stated.generic
+    assert part is not None
+    if part.core not in timed_cores:
+        return Skipped(f, "not emulated yet", f"not emulated yet: core {part.core} has no timing model")
+    if part.wait_states is None:
+        return Skipped(f, "not emulated yet", "not emulated yet: no board profile and no flash wait states stated "
+                       "(give the board, or the wait states your reference manual's table gives at your clock: "
+                       "--wait-states N)")
+    board = generic_board(part.core, part.clock_mhz, part.wait_states, flash_line_widths(part.core)[0])
+    return FigurePlan(f, target, board, float(part.clock_mhz), "", tuple(generic_configurations(part)), operations)
+
+
+def _plan_pubkey(f: Figure, parts: dict[str, Part], timed_cores: Collection[str],
+                 stated: StatedMachine | None) -> PubkeyPlan | Skipped:
+    """A public-key figure's plan (:mod:`refbench.sanity.pubkey_plan`) on its board (or the
+    machine a user stated), in the same configurations as any other figure there."""
+    if stated is not None and stated.generic is not None:
+        part = stated.generic
+        if part.core not in timed_cores:
+            return Skipped(f, "not emulated yet", f"not emulated yet: core {part.core} has no timing model")
+        if part.wait_states is None:
+            return Skipped(f, "not emulated yet", "not emulated yet: no board profile and no flash wait states "
+                           "stated (give the board, or the wait states your reference manual's table gives at "
+                           "your clock: --wait-states N)")
+        board = generic_board(part.core, part.clock_mhz, part.wait_states, flash_line_widths(part.core)[0])
+        clock, clock_note, configs = float(part.clock_mhz), "", tuple(generic_configurations(part))
+    else:
+        board = load_board(stated.board) if stated is not None and stated.board else board_of(f, parts)
+        if board is None:
+            return Skipped(f, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
+        if board.core not in timed_cores:
+            return Skipped(f, "not emulated yet",
+                           f"not emulated yet: core {board.core} ({board.name}) has no timing model")
+        clock, clock_note = run_clock(board, f.clock_mhz)
+        configs = tuple(configurations(board, clock) if stated is None else
+                        stated_configurations(board, clock, stated.cache, stated.prefetch))
+    planned = plan_pubkey(f, board, clock, clock_note, configs)
     return Skipped(f, "not emulated yet", planned) if isinstance(planned, str) else planned
 
 
 def make_plan(figures: Iterable[Figure], parts: dict[str, Part], emulator: bool = True,
-              timed_cores: Collection[str] = TIMED_CORES) -> Plan:
-    """The plan of every figure (see :func:`plan_figure`)."""
-    return Plan(tuple(plan_figure(f, parts, emulator, timed_cores) for f in figures))
+              timed_cores: Collection[str] = TIMED_CORES, machines: Mapping[str, StatedMachine] | None = None
+              ) -> Plan:
+    """The plan of every figure (see :func:`plan_figure`; ``machines``: the machine stated for a
+    figure of a user's input, by figure id)."""
+    machines = machines or {}
+    return Plan(tuple(plan_figure(f, parts, emulator, timed_cores, machines.get(f.id)) for f in figures))

@@ -52,6 +52,8 @@ def rule_wolfssl_rate(figures: list[Figure], parts: dict[str, Part]) -> Result:
         if f.library != "wolfSSL" or f.metric != "throughput":
             continue
         amount, duration = f.aux_value("amount"), f.aux_value("duration")
+        if amount is None or duration is None:
+            continue  # a table row (refbench.inputs): no printed amount and time to check
         expected = f.value * duration.value
         slack = printed_resolution(amount.text) + printed_resolution(f.text) * duration.value \
             + printed_resolution(duration.text) * f.value + 1e-9
@@ -74,6 +76,8 @@ def rule_wolfssl_block_count(figures: list[Figure], parts: dict[str, Part]) -> R
         if f.library != "wolfSSL" or f.metric != "throughput":
             continue
         duration = f.aux_value("duration")
+        if duration is None or not f.block_bytes:
+            continue  # a table row (refbench.inputs): no printed time or block size
         size, _ = unit_bytes(f.source, f.version, f.unit, f.library)
         low, high = _interval_product(f.value, printed_resolution(f.text), duration.value,
                                       printed_resolution(duration.text))
@@ -106,6 +110,8 @@ def rule_wolfssl_ops(figures: list[Figure], parts: dict[str, Part]) -> Result:
         if f.library != "wolfSSL" or f.metric != "time_per_op":
             continue
         ops, duration, rate = f.aux_value("ops"), f.aux_value("duration"), f.aux_value("ops_per_s")
+        if ops is None or duration is None or rate is None:
+            continue  # a table row (refbench.inputs): no printed count and time to check
         ds = printed_resolution(duration.text)
         avg_low, avg_high = (duration.value - ds) / ops.value * 1000, (duration.value + ds) / ops.value * 1000
         rate_low, rate_high = ops.value / (duration.value + ds), ops.value / (duration.value - ds)

@@ -1,0 +1,150 @@
+"""The command-line side of a user's own input: the ``--input`` options of ``refbench sanity``,
+the :class:`Assumptions` they state, and reading every input (a file, or ``-`` for standard
+input) into figures and the problems of the lines that were skipped.
+
+``--board`` is shared with the built-in pages' filter: with ``--input`` it names the board
+profile the input ran on (one board); without ``--input`` it keeps its meaning of selecting the
+built-in pages' boards (:func:`uses_inputs` tells which).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+from refbench.datafile import DataFileError
+from refbench.inputs import FORMATS, Assumptions, Problem, read_input
+from refbench.inputs.assumptions import SETTINGS
+from refbench.published.model import PERIPHERALS, Figure
+
+#: options that state the assumptions of an input; without --input they are an error
+ASSUMPTION_OPTIONS = ("core", "clock", "wait_states", "cache", "prefetch", "library", "lib_version", "compiler",
+                      "build_options", "hardware", "input_format", "pages")
+
+
+def add_input_options(parser: argparse.ArgumentParser) -> None:
+    """``--input`` and the options that state what a log does not say."""
+    group = parser.add_argument_group(
+        "your own benchmark output",
+        "judge figures you measured: --input FILE reads a wolfCrypt or Mbed TLS benchmark log, or a CSV/JSON table "
+        "(refbench/inputs/template.csv); the built-in pages are then not judged (--pages adds them). The part it "
+        "ran on: --board NAME (a board profile; with --input, --board names that board instead of filtering the "
+        "built-in pages), or --core C --clock MHZ with --wait-states/--cache/--prefetch. Every reason states what "
+        "was assumed. Lines that cannot be read are reported on stderr as FILE:LINE and skipped, never guessed")
+    group.add_argument("--input", action="append", metavar="FILE",
+                       help="a benchmark log or table to judge ('-': standard input); repeatable")
+    group.add_argument("--input-format", metavar="FORMAT",
+                       help=f"the inputs' format: {', '.join(FORMATS)} (default: detected from each input)")
+    group.add_argument("--pages", action="store_true",
+                       help="with --input: judge the built-in pages too (their figures become rule partners)")
+    group.add_argument("--core", metavar="CORE", help="with --input and no --board: the core (m0plus, m4, m7, m33)")
+    group.add_argument("--clock", type=float, metavar="MHZ",
+                       help="with --input: the core clock the input ran at, MHz (with --board: default the part "
+                            "maximum, said so)")
+    group.add_argument("--wait-states", type=int, metavar="N",
+                       help="with --core: flash wait states per read at --clock (your reference manual's latency "
+                            "table); without it rule e runs no kernel")
+    group.add_argument("--cache", default="unknown", metavar="on|off|unknown",
+                       help="with --input: instruction/data cache (ART, ICACHE) on, off, or unknown (default: every "
+                            "setting runs)")
+    group.add_argument("--prefetch", default="unknown", metavar="on|off|unknown",
+                       help="with --input: flash prefetch on, off, or unknown (default: every setting runs)")
+    group.add_argument("--library", metavar="NAME", help="with --input: the library, when the input does not say it")
+    group.add_argument("--lib-version", metavar="X.Y.Z",
+                       help="with --input: the library's version, when the log does not print it (wolfSSL's KB unit "
+                            "depends on it)")
+    group.add_argument("--compiler", metavar="TEXT", help="with --input: the compiler that built the benchmark")
+    group.add_argument("--options", dest="build_options", metavar="FLAGS",
+                       help="with --input: the optimisation options, written --options=-O2 (-Os, -O2, -O3: the level "
+                            "the kernels are built at for rule e)")
+    group.add_argument("--hardware", action="append", metavar="PERIPHERALS",
+                       help=f"with --input: crypto peripherals the run used ({', '.join(sorted(PERIPHERALS))}; "
+                            "comma-separated or repeated); their algorithms' figures are hardware figures")
+
+
+def uses_inputs(args: argparse.Namespace) -> bool:
+    """True when ``--input`` was given (``--board`` then names the input's board)."""
+    return bool(args.input)
+
+
+def check_options(args: argparse.Namespace) -> str | None:
+    """The first option that needs --input but came without it, or a second --board with it."""
+    if uses_inputs(args):
+        if args.board and len(args.board) > 1:
+            return (f"Invalid --board ({', '.join(args.board)}): with --input, --board names the one board profile "
+                    "the input ran on")
+        for option, value in (("--cache", args.cache), ("--prefetch", args.prefetch)):
+            if value not in SETTINGS:
+                return f"Invalid {option} ({value!r}); accepted: {', '.join(SETTINGS)}"
+        return None
+    defaults = {"cache": "unknown", "prefetch": "unknown", "pages": False}
+    for name in ASSUMPTION_OPTIONS:
+        if getattr(args, name) not in (None, defaults.get(name)):
+            option = {"build_options": "--options"}.get(name, "--" + name.replace("_", "-"))
+            return f"Invalid {option}: it states what an --input ran on; give --input FILE (or '-' for stdin)"
+    return None
+
+
+def assumptions_from(args: argparse.Namespace) -> Assumptions:
+    """The :class:`Assumptions` the options state (``ValueError`` naming the bad option)."""
+    hardware = tuple(p.strip().upper() for text in args.hardware or () for p in text.split(",") if p.strip())
+    try:
+        assumptions = Assumptions(board=args.board[0] if args.board else None, core=args.core, clock_mhz=args.clock,
+                                  wait_states=args.wait_states, cache=args.cache, prefetch=args.prefetch,
+                                  library=args.library, version=args.lib_version, compiler=args.compiler,
+                                  options=args.build_options, hardware=hardware)
+        if assumptions.complete or assumptions.board is not None:
+            assumptions.resolve()  # an unknown board, a clock above its maximum: said before reading
+        return assumptions
+    except ValueError as exc:
+        text = str(exc)
+        for field, option in (("clock_mhz", "--clock"), ("wait_states", "--wait-states"), ("hardware", "--hardware"),
+                              ("core", "--core")):
+            text = text.replace(f"Invalid {field} ", f"Invalid {option} ")
+        raise ValueError(text) from None
+
+
+@dataclass(frozen=True)
+class ReadInputs:
+    """Every input's figures (in order) and the lines that were skipped."""
+
+    figures: list[Figure]
+    problems: list[Problem]
+
+
+def read_inputs(paths: list[str], assumptions: Assumptions, format: str | None = None,
+                stdin: TextIO | None = None) -> ReadInputs:
+    """Read each of ``paths`` (``-``: ``stdin``, default ``sys.stdin``, once). Raises ``ValueError``
+    naming the input for a missing or unreadable file, an undetectable format or assumptions that
+    place no part; :class:`DataFileError` for a table with a bad header."""
+    figures: list[Figure] = []
+    problems: list[Problem] = []
+    seen: set[str] = set()
+    for path in paths:
+        if path in seen:
+            raise ValueError(f"Invalid --input ({path!r}): given twice")
+        seen.add(path)
+        if path == "-":
+            source: Path | str = (stdin or sys.stdin).read()
+            name = "<stdin>"
+        else:
+            file = Path(path)
+            if not file.is_file():
+                raise ValueError(f"Invalid --input ({path!r}): no such file")
+            try:
+                source = file.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ValueError(f"Invalid --input ({path!r}): cannot be read as UTF-8 text ({exc})") from None
+            name = path
+        try:
+            found, skipped = read_input(source, assumptions=assumptions, name=name, format=format)
+        except DataFileError:
+            raise
+        except ValueError as exc:
+            raise ValueError(f"{exc}" if name in str(exc) else f"{name}: {exc}") from None
+        figures += found
+        problems += skipped
+    return ReadInputs(figures, problems)
