@@ -61,11 +61,11 @@ def test_sanity_command_with_a_scheduler_prints_the_local_report(cluster, capsys
     options = ["sanity", "--board", "WL33", "--algorithm", "X25519", "--format", "json"]
     monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path / "remote"))
     assert main([*options, "--scheduler", cluster.scheduler_address]) == 0
-    remote = json.loads(capsys.readouterr().out)
+    remote = json.loads(capsys.readouterr().out)["figures"]
     monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path / "local"))
     monkeypatch.setenv("REFBENCH_WORKERS", "1")
     assert main(options) == 0
-    local = json.loads(capsys.readouterr().out)
+    local = json.loads(capsys.readouterr().out)["figures"]
     assert remote == local and {r["emulation"] for r in local} == {"emulated"}
 
 
