@@ -114,7 +114,7 @@ def refbench(args: list[str], caches: dict[str, str], stdin: str | None = None) 
 
 def judged(result: subprocess.CompletedProcess) -> dict[str, dict]:
     assert result.returncode == 0, result.stderr
-    return {j["id"]: j for j in json.loads(result.stdout)}
+    return {j["id"]: j for j in json.loads(result.stdout)["figures"]}
 
 
 def test_wolfcrypt_log_on_a_generic_part_gets_the_emulated_verdicts(tmp_path, caches):
@@ -129,7 +129,7 @@ def test_wolfcrypt_log_on_a_generic_part_gets_the_emulated_verdicts(tmp_path, ca
     for figure_id, j in out.items():
         assert j["source"] == str(log) and j["row"] == lines[int(figure_id.rsplit(":", 1)[1]) - 1]
         assert j["part"] == "unprofiled Cortex-M4" and j["clock_mhz"] == 170
-        assert j["reasons"] and all(GENERIC_M4_TEXT in r for r in j["reasons"] if not r.startswith("[unjudged]"))
+        assert j["reasons"] and all(GENERIC_M4_TEXT in r for r in j["reasons"] if not r.startswith("[untested]"))
     fast, slow = out[f"{log}:6"], out[f"{log}:7"]
     assert fast["cycles_per_byte"] == pytest.approx(170e6 / (100 * 1024 * 1024))
     assert slow["cycles_per_byte"] == pytest.approx(170e6 / (50 * 1024))

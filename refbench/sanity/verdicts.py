@@ -183,6 +183,3 @@ def untested_reason(figure: Figure, findings: list[Finding] = ()) -> str:
     also = f"; checked instead: {' and '.join(words[t] for t in checked if t in words)}" if checked else ""
     return f"[untested] no rule tested this value: {why}{also}"
 
-
-#: The former name of :func:`untested_reason`.
-unjudged_reason = untested_reason
