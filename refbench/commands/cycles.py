@@ -25,6 +25,7 @@ from refbench.measure import (
     cache_root,
     plan,
 )
+from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
 
 EXAMPLES = (
     "Examples: refbench cycles --kernel aes --core m4 ; "
@@ -98,6 +99,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--aad-bytes", type=int, default=0, metavar="N",
                         help="associated data for AEAD operations (default 0)")
     parser.add_argument("--no-cache", action="store_true", help="run everything again and do not store results")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="run the measurements the cache does not answer on a Dask cluster (needs "
+                             "'refbench[cluster]'; default $REFBENCH_SCHEDULER, else in this process)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of measurements instead of the table")
     parser.add_argument("--plot", metavar="FILE",
                         help="also draw cycles/byte against size, one curve per kernel/variant, operation and "
@@ -203,10 +207,14 @@ def run(args: argparse.Namespace) -> int:
                               memory_cache=(args.cache or "on") if board else None, opt=args.opt,
                               compiler=args.compiler, use_cache=not args.no_cache)
                      for core, board in _targets(args)]
+        address = scheduler_address(args.scheduler)
+        cluster = DaskExecutor(address) if address is not None else None
     except ValueError as exc:
         print(f"refbench cycles: {exc}", file=sys.stderr)
         return 2
     if not jobs:
+        if cluster is not None:
+            cluster.close()
         print("refbench cycles: the selection is empty (no variant has the chosen operation)", file=sys.stderr)
         return 2
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
@@ -219,7 +227,12 @@ def run(args: argparse.Namespace) -> int:
             def advance(done: int, total: int, label: str, task=task) -> None:
                 progress.update(task, completed=done, description=label)
 
-            runs.append((measurer, measurer.measure_all(jobs, progress=advance)))
+            if cluster is None:
+                runs.append((measurer, measurer.measure_all(jobs, progress=advance)))
+            else:
+                runs.append((measurer, cluster.measure_all(measurer, jobs, progress=advance)))
+    if cluster is not None:
+        cluster.close()
     everything = [m for _, measurements in runs for m in measurements]
     applicable = [m for m in everything if not m.error.startswith("not applicable")]
     failed = [m for m in applicable if not m.verified]

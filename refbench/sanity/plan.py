@@ -35,6 +35,7 @@ from refbench.sanity.memory_configs import (
     generic_configurations,
     stated_configurations,
 )
+from refbench.sanity.pubkey_plan import PubkeyPlan, is_pubkey, plan_pubkey
 from refbench.sanity.workloads import KernelTarget, calls_for, kernel_target, operations_for
 
 SkipStatus = Literal["not applicable", "hardware", "not emulated", "not emulated yet"]
@@ -77,12 +78,12 @@ class FigurePlan:
 class Plan:
     """Every figure's plan, in the figures' order."""
 
-    figures: tuple[FigurePlan | Skipped, ...]
+    figures: tuple[FigurePlan | PubkeyPlan | Skipped, ...]
 
     def jobs(self) -> list[MeasureJob]:
         """Every distinct measure job, grouped by configuration and optimisation level."""
         by_config: dict[tuple[MemoryConfig, str], list[MeasureJob]] = {}
-        for m in dict.fromkeys(m for p in self.figures if isinstance(p, FigurePlan) for m in p.jobs()):
+        for m in dict.fromkeys(m for p in self.figures if isinstance(p, FigurePlan | PubkeyPlan) for m in p.jobs()):
             by_config.setdefault((m.config, m.opt), []).append(m)
         return [m for group in by_config.values() for m in group]
 
@@ -105,7 +106,7 @@ def board_of(f: Figure, parts: dict[str, Part]) -> Board | None:
 
 def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
                 timed_cores: Collection[str] = TIMED_CORES, stated: StatedMachine | None = None
-                ) -> FigurePlan | Skipped:
+                ) -> FigurePlan | PubkeyPlan | Skipped:
     """Figure ``f``'s plan (``emulator`` False: rule e switched off; ``timed_cores``: the cores with a
     timing model; ``stated``: the machine a user stated for it, None: its part's profile)."""
     if f.is_footprint:
@@ -115,6 +116,8 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
         return Skipped(f, "hardware", "", load_part_profile(part.board) if part else None)
     if not emulator:
         return Skipped(f, "not emulated", "not emulated: rule e switched off for this report")
+    if is_pubkey(f):
+        return _plan_pubkey(f, parts, timed_cores, stated)
     target, why = kernel_target(f)
     operations = tuple(operations_for(target.reference)) if target else ()
     if target is None or not operations:
@@ -146,6 +149,34 @@ def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, 
                        "--wait-states N)")
     board = generic_board(part.core, part.clock_mhz, part.wait_states, flash_line_widths(part.core)[0])
     return FigurePlan(f, target, board, float(part.clock_mhz), "", tuple(generic_configurations(part)), operations)
+
+
+def _plan_pubkey(f: Figure, parts: dict[str, Part], timed_cores: Collection[str],
+                 stated: StatedMachine | None) -> PubkeyPlan | Skipped:
+    """A public-key figure's plan (:mod:`refbench.sanity.pubkey_plan`) on its board (or the
+    machine a user stated), in the same configurations as any other figure there."""
+    if stated is not None and stated.generic is not None:
+        part = stated.generic
+        if part.core not in timed_cores:
+            return Skipped(f, "not emulated yet", f"not emulated yet: core {part.core} has no timing model")
+        if part.wait_states is None:
+            return Skipped(f, "not emulated yet", "not emulated yet: no board profile and no flash wait states "
+                           "stated (give the board, or the wait states your reference manual's table gives at "
+                           "your clock: --wait-states N)")
+        board = generic_board(part.core, part.clock_mhz, part.wait_states, flash_line_widths(part.core)[0])
+        clock, clock_note, configs = float(part.clock_mhz), "", tuple(generic_configurations(part))
+    else:
+        board = load_board(stated.board) if stated is not None and stated.board else board_of(f, parts)
+        if board is None:
+            return Skipped(f, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
+        if board.core not in timed_cores:
+            return Skipped(f, "not emulated yet",
+                           f"not emulated yet: core {board.core} ({board.name}) has no timing model")
+        clock, clock_note = run_clock(board, f.clock_mhz)
+        configs = tuple(configurations(board, clock) if stated is None else
+                        stated_configurations(board, clock, stated.cache, stated.prefetch))
+    planned = plan_pubkey(f, board, clock, clock_note, configs)
+    return Skipped(f, "not emulated yet", planned) if isinstance(planned, str) else planned
 
 
 def make_plan(figures: Iterable[Figure], parts: dict[str, Part], emulator: bool = True,
