@@ -42,7 +42,7 @@ def test_bad_plot_path_is_refused_before_any_run(tmp_path, capsys, name):
 def test_two_boards_print_one_table_each(capsys):
     assert main(["cycles", *SELECTION, "--board", "stm32g071rb,stm32l4a6zg"]) == 0
     out = capsys.readouterr().out
-    assert "board stm32g071rb (m0plus at 64 MHz)" in out and "board stm32l4a6zg (m4 at 80 MHz)" in out
+    assert "board stm32g071rb (m0plus at 64 MHz" in out and "board stm32l4a6zg (m4 at 80 MHz" in out
 
 
 def test_curves_leave_out_unverified_and_sizeless_runs():
