@@ -139,6 +139,16 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
 def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, str, str], ...],
                   stated: StatedMachine, timed_cores: Collection[str]) -> FigurePlan | Skipped:
     """A figure on a part without a profile: the stated core, clock and memory system."""
+    machine = _generic_machine(f, stated, timed_cores)
+    if isinstance(machine, Skipped):
+        return machine
+    board, clock, configs = machine
+    return FigurePlan(f, target, board, clock, "", configs, operations)
+
+
+def _generic_machine(f: Figure, stated: StatedMachine, timed_cores: Collection[str]
+                     ) -> tuple[Board, float, tuple[MemoryConfig, ...]] | Skipped:
+    """The board, clock and memory configurations of a part without a profile, from what was stated."""
     part = stated.generic
     assert part is not None
     if part.core not in timed_cores:
@@ -148,7 +158,7 @@ def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, 
                        "(give the board, or the wait states your reference manual's table gives at your clock: "
                        "--wait-states N)")
     board = generic_board(part.core, part.clock_mhz, part.wait_states, flash_line_widths(part.core)[0])
-    return FigurePlan(f, target, board, float(part.clock_mhz), "", tuple(generic_configurations(part)), operations)
+    return board, float(part.clock_mhz), tuple(generic_configurations(part))
 
 
 def _plan_pubkey(f: Figure, parts: dict[str, Part], timed_cores: Collection[str],
@@ -156,15 +166,11 @@ def _plan_pubkey(f: Figure, parts: dict[str, Part], timed_cores: Collection[str]
     """A public-key figure's plan (:mod:`refbench.sanity.pubkey_plan`) on its board (or the
     machine a user stated), in the same configurations as any other figure there."""
     if stated is not None and stated.generic is not None:
-        part = stated.generic
-        if part.core not in timed_cores:
-            return Skipped(f, "not emulated yet", f"not emulated yet: core {part.core} has no timing model")
-        if part.wait_states is None:
-            return Skipped(f, "not emulated yet", "not emulated yet: no board profile and no flash wait states "
-                           "stated (give the board, or the wait states your reference manual's table gives at "
-                           "your clock: --wait-states N)")
-        board = generic_board(part.core, part.clock_mhz, part.wait_states, flash_line_widths(part.core)[0])
-        clock, clock_note, configs = float(part.clock_mhz), "", tuple(generic_configurations(part))
+        machine = _generic_machine(f, stated, timed_cores)
+        if isinstance(machine, Skipped):
+            return machine
+        board, clock, configs = machine
+        clock_note = ""
     else:
         board = load_board(stated.board) if stated is not None and stated.board else board_of(f, parts)
         if board is None:
