@@ -258,12 +258,13 @@ def _validate(args: argparse.Namespace) -> int:
         return 0
     from rich.console import Console
     from rich.table import Table
+    from rich.markup import escape
 
     table = Table(title="cortexm-emu validate: published vs emulated cycles (ideal memory)")
     for column in ("core", "sequence", "published", "emulated", "error %"):
         table.add_column(column, justify="right" if column in ("published", "emulated", "error %") else "left")
     for r in rows:
-        table.add_row(r.core, f"{r.name}: {r.sequence}", f"{r.published:g}", f"{r.emulated:g}", f"{r.error_percent:+.1f}")
+        table.add_row(r.core, escape(f"{r.name}: {r.sequence}"), f"{r.published:g}", f"{r.emulated:g}", f"{r.error_percent:+.1f}")
     console = Console()
     console.print(table)
     for s in summarize(rows):

@@ -18,6 +18,7 @@ from elftools.common.exceptions import ELFError as _PyElfError
 from elftools.elf.elffile import ELFFile
 
 from cortexm_emu.errors import ElfError
+from cortexm_emu.memory import ARCHITECTURAL_REGIONS
 
 #: the return stub every call returns to (the ELF's, or the Machine's trampoline without it)
 HALT_SYMBOL = "cortexm_emu_halt"
@@ -124,15 +125,7 @@ class ElfImage:
 #: The regions of the ARMv7-M / ARMv6-M / ARMv8-M memory map (ARMv7-M ARM DDI 0403E B3.1
 #: Table B3-1); a segment must lie inside one, and not in the Private Peripheral Bus (the
 #: emulator's DWT/SCS registers are there).
-_REGIONS = (
-    (0x0000_0000, 0x2000_0000, "Code"),
-    (0x2000_0000, 0x4000_0000, "SRAM"),
-    (0x4000_0000, 0x6000_0000, "Peripheral"),
-    (0x6000_0000, 0xA000_0000, "External RAM"),
-    (0xA000_0000, 0xE000_0000, "External device"),
-    (0xE000_0000, 0xE010_0000, "Private Peripheral Bus"),
-    (0xE010_0000, 0x1_0000_0000, "Vendor system"),
-)
+_REGIONS = ARCHITECTURAL_REGIONS
 
 
 def _region_problem(address: int, size: int) -> str:

@@ -191,6 +191,9 @@ def test_standard_input(caches):
     assert out["<stdin>:9"]["algorithm"] == "RSA-2048" and out["<stdin>:9"]["source"] == "<stdin>"
 
 
+PUBLIC_KEY = {"ECDSA", "ECDH", "ECC", "SM2", "Ed25519", "Ed448", "X25519", "X448", "RSA", "DH", "DSA"}
+
+
 def test_wolfssl_page_section_fed_back_as_a_log_gives_the_built_in_verdicts(tmp_path, caches):
     """The STM32G071RB section of the wolfSSL page, printed as wolfCrypt 5.6.0 prints it and judged
     with the board named, gets the built-in figures' verdicts, rule by rule and range by range
@@ -212,8 +215,11 @@ def test_wolfssl_page_section_fed_back_as_a_log_gives_the_built_in_verdicts(tmp_
         assert (ours["algorithm"], ours["operation"]) == (theirs["algorithm"], theirs["operation"])
         assert ours["verdict"] == theirs["verdict"], (ours["id"], theirs["id"])
         assert rules(ours) == rules(theirs), (ours["id"], theirs["id"])
-        for field in ("emulation", "emulated_min", "emulated_max", "explanation_memory", "cycles_per_byte",
-                      "cycles_per_op"):
+        # a public-key figure's variants come from the page's math option, which a log does not print:
+        # the log's figure takes every variant wolfSSL ships (pubkey_costs.toml), so its range may be wider
+        public_key = ours["emulated_unit"] == "cycles" and ours["algorithm"].split("-")[0] in PUBLIC_KEY
+        for field in ("emulation", "emulated_min", "cycles_per_byte", "cycles_per_op") + (
+                () if public_key else ("emulated_max", "explanation_memory")):
             assert ours[field] == pytest.approx(theirs[field]) if isinstance(ours[field], float) else \
                 ours[field] == theirs[field], (ours["id"], field)
 

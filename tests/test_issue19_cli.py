@@ -76,7 +76,7 @@ def test_sanity_piped_into_head_exits_0_quietly(tmp_path):
 
 
 def test_sanity_when_narrow_prints_reasons_unfolded(tmp_path):
-    out = _run(["sanity", "--no-emulator", "--source", "cyclone", "--algorithm", "SHA-256"],
+    out = _run(["sanity", "--no-emulator", "--source", "cyclone", "--algorithm", "SHA-256", "--reasons", "all"],
                env={"COLUMNS": "80", "PATH": "/usr/bin:/bin", "HOME": str(tmp_path)}).stdout.decode()
     lines = out.splitlines()
     assert lines and not any("│" in line for line in lines)

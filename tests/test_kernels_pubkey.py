@@ -53,7 +53,7 @@ FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr"))
 def cases(operations: tuple[str, ...], cores: tuple[str, ...]) -> list[tuple[str, str, str]]:
     """(variant, operation, core) for every bignum variant on the cores its manifest allows."""
     fam = catalog.family("bignum")
-    assert {op.name for op in fam.operations} == set(MONT_OPS + FIELD_OPS + ("mont-exp",))
+    assert {op.name for op in fam.operations} == set(MONT_OPS + FIELD_OPS + ("mont-exp", "x25519"))
     return [(v.name, op, core) for v in fam.variants.values() for op in operations for core in cores
             if v.supports(core)]
 
@@ -227,6 +227,50 @@ def test_mont_exp_equals_python_pow(variant, core, subtests):
 
 
 # ------------------------------------------------------------------ instruction sets and cores
+
+
+def x25519_cases() -> list[tuple[str, bytes, bytes, bytes]]:
+    """(label, scalar, u, expected) from RFC 7748 §5.2 and seeded random inputs, the expected value
+    from `cryptography` (which the reference must also give)."""
+    rfc = [("RFC 7748 5.2 #1", "a546e36bf0527c9d3b16154b82465edd62144c0ac1fc5a18506a2244ba449ac4",
+            "e6db6867583030db3594c1a424b15f7c726624ec26b3353b10a903a6d0ab1c4c"),
+           ("RFC 7748 5.2 #2", "4b66e9d4d1b4673c5ad22691957d6af5c11b6421e0ea01d42ca4169e7918ba0d",
+            "e5210f12786811d3f4b7959d0538ae2c31dbe7106fc03c3efc4cd549c715a493")]
+    out = []
+    for label, k_hex, u_hex in rfc + [(f"seeded {i}", seeded(f"x25519 k {i}", 32).hex(), seeded(f"x25519 u {i}", 32).hex())
+                                      for i in range(2)]:
+        k, u = bytes.fromhex(k_hex), bytes.fromhex(u_hex)
+        # cryptography rejects non-canonical encodings only by result (all-zero); mask bit 255 as RFC 7748 does
+        u_masked = u[:31] + bytes([u[31] & 0x7F])
+        peer = x25519.X25519PublicKey.from_public_bytes(u_masked)
+        want = x25519.X25519PrivateKey.from_private_bytes(k).exchange(peer)
+        assert reference("x25519")({"a": k, "b": u})["r"] == want, label
+        out.append((label, k, u, want))
+    return out
+
+
+def check_x25519(variant: str, core: str, subtests, compiler: str = "zig") -> None:
+    h = harness("bignum", variant, core, compiler)
+    for label, k, u, want in x25519_cases():
+        with subtests.test(msg=label):
+            result = h.machine.call("x25519_scalarmult", Buffer(bytes(32), "r"), Buffer(k, "a"), Buffer(u, "b"))
+            assert result.buffer("r") == want
+            run = h.run({"a": k, "b": u}, "x25519")
+            assert run.verified, run.mismatch
+
+
+@pytest.mark.parametrize("variant, core", [(v, c) for v, _, c in cases(("x25519",), DEFAULT_CORES)])
+def test_x25519_ladder_equals_reference_and_cryptography(variant, core, subtests):
+    check_x25519(variant, core, subtests)
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("compiler", ["zig", "gcc"])
+@pytest.mark.parametrize("variant, core", [(v, c) for v, _, c in cases(("x25519",), MATRIX_CORES)])
+def test_matrix_x25519(variant, core, compiler, subtests):
+    if compiler == "gcc" and not gcc_available():
+        pytest.skip("arm-none-eabi-gcc is not installed (the second kernel compiler, .ci/run installs it)")
+    check_x25519(variant, core, subtests, compiler)
 
 
 def test_manifest_restricts_umaal_and_umlal_cores():

@@ -25,7 +25,7 @@ from refbench.sanity.memory_configs import MEMORY_NOTE
 FIGURES = {f.id: f for f in load_figures()}
 PARTS = load_parts()
 #: AES-128-CBC encrypt: ST CMOX on the STM32WL55 (32 and 64 bytes), wolfSSL software on the STM32WB55,
-#: a wolfSSL hardware figure, and a wolfSSL RSA figure no kernel computes.
+#: a wolfSSL hardware figure, and a wolfSSL RSA figure (composed from the bignum kernels' calls).
 CHOSEN = ["002-0001", "002-0003", "000-0148", "000-0261", "000-0113"]
 #: For the HTML plots: also wolfSSL software AES-128-CBC on the STM32H753ZI (the same work on two boards).
 PLOTTED = [*CHOSEN, "000-0074"]
@@ -34,7 +34,8 @@ WL55_LABELS = ["ART+prefetch on, 2 WS @ 48 MHz", "ART+prefetch off, 2 WS @ 48 MH
                "code in SRAM, 0 WS @ 48 MHz"]
 KINDS = {"cache on": 1.0, "cache off": 1.4, "cache on, prefetch off": 1.1, "prefetch only": 1.2, "tables in SRAM": 0.95,
          "code in SRAM": 0.9, "flash": 1.0}
-STATED = by_variant_and_kind({"bytewise": 120.0, "ttable4": 40.0, "ttable1": 50.0, "bitsliced": 90.0}, KINDS)
+STATED = by_variant_and_kind({"bytewise": 120.0, "ttable4": 40.0, "ttable1": 50.0, "bitsliced": 90.0,
+                              "umaal": 30.0, "umlal": 35.0, "c32": 40.0, "m0": 80.0}, KINDS)
 
 
 @pytest.fixture(scope="module")
@@ -71,7 +72,7 @@ def test_html_is_one_self_contained_file_with_plots_and_every_figure():
     for label in (*WL55_LABELS, "ART+prefetch on, 3 WS @ 64 MHz", "code in SRAM, 0 WS @ 64 MHz"):
         assert f"{label}: " in page
     assert "ART+prefetch off, 3 WS @ 64 MHz: 56 .. 168" in page  # stated: 40 .. 120 c/B x 1.4
-    assert "not emulated yet" in page  # the RSA figure, counted in the summary
+    assert "composed" in page  # the RSA figure: counted operations x the bignum kernels' cycles per call
 
 
 def test_sanity_format_html(subset, capsys):
@@ -88,7 +89,7 @@ def test_sanity_json_has_emulator_fields(subset, capsys):
     assert isinstance(cbc["residual"], float) and cbc["explanation"]
     assert any(r.startswith("[emulator]") for r in cbc["reasons"])
     assert rows["000-0261"]["emulation"] == "hardware" and rows["000-0261"]["emulated_min"] is None
-    assert rows["000-0113"]["emulation"] == "not emulated yet"
+    assert rows["000-0113"]["emulation"] == "emulated" and rows["000-0113"]["emulated_unit"] == "cycles"
     assert [m["label"] for m in cbc["emulated_memory"]] == WL55_LABELS
     assert cbc["explanation_memory"] in cbc["explanation"] and (cbc["emulated_board"], cbc["emulated_clock_mhz"]) == (
         "stm32wl55jc", 48.0)
@@ -97,7 +98,7 @@ def test_sanity_json_has_emulator_fields(subset, capsys):
 def test_sanity_table_counts_emulation(subset, capsys):
     assert main(["sanity"]) == 0
     out = capsys.readouterr().out
-    assert "3 figures emulated" in out and "not emulated yet 1" in out and "hardware 1 (against the" in out
+    assert "4 figures emulated" in out and "not emulated yet 0" in out and "hardware 1 (against the" in out
 
 
 def test_sanity_bad_format_lists_html(subset, capsys):

@@ -25,12 +25,14 @@ from refbench.measure import (
     cache_root,
     plan,
 )
+from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
 
 EXAMPLES = (
     "Examples: refbench cycles --kernel aes --core m4 ; "
     "refbench cycles --kernel sha256 --variant unrolled --board stm32l4a6zg --sizes 64,1024 --json ; "
     "refbench cycles --kernel aes --variant ttable4 --board stm32f407vg --clock 168 --cache off ; "
-    "refbench cycles --kernel gcm --core m0plus --opt O2"
+    "refbench cycles --kernel gcm --core m0plus --opt O2 ; "
+    "refbench cycles --kernel sha256 --operation hash --core m0plus,m4,m7,m33 --sizes 0,55,56,64,1024 --plot sha256.png"
 )
 
 
@@ -76,10 +78,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="only these variants of the selected kernels (repeatable or comma-separated)")
     parser.add_argument("--operation", action="append", metavar="NAME",
                         help="only these operations (repeatable or comma-separated), e.g. cbc-encrypt")
-    parser.add_argument("--core", metavar="CORE", help="core to emulate (default m4; with --board: its core, "
-                                                      "and another core is an error)")
-    parser.add_argument("--board", metavar="BOARD",
-                        help="board profile (cortexm_emu/boards); uses its core and reports time at its clock")
+    parser.add_argument("--core", action="append", metavar="CORE",
+                        help="core to emulate (default m4); repeatable or comma-separated to compare cores; with "
+                             "--board: its core, and another core is an error")
+    parser.add_argument("--board", action="append", metavar="BOARD",
+                        help="board profile (cortexm_emu/boards); uses its core and reports time at its clock; "
+                             "repeatable or comma-separated to compare boards")
     parser.add_argument("--clock", type=float, metavar="MHZ",
                         help="with --board: core clock in MHz, which sets the flash wait states and the time column "
                              "(default the part maximum)")
@@ -95,7 +99,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--aad-bytes", type=int, default=0, metavar="N",
                         help="associated data for AEAD operations (default 0)")
     parser.add_argument("--no-cache", action="store_true", help="run everything again and do not store results")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="run the measurements the cache does not answer on a Dask cluster (needs "
+                             "'refbench[cluster]'; default $REFBENCH_SCHEDULER, else in this process)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of measurements instead of the table")
+    parser.add_argument("--plot", metavar="FILE",
+                        help="also draw cycles/byte against size, one curve per kernel/variant, operation and "
+                             "core or board, into FILE (.png, .svg or .pdf)")
     parser.set_defaults(handler=run)
 
 
@@ -166,6 +176,17 @@ def fits(console: Console, renderable: Table) -> bool:
     return natural <= console.width
 
 
+def _targets(args: argparse.Namespace) -> list[tuple[str | None, str | None]]:
+    """(core, board) per selected target, in the order given. With boards, a given core must be each
+    board's core (the Measurer says so otherwise)."""
+    boards, cores = _list(args.board), _list(args.core)
+    if boards:
+        if cores and len(cores) > 1:
+            raise ValueError(f"Invalid --core ({','.join(cores)}) with --board: a board has one core")
+        return [(cores[0] if cores else None, board) for board in boards]
+    return [(core, None) for core in (cores or ["m4"])]
+
+
 def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     try:
@@ -176,51 +197,77 @@ def run(args: argparse.Namespace) -> int:
             raise ValueError(f"Invalid --cache ({args.cache}) without --board; the caches belong to a board")
         if args.cache is not None and args.cache not in ("on", "off"):
             raise ValueError(f"Invalid --cache ({args.cache!r}); accepted: on, off")
+        if args.plot:
+            from refbench.plotting import check_plot_path
+
+            check_plot_path(args.plot)
         jobs = plan(_list(args.kernel), _list(args.variant), _list(args.operation), sizes,
                     key_bytes=args.key_bytes, aad_bytes=args.aad_bytes)
-        measurer = Measurer(args.core if args.board else (args.core or "m4"), board=args.board, clock_mhz=args.clock,
-                            memory_cache=(args.cache or "on") if args.board else None, opt=args.opt,
-                            compiler=args.compiler, use_cache=not args.no_cache)
+        measurers = [Measurer(core, board=board, clock_mhz=args.clock,
+                              memory_cache=(args.cache or "on") if board else None, opt=args.opt,
+                              compiler=args.compiler, use_cache=not args.no_cache)
+                     for core, board in _targets(args)]
+        address = scheduler_address(args.scheduler)
+        cluster = DaskExecutor(address) if address is not None else None
     except ValueError as exc:
         print(f"refbench cycles: {exc}", file=sys.stderr)
         return 2
     if not jobs:
+        if cluster is not None:
+            cluster.close()
         print("refbench cycles: the selection is empty (no variant has the chosen operation)", file=sys.stderr)
         return 2
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=err, transient=True, disable=not err.is_terminal or len(jobs) < 2) as progress:
-        task = progress.add_task("measuring", total=len(jobs))
+    runs: list[tuple[Measurer, list[Measurement]]] = []
+    with Progress(*columns, console=err, transient=True,
+                  disable=not err.is_terminal or len(jobs) * len(measurers) < 2) as progress:
+        for measurer in measurers:
+            task = progress.add_task("measuring", total=len(jobs))
 
-        def advance(done: int, total: int, label: str) -> None:
-            progress.update(task, completed=done, description=label)
+            def advance(done: int, total: int, label: str, task=task) -> None:
+                progress.update(task, completed=done, description=label)
 
-        measurements = measurer.measure_all(jobs, progress=advance)
-    applicable = [m for m in measurements if not m.error.startswith("not applicable")]
+            if cluster is None:
+                runs.append((measurer, measurer.measure_all(jobs, progress=advance)))
+            else:
+                runs.append((measurer, cluster.measure_all(measurer, jobs, progress=advance)))
+    if cluster is not None:
+        cluster.close()
+    everything = [m for _, measurements in runs for m in measurements]
+    applicable = [m for m in everything if not m.error.startswith("not applicable")]
     failed = [m for m in applicable if not m.verified]
+    if args.plot:
+        from refbench.plotting import plot_cycles_per_byte
+
+        curves = plot_cycles_per_byte(everything, args.plot, title=f"refbench cycles, {args.compiler} -{args.opt}")
+        print(f"refbench cycles: {curves} curve(s) drawn in {args.plot}", file=sys.stderr)
     if args.json:
-        print(json.dumps([m.as_json() for m in measurements], indent=1))
+        print(json.dumps([m.as_json() for m in everything], indent=1))
         return 1 if failed else 0
-    clock = f" at {measurer.clock_mhz:g} MHz" if measurer.clock_mhz else ""
-    if args.board and args.clock is None:
-        clock += ": the part maximum, --clock to change"
-    where = f"board {args.board} ({measurer.core}{clock})" if args.board else f"core {measurer.core}"
-    title = f"refbench cycles: {where}, {args.compiler} -{args.opt}, memory {measurer.memory.name}"
     out = Console()
-    table = render_table(measurements, title)
-    if fits(out, table):
-        out.print(table)
-    else:  # narrower than the table (e.g. 80 columns, or piped): one line per measurement
-        out.print(title, markup=False, soft_wrap=True)
-        for line in render_lines(measurements):
+    for measurer, measurements in runs:
+        clock = f" at {measurer.clock_mhz:g} MHz" if measurer.clock_mhz else ""
+        if measurer.board and args.clock is None:
+            clock += ": the part maximum, --clock to change"
+        where = f"board {measurer.board} ({measurer.core}{clock})" if measurer.board else f"core {measurer.core}"
+        title = f"refbench cycles: {where}, {args.compiler} -{args.opt}, memory {measurer.memory.name}"
+        table = render_table(measurements, title)
+        if fits(out, table):
+            out.print(table)
+        else:  # narrower than the table (e.g. 80 columns, or piped): one line per measurement
+            out.print(title, markup=False, soft_wrap=True)
+            for line in render_lines(measurements):
+                out.print(line, markup=False, soft_wrap=True)
+        for line in problems(measurements):
             out.print(line, markup=False, soft_wrap=True)
-    for line in problems(measurements):
-        out.print(line, markup=False, soft_wrap=True)
-    for m in measurements:
-        if m.error.startswith("not applicable"):
-            out.print(f"n/a: {m.kernel}/{m.variant} {m.operation} {m.size} B: {m.error}", markup=False)
-            break
-    out.print(f"{len(measurements)} measurements: {measurer.cache_hits} from the cache, {measurer.harness_runs} run "
+        for m in measurements:
+            if m.error.startswith("not applicable"):
+                out.print(f"n/a: {m.kernel}/{m.variant} {m.operation} {m.size} B: {m.error}", markup=False)
+                break
+    hits = sum(measurer.cache_hits for measurer, _ in runs)
+    ran = sum(measurer.harness_runs for measurer, _ in runs)
+    out.print(f"{len(everything)} measurements: {hits} from the cache, {ran} run "
               f"in the emulator; {len(applicable) - len(failed)} verified, {len(failed)} not verified, "
-              f"{len(measurements) - len(applicable)} not applicable (size rejected by the mode); "
+              f"{len(everything) - len(applicable)} not applicable (size rejected by the mode); "
               f"cache {cache_root()}", markup=False)
     return 1 if failed else 0

@@ -28,6 +28,7 @@ from refbench.report.data import report_json
 from refbench.report.findings import FindingIndex, index_findings, summary_lines
 from refbench.sanity import VERDICTS, Judgement, SanityContext, figure_selected, judge
 from refbench.sanity.context import StatedMachine
+from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
 from refbench.sanity.emulation import summary as emulation_summary
 
 VERDICT_STYLE = {"untested": "bright_black", "consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
@@ -68,6 +69,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="switch rule e off: run no kernel (seconds, even from empty caches); every software "
                              "figure is then 'not emulated' and rule d reports gaps without the emulated configurations "
                              "(hardware figures still meet the peripheral rule)")
+    parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
+                        help="run the measurements the cache does not answer on a Dask cluster (needs "
+                             "'refbench[cluster]'; default $REFBENCH_SCHEDULER, else local processes)")
     add_input_options(parser)
     parser.set_defaults(handler=run)
 
@@ -166,6 +170,9 @@ def run(args: argparse.Namespace) -> int:
         # one local process per usable CPU, or $REFBENCH_WORKERS (a bad value is an option error,
         # said before any work)
         context = SanityContext.local(emulator=not args.no_emulator)
+        address = scheduler_address(args.scheduler) if not args.no_emulator else None
+        if address is not None:
+            context = replace(context, executor=DaskExecutor(address))
     except ValueError as exc:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
@@ -178,9 +185,13 @@ def run(args: argparse.Namespace) -> int:
         print(f"refbench sanity: {selection}", file=sys.stderr)
         return 2
     figures, parts, selected, machines = selection
-    with emulation_progress() as progress:
-        report = judge(figures, parts, replace(context, scope=frozenset(selected), progress=progress,
-                                               machines=machines))
+    try:
+        with emulation_progress() as progress:
+            report = judge(figures, parts, replace(context, scope=frozenset(selected), progress=progress,
+                                                   machines=machines))
+    finally:
+        if isinstance(context.executor, DaskExecutor):
+            context.executor.close()
     everything, emulations = report.judgements, report.emulations
     judgements = [j for j in everything if j.figure.id in selected]
     if args.only:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cortexm_emu import Buffer, Machine
+from cortexm_emu.call import CallResult
 from cortexm_emu.errors import EmulatorError
 from refbench.kernels.catalog import Operation, Variant, build_variant, family
 from refbench.kernels.references import prepare, reference
@@ -91,6 +92,7 @@ class KernelHarness:
         self.core = core
         self.build = build_variant(self.variant, core, opt=opt, compiler=compiler)
         self.machine = Machine(core, **machine_options)
+        self.last_call: CallResult | None = None
         self.machine.load_elf(self.build.elf)
         import hashlib
 
@@ -119,6 +121,8 @@ class KernelHarness:
             setup = self.machine.call(op.setup, *_arguments(op, op.setup_args, inputs, None), budget=budget)
             ctx = setup.buffer("ctx")
         result = self.machine.call(op.function, *_arguments(op, op.args, inputs, ctx), budget=budget)
+        #: the operation's own call (not the setup), e.g. for ``cortexm_emu.annotate``
+        self.last_call = result
         expected = reference(op.reference)(inputs)
         problems = []
         for role, want in expected.items():

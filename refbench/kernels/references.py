@@ -19,6 +19,7 @@ from refbench.ref.chacha import chacha20_encrypt, chacha20_poly1305_encrypt, pol
 from refbench.ref.drbg import HashDRBG
 from refbench.ref.hmac import hmac
 from refbench.ref.modarith import Montgomery, pow_sliding_window
+from refbench.ref.montgomery import x25519
 from refbench.ref.sm4 import SM4
 from refbench.ref.tdea import TDEA
 
@@ -208,6 +209,9 @@ for _field in FIELDS:
     REFERENCES[f"fe-{_field}-mul"] = _field_op(_field, square=False)
     REFERENCES[f"fe-{_field}-sqr"] = _field_op(_field, square=True)
     PREPARE[f"fe-{_field}-mul"] = PREPARE[f"fe-{_field}-sqr"] = prepare_field(_field)
+
+
+REFERENCES["x25519"] = lambda a: {"r": x25519(a["a"], a["b"])}  # scalar a, u-coordinate b (RFC 7748 §5)
 
 
 def prepare(name: str) -> Callable[[Inputs], Inputs]:

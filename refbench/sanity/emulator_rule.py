@@ -41,6 +41,7 @@ from refbench.sanity.memory_configs import DEFAULT_KINDS
 from refbench.sanity.numbers import SAME_WORK_TOLERANCE, fmt, relative_resolution
 from refbench.sanity.peripherals import judge_hardware
 from refbench.sanity.plan import FigurePlan, Plan, Skipped
+from refbench.sanity.pubkey_plan import PubkeyPlan, judge_pubkey
 from refbench.sanity.verdicts import Finding, Verdict
 from refbench.sanity.workloads import KERNEL_COMPILER, WORKLOADS, kernel_build
 
@@ -251,6 +252,8 @@ def emulations(plan: Plan, measured: dict[MeasureJob, Measurement]) -> dict[str,
     for p in plan.figures:
         if isinstance(p, FigurePlan):
             out[p.figure.id] = _judge(p, _variant_results(p, measured))
+        elif isinstance(p, PubkeyPlan):
+            out[p.figure.id] = judge_pubkey(p, measured)
         elif p.status == "hardware":
             out[p.figure.id] = _hardware(p)
         else:

@@ -36,6 +36,7 @@ from refbench.sanity.memory_configs import (
     generic_configurations,
     stated_configurations,
 )
+from refbench.sanity.pubkey_plan import PubkeyPlan, is_pubkey, plan_pubkey
 from refbench.sanity.workloads import KernelTarget, calls_for, kernel_target, operations_for
 
 SkipStatus = Literal["not applicable", "hardware", "not emulated", "not emulated yet"]
@@ -86,12 +87,12 @@ class FigurePlan:
 class Plan:
     """Every figure's plan, in the figures' order."""
 
-    figures: tuple[FigurePlan | Skipped, ...]
+    figures: tuple[FigurePlan | PubkeyPlan | Skipped, ...]
 
     def jobs(self) -> list[MeasureJob]:
         """Every distinct measure job, grouped by configuration and optimisation level."""
         by_config: dict[tuple[MemoryConfig, str], list[MeasureJob]] = {}
-        for m in dict.fromkeys(m for p in self.figures if isinstance(p, FigurePlan) for m in p.jobs()):
+        for m in dict.fromkeys(m for p in self.figures if isinstance(p, FigurePlan | PubkeyPlan) for m in p.jobs()):
             by_config.setdefault((m.config, m.opt), []).append(m)
         return [m for group in by_config.values() for m in group]
 
@@ -114,7 +115,7 @@ def board_of(f: Figure, parts: dict[str, Part]) -> Board | None:
 
 def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
                 timed_cores: Collection[str] = TIMED_CORES, stated: StatedMachine | None = None,
-                options: StatedOptions | None = None) -> FigurePlan | Skipped:
+                options: StatedOptions | None = None) -> FigurePlan | PubkeyPlan | Skipped:
     """Figure ``f``'s plan (``emulator`` False: rule e switched off; ``timed_cores``: the cores with a
     timing model; ``stated``: the machine a user stated for it, None: its part's profile;
     ``options``: the build options the page names per section, which narrow the library's
@@ -126,6 +127,8 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
         return Skipped(f, "hardware", "", load_part_profile(part.board) if part else None)
     if not emulator:
         return Skipped(f, "not emulated", "not emulated: rule e switched off for this report")
+    if is_pubkey(f):
+        return _plan_pubkey(f, parts, timed_cores, stated)
     target, why = kernel_target(f)
     operations = tuple(operations_for(target.reference)) if target else ()
     shipped, labels = candidates(f, operations, options)
@@ -155,6 +158,18 @@ def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, 
                   stated: StatedMachine, timed_cores: Collection[str],
                   labels: dict[tuple[str, str], str]) -> FigurePlan | Skipped:
     """A figure on a part without a profile: the stated core, clock and memory system."""
+    machine = _generic_machine(f, stated, timed_cores)
+    if isinstance(machine, Skipped):
+        return machine
+    board, clock, configs = machine
+    library = library_of(f)
+    return FigurePlan(f, target, board, clock, "", configs, operations, tuple(labels.items()),
+                      bool(library and library.closed))
+
+
+def _generic_machine(f: Figure, stated: StatedMachine, timed_cores: Collection[str]
+                     ) -> tuple[Board, float, tuple[MemoryConfig, ...]] | Skipped:
+    """The board, clock and memory configurations of a part without a profile, from what was stated."""
     part = stated.generic
     assert part is not None
     if part.core not in timed_cores:
@@ -164,9 +179,31 @@ def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, 
                        "(give the board, or the wait states your reference manual's table gives at your clock: "
                        "--wait-states N)")
     board = generic_board(part.core, part.clock_mhz, part.wait_states, flash_line_widths(part.core)[0])
-    library = library_of(f)
-    return FigurePlan(f, target, board, float(part.clock_mhz), "", tuple(generic_configurations(part)), operations,
-                      tuple(labels.items()), bool(library and library.closed))
+    return board, float(part.clock_mhz), tuple(generic_configurations(part))
+
+
+def _plan_pubkey(f: Figure, parts: dict[str, Part], timed_cores: Collection[str],
+                 stated: StatedMachine | None) -> PubkeyPlan | Skipped:
+    """A public-key figure's plan (:mod:`refbench.sanity.pubkey_plan`) on its board (or the
+    machine a user stated), in the same configurations as any other figure there."""
+    if stated is not None and stated.generic is not None:
+        machine = _generic_machine(f, stated, timed_cores)
+        if isinstance(machine, Skipped):
+            return machine
+        board, clock, configs = machine
+        clock_note = ""
+    else:
+        board = load_board(stated.board) if stated is not None and stated.board else board_of(f, parts)
+        if board is None:
+            return Skipped(f, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
+        if board.core not in timed_cores:
+            return Skipped(f, "not emulated yet",
+                           f"not emulated yet: core {board.core} ({board.name}) has no timing model")
+        clock, clock_note = run_clock(board, f.clock_mhz)
+        configs = tuple(configurations(board, clock) if stated is None else
+                        stated_configurations(board, clock, stated.cache, stated.prefetch))
+    planned = plan_pubkey(f, board, clock, clock_note, configs)
+    return Skipped(f, "not emulated yet", planned) if isinstance(planned, str) else planned
 
 
 def make_plan(figures: Iterable[Figure], parts: dict[str, Part], emulator: bool = True,

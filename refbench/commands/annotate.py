@@ -1,0 +1,87 @@
+"""``refbench annotate``: where a kernel's cycles go, instruction by instruction.
+
+The kernel's operation runs once on the deterministic inputs ``refbench cycles`` uses (its setup,
+e.g. the key schedule, first and not counted), is verified against the reference, and the
+operation's own call is attributed with :mod:`cortexm_emu.annotate`: hottest blocks first, each
+instruction with its executions, cycles and the timing rule that priced it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from cortexm_emu.annotate import annotate, as_json, render_text
+from cortexm_emu.errors import EmulatorError
+from refbench.kernels.catalog import family
+from refbench.kernels.harness import KernelHarness
+from refbench.measure import Measurer, make_inputs, operation_of
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "annotate",
+        help="a kernel operation's cycles instruction by instruction, hottest blocks first",
+        description=(
+            "Run one operation of one kernel variant on the inputs refbench cycles uses, check it against the "
+            "reference, and print the disassembly of the executed code with executions, cycles per instruction and "
+            "the timing rule of each (cortexm-emu annotate, with the kernel's setup done for you). "
+            "Example: refbench annotate aes/ttable4 --operation ecb-encrypt --size 64 --core m4 --top 2"
+        ),
+    )
+    parser.add_argument("kernel", metavar="KERNEL/VARIANT", help="e.g. aes/ttable4, sha256/rolled")
+    parser.add_argument("--operation", metavar="NAME", help="the operation (default: the kernel's first)")
+    parser.add_argument("--size", type=int, default=64, metavar="BYTES", help="message size (default 64)")
+    target = parser.add_mutually_exclusive_group()
+    target.add_argument("--core", metavar="CORE", help="core with ideal memory (default m4)")
+    target.add_argument("--board", metavar="BOARD", help="board profile: its core and memory system")
+    parser.add_argument("--clock", type=float, metavar="MHZ", help="with --board: the clock (default the maximum)")
+    parser.add_argument("--cache", metavar="on|off", help="with --board: caches/ART and prefetch (default on)")
+    parser.add_argument("--opt", default="Os", metavar="LEVEL", help="optimisation level (default Os)")
+    parser.add_argument("--compiler", default="zig", metavar="NAME", help="zig or gcc (default zig)")
+    parser.add_argument("--key-bytes", type=int, metavar="N", help="key length (default as refbench cycles)")
+    parser.add_argument("--top", type=int, metavar="N", help="show only the N hottest blocks")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        name, _, variant = args.kernel.partition("/")
+        fam = family(name)
+        if not variant:
+            raise ValueError(f"Invalid KERNEL/VARIANT ({args.kernel!r}); variants of {name}: "
+                             f"{', '.join(fam.variants)}")
+        fam.variant(variant)
+        if args.top is not None and args.top < 1:
+            raise ValueError(f"Invalid --top ({args.top}); expected 1 or more")
+        if args.size < 0:
+            raise ValueError(f"Invalid --size ({args.size}); expected 0 or more bytes")
+        if (args.clock is not None or args.cache is not None) and not args.board:
+            raise ValueError("Invalid --clock/--cache without --board; they belong to a board")
+        measurer = Measurer(None if args.board else (args.core or "m4"), board=args.board, clock_mhz=args.clock,
+                            memory_cache=(args.cache or "on") if args.board else None, opt=args.opt,
+                            compiler=args.compiler, use_cache=False)
+        op = operation_of(fam, args.operation)
+        inputs = make_inputs(op, args.size, key_bytes=args.key_bytes)
+        harness = KernelHarness(name, variant, measurer.core, opt=args.opt, compiler=args.compiler,
+                                memory=measurer.memory)
+        kernel_run = harness.run(inputs, op.name)
+    except (ValueError, KeyError) as exc:
+        print(f"refbench annotate: {exc}", file=sys.stderr)
+        return 2
+    except EmulatorError as exc:
+        print(f"refbench annotate: {args.kernel} {args.operation or ''} faulted: {exc}", file=sys.stderr)
+        return 1
+    result = harness.last_call
+    assert result is not None
+    blocks = annotate(harness.machine, result)
+    if args.json:
+        print(json.dumps({"verified": kernel_run.verified, "mismatch": kernel_run.mismatch, "size": args.size,
+                          **as_json(harness.machine, result, blocks)}, indent=2))
+    else:
+        verified = "verified against the reference" if kernel_run.verified else f"NOT verified: {kernel_run.mismatch}"
+        print(f"{args.kernel} {op.name}, {args.size} bytes, {args.compiler} -{args.opt}: {verified}")
+        print(render_text(harness.machine, result, blocks, args.top))
+    return 0 if kernel_run.verified else 1

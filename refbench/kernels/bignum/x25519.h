@@ -1,0 +1,154 @@
+/* A whole X25519 scalar multiplication (RFC 7748 §5) over the 2^255 - 19 field operations of
+ * fe.h: the constant-time Montgomery ladder, 255 steps of 5 M + 4 S + 1 multiplication by
+ * a24 = 121665 + 4 additions + 4 subtractions + 2 conditional swaps, then x2 * z2^(p - 2) with
+ * the inversion by left-to-right binary exponentiation (HAC 14.79: 254 S + 252 M), the pricing
+ * of refbench/sanity/pubkey_costs.toml [pricing] inv. It is the operation rule e composes from
+ * counted field operations; its cycles, emulated whole, check that composition
+ * (tests/test_pubkey_composition.py). Every intermediate value is canonical, in [0, p).
+ * Scalar: 32 bytes, clamped as RFC 7748 §5 decodeScalar25519; u: 32 bytes, top bit masked
+ * (decodeUCoordinate), non-canonical values reduced.
+ */
+#ifndef REFBENCH_BIGNUM_X25519_H
+#define REFBENCH_BIGNUM_X25519_H
+
+#include "fe.h"
+
+static const uint32_t P25519_P[8] = {0xffffffedu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
+                                     0xffffffffu, 0xffffffffu, 0xffffffffu, 0x7fffffffu};
+
+/* r = x mod p for x < 2^255 (r may be x): x - p when x + 19 has bit 255 set. */
+static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
+{
+    uint32_t u[8];
+    for (uint32_t i = 0; i < 8; i++) {
+        u[i] = x[i];
+    }
+    add19(u, 1);
+    const uint32_t keep = 0u - (u[7] >> 31);
+    u[7] &= 0x7fffffffu;
+    for (uint32_t i = 0; i < 8; i++) {
+        r[i] = (u[i] & keep) | (x[i] & ~keep);
+    }
+}
+
+/* r = a + b mod p: the sum is below 2p < 2^256, one masked subtraction. */
+static void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        const uint32_t s = a[i] + c;
+        const uint32_t c1 = s < c;
+        r[i] = s + b[i];
+        c = c1 | (r[i] < s);
+    }
+    sub_if_ge(r, r, c, P25519_P, 8);
+}
+
+/* r = a - b mod p: p added back, masked, when the difference borrows. */
+static void fe25519_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8])
+{
+    uint32_t borrow = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        const uint32_t d = a[i] - b[i];
+        const uint32_t b1 = a[i] < b[i];
+        r[i] = d - borrow;
+        borrow = b1 | (d < borrow);
+    }
+    const uint32_t mask = 0u - borrow;
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        const uint32_t s = r[i] + c;
+        const uint32_t c1 = s < c;
+        r[i] = s + (P25519_P[i] & mask);
+        c = c1 | (r[i] < s);
+    }
+}
+
+/* r = 121665 a mod p: one row of word products (the 9th word below 2^17), folded with
+ * 2^255 = 19 twice, then frozen. */
+static void fe25519_mul_a24(uint32_t r[8], const uint32_t a[8])
+{
+    uint32_t c = 0, q;
+    for (uint32_t i = 0; i < 8; i++) {
+        MAC(c, r[i], a[i], 121665u, 0u, c);
+    }
+    q = (c << 1) | (r[7] >> 31);
+    r[7] &= 0x7fffffffu;
+    add19(r, q);
+    q = r[7] >> 31;
+    r[7] &= 0x7fffffffu;
+    add19(r, q);
+    fe25519_freeze(r, r);
+}
+
+/* Swap a and b when swap is 1, by masks (constant time). */
+static void fe25519_cswap(uint32_t a[8], uint32_t b[8], uint32_t swap)
+{
+    const uint32_t mask = 0u - swap;
+    for (uint32_t i = 0; i < 8; i++) {
+        const uint32_t t = (a[i] ^ b[i]) & mask;
+        a[i] ^= t;
+        b[i] ^= t;
+    }
+}
+
+void x25519_scalarmult(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t k[8], x1[8], x2[8], z2[8], x3[8], z3[8];
+    uint32_t t0[8], t1[8], aa[8], bb[8], e[8], da[8], cb[8];
+    for (uint32_t i = 0; i < 8; i++) {
+        k[i] = a[i];
+        x1[i] = b[i];
+        x2[i] = i == 0;
+        z2[i] = 0;
+        z3[i] = i == 0;
+    }
+    k[0] &= 0xfffffff8u;                             /* decodeScalar25519 */
+    k[7] = (k[7] & 0x7fffffffu) | 0x40000000u;
+    x1[7] &= 0x7fffffffu;                            /* decodeUCoordinate */
+    fe25519_freeze(x1, x1);
+    for (uint32_t i = 0; i < 8; i++) {
+        x3[i] = x1[i];
+    }
+    uint32_t swap = 0;
+    for (int t = 254; t >= 0; t--) {
+        const uint32_t kt = (k[t >> 5] >> (t & 31)) & 1u;
+        swap ^= kt;
+        fe25519_cswap(x2, x3, swap);
+        fe25519_cswap(z2, z3, swap);
+        swap = kt;
+        fe25519_add(t0, x2, z2);       /* A */
+        fe25519_sub(t1, x2, z2);       /* B */
+        fe25519_sqr(aa, t0);           /* AA */
+        fe25519_sqr(bb, t1);           /* BB */
+        fe25519_sub(e, aa, bb);        /* E */
+        fe25519_add(x2, x3, z3);       /* C (x2 is free until x2 = AA BB) */
+        fe25519_sub(z2, x3, z3);       /* D */
+        fe25519_mul(da, z2, t0);       /* DA */
+        fe25519_mul(cb, x2, t1);       /* CB */
+        fe25519_add(t0, da, cb);
+        fe25519_sqr(x3, t0);           /* x3 = (DA + CB)^2 */
+        fe25519_sub(t1, da, cb);
+        fe25519_sqr(t0, t1);
+        fe25519_mul(z3, x1, t0);       /* z3 = x1 (DA - CB)^2 */
+        fe25519_mul(x2, aa, bb);       /* x2 = AA BB */
+        fe25519_mul_a24(t0, e);
+        fe25519_add(t0, aa, t0);
+        fe25519_mul(z2, e, t0);        /* z2 = E (AA + a24 E) */
+    }
+    fe25519_cswap(x2, x3, swap);
+    fe25519_cswap(z2, z3, swap);
+    /* z2^(p - 2), p - 2 = 2^255 - 21: bits 254..5 set, then 01011 */
+    for (uint32_t i = 0; i < 8; i++) {
+        t0[i] = z2[i];
+    }
+    for (int bit = 253; bit >= 0; bit--) {
+        fe25519_sqr(t0, t0);
+        if (bit >= 5 || ((0x0bu >> bit) & 1u)) {
+            fe25519_mul(t0, t0, z2);
+        }
+    }
+    fe25519_mul(r, x2, t0);
+}
+
+#endif

@@ -1,0 +1,398 @@
+"""Cost composition of public-key operations: counted field/bignum operations x emulated cycles.
+
+A full public-key operation is far too long to emulate for every figure (an RSA-4096 private
+operation is about a billion cycles on an M0+). Its cost is, to first order, its number of field
+or bignum multiplications and squarings times what one costs on that core, board and memory
+configuration. This module says, for one published algorithm and operation, which **recipes**
+(arithmetic x scalar-multiplication or exponentiation method) a library may use, and for each the
+**work**: how many calls of which kernel operation (``refbench/kernels/bignum``) at which operand
+size. The counts come from the Python references run under :func:`refbench.ref.opcount.counting`
+(elliptic curves) or from the exponentiation's own count (RSA, DH, DSA: the kernel's fixed window,
+``exp.h``); the pricing of what no kernel has (inversion, one-word constants) and every library
+choice are data, with their sources, in ``pubkey_costs.toml``. :func:`compose` multiplies the
+work by measured cycles. The composition is checked against full emulation of whole operations
+(``tests/test_pubkey_composition.py``); :data:`COMPOSITION_BOUND` is the bound that check holds.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from refbench.published.model import Figure
+from refbench.ref import curves, ecdh, ecdsa, eddsa, edwards, montgomery, opcount, sm2, weierstrass
+
+COSTS_PATH = Path(__file__).with_name("pubkey_costs.toml")
+
+#: What the composition may miss against full emulation of a whole operation, as a fraction of
+#: the composed cycles: the additive work the references do not count (opcount.py: additions,
+#: subtractions, conditional swaps, loop control). Its size is measured, not fitted to any
+#: published figure: tests/test_pubkey_composition.py emulates whole operations (the X25519 ladder
+#: of kernels/bignum/x25519.h, the fixed-window exponentiation of exp.h) on M0+, M4, M7 and M33 and
+#: compares them with their composition. Per X25519 ladder step (RFC 7748 §5) 4 additions,
+#: 4 subtractions and 2 conditional swaps go unpriced against 10 priced products (a24 priced as a
+#: full product, which partly compensates): composed - full = -12.2% at worst (M4, UMAAL, where a
+#: product is cheapest against the loads and stores of an addition), -1.4% on M0+; an
+#: exponentiation has no additive work: within 0.5%. Weierstrass Jacobian formulas have fewer
+#: additions per product (doubling with a = -3: 8 products, ~8 additions/subtractions; a ladder
+#: step: 10 and 8). The bound is the worst measured error rounded up to the next 5%: 15%.
+COMPOSITION_BOUND = 0.15
+
+#: Work: (kernel operation, operand bytes) -> number of calls.
+Work = dict[tuple[str, int], int]
+
+
+@dataclass(frozen=True)
+class Recipe:
+    """One way a library computes an operation: ``name`` for explanations (e.g. "Montgomery
+    mul/sqr, 4-bit fixed window"), and its work in kernel calls."""
+
+    name: str
+    work: tuple[tuple[str, int, int], ...]  # (operation, bytes, calls)
+
+    def as_work(self) -> Work:
+        return {(op, size): n for op, size, n in self.work}
+
+
+def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
+    for table in ("fields", "pricing", "exponentiation", "scalar_mult", "libraries"):
+        if table not in data:
+            raise ValueError(f"{path}: [{table}]: missing table")
+    for name, field in data["fields"].items():
+        for key, kind in (("kinds", dict), ("bytes", int), ("prime", str)):
+            if not isinstance(field.get(key), kind):
+                raise ValueError(f"{path}: [fields.{name}] {key}: expected {kind.__name__}, got {field.get(key)!r}")
+        for kind, ops in field["kinds"].items():
+            if not (isinstance(ops, list) and len(ops) == 2 and all(isinstance(o, str) for o in ops)):
+                raise ValueError(f"{path}: [fields.{name}] kinds.{kind}: expected [mul operation, sqr operation]")
+    for i, rule in enumerate(data["libraries"]):
+        for key, kind in (("library", str), ("match", str), ("asm", str), ("variants", list), ("why", str)):
+            if not isinstance(rule.get(key), kind):
+                raise ValueError(f"{path}: [[libraries]] #{i + 1} {key}: expected {kind.__name__}, got {rule.get(key)!r}")
+    exp = data["exponentiation"]
+    for key in ("windows", "rsa_public_exponent", "subgroup_bits", "dsa_n_bits"):
+        if key not in exp:
+            raise ValueError(f"{path}: [exponentiation] {key}: missing")
+    if not isinstance(data["scalar_mult"].get("comb_bits"), list):
+        raise ValueError(f"{path}: [scalar_mult] comb_bits: expected a list of widths")
+    return data
+
+
+@cache
+def load_costs(path: Path = COSTS_PATH) -> dict[str, Any]:
+    """The tables of ``pubkey_costs.toml``; a missing table or a field of the wrong type raises
+    ValueError naming the file, table and field."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML: {exc}") from exc
+    return _check(path, data)
+
+
+# ------------------------------------------------------------------------------------------
+# Operation counts from the references
+
+_WEIERSTRASS = {"P-256": curves.P256, "P-384": curves.P384, "P-521": curves.P521,
+                "brainpoolP256r1": curves.BRAINPOOLP256R1, "brainpoolP384r1": curves.BRAINPOOLP384R1,
+                "brainpoolP512r1": curves.BRAINPOOLP512R1, "SM2": curves.SM2P256V1}
+_PRIMES = {**{name: c.p for name, c in _WEIERSTRASS.items()},
+           "Curve25519": 2**255 - 19, "Edwards25519": 2**255 - 19,
+           "Curve448": 2**448 - 2**224 - 1, "Edwards448": 2**448 - 2**224 - 1}
+_EDWARDS = {"Edwards25519": edwards.ED25519, "Edwards448": edwards.ED448}
+#: Fixed, arbitrary secrets (the counts of fixed-window and ladder methods do not depend on them
+#: beyond the zero windows of the scalar; these are full-length with no zero top window).
+_SCALAR_SEED = 0x9E3779B97F4A7C15F39CC0605CEDC8341082276BF3A27251F86C6A11D0C18E95
+
+
+@dataclass(frozen=True)
+class Counts:
+    """Counted field operations of one operation (see :mod:`refbench.ref.opcount`)."""
+
+    mul: int
+    sqr: int
+    mul_const: int
+    inv: int
+
+    def __add__(self, other: Counts) -> Counts:
+        return Counts(self.mul + other.mul, self.sqr + other.sqr, self.mul_const + other.mul_const,
+                      self.inv + other.inv)
+
+    def __sub__(self, other: Counts) -> Counts:
+        return Counts(self.mul - other.mul, self.sqr - other.sqr, self.mul_const - other.mul_const,
+                      self.inv - other.inv)
+
+    def times(self, n: int) -> Counts:
+        return Counts(self.mul * n, self.sqr * n, self.mul_const * n, self.inv * n)
+
+
+def _counted(fn: Any, *args: Any, **kwargs: Any) -> Counts:
+    with opcount.counting() as c:
+        fn(*args, **kwargs)
+    return Counts(c.mul, c.sqr, c.mul_const, c.inv)
+
+
+def _scalar(n: int) -> int:
+    """A fixed scalar below ``n`` with its top bits set (a full-length secret)."""
+    return n - 1 - _SCALAR_SEED % (n >> 4)
+
+
+@cache
+def reference_counts(curve: str, operation: str) -> Counts:
+    """The counted field operations of the reference's ``operation`` (keygen, sign, verify, agree)
+    on ``curve`` (a figure's curve name). Unknown pairs raise ValueError."""
+    msg = b"refbench public-key cost"
+    if curve in _WEIERSTRASS:
+        c = _WEIERSTRASS[curve]
+        d, k = _scalar(c.n), _scalar(c.n) ^ 0x5A5A
+        Q = weierstrass.scalar_mult(c, d, c.G)
+        if operation == "keygen":
+            return _counted(ecdsa.public_key, c, d)
+        if curve == "SM2":
+            if operation == "sign":
+                return _counted(sm2.sign, d, msg, k=k)
+            if operation == "verify":
+                sig = sm2.sign(d, msg, k=k)
+                return _counted(sm2.verify, Q, msg, sig)
+            if operation == "agree":  # the ECDH-style shared point; the SM2 exchange's extra steps are not priced
+                return _counted(ecdh.shared_secret, c, d, Q)
+        elif operation == "sign":
+            return _counted(ecdsa.sign_digest, c, d, bytes(32), k=k)
+        elif operation == "verify":
+            sig = ecdsa.sign_digest(c, d, bytes(32), k=k)
+            return _counted(ecdsa.verify_digest, c, Q, bytes(32), sig)
+        elif operation == "agree":
+            return _counted(ecdh.shared_secret, c, d, Q)
+    elif curve in ("Curve25519", "Curve448"):
+        x = montgomery.x25519 if curve == "Curve25519" else montgomery.x448
+        public = montgomery.x25519_public_key if curve == "Curve25519" else montgomery.x448_public_key
+        size = 32 if curve == "Curve25519" else 56
+        secret = (_SCALAR_SEED.to_bytes(32, "little") * 2)[:size]
+        if operation == "keygen":
+            return _counted(public, secret)
+        if operation == "agree":
+            return _counted(x, secret, public(secret[::-1]))
+    elif curve in ("Edwards25519", "Edwards448"):
+        variant = "Ed25519" if curve == "Edwards25519" else "Ed448"
+        secret = (_SCALAR_SEED.to_bytes(32, "little") * 2)[:32 if variant == "Ed25519" else 57]
+        if operation == "keygen":
+            return _counted(eddsa.public_key, secret, variant)
+        if operation == "sign":
+            return _counted(eddsa.sign, secret, msg, variant)
+        if operation == "verify":
+            sig = eddsa.sign(secret, msg, variant)
+            return _counted(eddsa.verify, eddsa.public_key(secret, variant), msg, sig, variant)
+    raise ValueError(f"Invalid public-key operation ({curve!r}, {operation!r}); accepted: keygen, sign, verify, "
+                     f"agree on {', '.join(sorted(_PRIMES))} (X25519/X448: keygen, agree)")
+
+
+@cache
+def comb_counts(curve: str, width: int) -> Counts:
+    """A fixed-base comb with ``width``-bit table entries on a Weierstrass ``curve``:
+    ceil(bits / width) doublings and mixed additions, and the conversion to affine coordinates,
+    each counted with the reference's own formulas."""
+    c = _WEIERSTRASS[curve]
+    P = weierstrass.to_jacobian(weierstrass.scalar_mult(c, 3, c.G))
+    dbl = _counted(weierstrass.jacobian_double, c, P)
+    add = _counted(weierstrass.jacobian_add_mixed, c, P, c.G)
+    affine = _counted(weierstrass.to_affine, c, P)
+    steps = -(-c.n.bit_length() // width)
+    return (dbl + add).times(steps) + affine
+
+
+def base_scalar_counts(curve: str) -> Counts:
+    """The reference's generic scalar multiplication of the base point (as inside keygen/sign)."""
+    if curve in _EDWARDS:
+        e = _EDWARDS[curve]
+        return _counted(edwards.scalar_mult, e, _scalar(e.L), e.B)
+    c = _WEIERSTRASS[curve]
+    return _counted(weierstrass.scalar_mult, c, _scalar(c.n), c.G)
+
+
+@cache
+def edwards_comb_counts(curve: str, width: int) -> Counts:
+    """A fixed-base comb with ``width``-bit table entries on an Edwards ``curve``: ceil(bits / width)
+    doublings and additions with the reference's formulas (refbench/ref/edwards.py; the encoding
+    of the result is counted by the operation itself)."""
+    e = _EDWARDS[curve]
+    P = edwards.scalar_mult(e, 3, e.B)
+    steps = -(-e.L.bit_length() // width)
+    return (_counted(edwards.double, e, P) + _counted(edwards.add, e, P, e.B)).times(steps)
+
+
+#: Base-point multiplications a library may do per Edwards operation (RFC 8032 §5.1.6: the
+#: reference's sign computes A = [s]B and R = [r]B; a library given the public key only R).
+_EDWARDS_BASE_MULTS = {"keygen": (1,), "sign": (2, 1)}
+
+
+# ------------------------------------------------------------------------------------------
+# Pricing
+
+
+def fermat_counts(p: int) -> tuple[int, int]:
+    """(squarings, multiplications) of a^(p-2) by left-to-right binary exponentiation (HAC 14.79)."""
+    e = p - 2
+    return e.bit_length() - 1, bin(e).count("1") - 1
+
+
+def field_work(curve: str, kind: str, counts: Counts) -> Work:
+    """Kernel calls of ``counts`` in ``curve``'s field with arithmetic ``kind`` (pubkey_costs.toml
+    ``[fields]``): mul and mul_const on the mul operation, sqr on the sqr operation, every
+    inversion as a Fermat exponentiation ([pricing] inv, mul_const)."""
+    field = load_costs()["fields"][curve]
+    mul_op, sqr_op = field["kinds"][kind]
+    size = field["bytes"]
+    inv_s, inv_m = fermat_counts(_PRIMES[curve])
+    mul = counts.mul + counts.mul_const + counts.inv * inv_m
+    sqr = counts.sqr + counts.inv * inv_s
+    return {(mul_op, size): mul, (sqr_op, size): sqr}
+
+
+def exp_work(modulus_bits: int, exponent_bits: int, window: int, times: int = 1) -> Work:
+    """Kernel calls of ``times`` fixed-window exponentiations (exp.h): exponent_bits squarings,
+    ceil(exponent_bits / window) window multiplications, 2^window - 2 table multiplications and
+    2 domain changes, on Montgomery operands of the modulus' length."""
+    size = modulus_bits // 8
+    mul = -(-exponent_bits // window) + (1 << window) - 2 + 2
+    return {("mont-mul", size): mul * times, ("mont-sqr", size): exponent_bits * times}
+
+
+def merge(*works: Work) -> Work:
+    out: Work = {}
+    for w in works:
+        for key, n in w.items():
+            out[key] = out.get(key, 0) + n
+    return out
+
+
+def compose(work: Mapping[tuple[str, int], int], cycles: Mapping[tuple[str, int], int]) -> int:
+    """Cycles of ``work`` given the measured cycles of one call of each (operation, bytes)."""
+    missing = [key for key in work if key not in cycles]
+    if missing:
+        raise ValueError(f"Invalid composition: no measured cycles for {', '.join(f'{o} {s} B' for o, s in missing)}")
+    return sum(n * cycles[key] for key, n in work.items())
+
+
+# ------------------------------------------------------------------------------------------
+# Recipes of a figure
+
+_KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery"}
+_FAMILY = re.compile(r"^(ECDSA|ECDH|ECC|SM2|Ed25519|Ed448|X25519|X448|RSA|DH|DSA)\b")
+_MODEXP_OPERATIONS = {"RSA": ("private", "sign", "public", "verify", "decrypt", "encrypt"),
+                      "DH": ("keygen", "agree"), "DSA": ("sign", "verify")}
+
+
+def family_of(f: Figure) -> str | None:
+    """The public-key family of figure ``f`` (ECDSA, ECDH, ECC, SM2, Ed25519, Ed448, X25519, X448,
+    RSA, DH, DSA), or None for any other figure."""
+    m = _FAMILY.match(f.algorithm)
+    return m.group(1) if m else None
+
+
+def _curve_of(f: Figure, family: str) -> str:
+    if family in ("X25519",):
+        return "Curve25519"
+    if family == "X448":
+        return "Curve448"
+    if family == "Ed25519":
+        return "Edwards25519"
+    if family == "Ed448":
+        return "Edwards448"
+    if family == "SM2":
+        return "SM2"
+    return f.curve or ""
+
+
+def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
+    """The recipes for public-key figure ``f`` and, when there are none, why."""
+    family = family_of(f)
+    if family is None:
+        return (), f"{f.algorithm} is not a public-key algorithm"
+    costs = load_costs()
+    exp = costs["exponentiation"]
+    if family in _MODEXP_OPERATIONS:
+        bits = f.key_bits
+        if not bits:
+            return (), f"{f.algorithm}: no key size"
+        if f.operation not in _MODEXP_OPERATIONS[family]:
+            return (), f"{f.algorithm} {f.operation}: no cost rule for this operation"
+        out = []
+        for w in exp["windows"]:
+            if family == "RSA" and f.operation in ("private", "sign", "decrypt"):
+                half = bits // 2
+                work = merge(exp_work(half, half, w, times=2), {("mont-mul", half // 8): 2})
+                out.append(Recipe(f"CRT, two {half}-bit Montgomery exponentiations, {w}-bit fixed window",
+                                  tuple((o, s, n) for (o, s), n in work.items())))
+            elif family == "RSA":
+                e = exp["rsa_public_exponent"]
+                work = {("mont-sqr", bits // 8): e.bit_length() - 1, ("mont-mul", bits // 8): bin(e).count("1") - 1 + 2}
+                out.append(Recipe(f"e = {e}, binary exponentiation", tuple((o, s, n) for (o, s), n in work.items())))
+                break  # no window: one recipe
+            else:
+                table = exp["dsa_n_bits"] if family == "DSA" else exp["subgroup_bits"]
+                short = table.get(str(bits))
+                if short is None:
+                    return (), f"{f.algorithm}: no exponent length for {bits}-bit groups in {COSTS_PATH.name}"
+                times = 2 if family == "DSA" and f.operation == "verify" else 1
+                lengths = (short,) if family == "DSA" else (short, bits)
+                for e_bits in lengths:
+                    work = exp_work(bits, e_bits, w, times)
+                    out.append(Recipe(f"{times} x {e_bits}-bit exponent, {w}-bit fixed window",
+                                      tuple((o, s, n) for (o, s), n in work.items())))
+        return tuple(out), ""
+    curve = _curve_of(f, family)
+    if curve not in costs["fields"]:
+        return (), f"{f.algorithm}: no field rule for curve {curve!r} in {COSTS_PATH.name}"
+    operation = "keygen" if family == "ECC" else f.operation
+    try:
+        counted = reference_counts(curve, operation)
+    except ValueError as exc:
+        return (), str(exc)
+    methods: list[tuple[str, Counts]] = []
+    if curve in _WEIERSTRASS:
+        methods.append(("4-bit fixed window" if operation != "verify" else "Shamir double-scalar", counted))
+        if operation in ("keygen", "sign"):
+            generic = base_scalar_counts(curve)
+            for w in costs["scalar_mult"]["comb_bits"]:
+                methods.append((f"{w}-bit comb base point", counted - generic + comb_counts(curve, w)))
+    elif curve.startswith("Curve"):
+        methods.append(("constant-time ladder", counted))
+    else:
+        methods.append(("double-and-add" if operation != "verify" else "double-scalar double-and-add", counted))
+        if operation in _EDWARDS_BASE_MULTS:
+            generic = base_scalar_counts(curve)
+            for w in costs["scalar_mult"]["comb_bits"]:
+                comb = edwards_comb_counts(curve, w)
+                for done in _EDWARDS_BASE_MULTS[operation]:
+                    # the reference's sign computes [s]B and [r]B; with the public key given, only
+                    # [r]B: one generic multiplication is dropped and one comb replaces the other
+                    replaced = counted - generic.times(2 if operation == "sign" else 1) + comb.times(done)
+                    given = ", public key given" if operation == "sign" and done == 1 else ""
+                    methods.append((f"{w}-bit comb base point{given}", replaced))
+    out = []
+    for kind in costs["fields"][curve]["kinds"]:
+        for method, counts in methods:
+            work = field_work(curve, kind, counts)
+            out.append(Recipe(f"{_KIND_NAMES.get(kind, kind)}, {method}",
+                              tuple((o, s, n) for (o, s), n in work.items())))
+    return tuple(out), ""
+
+
+def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
+    """The kernel variants a library of figure ``f``'s kind ships, and why (pubkey_costs.toml
+    ``[[libraries]]``, the first rule whose library, math and asm texts the figure's contain)."""
+    for rule in load_costs()["libraries"]:
+        if (rule["library"].lower() in f.library.lower() and rule["match"].lower() in (f.math or "").lower()
+                and rule["asm"].lower() in (f.asm or "").lower()):
+            return tuple(rule["variants"]), rule["why"]
+    raise ValueError(f"{COSTS_PATH}: [[libraries]]: no rule matches {f.library!r} / {f.math!r} / {f.asm!r} "
+                     "(the last rule should match every figure)")
+
+
+__all__ = ["COMPOSITION_BOUND", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
+           "field_work", "library_variants", "load_costs", "recipes", "reference_counts"]
+

@@ -1,0 +1,177 @@
+"""Rule e for public-key figures: plan the field/bignum kernel calls, and judge by composition.
+
+A public-key figure (ECDSA, ECDH, EdDSA, X25519/X448, SM2, RSA, DH, DSA) is compared per
+operation: its published time at its clock in cycles against the **composed** cycles of every
+candidate (kernel variant the library ships x recipe x memory configuration of the board),
+where a recipe (:mod:`refbench.sanity.pubkey_cost`) is the arithmetic and the scalar
+multiplication or exponentiation method, and composition is counted operations x the emulated
+cycles of one field/bignum kernel call of that variant, on the figure's board, at its clock, in
+that configuration. The measurements are ordinary measure jobs
+(:class:`refbench.sanity.executor.MeasureJob`) so they go through the same cache and executor.
+
+:func:`plan_pubkey` gives a :class:`PubkeyPlan` or the reason no kernel runs; :func:`judge_pubkey`
+turns the measurements into an :class:`~refbench.sanity.emulation.Emulation` whose explanation
+names the variant, the recipe and the configuration ("bignum/umaal (UMAAL multiply-accumulate),
+Montgomery, 4-bit fixed window, caches on ...").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from cortexm_emu.boards import Board
+from refbench.kernels.catalog import family
+from refbench.measure import Job, Measurement
+from refbench.published.model import Figure
+from refbench.published.normalise import normalise
+from refbench.sanity.emulation import Emulation, VariantResult
+from refbench.sanity.executor import MeasureJob
+from refbench.sanity.memory_configs import DEFAULT_KINDS, MemoryConfig
+from refbench.sanity.numbers import SAME_WORK_TOLERANCE, relative_resolution
+from refbench.sanity.pubkey_cost import (
+    COMPOSITION_BOUND,
+    Recipe,
+    compose,
+    family_of,
+    library_variants,
+    recipes,
+)
+from refbench.sanity.verdicts import Finding, Verdict
+from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
+
+RULE = "emulator"
+KERNEL = "bignum"
+#: How each variant forms its products, for explanations (refbench/kernels/bignum/kernel.toml).
+VARIANT_NAMES = {"umaal": "UMAAL multiply-accumulate", "umlal": "UMULL/UMLAL multiply-accumulate",
+                 "c32": "portable C, 32x32->64", "m0": "16x16 MULS products"}
+
+
+def is_pubkey(f: Figure) -> bool:
+    """True for a public-key speed figure (compared per operation by this rule)."""
+    return family_of(f) is not None and not f.is_footprint
+
+
+@dataclass(frozen=True)
+class PubkeyPlan:
+    """The composition of one public-key figure: variants x recipes x configurations."""
+
+    figure: Figure
+    board: Board
+    clock_mhz: float
+    clock_note: str
+    configs: tuple[MemoryConfig, ...]
+    opt: str
+    variants: tuple[str, ...]
+    variants_why: str
+    recipes: tuple[Recipe, ...]
+
+    def jobs(self) -> list[MeasureJob]:
+        keys = dict.fromkeys((op, size) for r in self.recipes for op, size, _ in r.work)
+        return [MeasureJob(config, self.opt, Job(KERNEL, variant, op, size))
+                for variant in self.variants for op, size in keys for config in self.configs]
+
+
+def plan_pubkey(f: Figure, board: Board, clock_mhz: float, clock_note: str,
+                configs: tuple[MemoryConfig, ...]) -> PubkeyPlan | str:
+    """Figure ``f``'s plan on ``board`` (its core has a timing model), or why no kernel runs."""
+    found, why = recipes(f)
+    if not found:
+        return f"not emulated yet: {why}"
+    shipped, shipped_why = library_variants(f)
+    fam = family(KERNEL)
+    variants = tuple(v for v in shipped if fam.variant(v).supports(board.core))
+    if not variants:
+        return (f"not emulated yet: {shipped_why} ({', '.join(shipped)}) has no variant for {board.core}; "
+                "the page's section options exclude the others")
+    return PubkeyPlan(f, board, clock_mhz, clock_note, configs, kernel_build(f)[0], variants, shipped_why, found)
+
+
+def _results(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> list[VariantResult]:
+    out = []
+    for variant in p.variants:
+        for recipe in p.recipes:
+            for config in p.configs:
+                parts = {(op, size): measured[MeasureJob(config, p.opt, Job(KERNEL, variant, op, size))]
+                         for op, size, _ in recipe.work}
+                ok = all(m.verified and m.cycles is not None for m in parts.values())
+                problem = "; ".join(dict.fromkeys(m.error or m.mismatch for m in parts.values() if not m.verified))
+                work = recipe.as_work()
+                cycles = compose(work, {k: m.cycles for k, m in parts.items()}) if ok else None  # type: ignore[misc]
+                stalls = compose(work, {k: m.memory_cycles or 0 for k, m in parts.items()}) if ok else None
+                out.append(VariantResult(KERNEL, variant, recipe.name, cycles, None, ok, problem, config.label,
+                                         stalls, per_op=True))
+    return out
+
+
+def _claims(f: Figure) -> str:
+    """What the page claims that the kernels are not: hardware, or hand-written assembly for the
+    public-key arithmetic (the math option, e.g. wolfSSL "SP math, Cortex-M assembly": its
+    multiplications are unrolled assembly, the kernels are C with one inline multiply-accumulate)."""
+    if f.implementation == "hardware" or f.hw:
+        return f"hardware ({', '.join(f.hw) or 'stated'})"
+    if "assembly" in (f.math or "").lower():
+        return f"hand-written assembly ({f.math})"
+    return ""
+
+
+def describe(r: VariantResult) -> str:
+    """``bignum/umaal (UMAAL multiply-accumulate), Montgomery, 4-bit fixed window, <configuration>``."""
+    return f"{r.kernel}/{r.variant} ({VARIANT_NAMES.get(r.variant, r.variant)}), {r.operation}, {r.memory}"
+
+
+def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emulation:
+    """Rule e's verdict on one public-key figure: inside the composed range (consistent), faster
+    than every candidate (explained when the page claims hardware, suspicious otherwise) or slower
+    than every one (suspicious). The allowance is SAME_WORK_TOLERANCE + the printed resolution +
+    COMPOSITION_BOUND (what composition may miss, checked against full emulation)."""
+    f, board = p.figure, p.board
+    results = _results(p, measured)
+    published = normalise(f).cycles_per_op
+    build = kernel_build(f)[1]
+    notes = tuple(n for n in (p.clock_note,) if n)
+    common = dict(published=published, size=None, core=board.core, variants=tuple(results), notes=notes,
+                  board=board.name, clock_mhz=p.clock_mhz, configs=p.configs, unit="cycles", build=build)
+    good = sorted((r for r in results if r.rate is not None), key=lambda r: r.rate or 0.0)
+    if published is None:
+        return Emulation(f.id, "not emulated yet", "not emulated yet: the figure gives no time per operation", **common)
+    if not good:
+        problems = "; ".join(dict.fromkeys(f"{r.kernel}/{r.variant}: {r.problem}" for r in results))
+        return Emulation(f.id, "not emulated yet", f"not emulated yet: no variant verified ({problems})", **common)
+    rate = {r: float(r.cycles or 0) for r in good}
+    lo, hi = rate[good[0]], rate[good[-1]]
+    allowance = SAME_WORK_TOLERANCE + relative_resolution(f) + COMPOSITION_BOUND
+
+    def error(r: VariantResult) -> float:
+        return abs(published - rate[r]) / rate[r]
+
+    kinds = {c.label: c.kind for c in p.configs}
+    usual = [r for r in good if kinds.get(r.memory) in DEFAULT_KINDS and error(r) <= allowance]
+    nearest = min(usual or good, key=error)
+    head = (f"published {published:,.0f} cycles/op; composed {lo:,.0f}..{hi:,.0f} cycles over "
+            f"{len(p.variants)} variant(s) ({', '.join(p.variants)}: {p.variants_why}) x {len(p.recipes)} recipe(s) x "
+            f"{len(p.configs)} memory configuration(s) on {board.part} ({board.core}, {build})"
+            + (f"; {'; '.join(notes)}" if notes else "")
+            + f"; counted field/bignum operations x emulated cycles per call (allowance {allowance:.0%} including "
+              f"the {COMPOSITION_BOUND:.0%} composition bound)")
+    verdict: Verdict
+    if lo * (1 - allowance) <= published <= hi * (1 + allowance):
+        position, chosen, residual = "inside", nearest, (published - rate[nearest]) / rate[nearest]
+        verdict = "consistent"
+        explanation = f"{describe(nearest)} ({residual:+.1%})"
+        message = f"{head}: inside the range; nearest {explanation}"
+    elif published < lo:
+        position, chosen, residual = "faster", good[0], (published - lo) / lo
+        claims = _claims(f)
+        verdict = "explained" if claims else "suspicious"
+        explanation = (f"faster than every composed candidate ({residual:+.1%} against {describe(good[0])}, built "
+                       f"with {KERNEL_COMPILER} -{p.opt})" + (f": the page claims {claims}" if claims else
+                       ": needs faster arithmetic or a cheaper method than the variants the library ships"))
+        message = f"{head}: {explanation}"
+    else:
+        position, chosen, residual = "slower", good[-1], (published - hi) / hi
+        verdict = "suspicious"
+        explanation = (f"slower than every composed candidate ({residual:+.1%}); the closest is {describe(good[-1])}: "
+                       "no modelled variant, method or configuration explains it")
+        message = f"{head}: {explanation}"
+    return Emulation(f.id, "emulated", explanation, lo, hi, residual, memory=chosen.memory,
+                     finding=Finding(RULE, verdict, message), position=position, **common)

@@ -1,0 +1,86 @@
+"""The cost composition tables and counts (refbench/sanity/pubkey_cost.py, pubkey_costs.toml)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from refbench.published.model import load_figures
+from refbench.sanity.pubkey_cost import (
+    COSTS_PATH,
+    compose,
+    exp_work,
+    family_of,
+    fermat_counts,
+    field_work,
+    library_variants,
+    load_costs,
+    recipes,
+    reference_counts,
+)
+
+FIGURES = {f.id: f for f in load_figures()}
+
+
+def test_every_field_names_kernel_operations_of_the_catalogue():
+    from refbench.kernels.catalog import family
+
+    operations = {op.name for op in family("bignum").operations}
+    for name, field in load_costs()["fields"].items():
+        for kind, ops in field["kinds"].items():
+            assert set(ops) <= operations, (name, kind)
+
+
+def test_a_bad_table_names_file_table_and_field(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8").replace("bytes = 32\nprime = \"2^256", "bytes = \"32\"\nprime = \"2^256", 1)
+    bad = tmp_path / "pubkey_costs.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"pubkey_costs.toml: \[fields.P-256\] bytes: expected int, got '32'"):
+        load_costs(bad)
+    bad.write_text("[fields]\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[pricing\]: missing table"):
+        load_costs(bad)
+
+
+def test_fermat_inversion_counts():
+    assert fermat_counts(2**255 - 19) == (254, 252)  # p - 2 = 2^255 - 21: 250 ones, then 01011
+    assert fermat_counts(13) == (3, 2)  # 13 - 2 = 0b1011: (bits - 1) S, (weight - 1) M
+
+
+def test_field_work_prices_constants_and_inversions_as_products():
+    counts = reference_counts("Curve25519", "agree")
+    assert (counts.mul, counts.sqr, counts.mul_const, counts.inv) == (1276, 1020, 255, 1)  # RFC 7748 §5 ladder
+    assert field_work("Curve25519", "special", counts) == {("25519-mul", 32): 1276 + 255 + 252,
+                                                          ("25519-sqr", 32): 1020 + 254}
+
+
+def test_compose_multiplies_and_names_what_is_missing():
+    assert compose({("mont-mul", 32): 3, ("mont-sqr", 32): 2}, {("mont-mul", 32): 10, ("mont-sqr", 32): 7}) == 44
+    with pytest.raises(ValueError, match="no measured cycles for mont-sqr 32 B"):
+        compose({("mont-sqr", 32): 1}, {})
+
+
+def test_exponentiation_work():
+    assert exp_work(1024, 160, 4) == {("mont-mul", 128): 40 + 14 + 2, ("mont-sqr", 128): 160}
+
+
+@pytest.mark.parametrize("math, asm, library, variants", [
+    ("SP math, Cortex-M assembly", None, "wolfSSL", ("umaal", "umlal")),
+    ("SP math, C 32-bit", None, "wolfSSL", ("c32",)),
+    ("SP math, Thumb assembly (WOLFSSL_SP_SMALL)", None, "wolfSSL", ("m0",)),
+    ("sp_int.c (SP math all)", "none (WOLFSSL_NO_ASM)", "wolfSSL", ("c32",)),
+    ("fastmath (tfm.c)", None, "wolfSSL", ("c32", "umlal")),
+    (None, None, "CycloneCRYPTO", ("c32", "m0")),
+])
+def test_library_variants_follow_the_section_options(math, asm, library, variants):
+    f = dataclasses.replace(FIGURES["000-0296"], math=math, asm=asm, library=library)
+    assert library_variants(f)[0] == variants
+
+
+def test_non_public_key_and_unknown_operations_say_why():
+    aes = next(f for f in FIGURES.values() if f.algorithm.startswith("AES"))
+    assert family_of(aes) is None and recipes(aes)[1].endswith("is not a public-key algorithm")
+    odd = dataclasses.replace(FIGURES["000-0296"], operation="decrypt")
+    found, why = recipes(odd)
+    assert found == () and "Invalid public-key operation ('Curve25519', 'decrypt')" in why

@@ -1,0 +1,115 @@
+"""Rule e for public-key figures (refbench/sanity/pubkey_plan.py): plan and verdict by composition.
+
+Verdicts are tested on synthetic figures with stated numbers (a real figure lends its page
+context: library, section options, board), against stated per-call cycles of the field/bignum
+kernels (``sanity_fakes.StatedExecutor``): no kernel runs, no test depends on the cycle model.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sanity_fakes import stated_context, synthetic
+
+from refbench.published.model import load_figures, load_parts
+from refbench.sanity import judge
+from refbench.sanity.plan import Skipped, make_plan, plan_figure
+from refbench.sanity.pubkey_cost import COMPOSITION_BOUND, field_work, reference_counts
+from refbench.sanity.pubkey_plan import PubkeyPlan, is_pubkey
+
+FIGURES = {f.id: f for f in load_figures()}
+PARTS = load_parts()
+#: wolfSSL 5.6.4 on the NUCLEO-L4A6ZG (Cortex-M4, 80 MHz), "SP math, Cortex-M assembly (small)":
+#: X25519 agree, RSA-2048 private; and "sp_int.c (SP math all)" with WOLFSSL_NO_ASM.
+L4_X25519, L4_RSA, L4_NO_ASM = FIGURES["000-0296"], FIGURES["000-0284"], FIGURES["000-0338"]
+#: wolfSSL on the NUCLEO-G071RB (Cortex-M0+, 64 MHz), "SP math, Thumb assembly (WOLFSSL_SP_SMALL)".
+G0_ECDSA = FIGURES["000-0598"]
+#: CycloneCRYPTO on the STM32WL33 (Cortex-M0+, 64 MHz): RSA-2048 sign.
+WL33_RSA = FIGURES["001-0071"]
+#: Stated cycles of one field/bignum call per variant, and each configuration kind's factor.
+CALL = {"umaal": 1000.0, "umlal": 1500.0, "c32": 2000.0, "m0": 4000.0}
+KINDS = {"cache on": 1.0, "cache off": 1.5, "cache on, prefetch off": 1.2, "prefetch only": 1.3,
+         "tables in SRAM": 0.95, "code in SRAM": 0.9}
+#: An X25519 agreement: the reference's counted products (mul_const and the Fermat inversion
+#: priced as products), all calls of the 2^255 - 19 kernels.
+X25519_CALLS = sum(field_work("Curve25519", "special", reference_counts("Curve25519", "agree")).values())
+
+
+def per_call(m) -> float:
+    return CALL[m.job.variant] * KINDS[m.config.kind] / m.job.size
+
+
+def emulate(figure):
+    context, executor = stated_context(per_call)
+    return judge([figure], PARTS, context).emulations[figure.id], executor
+
+
+def ms(cycles: float, mhz: float) -> float:
+    return cycles / (mhz * 1000.0)
+
+
+def test_x25519_inside_the_composed_range_names_variant_recipe_and_configuration():
+    published = X25519_CALLS * 1000.0 * 1.02
+    e, executor = emulate(synthetic(L4_X25519, "syn-x-in", value=ms(published, 80.0), text=f"{ms(published, 80.0):.4f}"))
+    assert e.status == "emulated" and e.unit == "cycles" and e.position == "inside"
+    assert e.finding.rule == "emulator" and e.finding.verdict == "consistent"
+    assert {m.job.variant for m in executor.ran} == {"umaal", "umlal"}  # the page's "Cortex-M assembly"
+    assert {m.job.operation for m in executor.ran} == {"25519-mul", "25519-sqr"}
+    assert (e.emulated_min, e.emulated_max) == (pytest.approx(X25519_CALLS * 900.0), pytest.approx(X25519_CALLS * 2250.0))
+    assert e.explanation.startswith("bignum/umaal (UMAAL multiply-accumulate), special-form reduction, "
+                                    "constant-time ladder, ART+prefetch on")
+    assert e.explanation.endswith("(+2.0%)")
+    assert f"{COMPOSITION_BOUND:.0%} composition bound" in e.finding.message
+
+
+def test_faster_than_every_candidate_is_suspicious_without_a_hardware_or_assembly_claim():
+    published = X25519_CALLS * 450.0  # the fastest candidate: umaal 1000 x 0.9 (code in SRAM); c32: 2000 x 0.9
+    value, text = ms(published, 80.0), f"{ms(published, 80.0):.4f}"
+    e, _ = emulate(synthetic(L4_X25519, "syn-x-fast", value=value, text=text, math="SP math, C 32-bit"))
+    assert e.position == "faster" and e.finding.verdict == "suspicious"
+    assert e.explanation.startswith("faster than every composed candidate (-75.0% against bignum/c32")
+    e, _ = emulate(synthetic(L4_X25519, "syn-x-asm", value=value, text=text))
+    assert e.position == "faster" and e.finding.verdict == "explained"
+    assert e.explanation.startswith("faster than every composed candidate (-50.0% against bignum/umaal")
+    assert "the page claims hand-written assembly (SP math, Cortex-M assembly (small))" in e.explanation
+    e, _ = emulate(synthetic(L4_X25519, "syn-x-hw", value=value, text=text, hw=("PKA",)))
+    assert e.position == "faster" and e.finding.verdict == "explained" and "claims hardware (PKA)" in e.explanation
+
+
+def test_slower_than_every_candidate_is_suspicious():
+    published = X25519_CALLS * 2250.0 * 2
+    e, _ = emulate(synthetic(L4_X25519, "syn-x-slow", value=ms(published, 80.0), text=f"{ms(published, 80.0):.4f}"))
+    assert e.position == "slower" and e.finding.verdict == "suspicious"
+    assert e.explanation.startswith("slower than every composed candidate (+100.0%); the closest is bignum/umlal")
+
+
+def test_rsa_private_is_two_half_size_exponentiations_over_two_window_widths():
+    e, executor = emulate(synthetic(L4_RSA, "syn-rsa", value=1.0, text="1.000"))
+    assert {(m.job.operation, m.job.size) for m in executor.ran} == {("mont-mul", 128), ("mont-sqr", 128)}
+    recipes = {v.operation for v in e.variants}
+    assert recipes == {"CRT, two 1024-bit Montgomery exponentiations, 4-bit fixed window",
+                       "CRT, two 1024-bit Montgomery exponentiations, 5-bit fixed window"}
+    # 5-bit window: 2 x (1024 S + (205 + 30 + 2) M) + 2 M = 2048 S + 476 M calls of the fastest variant
+    assert e.emulated_min == pytest.approx((2048 + 476) * 1000.0 * 0.9)
+
+
+@pytest.mark.parametrize("template, variants", [(L4_NO_ASM, {"c32"}), (G0_ECDSA, {"m0"}), (WL33_RSA, {"c32", "m0"})],
+                         ids=["sp_int-no-asm", "thumb-asm-m0plus", "cyclone-own-c"])
+def test_section_options_decide_the_variants(template, variants):
+    p = plan_figure(template, PARTS)
+    assert isinstance(p, PubkeyPlan) and set(p.variants) == variants
+
+
+def test_a_library_whose_variants_the_core_lacks_gets_a_named_reason():
+    f = synthetic(G0_ECDSA, "syn-m0-asm", math="SP math, Cortex-M assembly")
+    p = plan_figure(f, PARTS)
+    assert isinstance(p, Skipped) and p.status == "not emulated yet"
+    assert p.explanation.startswith("not emulated yet: wolfSSL SP Cortex-M assembly") and "no variant for m0plus" in p.explanation
+
+
+def test_every_public_key_figure_is_planned_or_says_why():
+    figures = [f for f in FIGURES.values() if is_pubkey(f) and f.implementation == "software"]
+    plan = make_plan(figures, PARTS)
+    unplanned = [p for p in plan.figures if not isinstance(p, PubkeyPlan)]
+    assert all(isinstance(p, Skipped) and p.explanation for p in unplanned)
+    planned = [p for p in plan.figures if isinstance(p, PubkeyPlan)]
+    assert planned and all(p.jobs() and p.recipes for p in planned)
