@@ -491,6 +491,8 @@ class Machine:
         self._align_blocks[block.address] = block
         for address in range(block.address, block.end + 4):
             self._align_checks.pop(address, None)
+        if block.alignment_free:  # known without decoding (pricing, or an earlier run's price cache)
+            return []
         new = []
         for check in alignment_checks(block.insns, not self.info.has_cyccnt):
             key = (check.address, check.base, check.mask)

@@ -23,10 +23,10 @@ from pathlib import Path
 from typing import Any
 
 #: one stored block: (price, branches, always_branches, instruction count)
-Entry = tuple[Any, bool, bool, int]
+Entry = tuple[Any, bool, bool, int, bool]  # price, branches, always branches, count, alignment-free
 #: a cache file holds (_FORMAT, {(address, code): pickled Entry}): each entry is unpickled only
 #: when its block runs, so a file that holds the blocks of many programs loads fast
-_FORMAT = 2
+_FORMAT = 3
 
 
 def cache_dir() -> Path:

@@ -38,6 +38,7 @@ from cortexm_emu.accounting import Accounting
 from cortexm_emu.cores import CoreInfo
 from cortexm_emu.elf import ElfImage
 from cortexm_emu.errors import FaultSite, IllegalInstruction
+from cortexm_emu.faults import alignment_checks
 from cortexm_emu.memory import MemorySystem
 from cortexm_emu.memory_map import align_down
 from cortexm_emu.price_cache import PriceCache
@@ -60,7 +61,7 @@ class Block:
     something asks for them)."""
 
     __slots__ = ("address", "size", "price", "branches", "always_branches", "code", "count",
-                 "memory_extra", "dynamic", "hooks_ready", "_insns", "_cs", "functions")
+                 "memory_extra", "dynamic", "hooks_ready", "_insns", "_cs", "functions", "alignment_free")
 
     def __init__(self, address: int, size: int, insns: list[Any] | None, price: Any, branches: bool,
                  always_branches: bool, code: bytes, count: int | None = None, cs: Any = None) -> None:
@@ -77,6 +78,9 @@ class Block:
         self._insns = insns
         self._cs = cs
         self.functions: tuple[Any, ...] | None = None  # the function symbols it touches, once known
+        #: no instruction of the block needs an alignment check (faults.alignment_checks), so a block
+        #: priced by an earlier run need not be decoded for them
+        self.alignment_free = False
 
     @property
     def insns(self) -> list[Any]:
@@ -170,11 +174,14 @@ class Pricing:
             self.edges.clear()  # the code changed: every edge into or out of it is repriced
         stored = self.price_cache.get(address, code)
         if stored is not None:
-            price, branches, always, count = stored
+            price, branches, always, count, alignment_free = stored
             block = Block(address, size, None, price, branches, always, code, count, self.cs)
+            block.alignment_free = alignment_free
         else:
             block = self._decode(address, size, code)
-            self.price_cache.put(address, code, (block.price, block.branches, block.always_branches, block.count))
+            block.alignment_free = not alignment_checks(block.insns, not self.info.has_cyccnt)
+            self.price_cache.put(address, code, (block.price, block.branches, block.always_branches, block.count,
+                                                 block.alignment_free))
         block.dynamic = dict(block.price.dynamic)
         block.hooks_ready = not block.dynamic
         block.memory_extra = self.memory.block_extra(block)

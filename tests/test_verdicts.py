@@ -120,7 +120,12 @@ def test_every_format_prints_the_section_finding_once(monkeypatch, capsys):
     assert main(["sanity", "--no-emulator", "--reasons", "all"]) == 0
     out = re.sub(r"\s+", " ", capsys.readouterr().out)
     assert out.count(re.sub(r"\s+", " ", message)) == 1
-    assert out.index("section findings that matter: 1") < out.index("refbench sanity: published figures")
+    # the findings open the report, before the first figure (a table, or one block per figure when narrow)
+    assert out.index("section findings that matter: 1") < out.index("syn-s1")
+    monkeypatch.setenv("COLUMNS", "200")  # wide enough for the table
+    assert main(["sanity", "--no-emulator"]) == 0
+    wide = capsys.readouterr().out
+    assert wide.index("section findings that matter: 1") < wide.index("refbench sanity: published figures")
 
 
 def test_html_table_filters_by_verdict_board_source_and_library():
