@@ -122,7 +122,8 @@ def describe(r: VariantResult) -> str:
 def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emulation:
     """Rule e's verdict on one public-key figure: inside the composed range (consistent), faster
     than every candidate (explained when the page claims hardware, suspicious otherwise) or slower
-    than every one (suspicious). The allowance is SAME_WORK_TOLERANCE + the printed resolution +
+    than every one (explained: the candidates bound the arithmetic from below; no upper bound is
+    modelled). The allowance is SAME_WORK_TOLERANCE + the printed resolution +
     COMPOSITION_BOUND (what composition may miss, checked against full emulation)."""
     f, board = p.figure, p.board
     results = _results(p, measured)
@@ -169,9 +170,14 @@ def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emul
         message = f"{head}: {explanation}"
     else:
         position, chosen, residual = "slower", good[-1], (published - hi) / hi
-        verdict = "suspicious"
-        explanation = (f"slower than every composed candidate ({residual:+.1%}); the closest is {describe(good[-1])}: "
-                       "no modelled variant, method or configuration explains it")
+        # The composed candidates bound the arithmetic from below (additions, subtractions and the
+        # library's own overheads are not priced; a library's bignum code -- generic multi-precision
+        # with a separate reduction, narrower limbs -- can be much slower than these kernels), and
+        # no upper bound is modelled: a slower figure is no evidence against the page.
+        verdict = "explained"
+        explanation = (f"slower than every composed candidate ({residual:+.1%}; the closest is {describe(good[-1])}): "
+                       "the candidates are lower bounds of the arithmetic, not models of the library's own "
+                       "bignum code, so no upper bound is tested")
         message = f"{head}: {explanation}"
     return Emulation(f.id, "emulated", explanation, lo, hi, residual, memory=chosen.memory,
                      finding=Finding(RULE, verdict, message), position=position, **common)
