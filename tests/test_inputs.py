@@ -418,7 +418,10 @@ def test_wolfssl_page_section_fed_back_as_a_log_gives_the_built_in_figures(key):
         ours, theirs = normalise(mine), normalise(page)
         assert ours.unit_bytes == theirs.unit_bytes, page.id
         for name in ("cycles_per_byte", "cycles_per_op"):
-            assert getattr(ours, name) == pytest.approx(getattr(theirs, name), rel=1e-12), (page.id, name)
+            if getattr(theirs, name) is None:  # pytest.approx(None) is an error from pytest 9.1 on
+                assert getattr(ours, name) is None, (page.id, name)
+            else:
+                assert getattr(ours, name) == pytest.approx(getattr(theirs, name), rel=1e-12), (page.id, name)
 
 
 def test_cache_and_prefetch_stated_with_a_board_are_kept():
