@@ -363,11 +363,18 @@ def _workers(pid: int) -> list[int]:
     return out
 
 
+def _default_sigint() -> None:
+    """SIGINT as in a user's shell. An ignored signal is inherited across exec, and Python installs
+    its KeyboardInterrupt handler only when SIGINT is not ignored: under a test runner whose worker
+    ignores SIGINT (some pytest-xdist/execnet versions do), the command would never see Ctrl-C."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _start_sanity(tmp_path: Path) -> tuple[subprocess.Popen, list[int]]:
     """A cold-result-cache sanity run with two workers, once both workers are running."""
     env = {**os.environ, "REFBENCH_CACHE": str(tmp_path / "rb"), "REFBENCH_WORKERS": "2", "PYTHONUNBUFFERED": "1"}
     proc = subprocess.Popen(SANITY, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_default_sigint)
     deadline = time.monotonic() + GUARD_SECONDS
     while time.monotonic() < deadline and proc.poll() is None:
         workers = _workers(proc.pid)
