@@ -14,7 +14,7 @@ from cortexm_emu import Buffer, Machine
 from cortexm_emu.flash import board_memory
 from cortexm_emu.toolchain import build
 from cortexm_emu.trace import TraceOptions, Tracer, trace_call
-from refbench.kernels.harness import KernelHarness, _arguments
+from refbench.kernels.harness import KernelHarness, call_arguments
 from refbench.measure import make_inputs
 
 SOURCE = Path(__file__).parent / "leak_kernels" / "leaks.c"
@@ -80,8 +80,8 @@ def test_memory_outcomes_add_up_to_the_replay(board: str, start: str) -> None:
     harness = KernelHarness("aes", "ttable4", memory.board.core, memory=memory)
     op = harness.operation("ecb-encrypt")
     inputs = make_inputs(op, 32)
-    ctx = harness.machine.call(op.setup, *_arguments(op, op.setup_args, inputs, None)).buffer("ctx")
-    traced = trace_call(harness.machine, op.function, *_arguments(op, op.args, inputs, ctx))
+    ctx = harness.machine.call(op.setup, *call_arguments(op, op.setup_args, inputs, None)).buffer("ctx")
+    traced = trace_call(harness.machine, op.function, *call_arguments(op, op.args, inputs, ctx))
     counts, trace = traced.result.memory_counts, traced.trace
     assert len(trace.flash_reads) == counts["flash_data_reads"] > 0
     assert sum(o.outcome == "miss" for o in trace.flash_reads) == counts["dcache_misses"]
@@ -96,6 +96,6 @@ def test_no_outcome_without_flash_stalls() -> None:
     harness = KernelHarness("aes", "ttable4", "m4", memory=memory)
     op = harness.operation("ecb-encrypt")
     inputs = make_inputs(op, 16)
-    ctx = harness.machine.call(op.setup, *_arguments(op, op.setup_args, inputs, None)).buffer("ctx")
-    trace = trace_call(harness.machine, op.function, *_arguments(op, op.args, inputs, ctx)).trace
+    ctx = harness.machine.call(op.setup, *call_arguments(op, op.setup_args, inputs, None)).buffer("ctx")
+    trace = trace_call(harness.machine, op.function, *call_arguments(op, op.args, inputs, ctx)).trace
     assert trace.flash_reads == [] and trace.fetches == [] and trace.accesses

@@ -54,7 +54,9 @@ def _length_of(role: str, inputs: dict[str, Any]) -> int:
     return len(inputs[stem])
 
 
-def _arguments(op: Operation, roles: tuple[str, ...], inputs: dict[str, Any], ctx: bytes | None) -> list[Any]:
+def call_arguments(op: Operation, roles: tuple[str, ...], inputs: dict[str, Any], ctx: bytes | None) -> list[Any]:
+    """The call arguments of ``op`` for ``roles``, laid out from ``inputs`` (the one way every caller
+    -- the harness, the leakage runner -- passes a kernel its buffers and lengths)."""
     args: list[Any] = []
     for role in roles:
         if role == "ctx":
@@ -118,9 +120,9 @@ class KernelHarness:
         inputs = prepare(op.reference)(inputs)
         ctx = None
         if op.setup:
-            setup = self.machine.call(op.setup, *_arguments(op, op.setup_args, inputs, None), budget=budget)
+            setup = self.machine.call(op.setup, *call_arguments(op, op.setup_args, inputs, None), budget=budget)
             ctx = setup.buffer("ctx")
-        result = self.machine.call(op.function, *_arguments(op, op.args, inputs, ctx), budget=budget)
+        result = self.machine.call(op.function, *call_arguments(op, op.args, inputs, ctx), budget=budget)
         #: the operation's own call (not the setup), e.g. for ``cortexm_emu.annotate``
         self.last_call = result
         expected = reference(op.reference)(inputs)
@@ -151,4 +153,4 @@ class KernelHarness:
         )
 
 
-__all__ = ["KernelHarness", "KernelRun", "EmulatorError"]
+__all__ = ["KernelHarness", "KernelRun", "EmulatorError", "call_arguments"]

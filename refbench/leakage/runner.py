@@ -20,7 +20,7 @@ from cortexm_emu.flash import BoardMemory, board_memory
 from cortexm_emu.trace import CallTrace, TraceOptions, Tracer
 from refbench.kernels.catalog import Operation, build_variant, family
 from refbench.kernels.harness import (
-    _arguments,  # the harness's one way to lay out arguments by role
+    call_arguments,  # the harness's one way to lay out arguments by role
 )
 from refbench.kernels.references import reference
 
@@ -92,10 +92,10 @@ class OperationRunner:
         calls: list[CallRun] = []
         ctx = None
         if op.setup:
-            result, trace = self._call(op.setup, _arguments(op, op.setup_args, inputs, None), traced)
+            result, trace = self._call(op.setup, call_arguments(op, op.setup_args, inputs, None), traced)
             ctx = result.buffer("ctx")
             calls.append(CallRun(op.setup, result.cycles, trace, dict(result.dynamic_cycles)))
-        result, trace = self._call(op.function, _arguments(op, op.args, inputs, ctx), traced)
+        result, trace = self._call(op.function, call_arguments(op, op.args, inputs, ctx), traced)
         calls.append(CallRun(op.function, result.cycles, trace, dict(result.dynamic_cycles)))
         for role, want in reference(op.reference)(inputs).items():
             if role in op.args and result.buffer(role) != want:
