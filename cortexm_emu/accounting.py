@@ -31,7 +31,7 @@ from __future__ import annotations
 import ctypes
 from array import array
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from unicorn import UC_HOOK_BLOCK, Uc
 from unicorn.unicorn_py3.unicorn import uclib
@@ -193,7 +193,7 @@ class PythonAccounting:
     kind = "python"
 
     def __init__(self) -> None:
-        self._table: dict[tuple[int | None, int], list[int]] = {}
+        self._table: dict[tuple[int | None, int], list[Any]] = {}
         self._discover: Discover | None = None
         self._trace_on = False
         self._trace = array("I")
@@ -214,13 +214,13 @@ class PythonAccounting:
                 self._stop = STOP_DISCOVER
                 uc.emu_stop()
                 return
-            entry = [priced[0], priced[1], 0, priced[2], 0]  # cost, insns, count, branch, mispredicted
+            # cost, insns, count, branch, mispredicted, the branch decoded once (or None)
+            entry = [priced[0], priced[1], 0, priced[2], 0, decode_branch(priced[2])]
             self._table[key] = entry
         cost, insns = entry[0], entry[1]
-        mispredicted = False
-        if entry[3]:
-            branch = decode_branch(entry[3])
-            assert branch is not None
+        branch = entry[5]
+        counter = mispredicted = 0
+        if branch is not None:
             branch_address, penalty, taken, initial = branch
             counter, mispredicted = step(self._counters.get(branch_address, initial), taken)
             if mispredicted:
@@ -233,8 +233,8 @@ class PythonAccounting:
             self._stop = STOP_CYCLE_BUDGET
             uc.emu_stop()
             return
-        if entry[3]:
-            self._counters[address_of(entry[3])] = counter
+        if branch is not None:
+            self._counters[branch[0]] = counter
             if mispredicted:
                 entry[4] += 1
                 self._branch_cycles += cost - entry[0]
@@ -298,10 +298,6 @@ class PythonAccounting:
 
     def trace(self) -> array:
         return array("I", self._trace)
-
-
-def address_of(branch: int) -> int:
-    return branch & 0xFFFF_FFFF
 
 
 def _misprediction_cycles(edges: Iterable[tuple[int, int]]) -> dict[int, int]:
