@@ -51,6 +51,7 @@ RULES: dict[str, type] = {
     "unaligned_wide_pipelines": bool,
     "it_folding": bool,
     "skipped_conditional": int,
+    "eats_following_nop": bool,
 }
 
 
