@@ -38,7 +38,7 @@ from typing import Any
 from capstone import arm as cs_arm
 from unicorn import arm_const as uc_arm
 
-from .data import ClassEntry, CoreData
+from .data import ClassEntry, CoreData, pickled_by_fields
 from .fpu import fp_refusal, transfer_words
 
 CORES: tuple[str, ...] = ("m0", "m0plus", "m3", "m4", "m7", "m33")
@@ -77,6 +77,7 @@ _EXCEPTION_GENERATING = frozenset({"trap", "udf", "bkpt", "svc"})
 _DSP_GROUPS = frozenset({cs_arm.ARM_GRP_THUMB2DSP, cs_arm.ARM_GRP_T2EXTRACTPACK})
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class InsnInfo:
     """What the pairing rules need to know about one decoded instruction."""
