@@ -85,6 +85,7 @@ class NativeAccounting:
         self._hook = ctypes.c_size_t()
         self._user_discover: Discover | None = None
         self._tracing = False
+        self._exported: tuple[tuple[int, int, int], list[native.Edge]] | None = None
 
     def __del__(self) -> None:
         state, lib = getattr(self, "_state", None), getattr(self, "_lib", None)
@@ -125,6 +126,7 @@ class NativeAccounting:
 
     def reset(self, insn_budget: int, cycle_budget: int) -> None:
         self._lib.cme_reset(self._state)
+        self._exported = None
         state = self._state.contents
         state.insn_budget = insn_budget
         state.cycle_budget = cycle_budget
@@ -167,10 +169,19 @@ class NativeAccounting:
         return result
 
     def _export(self) -> list[native.Edge]:
-        used = self._state.contents.edges_used
+        """The used edges, copied once per state of the counts: ``edges()`` and
+        ``mispredictions()`` after a call read the same copy (any counted block changes
+        ``blocks``, any new edge ``edges_used``)."""
+        state = self._state.contents
+        key = (state.blocks, state.edges_used, state.cycles)
+        if self._exported is not None and self._exported[0] == key:
+            return self._exported[1]
+        used = state.edges_used
         buffer = (native.Edge * max(used, 1))()
         copied = self._lib.cme_export(self._state, buffer, used)
-        return list(buffer[:copied])
+        edges = list(buffer[:copied])
+        self._exported = (key, edges)
+        return edges
 
     def edges(self) -> dict[tuple[int | None, int], int]:
         result: dict[tuple[int | None, int], int] = {}
