@@ -150,11 +150,15 @@ RULES: dict[str, str] = {
     "R6 flash data": "a flash data read missing the data cache stalls WS (RM0090 §3.5.2 literal pools)",
     "R7 SRAM": "SRAM/CCM/TCM at the profile's wait states (0 on every profiled part); code "
     "(code='ram') or read-only data sections (tables='ram') placed there are not flash accesses",
+    "R8 memory blocks": "[memory] load_pipelining = 'same-block' (F4): a load/store pipelined after a "
+    "load costs +1 when the two access different blocks ([[sram]] rows, flash) (jnk0le cortex_m3m4.md, "
+    "F407; cortexm_emu/memory_blocks.py)",
 }
 
 
 #: What :meth:`BoardMemory.replay` counts (``MemoryReplay.counts`` keys). With a cache shared
-#: by instructions and data (M33 ICACHE) its hits and misses are all in ``icache_*``.
+#: by instructions and data (M33 ICACHE) its hits and misses are all in ``icache_*``. A board with
+#: the memory-block rule (R8) adds ``block_switch_cycles`` and ``pipelined_pairs_checked``.
 COUNTS: tuple[str, ...] = (
     "sequential_stall_cycles",
     "branch_stall_cycles",
@@ -212,6 +216,9 @@ class BoardMemory:
     notes: tuple[str, ...]
     #: where the read-only data sections (constant tables) are read from
     tables: Placement = "flash"
+    #: the [[sram]] region the call's buffers count as for the memory-block rule (R8); "": the
+    #: profile's ``[memory] data_block``, like the stack
+    buffers: str = ""
     name: str = ""
     #: replay implementation: "auto" (native C if it builds, else Python), "native", "python";
     #: it never changes a count, so it is not part of :meth:`describe` or ``name``
@@ -231,6 +238,8 @@ class BoardMemory:
             placement = f"code in {self.code}"
             if self.tables != self.code:
                 placement += f", tables in {self.tables}"
+            if self.buffers:
+                placement += f", buffers in {self.buffers}"
             self.name = (
                 f"{self.board.name} @ {self.clock_mhz:g} MHz, {self.wait_states} WS, "
                 f"{caches}, {prefetch}, {placement}"
@@ -324,6 +333,10 @@ class BoardMemory:
             "dcache": self.dcache.describe() if self.dcache else None,
             "code": self.code,
             "tables": self.tables,
+            "buffers": self.buffers or self.board.memory.data_block,
+            "load_pipelining": self.board.memory.load_pipelining,
+            "uncached_path": self.board.memory.uncached_path,
+            "uncached_rule": self.board.memory.uncached_rule,
             "start": self.start,
             "rules": dict(RULES),
             "notes": list(self.notes),
@@ -359,11 +372,29 @@ class BoardMemory:
         edges: Mapping[tuple[int | None, int], Any],
         reads: FlashReads | Sequence[tuple[int, int]],
         flash: list[tuple[int, int]],
+        block_switches: tuple[int, int] | None = None,
     ) -> MemoryReplay:
         """Stall cycles of one call: ``trace`` = block addresses in execution order, ``reads`` =
-        (index in trace, address) of each flash data read, ``flash`` = :meth:`flash_ranges`.
+        (index in trace, address) of each flash data read, ``flash`` = :meth:`flash_ranges`;
+        ``block_switches``: (pipelined pairs whose accesses were in different memory blocks,
+        pairs checked), counted by the machine's memory-block hooks (R8) and added as they are.
         Native C (``flash_replay.c``) unless ``engine`` is "python" or no host C compiler
         exists; both give the same counts."""
+        replay = self._replay_flash(trace, blocks, edges, reads, flash)
+        if block_switches is None:
+            return replay
+        switches, pairs = block_switches
+        counts = {**replay.counts, "block_switch_cycles": switches, "pipelined_pairs_checked": pairs}
+        return MemoryReplay(replay.cycles + switches, counts, replay.config)
+
+    def _replay_flash(
+        self,
+        trace: Sequence[int],
+        blocks: Mapping[int, Any],
+        edges: Mapping[tuple[int | None, int], Any],
+        reads: FlashReads | Sequence[tuple[int, int]],
+        flash: list[tuple[int, int]],
+    ) -> MemoryReplay:
         if not self.needs_trace or not len(trace):
             return MemoryReplay(0, dict.fromkeys(COUNTS, 0), self.describe())
         if not isinstance(reads, FlashReads):
@@ -637,6 +668,7 @@ def board_memory(
     start: Start = "warm",
     tables: Placement | None = None,
     engine: Engine = "auto",
+    buffers: str | None = None,
 ) -> BoardMemory:
     """The memory system of ``board`` at ``clock_mhz`` (default: the board's default clock,
     ``Board.default_clock_mhz``). ``cache``: ART / ICACHE / L1 caches on or off; ``prefetch``:
@@ -647,7 +679,10 @@ def board_memory(
     code and constants in RAM; ``code="flash", tables="ram"`` models tables copied to SRAM
     at startup); ``start``: "warm" (default, caches filled by one earlier identical call) or
     "cold"; ``engine``: the replay implementation, "auto" (default: native C if the host C
-    compiler builds it, else Python), "native" or "python" -- the same counts either way."""
+    compiler builds it, else Python), "native" or "python" -- the same counts either way;
+    ``buffers``: the ``[[sram]]`` region (e.g. "CCM") the call's buffers count as for the
+    memory-block rule (R8; boards with ``[memory] load_pipelining = "same-block"`` only; default:
+    the profile's ``data_block``, where the stack is too)."""
     if isinstance(board, str):
         board = load_board(board)
     cache_on = _on_off("cache", cache)
@@ -664,6 +699,15 @@ def board_memory(
         raise RuntimeError(
             f"native memory replay unavailable: {flash_native.load_flash_native()[1]}"
         )
+    if buffers is not None:
+        regions = [region.name for region in board.sram]
+        if board.memory.load_pipelining != "same-block":
+            raise ValueError(
+                f"Invalid buffers placement ({buffers!r}) for {board.name}: its profile has no memory-block "
+                "rule ([memory] load_pipelining = \"same-block\"), so where the buffers lie changes no count"
+            )
+        if buffers not in regions:
+            raise ValueError(f"Invalid buffers placement ({buffers!r}) for {board.name}; accepted: {', '.join(regions)}")
     if start not in ("warm", "cold"):
         raise ValueError(f"Invalid start ({start!r}); accepted: 'warm', 'cold'")
     clock = default_clock(board) if clock_mhz is None else clock_mhz
@@ -708,4 +752,5 @@ def board_memory(
         notes=tuple(notes),
         tables=tables,
         engine=engine,
+        buffers=buffers or "",
     )
