@@ -77,6 +77,12 @@ R7  SRAM (SRAM1/SRAM2/CCM/DTCM...) has 0 wait states in every profile row, so SR
     lies in. With ``code="ram"`` the code, with ``tables="ram"`` the read-only data sections
     are SRAM too: their fetches and reads are not flash accesses (no R1-R6 stall).
 
+R8  Memory blocks (profiles with ``[memory] load_pipelining = "same-block"``, the F4s): a
+    load/store the core model priced as pipelined after a load costs +1 when the two accesses
+    lie in different memory blocks (``[[sram]]`` rows, the flash): jnk0le cortex_m3m4.md,
+    measured on the F407. Counted by the machine's code hooks (:mod:`cortexm_emu.memory_blocks`)
+    and added by :meth:`BoardMemory.replay`; ``buffers`` names the block of the call's buffers.
+
 What is approximated (and why)
     * The prefetch clock is the timing model's per-instruction cycles; operand-dependent
       extras (divides) and data stalls of the same block are charged at block start.
