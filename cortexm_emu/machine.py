@@ -478,16 +478,15 @@ class Machine:
             block = self.pricing.block_at(cur, size)
             missing = [a for a in block.dynamic if a not in self._dynamic_kinds]
             unchecked = self._alignment_hooks(block)
-            if self._block_switches is not None and self._block_switches.new_pairs(block):
-                self._restart_block = block
-                return None
-            if missing or unchecked or not block.hooks_ready and block.dynamic:
+            switches = self._block_switches  # memory-block hooks (memory_blocks.py), added on their own
+            paired = switches is not None and bool(switches.new_pairs(block))
+            if missing or unchecked or paired or not block.hooks_ready and block.dynamic:
                 for address in missing:
                     self._dynamic_kinds[address] = block.dynamic[address]
                     self.uc.hook_add(UC_HOOK_CODE, _weak(self._on_dynamic), None, address, address)
                 for check in unchecked:
                     self._alignment.add(check.address, check.base, check.mask)
-                if missing or unchecked:
+                if missing or unchecked or paired:
                     self._restart_block = block
                     return None
                 block.hooks_ready = True

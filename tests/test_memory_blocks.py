@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from datafiles import corrupt_copy
 
-from cortexm_emu import Buffer, Machine
+from cortexm_emu import Buffer, Machine, Pointer, UnalignedAccess
 from cortexm_emu.boards import BOARD_DIR, BoardDataError, load_board, load_board_file
 from cortexm_emu.flash import board_memory
 from cortexm_emu.memory_blocks import FLASH, OTHER, BlockSwitches, block_ranges
@@ -92,6 +92,17 @@ def test_conditional_pairs_are_not_checked():
     result = board_machine().call("conditional_pair", buf(), 1)
     assert result.memory_counts["pipelined_pairs_checked"] == 0
     assert result.cycles == ideal_cycles("conditional_pair", buf(), 1)
+
+
+@pytest.mark.parametrize("accounting", ["auto", "python"])
+def test_a_block_with_a_pair_keeps_its_alignment_check(accounting):
+    # the pair's hook and the LDRD's alignment check are installed for the same block
+    data = Buffer(bytes(16))
+    m = board_machine(accounting)
+    assert m.call("pair_then_ldrd", "b", Pointer("b", 8), buffers={"b": data}).memory_counts["block_switch_cycles"] == 1
+    m = board_machine(accounting)
+    with pytest.raises(UnalignedAccess, match="ldrd"):
+        m.call("pair_then_ldrd", "b", Pointer("b", 9), buffers={"b": data})
 
 
 def test_same_call_same_cycles():

@@ -74,6 +74,17 @@ FUNC conditional_pair
         bx lr
         .size conditional_pair, .-conditional_pair
 
+/* r0 = buffer, r1 = address for LDRD: a pair, then LDRD (which must be word aligned whatever
+   CCR.UNALIGN_TRP says, ARMv7-M ARM A3.2.1) in the same block of code. */
+        .balign 32
+FUNC pair_then_ldrd
+        adr r3, flash_word
+        ldr r2, [r3]
+        ldr r12, [r0]
+        ldrd r2, r3, [r1]
+        bx lr
+        .size pair_then_ldrd, .-pair_then_ldrd
+
         .balign 4
 flash_word:
         .word 0x12345678, 1, 2, 3, 4, 5, 6, 7
