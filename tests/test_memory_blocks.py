@@ -65,6 +65,13 @@ def test_two_loads_from_one_buffer_keep_their_pipelining(accounting):
     assert result.cycles == ideal_cycles("buffer_twice", buf(), 5)
 
 
+def test_code_in_ram_puts_its_constants_in_the_data_block():
+    # code="ram": the word the loop reads (in .text) is SRAM1 like the buffer: no switch
+    result = board_machine(code="ram").call("flash_then_buffer", buf(), 4)
+    assert result.memory_counts["pipelined_pairs_checked"] == 4
+    assert result.memory_counts["block_switch_cycles"] == 0
+
+
 def test_register_offset_load_then_store_across_blocks():
     # LDR.W [table, r1 LSL 2] (flash) -> STR.W [buffer, r1 LSL 2] (SRAM): one pair, +1
     result = board_machine().call("table_to_buffer", buf(), 3)
