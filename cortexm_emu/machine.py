@@ -56,9 +56,8 @@ from unicorn import (
 from unicorn import arm_const as uc_arm
 
 from cortexm_emu import accounting as acct
-from cortexm_emu.alignment import AlignmentHooks
-from cortexm_emu.memory_blocks import BlockSwitches
 from cortexm_emu import flash_native
+from cortexm_emu.alignment import AlignmentHooks
 from cortexm_emu.call import (
     DEFAULT_BUDGET,
     U64,
@@ -77,6 +76,7 @@ from cortexm_emu.elf import ElfImage, load_elf_image
 from cortexm_emu.errors import BudgetExceeded, EmulatorError
 from cortexm_emu.faults import AlignmentCheck, FaultDecoder, InvalidAccess, alignment_checks
 from cortexm_emu.memory import FlashReads, HistoryMemory, IdealMemory, MemoryReplay, MemorySystem
+from cortexm_emu.memory_blocks import BlockSwitches
 from cortexm_emu.memory_map import (
     DEFAULT_STACK_SIZE,
     HALT_SYMBOL,
