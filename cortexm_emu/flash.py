@@ -223,8 +223,10 @@ class BoardMemory:
     #: where the read-only data sections (constant tables) are read from
     tables: Placement = "flash"
     #: the [[sram]] region the call's buffers count as for the memory-block rule (R8); "": the
-    #: profile's ``[memory] data_block``, like the stack
+    #: profile's ``[memory] data_block``
     buffers: str = ""
+    #: the same for the stack ("": the profile's ``data_block``)
+    stack: str = ""
     name: str = ""
     #: replay implementation: "auto" (native C if it builds, else Python), "native", "python";
     #: it never changes a count, so it is not part of :meth:`describe` or ``name``
@@ -244,6 +246,8 @@ class BoardMemory:
             placement = f"code in {self.code}"
             if self.tables != self.code:
                 placement += f", tables in {self.tables}"
+            if self.stack:
+                placement += f", stack in {self.stack}"
             if self.buffers:
                 placement += f", buffers in {self.buffers}"
             self.name = (
@@ -340,6 +344,7 @@ class BoardMemory:
             "code": self.code,
             "tables": self.tables,
             "buffers": self.buffers or self.board.memory.data_block,
+            "stack": self.stack or self.board.memory.data_block,
             "load_pipelining": self.board.memory.load_pipelining,
             "uncached_path": self.board.memory.uncached_path,
             "uncached_rule": self.board.memory.uncached_rule,
@@ -675,6 +680,7 @@ def board_memory(
     tables: Placement | None = None,
     engine: Engine = "auto",
     buffers: str | None = None,
+    stack: str | None = None,
 ) -> BoardMemory:
     """The memory system of ``board`` at ``clock_mhz`` (default: the board's default clock,
     ``Board.default_clock_mhz``). ``cache``: ART / ICACHE / L1 caches on or off; ``prefetch``:
@@ -688,7 +694,8 @@ def board_memory(
     compiler builds it, else Python), "native" or "python" -- the same counts either way;
     ``buffers``: the ``[[sram]]`` region (e.g. "CCM") the call's buffers count as for the
     memory-block rule (R8; boards with ``[memory] load_pipelining = "same-block"`` only; default:
-    the profile's ``data_block``, where the stack is too)."""
+    the profile's ``data_block``); ``stack``: the same for the stack (e.g. "SRAM2", where a
+    linker script that puts the stack at the top of the F407's 128 KB RAM has it)."""
     if isinstance(board, str):
         board = load_board(board)
     cache_on = _on_off("cache", cache)
@@ -705,15 +712,17 @@ def board_memory(
         raise RuntimeError(
             f"native memory replay unavailable: {flash_native.load_flash_native()[1]}"
         )
-    if buffers is not None:
+    for what, where in (("buffers", buffers), ("stack", stack)):
+        if where is None:
+            continue
         regions = [region.name for region in board.sram]
         if board.memory.load_pipelining != "same-block":
             raise ValueError(
-                f"Invalid buffers placement ({buffers!r}) for {board.name}: its profile has no memory-block "
-                "rule ([memory] load_pipelining = \"same-block\"), so where the buffers lie changes no count"
+                f"Invalid {what} placement ({where!r}) for {board.name}: its profile has no memory-block "
+                f"rule ([memory] load_pipelining = \"same-block\"), so where the {what} lies changes no count"
             )
-        if buffers not in regions:
-            raise ValueError(f"Invalid buffers placement ({buffers!r}) for {board.name}; accepted: {', '.join(regions)}")
+        if where not in regions:
+            raise ValueError(f"Invalid {what} placement ({where!r}) for {board.name}; accepted: {', '.join(regions)}")
     if start not in ("warm", "cold"):
         raise ValueError(f"Invalid start ({start!r}); accepted: 'warm', 'cold'")
     clock = default_clock(board) if clock_mhz is None else clock_mhz
@@ -759,4 +768,5 @@ def board_memory(
         tables=tables,
         engine=engine,
         buffers=buffers or "",
+        stack=stack or "",
     )

@@ -24,8 +24,10 @@ The blocks (:func:`block_ranges`)
     (the board's flash and code linked at the boot alias 0x0, as far as they are read as flash:
     :meth:`cortexm_emu.flash.BoardMemory.flash_ranges`). The emulator places the stack and the
     buffers past the part's SRAM (:mod:`cortexm_emu.memory_map`): that area counts as the
-    profile's ``data_block`` (SRAM1 on the F4s, where a default linker script puts the data);
-    code or read-only data placed in RAM by the memory configuration (``code="ram"``,
+    profile's ``data_block`` (SRAM1 on the F4s, where a default linker script puts the data)
+    unless the memory system names another block for the buffers or the stack (``buffers=``,
+    ``stack=`` of :func:`~cortexm_emu.flash.board_memory`); code or read-only data placed in RAM
+    by the memory configuration (``code="ram"``,
     ``tables="ram"``) counts as that block too (startup code copies them to .data). An address in
     none of these (peripherals, the PPB) is a block of its own.
 
@@ -136,16 +138,18 @@ def pipelined_pairs(block: Block) -> tuple[list[Pair], int]:
 
 
 def block_ranges(
-    board: Board, layout: Layout, flash: Iterable[tuple[int, int]], buffers: str = ""
+    board: Board, layout: Layout, flash: Iterable[tuple[int, int]], buffers: str = "", stack: str = ""
 ) -> tuple[list[tuple[int, int, int]], list[str]]:
     """([start, end) ranges with their block index, first match wins), block names. ``flash``:
     the ranges read as flash (:meth:`~cortexm_emu.flash.BoardMemory.flash_ranges`);
-    ``buffers``: the region the buffers count as ("": the profile's data block, with the stack)."""
+    ``buffers``, ``stack``: the regions the buffers and the stack count as ("": the profile's data
+    block)."""
     names = [region.name for region in board.sram] + [FLASH, OTHER]
     data = names.index(board.memory.data_block)
     arena = names.index(buffers) if buffers else data
+    stack_block = names.index(stack) if stack else data
     ranges: list[tuple[int, int, int]] = [
-        (layout.stack_guard_start, layout.buffers_base, data),
+        (layout.stack_guard_start, layout.buffers_base, stack_block),
         (layout.buffers_base, SRAM_END, arena),
     ]
     ranges += [(region.base, region.end, i) for i, region in enumerate(board.sram)]
@@ -193,10 +197,11 @@ class BlockSwitches:
     """The memory-block hooks of one Unicorn engine; :attr:`switches` is the extra cycles of the
     current call (one per pipelined pair that crossed blocks)."""
 
-    def __init__(self, uc: Uc, board: Board, engine: str = "auto", buffers: str = "") -> None:
+    def __init__(self, uc: Uc, board: Board, engine: str = "auto", buffers: str = "", stack: str = "") -> None:
         self._uc = uc
         self.board = board
         self.buffers = buffers
+        self.stack = stack
         lib, self.note = _library() if engine != "python" else (None, "python requested")
         self._lib = lib
         self.kind = "native" if lib is not None else "python"
@@ -223,11 +228,11 @@ class BlockSwitches:
             return None
         if not isinstance(rules, dict) or not rules.get("load_pipelining"):
             return None
-        return cls(uc, board, engine, getattr(memory, "buffers", ""))
+        return cls(uc, board, engine, getattr(memory, "buffers", ""), getattr(memory, "stack", ""))
 
     def set_map(self, layout: Layout, flash: Iterable[tuple[int, int]]) -> None:
         """The block map of the loaded program (call once, before the first run)."""
-        self._ranges, self.names = block_ranges(self.board, layout, flash, self.buffers)
+        self._ranges, self.names = block_ranges(self.board, layout, flash, self.buffers, self.stack)
         if self._lib is not None:
             state = self._state
             state.n_ranges = len(self._ranges)

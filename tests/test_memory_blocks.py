@@ -89,6 +89,15 @@ def test_buffers_in_ccm_split_the_stack_from_the_buffers(accounting):
     assert ccm.cycles == same.cycles + 1 == ideal_cycles("stack_then_buffer", buf()) + 1
 
 
+def test_stack_and_buffers_placed_apart_or_together():
+    # LDR [sp] -> LDR [buffer]: +1 exactly when the two placements differ
+    cases = {("SRAM2", "SRAM1"): 1, ("CCM", "CCM"): 0, ("SRAM1", None): 0, ("CCM", None): 1}
+    for (stack, buffers), switches in cases.items():
+        options = {"stack": stack} | ({"buffers": buffers} if buffers else {})
+        result = board_machine(**options).call("stack_then_buffer", buf())
+        assert result.memory_counts["block_switch_cycles"] == switches, (stack, buffers)
+
+
 def test_buffers_in_ccm_together_keep_pipelining_between_buffers():
     m = board_machine(buffers="CCM")
     a, b = buf(), buf()
@@ -153,14 +162,18 @@ def test_buffers_placement_is_checked():
         board_memory(F407, ZERO_WS_MHZ, buffers="SRAM9")
     with pytest.raises(ValueError, match="stm32l4a6zg: its profile has no memory-block rule"):
         board_memory("stm32l4a6zg", 16, buffers="SRAM1")
+    with pytest.raises(ValueError, match="Invalid stack placement .'DTCM'.*accepted: CCM, SRAM1, SRAM2"):
+        board_memory(F407, ZERO_WS_MHZ, stack="DTCM")
 
 
 def test_placement_is_in_the_name_and_description():
-    memory = board_memory(F407, ZERO_WS_MHZ, buffers="CCM")
-    assert memory.name.endswith("buffers in CCM")
+    memory = board_memory(F407, ZERO_WS_MHZ, buffers="CCM", stack="SRAM2")
+    assert memory.name.endswith("stack in SRAM2, buffers in CCM")
     described = memory.describe()
-    assert described["buffers"] == "CCM" and described["load_pipelining"] == "same-block"
-    assert board_memory(F407, ZERO_WS_MHZ).describe()["buffers"] == "SRAM1"
+    assert described["buffers"] == "CCM" and described["stack"] == "SRAM2"
+    assert described["load_pipelining"] == "same-block"
+    default = board_memory(F407, ZERO_WS_MHZ).describe()
+    assert default["buffers"] == default["stack"] == "SRAM1"
 
 
 @pytest.mark.parametrize(
