@@ -248,8 +248,8 @@ def check_callee_saved(uc: Uc, function: str, sp: int, core_title: str) -> None:
     holding :func:`callee_saved_pattern` or SP not back at the call's ``sp``."""
     site = FaultSite(core_title, None, "", "")
     rule = "AAPCS (IHI 0042) §6.1.1: r4-r8, r10, r11, r9 (default role) and SP are callee-saved"
-    values = uc.reg_read_batch([_GENERAL_REGISTERS[index] for index in CALLEE_SAVED])
-    for index, value in zip(CALLEE_SAVED, values):
+    for index in CALLEE_SAVED:
+        value = uc.reg_read(getattr(uc_arm, f"UC_ARM_REG_R{index}"))
         expected = callee_saved_pattern(index)
         if value != expected:
             raise CalleeSavedClobbered(
@@ -403,23 +403,16 @@ def enter(
     for i, word in enumerate(stack_words):
         uc.mem_write(sp + 4 * i, word.to_bytes(4, "little"))
     extra = extra or {}
-    writes = []
     for i in range(13):
         if i < 4:
             value = registers[i] if i < len(registers) else 0
         else:
             value = extra.get(i, callee_saved_pattern(i) if pattern and i in CALLEE_SAVED else 0)
-        writes.append((_GENERAL_REGISTERS[i], value))
-    writes += [
-        (uc_arm.UC_ARM_REG_SP, sp),
-        (uc_arm.UC_ARM_REG_LR, return_to | 1),
-        (uc_arm.UC_ARM_REG_XPSR, 0x0100_0000),
-    ]
-    uc.reg_write_batch(writes)  # one binding call: 16 separate writes were half of a short call's setup
+        uc.reg_write(getattr(uc_arm, f"UC_ARM_REG_R{i}"), value)
+    uc.reg_write(uc_arm.UC_ARM_REG_SP, sp)
+    uc.reg_write(uc_arm.UC_ARM_REG_LR, return_to | 1)
+    uc.reg_write(uc_arm.UC_ARM_REG_XPSR, 0x0100_0000)
     return sp
-
-
-_GENERAL_REGISTERS = [getattr(uc_arm, f"UC_ARM_REG_R{i}") for i in range(13)]
 
 
 # -- buffers --------------------------------------------------------------------------------------
