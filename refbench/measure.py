@@ -556,7 +556,7 @@ class Measurer:
             "where": {"core": self.core, "timing_model_version": m.model_version,
                       "memory": memory_description(self.memory),
                       "memory_note": "ideal: zero wait states" if isinstance(self.memory, IdealMemory)
-                      else "board memory system: stall cycles by rules R1-R7 of cortexm_emu.flash"},
+                      else "board memory system: stall cycles by rules R1-R8 of cortexm_emu.flash"},
             "commit": commit_info(),
             "created_utc": datetime.now(UTC).isoformat(timespec="seconds"),
             "rounds": 1,

@@ -3,7 +3,7 @@ allows at a clock, and the label every message and JSON field uses for each.
 
 A configuration is data (board, clock, wait states, caches, prefetch, where code and constant
 tables sit); :meth:`MemoryConfig.memory` builds the emulator's memory system for it
-(:func:`cortexm_emu.board_memory`, rules R1-R7 of :mod:`cortexm_emu.flash`).
+(:func:`cortexm_emu.board_memory`, rules R1-R8 of :mod:`cortexm_emu.flash`).
 
 Parts without a profile (a user's own log run with ``--core C --clock MHZ``, see
 :mod:`refbench.inputs`) are a :class:`GenericPart`: the core, clock, flash wait states and the
@@ -36,7 +36,7 @@ from cortexm_emu.flash import BoardMemory
 from refbench.published.model import CORE_NAMES
 
 MEMORY_NOTE = ("memory: each board's flash wait states at the published clock, with caches/ART and prefetch on, "
-               "off and mixed, constant tables in SRAM, and code in SRAM (cortexm_emu.flash rules R1-R7)")
+               "off and mixed, constant tables in SRAM, and code in SRAM (cortexm_emu.flash rules R1-R8)")
 
 ConfigKind = Literal["cache on", "cache off", "flash", "code in SRAM", "cache on, prefetch off", "prefetch only",
                      "tables in SRAM"]
@@ -67,6 +67,9 @@ class MemoryConfig:
     #: then the name of the board :func:`generic_board` builds, not a profile file
     generic_core: str | None = None
     flash_line_bits: int | None = None
+    #: one flash read per core fetch of this many bits: the slow end of a caches-off path the
+    #: profile marks a lower bound (``[memory] uncached_read_bits``); None: the profile's flash line
+    flash_read_bits: int | None = None
 
     def memory(self) -> BoardMemory:
         """The emulator's memory system for this configuration (built on each call)."""
@@ -75,7 +78,7 @@ class MemoryConfig:
             assert self.flash_line_bits is not None
             board = generic_board(self.generic_core, self.clock_mhz, self.wait_states, self.flash_line_bits)
         return board_memory(board, self.clock_mhz, self.cache, prefetch=self.prefetch, code=self.code,
-                            tables=self.tables)
+                            tables=self.tables, flash_read_bits=self.flash_read_bits)
 
     def measurer_target(self) -> dict[str, str | None]:
         """``board`` (a profile name) or ``core`` (a part without a profile) for a measurer."""
@@ -90,6 +93,8 @@ class MemoryConfig:
             data["prefetch"] = self.prefetch
         if self.tables is not None:
             data["tables"] = self.tables
+        if self.flash_read_bits is not None:
+            data["flash_read_bits"] = self.flash_read_bits
         if self.generic_core is not None:
             data.update(profile=None, core=self.generic_core, flash_line_bits=self.flash_line_bits)
         return data
@@ -115,7 +120,9 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
     SRAM row of the profile has 0 wait states and flash has wait states (at 0 wait states SRAM
     and flash cost the same: rules R1, R7), the constant tables copied to SRAM with the code in
     flash and the caches on (as firmware that copies its AES/GHASH tables at start-up), and code
-    and constants in SRAM.
+    and constants in SRAM. A board whose caches-off path is a lower bound with a stated slow end
+    (``[memory] uncached_read_bits``: one flash read per 64-bit Cortex-M7 AXI fetch, not per 256-bit
+    flash word; APPROXIMATIONS.md 46, 51) gets that end as a second caches-off configuration.
     """
     ws = wait_states(board, clock_mhz)
     on = board_memory(board, clock_mhz, "on")
@@ -132,12 +139,18 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
         configs = [make(f"flash, {where}" + ("" if accelerated else ", no modelled cache or prefetch"), "flash",
                         "on", "flash")]
     else:
+        read_bits = board.memory.uncached_read_bits
+        per_word = f", one flash read per {board.flash.line_bits}-bit word" if read_bits else ""
         configs = [make(f"{accelerated} on, {where}", "cache on", "on", "flash"),
-                   make(f"{accelerated} off, {where}", "cache off", "off", "flash")]
+                   make(f"{accelerated} off{per_word}, {where}", "cache off", "off", "flash")]
         caches = _cache_label(board_memory(board, clock_mhz, "on", prefetch="off"))
         if on.prefetch and caches:
             configs += [make(f"{caches} on, prefetch off, {where}", "cache on, prefetch off", "on", "flash", "off"),
                         make(f"{caches} off, prefetch on, {where}", "prefetch only", "off", "flash", "on")]
+        if read_bits:
+            configs.append(MemoryConfig(f"{accelerated} off, one flash read per {read_bits}-bit fetch, {where}",
+                                        "cache off", board.name, float(clock_mhz), ws, "off", "flash",
+                                        flash_read_bits=read_bits))
     if ws > 0 and all(region.wait_states == 0 for region in board.sram):
         code_in_flash = f"{accelerated} on" if accelerated else "code in flash"
         configs.append(make(f"tables in SRAM, {code_in_flash}, {where}", "tables in SRAM", "on", "flash",
