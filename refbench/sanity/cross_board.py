@@ -16,11 +16,13 @@ import math
 import re
 from collections.abc import Callable
 
+from cortexm_emu.boards import board_names, load_board
 from refbench.published.model import Figure, Part
 from refbench.sanity.emulation import Emulation, VariantResult
-from refbench.sanity.memory_configs import DEFAULT_KINDS
+from refbench.sanity.memory_configs import DEFAULT_KINDS, slow_side_unbounded
 from refbench.sanity.numbers import (
     CROSS_BOARD_TOLERANCE,
+    SAME_WORK_TOLERANCE,
     cost_for_compare,
     fmt,
     group_by,
@@ -111,8 +113,16 @@ def explain_gap(a: Figure, ea: Emulation, b: Figure, eb: Emulation, ratio: float
     pair = (f"{key[0]}/{key[1]} on {a.part} with {va.memory} ({fmt(va.cycles_per_byte or 0.0)} c/B) vs {b.part} "
             f"with {vb.memory} ({fmt(vb.cycles_per_byte or 0.0)} c/B): emulated ratio {emulated:.2f}")
     if not_reproduced:
-        return "suspicious", (f"no modelled memory configuration pair reproduces the gap; the closest is {pair} "
-                              f"(published {ratio:.2f})")
+        text = f"no modelled memory configuration pair reproduces the gap; the closest is {pair} (published {ratio:.2f})"
+        emulated_all = [c[6] for c in candidates]
+        slower_side = a if ratio > max(emulated_all) else b if ratio < min(emulated_all) else None
+        board = (ea if slower_side is a else eb).board if slower_side is not None else None
+        unbounded = slow_side_unbounded(load_board(board)) if board in board_names() else None
+        if slower_side is not None and unbounded:
+            return "explained", (f"{text}; {slower_side.part} is the slower side of the gap and its slow side is not "
+                                 f"bounded: {unbounded}. Tested: the pair's fast side; a larger gap in this direction "
+                                 "is not evidence against the page")
+        return "suspicious", text
     return "explained", f"the emulation reproduces the gap: {pair} (published {ratio:.2f}, within 1/{1 + CROSS_BOARD_TOLERANCE:g}..{1 + CROSS_BOARD_TOLERANCE:g})"
 
 
@@ -131,7 +141,8 @@ def gap_explainer(emulations: dict[str, Emulation]) -> GapExplainer:
 
 
 #: A library's per-cycle ratio between two builds is examined when they share at least this many
-#: rows (fewer give no typical ratio to compare a row with).
+#: rows (fewer give no typical ratio to compare a row with); the common factor of a cross-core
+#: pair (below) needs as many emulated rows.
 MIN_SHARED_ROWS = 5
 
 
@@ -145,9 +156,8 @@ def _row_key(f: Figure) -> tuple:
 
 
 #: Tukey's outer fences (J. W. Tukey, Exploratory Data Analysis, 1977: "far out" values lie
-#: beyond 3 interquartile ranges from the quartiles). The spread comes from the rows themselves,
-#: since across two cores each algorithm's instruction mix legitimately moves its ratio; a row is
-#: an outlier only beyond the fences AND beyond CROSS_BOARD_TOLERANCE of the median.
+#: beyond 3 interquartile ranges from the quartiles). The spread comes from the rows themselves;
+#: a row is an outlier only beyond the fences AND beyond CROSS_BOARD_TOLERANCE of the median.
 TUKEY_K = 3
 
 
@@ -158,25 +168,72 @@ def _quantile(ordered: list[float], q: float) -> float:
     return ordered[i] + (ordered[min(i + 1, len(ordered) - 1)] - ordered[i]) * (pos - i)
 
 
-def rule_library_ratio(figures: list[Figure], parts: dict[str, Part]) -> Result:
+def emulated_ratio(a: Figure, ea: Emulation | None, b: Figure, eb: Emulation | None) -> tuple[float, float, str] | None:
+    """(lowest, highest, text) of the emulated per-cycle ratio cost(a) / cost(b): the same kernel
+    variant on both boards, over every variant both verified and every pair of the boards' memory
+    configurations, widened by the compiler spread measured for those variants
+    (:mod:`refbench.sanity.compiler_band`) when the two figures were built by different compilers
+    or by one we cannot run; None when the row was not emulated on both boards."""
+    if ea is None or eb is None or ea.status != "emulated" or eb.status != "emulated":
+        return None
+    pa, pb = _points(ea), _points(eb)
+    shared = sorted(pa.keys() & pb.keys())
+    ratios = [(va.rate or 0.0) / (vb.rate or 1.0) for key in shared for va in pa[key] for vb in pb[key]
+              if va.rate and vb.rate]
+    if not ratios:
+        return None
+    lo, hi = min(ratios), max(ratios)
+    text = (f"emulated {lo:.2f}..{hi:.2f} ({len(shared)} variant(s) x the boards' memory configurations: "
+            f"{', '.join(f'{k}/{v}' for k, v in shared)})")
+    from refbench.sanity.compiler_band import band, band_levels, foreign_compiler
+
+    if a.compiler != b.compiler or foreign_compiler(a.compiler) or foreign_compiler(b.compiler):
+        spreads = [s.spread for f, e in ((a, ea), (b, eb)) for k, v in shared
+                   for s in [band(e.core or "", k, v, next(r.operation for r in e.variants if (r.kernel, r.variant) == (k, v)),
+                                  band_levels(f.compiler, f.options))] if s is not None]
+        spread = max(spreads, default=SAME_WORK_TOLERANCE)
+        lo, hi = lo / (1 + spread), hi * (1 + spread)
+        text += (f", widened by the compiler spread {spread:.1%} ("
+                 + ("measured for these variants" if spreads else "none measured: the stated same-work tolerance")
+                 + f", {a.compiler} / {b.compiler}) to {lo:.2f}..{hi:.2f}")
+    return lo, hi, text
+
+
+def rule_library_ratio(figures: list[Figure], parts: dict[str, Part],
+                       emulations: dict[str, Emulation] | None = None) -> Result:
     """Rule d2 (``library-ratio``): the same library build (library, version, configuration and
-    options) on two parts, on any cores: the per-cycle cost ratio of each shared row against the
-    ratios of all shared rows. The median carries what differs between the two (core, memory
-    system, compiler, page's clock); a row outside Tukey's far-out fences of the rows' own log
-    ratios and further than CROSS_BOARD_TOLERANCE from the median did not do the same relative
-    work on the two boards. A figure is flagged when it is such an outlier against more than half
-    of the boards it is compared with (against fewer, the partners are the odd ones); one
-    finding per figure, with the ratio, the median and the fences of each outlying pair."""
+    options) on two parts: the per-cycle cost ratio of each shared row against the ratios of all
+    shared rows.
+
+    Between two parts of the same core family the median carries what differs between the two
+    builds (memory system, compiler, page's clock); a row outside Tukey's far-out fences of the
+    rows' own log ratios and further than CROSS_BOARD_TOLERANCE from the median did not do the
+    same relative work on the two boards.
+
+    Between two cores each algorithm's instruction mix moves its ratio by itself (an M7 dual-issues
+    what an M33 does not), so a row is judged against its own core difference: the emulated ratio
+    of the same kernel on the two boards (:func:`emulated_ratio`, over variants, memory
+    configurations and the compiler band). The published ratio of a row is that core ratio times a
+    factor common to the build pair (compiler, page clock, method), estimated as the median over
+    the emulated rows of published / emulated; a row is an outlier when its published / emulated
+    range misses that factor by more than CROSS_BOARD_TOLERANCE, and also lies beyond the raw
+    fences above. A cross-core row not emulated on both boards (or a pair with fewer than
+    MIN_SHARED_ROWS emulated rows) is not judged: its core difference is unknown.
+
+    A figure is flagged when it is such an outlier against more than half of the boards it is
+    judged against (against fewer, the partners are the odd ones); one finding per figure."""
     software = [f for f in value_figures(figures) if f.implementation == "software"]
     builds = group_by(software, _build_key)
     keys = sorted(builds)
-    pairs: dict[str, list[tuple[bool, str, str]]] = {}  # figure id -> (outlier, partner part, message)
+    # figure id -> (state: "outlier", "inside" or "unjudged", partner part, message)
+    pairs: dict[str, list[tuple[str, str, str]]] = {}
+    limit = math.log(1 + CROSS_BOARD_TOLERANCE)
     for ka, kb in ((a, b) for i, a in enumerate(keys) for b in keys[i + 1:]):
         if ka[:4] != kb[:4] or ka[5] == kb[5]:
             continue  # another build, or the same part
         rows_a = {_row_key(f): f for f in builds[ka]}
         rows_b = {_row_key(f): f for f in builds[kb]}
-        shared = [(rows_a[k], rows_b[k]) for k in rows_a.keys() & rows_b.keys()]
+        shared = [(rows_a[k], rows_b[k]) for k in sorted(rows_a.keys() & rows_b.keys(), key=str)]
         if len(shared) < MIN_SHARED_ROWS:
             continue
         ratios = {(a.id, b.id): cost_for_compare(a) / cost_for_compare(b) for a, b in shared}
@@ -184,36 +241,63 @@ def rule_library_ratio(figures: list[Figure], parts: dict[str, Part]) -> Result:
         median = math.exp(_quantile(logs, 0.5))
         q1, q3 = _quantile(logs, 0.25), _quantile(logs, 0.75)
         low, high = q1 - TUKEY_K * (q3 - q1), q3 + TUKEY_K * (q3 - q1)
-        limit = math.log(1 + CROSS_BOARD_TOLERANCE)
+        a0, b0 = shared[0]
+        cross_core = core_family(a0.core) != core_family(b0.core)
+        emulated = {(a.id, b.id): emulated_ratio(a, (emulations or {}).get(a.id), b, (emulations or {}).get(b.id))
+                    for a, b in shared} if cross_core else {}
+        normalised = sorted(math.log(ratios[k] / math.sqrt(e[0] * e[1])) for k, e in emulated.items() if e)
+        factor = math.exp(_quantile(normalised, 0.5)) if len(normalised) >= MIN_SHARED_ROWS else None
         for a, b in shared:
             r = ratios[(a.id, b.id)]
             off = math.log(r / median)
-            outlier = abs(off) > limit and not low <= math.log(r) <= high
+            raw = abs(off) > limit and not low <= math.log(r) <= high
             message = (f"{a.part} ({a.core} @ {a.clock_mhz:g} MHz) / {b.part} ({b.core} @ {b.clock_mhz:g} MHz): "
                        f"{a.algorithm} {a.operation} {fmt(cost_for_compare(a))} / {fmt(cost_for_compare(b))} "
-                       f"{per_unit(a)} = {r:.2f}" + (f" ({math.exp(off):.2f}x the median)" if outlier else "") +
+                       f"{per_unit(a)} = {r:.2f}" + (f" ({math.exp(off):.2f}x the median)" if raw else "") +
                        f"; over the {len(shared)} shared rows: median {median:.2f}, quartiles {math.exp(q1):.2f}.."
                        f"{math.exp(q3):.2f}, fences {math.exp(low):.2f}..{math.exp(high):.2f}")
-            pairs.setdefault(a.id, []).append((outlier, b.part, message))
-            pairs.setdefault(b.id, []).append((outlier, a.part, message))
+            state = "outlier" if raw else "inside"
+            if cross_core:
+                e = emulated.get((a.id, b.id))
+                if e is None or factor is None:
+                    state = "unjudged"
+                    message += (f"; the cores differ ({a.core} / {b.core}) and " +
+                                ("this row was not emulated on both boards" if e is None else
+                                 f"only {len(normalised)} row(s) of the pair were emulated (fewer than "
+                                 f"{MIN_SHARED_ROWS}: no common factor)") +
+                                ", so the core's share of the ratio is unknown: not judged")
+                else:
+                    lo, hi, text = e
+                    expected_lo, expected_hi = factor * lo, factor * hi
+                    inside = expected_lo / (1 + CROSS_BOARD_TOLERANCE) <= r <= expected_hi * (1 + CROSS_BOARD_TOLERANCE)
+                    state = "outlier" if raw and not inside else "inside"
+                    message += (f"; the cores differ: this row's {text}; the pair's common factor (median of "
+                                f"published / emulated over {len(normalised)} emulated rows) {factor:.2f}, so this row "
+                                f"is expected at {expected_lo:.2f}..{expected_hi:.2f}, allowed x/"
+                                f"{1 + CROSS_BOARD_TOLERANCE:g}: " + ("inside" if inside else "outside"))
+            pairs.setdefault(a.id, []).append((state, b.part, message))
+            pairs.setdefault(b.id, []).append((state, a.part, message))
     out: Result = []
     rule = (f"(Tukey's far-out fences: {TUKEY_K:g} interquartile ranges of the rows' log ratios beyond the quartiles; "
             f"within x/{1 + CROSS_BOARD_TOLERANCE:g} of the median always allowed)")
     for figure_id, found in pairs.items():
         library = next(f for f in software if f.id == figure_id)
-        outliers = [(part, m) for o, part, m in found if o]
+        judged = [(state, part, m) for state, part, m in found if state != "unjudged"]
+        if not judged:
+            continue  # no partner whose core difference is known: the value is not tested here
+        outliers = [(part, m) for state, part, m in judged if state == "outlier"]
         head = f"{library.library} {library.version}, the same build on other boards: the per-cycle cost ratio is"
-        if outliers and 2 * len(outliers) > len(found):
+        if outliers and 2 * len(outliers) > len(judged):
             text = "; ".join(m for _, m in outliers)
             out.append((figure_id, Finding("library-ratio", "suspicious", (
-                f"{head} an outlier against {len(outliers)} of {len(found)} board(s): {text} {rule}: this row did not "
+                f"{head} an outlier against {len(outliers)} of {len(judged)} board(s): {text} {rule}: this row did not "
                 "do the same relative work as the library's other rows (another code path, build option or "
                 "measurement)"))))
         else:
             odd = (f"; an outlier only against {', '.join(p for p, _ in outliers)} (that board's row is the odd one)"
                    if outliers else "")
-            inside = [m for o, _, m in found if not o]
+            inside = [m for state, _, m in judged if state == "inside"]
             out.append((figure_id, Finding("library-ratio", "consistent", (
-                f"{head} within the library's usual ratio against {len(inside)} of {len(found)} board(s): "
+                f"{head} within the library's usual ratio against {len(inside)} of {len(judged)} board(s): "
                 f"{inside[0]} {rule}{odd}"))))
     return out
