@@ -64,6 +64,7 @@ def test_which_boards_have_an_unbounded_slow_side():
 def test_a_compiler_family_we_do_not_run_bounds_only_the_fast_side():
     assert foreign_family("ARMCC") and foreign_family("IAR EWARM, IAR ANSI C/C++ Compiler V9.40.1.364")
     assert not foreign_family("GCC (STM32CubeIDE)") and not foreign_family("Clang")
+    assert not foreign_family("not stated") and not foreign_family("")  # no family named: ours still bound it
     e = emulate(with_cycles_per_byte(WL33_SHA3, "syn-wl33-slow", 150.0), 100.0)
     assert e.position == "slower" and e.finding.verdict == "explained"
     assert "the page's compiler (ARMCC, -O3) is of a family we do not run" in e.explanation

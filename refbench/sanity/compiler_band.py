@@ -59,7 +59,9 @@ OUR_FAMILIES = ("clang", "zig", "gcc")
 def foreign_family(compiler: str) -> bool:
     """True when the page's compiler is of a family we do not run (ARMCC, IAR, Keil): its code
     generation is not measured here, so no spread of ours bounds how slow its code may be."""
-    text = compiler.lower()
+    text = compiler.lower().strip()
+    if not text or text in ("not stated", "unknown"):
+        return False  # nothing says the family differs: the measured spread of ours still applies
     return not any(name in text for name in OUR_FAMILIES)
 
 
