@@ -22,7 +22,6 @@ from refbench.sanity.emulation import Emulation, VariantResult
 from refbench.sanity.memory_configs import DEFAULT_KINDS, slow_side_unbounded
 from refbench.sanity.numbers import (
     CROSS_BOARD_TOLERANCE,
-    SAME_WORK_TOLERANCE,
     cost_for_compare,
     fmt,
     group_by,
