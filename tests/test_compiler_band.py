@@ -89,3 +89,8 @@ def test_a_spread_above_100_percent_still_bounds_the_fast_side(monkeypatch):
     report = judge([inside, faster], PARTS, context)
     assert report.emulations[inside.id].position == "inside"
     assert report.emulations[faster.id].position == "faster"
+
+
+def test_the_band_over_several_levels_spans_them_all(stated_bands):
+    both = compiler_band.band("m4", "aes", "ttable4", "cbc-encrypt", ("Os", "O3"))
+    assert both.spread == pytest.approx(1120 / 880 - 1) and set(both.builds) == {"zig -Os", "gcc -Os", "zig -O3", "gcc -O3"}

@@ -232,6 +232,24 @@ def test_gap_reproduced_by_a_configuration_pair_is_explained():
     assert "emulated ratio 2.00 (published 5.00)" in text
 
 
+def test_a_gap_beyond_the_emulation_on_the_side_of_an_unbounded_board_is_explained():
+    # A is an H753 profile (its caches-off path is a lower bound, APPROXIMATIONS.md 46): A slower than
+    # any modelled pair allows is not evidence; A faster than any pair allows still is.
+    a, b = synthetic(L4, "syn-gap-h7", part="STM32H753ZI"), synthetic(L4, "syn-gap-l4")
+    ea = _emulation(a.id, "stm32h753zi", {"on": 100.0, "off": 200.0})
+    eb = _emulation(b.id, "stm32l4a6zg", {"on": 100.0, "off": 150.0})
+    verdict, text = explain_gap(a, ea, b, eb, 5.0)
+    assert verdict == "explained" and "but the slow side of STM32H753ZI is not bounded" in text
+    assert "APPROXIMATIONS.md 46, 48" in text and "anywhere in 0.67.. (no upper limit)" in text
+    assert "Tested: each figure's fast side (rule e)" in text
+    # A faster than its fastest configuration against B's slowest allows (100 / 150 = 0.67): still suspicious.
+    verdict, text = explain_gap(a, ea, b, eb, 0.2)
+    assert verdict == "suspicious"
+    # Both boards unbounded (an H753 and an F777 profile): the pair bounds nothing beyond each fast side.
+    eb = _emulation(b.id, "stm32f777xi", {"on": 100.0, "off": 150.0})
+    assert explain_gap(a, ea, b, eb, 0.2)[0] == "explained"
+
+
 #: A synthetic pair for rule d: the same wolfSSL build on the STM32L4A6 (80 MHz) and the STM32WB55
 #: (64 MHz); the L4 figure states 100 c/B, the WB55 one 50 c/B: a published ratio of 2.
 PAIR = [with_cycles_per_byte(L4, "syn-pair-l4", 100.0),

@@ -12,7 +12,7 @@ from refbench.kernels.catalog import families
 from refbench.published.model import load_figures, load_parts
 from refbench.sanity import judge
 from refbench.sanity.code_bounds import any_code_floor
-from refbench.sanity.libraries import LIBRARIES, candidates, load_libraries, stated_options
+from refbench.sanity.libraries import LIBRARIES, candidates, closed_library, load_libraries, stated_options
 from refbench.sanity.plan import FigurePlan, make_plan, plan_figure
 
 FIGURES = {f.id: f for f in load_figures()}
@@ -22,7 +22,7 @@ PARTS = load_parts()
 U585_GCM, U585_GMAC_SMALL = FIGURES["000-0527"], FIGURES["000-0533"]
 #: ST CMOX on the STM32WL55 (Cortex-M4, 48 MHz): SHA-256 of 8000 bytes in 2048-byte chunks (cycles).
 CMOX_SHA256 = FIGURES["002-0134"]
-GHASH = {"ghash_small": 2000.0, "ghash_bitwise": 300.0, "ghash_4bit": 150.0, "ghash_8bit": 100.0}
+GHASH = {"ghash_small": 2000.0, "ghash_bitwise": 300.0, "ghash_4bit_byte": 150.0, "ghash_8bit": 100.0}
 
 
 def test_every_variant_named_by_a_library_is_in_the_catalogue():
@@ -50,7 +50,8 @@ def test_wolfssl_gcm_candidates_are_its_four_ghash_options_named_by_option():
     assert isinstance(p, FigurePlan)
     assert {v for _, v, _ in p.operations} == set(GHASH)
     assert dict(p.options) == {("gcm", "ghash_small"): "wolfSSL GCM_SMALL", ("gcm", "ghash_bitwise"): "wolfSSL GCM_WORD32",
-                               ("gcm", "ghash_8bit"): "wolfSSL GCM_TABLE", ("gcm", "ghash_4bit"): "wolfSSL GCM_TABLE_4BIT"}
+                               ("gcm", "ghash_8bit"): "wolfSSL GCM_TABLE",
+                               ("gcm", "ghash_4bit_byte"): "wolfSSL GCM_TABLE_4BIT"}
 
 
 def test_the_sections_gmac_row_states_the_ghash_option_for_its_gcm_rows():
@@ -61,8 +62,33 @@ def test_the_sections_gmac_row_states_the_ghash_option_for_its_gcm_rows():
     assert gcm.option("gcm", "ghash_small") == "wolfSSL GCM_SMALL (stated by the page)"
     # Another section of the same page states nothing: all four options stay candidates.
     other = synthetic(U585_GCM, "syn-other-section", section="another section")
-    assert len(candidates(other, plan.figures[0].operations + (("gcm", "ghash_4bit", "gcm-encrypt"),),
+    assert len(candidates(other, plan.figures[0].operations + (("gcm", "ghash_4bit_byte", "gcm-encrypt"),),
                           stated_options([U585_GMAC_SMALL]))[0]) == 2
+
+
+def test_gcm_table_4bit_is_the_byte_step_kernel_and_only_from_wolfssl_4_6_0():
+    ops = [("gcm", v, "gcm-encrypt") for v in ("ghash_small", "ghash_bitwise", "ghash_4bit", "ghash_4bit_byte",
+                                                "ghash_8bit")]
+    new = synthetic(U585_GCM, "syn-5x", version="5.6.4")
+    old = synthetic(U585_GCM, "syn-441", version="4.4.1")
+    kept_new, labels = candidates(new, ops)
+    assert [v for _, v, _ in kept_new] == ["ghash_small", "ghash_bitwise", "ghash_4bit_byte", "ghash_8bit"]
+    assert labels[("gcm", "ghash_4bit_byte")] == "wolfSSL GCM_TABLE_4BIT"  # never Shoup's ghash_4bit
+    kept_old, _ = candidates(old, ops)  # GCM_TABLE_4BIT came with 4.6.0 (wolfSSL PR #3388)
+    assert [v for _, v, _ in kept_old] == ["ghash_small", "ghash_bitwise", "ghash_8bit"]
+
+
+def test_a_since_that_names_no_option_or_no_version_is_refused(tmp_path):
+    bad = tmp_path / "libraries.toml"
+    bad.write_text('[x]\nlibrary = "X"\nclosed = false\n[x.kernels.gcm]\nsource = "s"\ndefault = "B"\n'
+                   'options = { B = "ghash_4bit" }\nsince = { C = "1.0" }\n', encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[x.kernels.gcm\] since: C: expected an option -> a version"):
+        load_libraries(bad)
+
+
+def test_closed_library_answers_for_a_figure_or_a_library_name():
+    assert closed_library(CMOX_SHA256) and closed_library("ST CMOX (X-CUBE-CRYPTOLIB)")
+    assert not closed_library(U585_GCM) and not closed_library("CycloneCRYPTO") and not closed_library("unknown lib")
 
 
 def test_wolfssl_ships_no_bitsliced_aes():

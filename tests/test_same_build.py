@@ -10,7 +10,9 @@ import pytest
 from sanity_fakes import synthetic, with_cycles_per_byte
 
 from refbench.published.model import load_figures, load_parts
+from refbench.sanity import compiler_band
 from refbench.sanity.cross_board import rule_library_ratio
+from refbench.sanity.emulation import Emulation, VariantResult
 from refbench.sanity.judging import RULES
 from refbench.sanity.same_build import (
     drbg_hash_ratio_bounds,
@@ -98,27 +100,106 @@ def _build(template, prefix: str, costs: list[float]):
     return [with_cycles_per_byte(template, f"{prefix}-{k}", c, algorithm=f"ALG-{k}") for k, c in enumerate(costs)]
 
 
+#: A stated compiler band for the synthetic kernel k/v "op": 5 % between zig and gcc at -Os and -O3
+#: on both cores (the F756 page is ARMCC -O3, the U385 page Clang -O3: the compilers differ).
+BANDS = {f"{core} k/v op": {"zig -Os": 1000, "gcc -Os": 1050, "zig -O3": 1000, "gcc -O3": 1050} for core in ("m7", "m33")}
+
+
+@pytest.fixture(autouse=True)
+def stated_bands(monkeypatch):
+    monkeypatch.setattr(compiler_band, "_BANDS", BANDS)
+
+
+def _emulated(figures, cycles_per_byte: list[float], core: str) -> dict[str, Emulation]:
+    """Rule e's emulation of each figure: one variant of kernel k (its compiler band stated in
+    BANDS) in one configuration, at the stated c/B."""
+    return {f.id: Emulation(f.id, "emulated", "", core=core, variants=(
+        VariantResult("k", "v", "op", int(c * 1000), c, True, "", "cfg"),)) for f, c in zip(figures, cycles_per_byte)}
+
+
+def _pair(f756_costs: list[float], u385_costs: list[float], f756_emulated: list[float] | None = None,
+          u385_emulated: list[float] | None = None):
+    f756, u385 = _build(F756, "syn-f756", f756_costs), _build(U385, "syn-u385", u385_costs)
+    emulations = {}
+    if f756_emulated is not None and u385_emulated is not None:
+        emulations = {**_emulated(f756, f756_emulated, "m7"), **_emulated(u385, u385_emulated, "m33")}
+    return f756 + u385, emulations
+
+
 def test_a_row_far_outside_the_librarys_usual_ratio_between_two_boards_is_flagged():
-    # F756 / U385 per-cycle ratios: 0.70..0.76 on seven rows, 1.57 on the last.
-    u385 = [100.0] * 8
-    f756 = [70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 157.0]
-    findings = rule_library_ratio(_build(F756, "syn-f756", f756) + _build(U385, "syn-u385", u385), PARTS)
+    # F756 / U385 per-cycle ratios: 0.70..0.76 on seven rows, 1.57 on the last; the emulation puts
+    # every row at 0.70 (the M7 needs 0.7x the M33's cycles for each kernel): the last row is odd.
+    figures, emulations = _pair([70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 157.0], [100.0] * 8, [70.0] * 8, [100.0] * 8)
+    findings = rule_library_ratio(figures, PARTS, emulations)
     verdicts = {i: f.verdict for i, f in findings}
     assert len(findings) == 16 and verdicts["syn-f756-7"] == verdicts["syn-u385-7"] == "suspicious"
     assert all(verdicts[f"syn-f756-{k}"] == "consistent" for k in range(7))
     message = next(f.message for i, f in findings if i == "syn-f756-7")
     assert "an outlier against 1 of 1 board(s)" in message
     assert "= 1.57 (2.14x the median); over the 8 shared rows: median 0.73" in message
+    # the derivation: the row's emulated ratio widened by the compiler band (ARMCC / Clang: none measured
+    # for this kernel, so the 5 % same-work tolerance), the pair's common factor, the expected range
+    assert "emulated 0.67..0.73 (k/v, widened by the compiler spread 5.0% measured for these variants" in message
+    assert "with STM32F756ZG in cfg and STM32U385RGT6Q in cfg" in message
+    assert "common factor (median of published / emulated) 1.05, so this row is expected at 0.70..0.77" in message
+    assert ": outside" in message
+
+
+def test_a_row_whose_core_difference_the_emulation_reproduces_is_not_flagged():
+    # The same published ratios, but the last kernel is 2.2x slower on the M7 than on the M33 in
+    # emulation too (an algorithm the M33 runs better): the row does the library's usual relative work.
+    figures, emulations = _pair([70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 157.0], [100.0] * 8,
+                                [70.0] * 7 + [150.0], [100.0] * 8)
+    findings = dict(rule_library_ratio(figures, PARTS, emulations))
+    assert findings["syn-f756-7"].verdict == "consistent"
+    assert "this row is expected at" in findings["syn-f756-7"].message and ": inside" in findings["syn-f756-7"].message
+
+
+def test_one_memory_configuration_pair_holds_for_every_row_of_the_build_pair():
+    # Caches off on both boards would explain the last row (emulated 1.5), but would then put rows
+    # 0-2 (also 1.5 with caches off) out: the pair is judged in caches on, where the last row strays.
+    f756, u385 = _build(F756, "syn-f756", [70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 157.0]), _build(U385, "syn-u385",
+                                                                                                   [100.0] * 8)
+    off = [150.0, 150.0, 150.0, 70.0, 70.0, 70.0, 70.0, 150.0]
+
+    def emulate(figure, on: float, off: float, core: str) -> Emulation:
+        return Emulation(figure.id, "emulated", "", core=core, variants=(
+            VariantResult("k", "v", "op", int(on * 1000), on, True, "", "on"),
+            VariantResult("k", "v", "op", int(off * 1000), off, True, "", "off")))
+
+    emulations = {**{f.id: emulate(f, 70.0, c, "m7") for f, c in zip(f756, off)},
+                  **{f.id: emulate(f, 100.0, 100.0, "m33") for f in u385}}
+    findings = dict(rule_library_ratio(f756 + u385, PARTS, emulations))
+    assert findings["syn-f756-7"].verdict == "suspicious"
+    message = findings["syn-f756-7"].message
+    assert "with STM32F756ZG in on and STM32U385RGT6Q in " in message
+    assert "(the configuration pair under which the fewest rows stray, 1)" in message
+
+
+def test_rows_whose_compilers_differ_without_a_measured_band_are_not_judged(monkeypatch):
+    # ARMCC against Clang with no spread measured for the kernel: the compiler's share is unknown.
+    monkeypatch.setattr(compiler_band, "_BANDS", {})
+    figures, emulations = _pair([70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 157.0], [100.0] * 8, [70.0] * 8, [100.0] * 8)
+    assert rule_library_ratio(figures, PARTS, emulations) == []
+
+
+def test_rows_on_two_cores_without_emulation_are_not_judged():
+    # Without the emulated core difference a cross-core ratio cannot be told from an ordinary one.
+    figures, _ = _pair([70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 157.0], [100.0] * 8)
+    assert rule_library_ratio(figures, PARTS) == []
+    assert rule_library_ratio(figures, PARTS, {}) == []
 
 
 def test_a_row_odd_against_one_board_only_points_at_that_board():
-    # Three boards; the third board's last row is off; the first two agree on every row.
+    # Three boards; the third board's last row is off; the first two agree on every row. F746 and
+    # F756 share the core (the raw fences apply); U385 is judged with the emulated core difference.
     u385 = [100.0] * 8
     f756 = [70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 74.0]
     odd = [70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 160.0]
     third = [dataclasses.replace(f, part="STM32F746", source="syn") for f in _build(F756, "syn-odd", odd)]
-    findings = dict(rule_library_ratio(_build(F756, "syn-f756", f756) + _build(U385, "syn-u385", u385) + third,
-                                       PARTS))
+    figures, emulations = _pair(f756, u385, [70.0] * 8, [100.0] * 8)
+    emulations.update(_emulated(third, [70.0] * 8, "m7"))
+    findings = dict(rule_library_ratio(figures + third, PARTS, emulations))
     assert findings["syn-odd-7"].verdict == "suspicious"  # against both other boards
     assert findings["syn-u385-7"].verdict == "consistent"  # against one of two: the other board is the odd one
     assert "an outlier only against STM32F746" in findings["syn-u385-7"].message

@@ -59,3 +59,13 @@ def test_no_finding_when_the_caches_on_fit_or_the_section_is_small():
     assert findings_of(section("No HW Crypto, -Os, FastMath", [30.0] * 6))[1] == []
     assert findings_of(section("No HW Crypto, -Os, FastMath", [90.0] * 3 + [30.0] * 3))[1] == []  # half, not more
     assert findings_of(section("No HW Crypto, -Os, FastMath", [90.0] * 4))[1] == []
+
+
+def test_on_a_board_whose_caches_off_path_is_a_lower_bound_slower_figures_fit_it_too():
+    """The H753's caches-off path is a lower bound (APPROXIMATIONS.md 46, 48): five figures at
+    300 c/B, above caches off (60..120) and caches on (20..40), fit the caches off too."""
+    figures = section("No HW Crypto, -Os, FastMath", [300.0] * 5 + [30.0])
+    _, found = findings_of(figures)
+    assert len(found) == 1 and found[0].verdict == "explained" and found[0].figures == tuple(f.id for f in figures[:5])
+    assert "figures above the caches-off range fit it too, since the STM32H7 caches-off path is a lower bound" in \
+        found[0].finding.message

@@ -51,6 +51,38 @@ def foreign_compiler(compiler: str) -> bool:
     return not any(name in text for name in OUR_COMPILERS)
 
 
+#: Compiler families we run (zig's clang, arm-none-eabi-gcc): a page's GCC of another build is of
+#: a family we measure; ARMCC, IAR or Keil are not.
+OUR_FAMILIES = ("clang", "zig", "gcc")
+
+
+def foreign_family(compiler: str) -> bool:
+    """True when the page's compiler is of a family we do not run (ARMCC, IAR, Keil): its code
+    generation is not measured here, so no spread of ours bounds how slow its code may be."""
+    text = compiler.lower().strip()
+    if not text or text in ("not stated", "unknown"):
+        return False  # nothing says the family differs: the measured spread of ours still applies
+    return not any(name in text for name in OUR_FAMILIES)
+
+
+#: ARM Compiler 5 (armcc) optimises for size unless told otherwise: "-Ospace ... This is the
+#: default" and "-Otime" must be given for speed (ARM Compiler armcc User Guide, Arm DUI 0375,
+#: "-Ospace" / "-Otime"). A page stating "ARMCC -O3" without -Otime built at -O3 -Ospace: between
+#: what our compilers do at -Os and at the stated level, so the band spans both.
+def band_levels(compiler: str, options: str) -> tuple[str, ...]:
+    """The optimisation levels of ours a figure built by ``compiler`` with ``options`` is compared
+    with: the stated level; with -Os too for ARMCC without -Otime (its default -Ospace); all of
+    BAND_LEVELS when the page states no level."""
+    from refbench.sanity.workloads import WORKLOADS
+
+    level = WORKLOADS.build["opt_of_options"].get(options)
+    if not level:
+        return BAND_LEVELS
+    if "armcc" in compiler.lower() and "otime" not in options.lower() and level != "Os":
+        return ("Os", level)
+    return (level,)
+
+
 def _key(core: str, kernel: str, variant: str, operation: str) -> str:
     return f"{core} {kernel}/{variant} {operation}"
 
@@ -76,14 +108,15 @@ def load_bands(path: Path = BANDS_PATH) -> dict[str, dict[str, int]]:
 _BANDS: dict[str, dict[str, int]] | None = None
 
 
-def band(core: str, kernel: str, variant: str, operation: str, opt: str | None) -> Band | None:
-    """The measured spread of ``kernel/variant operation`` on ``core`` over both compilers at ``opt``
-    (every level when None), or None when it was not measured on both compilers."""
+def band(core: str, kernel: str, variant: str, operation: str, levels: str | tuple[str, ...] | None) -> Band | None:
+    """The measured spread of ``kernel/variant operation`` on ``core`` over both compilers at
+    ``levels`` (one level, several (:func:`band_levels`), or every level when None), or None when
+    it was not measured on both compilers."""
     global _BANDS
     if _BANDS is None:
         _BANDS = load_bands()
     builds = _BANDS.get(_key(core, kernel, variant, operation), {})
-    levels = (opt,) if opt else BAND_LEVELS
+    levels = (levels,) if isinstance(levels, str) else tuple(levels or BAND_LEVELS)
     chosen = {b: c for b, c in builds.items() if b.split(" -")[1] in levels}
     if {b.split(" ")[0] for b in chosen} != set(BAND_COMPILERS):
         return None
@@ -94,9 +127,12 @@ Target = tuple[str, str, str, str, "int | None", int]  # core, kernel, variant, 
 
 
 def measure_bands(targets: dict[Target, set[str]],
-                  done: Callable[[dict[str, dict[str, int]]], None] | None = None) -> dict[str, dict[str, int]]:
+                  done: Callable[[dict[str, dict[str, int]]], None] | None = None,
+                  known: dict[str, dict[str, int]] | None = None) -> dict[str, dict[str, int]]:
     """Cycles of every target at BAND_BYTES with each compiler at each of its levels (ideal memory;
-    failed or unverified builds are left out); ``done(cycles so far)`` after each core."""
+    failed or unverified builds are left out); ``done(cycles so far)`` after each core. Builds
+    already in ``known`` (the file's previous measurements: deterministic, same model) are kept,
+    not measured again."""
     from refbench.measure import Job, Measurer, ResultCache
 
     out: dict[str, dict[str, int]] = {}
@@ -108,6 +144,10 @@ def measure_bands(targets: dict[Target, set[str]],
                 for target in sorted((t for t, levels in targets.items() if t[0] == core and opt in levels),
                                      key=str):
                     _, kernel, variant, operation, key_bytes, aad = target
+                    previous = (known or {}).get(_key(core, kernel, variant, operation), {}).get(f"{compiler} -{opt}")
+                    if previous is not None:
+                        out.setdefault(_key(core, kernel, variant, operation), {})[f"{compiler} -{opt}"] = previous
+                        continue
                     m = measurer.measure(Job(kernel, variant, operation, BAND_BYTES, key_bytes, aad))
                     if m.verified and m.cycles is not None:
                         out.setdefault(_key(core, kernel, variant, operation), {})[f"{compiler} -{opt}"] = m.cycles
@@ -119,19 +159,16 @@ def measure_bands(targets: dict[Target, set[str]],
 
 def planned_targets() -> dict[Target, set[str]]:
     """Every target rule e plans for a published figure built with a foreign compiler, with the
-    levels its figures need: the stated one, or all three when the page states none."""
+    levels its figures need (:func:`band_levels`)."""
     from refbench.published.model import load_figures, load_parts
     from refbench.sanity.plan import FigurePlan, make_plan
-    from refbench.sanity.workloads import WORKLOADS
-
     out: dict[Target, set[str]] = {}
     for p in make_plan(load_figures(), load_parts()).figures:
         if not isinstance(p, FigurePlan) or not foreign_compiler(p.figure.compiler):
             continue
-        level = WORKLOADS.build["opt_of_options"].get(p.figure.options)
+        levels = band_levels(p.figure.compiler, p.figure.options)
         for k, v, o in p.operations:
-            out.setdefault((p.board.core, k, v, o, p.target.key_bytes, p.target.aad_bytes), set()).update(
-                {level} if level else BAND_LEVELS)
+            out.setdefault((p.board.core, k, v, o, p.target.key_bytes, p.target.aad_bytes), set()).update(levels)
     return out
 
 
@@ -152,8 +189,8 @@ def write_bands(cycles: dict[str, dict[str, int]], path: Path = BANDS_PATH) -> N
 
 def main() -> None:
     """Measure every planned target and write ``compiler_bands.json`` (after each core, so a long
-    run keeps what it measured)."""
-    measure_bands(planned_targets(), write_bands)
+    run keeps what it measured); builds the file already holds are kept, not measured again."""
+    measure_bands(planned_targets(), write_bands, load_bands())
 
 
 if __name__ == "__main__":

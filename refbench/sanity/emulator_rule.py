@@ -22,7 +22,10 @@ larger of that and the variant's measured compiler spread, :mod:`refbench.sanity
   :mod:`refbench.sanity.code_bounds`); suspicious if not;
 * the candidate variants are those the library ships (:mod:`refbench.sanity.libraries`), and
   the explanation names the library option ("wolfSSL GCM_SMALL (gcm/ghash_small), caches off");
-* slower than every one -> suspicious, naming by how much and the closest configuration.
+* slower than every one -> suspicious, naming by how much and the closest configuration; unless
+  the slow side is not bounded (the board's caches-off path is a lower bound,
+  :func:`~refbench.sanity.memory_configs.slow_side_unbounded`, or the page's compiler is of a
+  family we do not run): then explained, saying that only the fast side was tested.
 
 Every message names the board, clock, wait states, build and the configurations measured.
 Figures no kernel computes, hardware figures and figures on cores without a timing model get no
@@ -31,19 +34,20 @@ Figures no kernel computes, hardware figures and figures on cores without a timi
 
 from __future__ import annotations
 
+from cortexm_emu.boards import Board
 from refbench.measure import Measurement
 from refbench.published.model import Figure
 from refbench.published.normalise import normalise
 from refbench.sanity.code_bounds import any_code_floor
 from refbench.sanity.emulation import Emulation, VariantResult
 from refbench.sanity.executor import MeasureJob
-from refbench.sanity.memory_configs import DEFAULT_KINDS
+from refbench.sanity.memory_configs import DEFAULT_KINDS, slow_side_unbounded
 from refbench.sanity.numbers import SAME_WORK_TOLERANCE, fmt, relative_resolution
 from refbench.sanity.peripherals import judge_hardware
 from refbench.sanity.plan import FigurePlan, Plan, Skipped
 from refbench.sanity.pubkey_plan import PubkeyPlan, judge_pubkey
 from refbench.sanity.verdicts import Finding, Verdict
-from refbench.sanity.workloads import KERNEL_COMPILER, WORKLOADS, kernel_build
+from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
 
 RULE = "emulator"
 
@@ -140,9 +144,7 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
     else:
         position, chosen = "slower", slowest
         residual = (published - hi) / hi
-        verdict = "suspicious"
-        explanation = (f"slower than every variant in every memory configuration ({residual:+.1%}); the closest is "
-                       f"{slowest.name}: no modelled configuration explains it")
+        verdict, explanation = _slower(p, residual, slowest.name)
         message = f"{head}: {explanation}"
     failed = _failed_variants(results)
     if failed:
@@ -157,6 +159,33 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
                      finding=Finding(RULE, verdict, message), position=position, **common)
 
 
+def _slower(p: FigurePlan, residual: float, slowest: str) -> tuple[Verdict, str]:
+    """A figure slower than every variant in every configuration: suspicious, unless the slow side
+    is not bounded -- the board's caches-off path is a lower bound (:func:`slow_side_unbounded`),
+    or the page's compiler is of a family we do not run (its code generation is not measured, so
+    no spread of ours says how slow its code may be). Then only the fast side was tested: the
+    figure is not faster than the library's C allows, and being slower is not evidence against the
+    page (explained, with what was and was not tested)."""
+    from refbench.sanity.compiler_band import foreign_family
+
+    f = p.figure
+    slower = f"slower than every variant in every memory configuration ({residual:+.1%}); the closest is {slowest}"
+    unbounded = []
+    memory = slow_side_unbounded(p.board) if isinstance(p.board, Board) else None
+    if memory:
+        unbounded.append(memory)
+    if foreign_family(f.compiler):
+        unbounded.append(f"the page's compiler ({f.compiler}, {f.options or 'options not stated'}) is of a family we "
+                         "do not run: our zig clang and arm-none-eabi-gcc builds bound how fast its code can be "
+                         "(the measured spread), not how slow")
+    if not unbounded:
+        return "suspicious", f"{slower}: no modelled configuration explains it"
+    return "explained", (f"{slower}; the slow side is not bounded here: {'; and '.join(unbounded)}. Tested: the fast "
+                         "side (the figure is not faster than the library's variants allow); not tested: how much "
+                         "slower the unmodelled path or compiler can be, so a slower figure is not evidence against "
+                         "the page")
+
+
 def _allowances(p: FigurePlan, good: list[VariantResult], stated: float) -> tuple[dict[VariantResult, float], str]:
     """Each variant's allowance: ``stated`` (SAME_WORK_TOLERANCE plus the printed resolution) for a
     figure built with a compiler we run; for a foreign compiler (ARMCC, IAR, another GCC) the larger
@@ -164,12 +193,12 @@ def _allowances(p: FigurePlan, good: list[VariantResult], stated: float) -> tupl
     (:mod:`refbench.sanity.compiler_band`), plus the printed resolution; and the note saying so."""
     # Imported here so that `python -m refbench.sanity.compiler_band` (its generator) runs a module
     # the package has not imported yet.
-    from refbench.sanity.compiler_band import band, foreign_compiler
+    from refbench.sanity.compiler_band import BAND_LEVELS, band, band_levels, foreign_compiler
 
     f = p.figure
     if not foreign_compiler(f.compiler):
         return {r: stated for r in good}, ""
-    level = WORKLOADS.build["opt_of_options"].get(f.options)
+    level = band_levels(f.compiler, f.options)
     resolution = relative_resolution(f)
     out: dict[VariantResult, float] = {}
     measured: dict[str, str] = {}
@@ -181,7 +210,9 @@ def _allowances(p: FigurePlan, good: list[VariantResult], stated: float) -> tupl
     if not measured:
         return out, (f"compiler allowance: {f.compiler} is not run here and no spread is measured for these "
                      f"variants on {p.board.core}: the stated {SAME_WORK_TOLERANCE:.0%}")
-    levels = f"-{level}" if level else "-Os, -O2 and -O3 (level not stated)"
+    levels = (" and ".join(f"-{x}" for x in level) if level != BAND_LEVELS else "-Os, -O2 and -O3 (level not stated)")
+    if "Os" in level and len(level) > 1 and level != BAND_LEVELS:
+        levels += f" ({f.compiler} optimises for size unless -Otime is given: -Ospace is its default, Arm DUI 0375)"
     spreads = "; ".join(f"{name} {text}" for name, text in measured.items())
     return out, (f"compiler allowance: {f.compiler} is not run here, so each variant is allowed the larger of "
                  f"{SAME_WORK_TOLERANCE:.0%} and the spread measured between zig clang and arm-none-eabi-gcc at "

@@ -56,7 +56,7 @@ RULES: dict[str, Rule] = {
     "same-code-path": same_build.rule_same_code_path,
     "drbg-vs-hash": same_build.rule_drbg_vs_hash,
     "gmac-vs-gcm": same_build.rule_gmac_vs_gcm,
-    "library-ratio": rule_library_ratio,
+    "library-ratio": rule_library_ratio,  # given the emulations in judge_figures
     "cross-board": rule_cross_board,
 }
 
@@ -73,7 +73,8 @@ def judge_figures(figures: list[Figure], parts: dict[str, Part], emulations: dic
     explains a gap by emulation only when ``emulator`` is on and both figures have one."""
     judgements = {f.id: Judgement(f, normalise(f)) for f in figures}
     explain = gap_explainer(emulations) if emulator else None
-    for rule in {**RULES, "cross-board": partial(rule_cross_board, explain_gap=explain)}.values():
+    for rule in {**RULES, "cross-board": partial(rule_cross_board, explain_gap=explain),
+                 "library-ratio": partial(rule_library_ratio, emulations=emulations if emulator else None)}.values():
         for figure_id, finding in rule(figures, parts):
             judgements[figure_id].findings.append(_scoped(finding))
     for figure_id, e in emulations.items():

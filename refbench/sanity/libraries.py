@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,17 @@ class KernelOptions:
     default: str
     source: str
     labels: dict[str, str]  # what the library's benchmark prints -> option
+    #: option -> the first library version that has it (an option not listed: every version)
+    since: dict[str, str] = field(default_factory=dict)
+
+    def shipped(self, version: str) -> dict[str, str]:
+        """The options a build of ``version`` can have: those introduced at or before it (every
+        option when the version cannot be read as dotted numbers)."""
+        have = _version(version)
+        if have is None:
+            return dict(self.options)
+        return {name: v for name, v in self.options.items()
+                if name not in self.since or have >= (_version(self.since[name]) or ())}
 
 
 @dataclass(frozen=True)
@@ -42,6 +54,12 @@ class Library:
     name: str
     closed: bool
     kernels: dict[str, KernelOptions]
+
+
+def _version(text: str) -> tuple[int, ...] | None:
+    """"5.6.4" -> (5, 6, 4); the first dotted number of ``text``, or None when there is none."""
+    match = re.search(r"\d+(?:\.\d+)+", text)
+    return tuple(int(p) for p in match.group(0).split(".")) if match else None
 
 
 def _require(path: Path, where: str, table: dict[str, Any], field: str, kind: type) -> Any:
@@ -73,8 +91,13 @@ def load_libraries(path: Path = LIBRARIES_PATH) -> dict[str, Library]:
             unknown = [label for label, option in labels.items() if option not in options]
             if unknown:
                 raise ValueError(f"{path}: [{where}] labels: {', '.join(unknown)} name no option")
+            since = spec.get("since", {})
+            bad = [name for name, v in since.items() if name not in options or not isinstance(v, str) or _version(v) is None]
+            if bad:
+                raise ValueError(f"{path}: [{where}] since: {', '.join(bad)}: expected an option -> a version "
+                                 "such as \"4.6.0\"")
             kernels[kernel] = KernelOptions(kernel, dict(options), default, _require(path, where, spec, "source", str),
-                                            dict(labels))
+                                            dict(labels), dict(since))
         out[key] = Library(key, _require(path, key, table, "library", str), _require(path, key, table, "closed", bool),
                            kernels)
     return out
@@ -86,6 +109,15 @@ LIBRARIES = load_libraries()
 def library_of(f: Figure, libraries: dict[str, Library] = LIBRARIES) -> Library | None:
     """The library of figure ``f`` (its library name starts with the table's ``library``)."""
     return next((lib for lib in libraries.values() if f.library.startswith(lib.name)), None)
+
+
+def closed_library(f: Figure | str, libraries: dict[str, Library] = LIBRARIES) -> bool:
+    """True when the library of figure ``f`` (or the library name ``f``, e.g. "ST CMOX
+    (X-CUBE-CRYPTOLIB)") is closed (``closed = true`` in libraries.toml): its code is not public
+    and may be hand-written assembly, so our C or composed costs bound it from neither side."""
+    name = f if isinstance(f, str) else f.library
+    lib = next((lib for lib in libraries.values() if name.startswith(lib.name)), None)
+    return lib is not None and lib.closed
 
 
 #: (source, section) -> {kernel family: option} stated by the page for that section's build
@@ -121,9 +153,9 @@ def candidates(f: Figure, operations: Iterable[tuple[str, str, str]], stated: St
         if spec is None:
             kept.append((kernel, variant, operation))
             continue
-        names = [name for name, v in spec.options.items() if v == variant]
+        names = [name for name, v in spec.shipped(f.version).items() if v == variant]
         if not names:
-            continue  # a variant the library does not ship
+            continue  # a variant the library (this version of it) does not ship
         if kernel in said and said[kernel] not in names:
             continue  # the page names another option for this build
         name = said[kernel] if kernel in said else names[0]

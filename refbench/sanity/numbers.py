@@ -220,5 +220,8 @@ TOLERANCES.update({
                                 "same bytes (same_build.drbg_hash_ratio_bounds)"),
     "library ratio": Tolerance(0.0, "Tukey far-out fences", "measured spread",
                                "the shared rows' own log-ratio quartiles, 3 interquartile ranges, and never within "
-                               "the cross-board allowance of the median (cross_board.rule_library_ratio)"),
+                               "the cross-board allowance of the median; across two cores also never within the "
+                               "cross-board allowance of the row's emulated core ratio (variants x memory "
+                               "configurations, widened by the measured compiler band) times the pair's common "
+                               "factor (cross_board.rule_library_ratio)"),
 })
