@@ -67,5 +67,5 @@ def test_on_a_board_whose_caches_off_path_is_a_lower_bound_slower_figures_fit_it
     figures = section("No HW Crypto, -Os, FastMath", [300.0] * 5 + [30.0])
     _, found = findings_of(figures)
     assert len(found) == 1 and found[0].verdict == "explained" and found[0].figures == tuple(f.id for f in figures[:5])
-    assert "figures above the caches-off range fit it too, since the STM32H7 caches-off path is a lower bound" in \
+    assert "figures above the caches-off range fit it too, since the STM32H753ZI caches-off path is a lower bound" in \
         found[0].finding.message

@@ -1,6 +1,6 @@
 """A figure slower than every emulated variant in every memory configuration: suspicious where the
 slow side is bounded, explained -- with what was and was not tested -- where it is not: a board
-whose caches-off path the emulator times as a lower bound (memory_configs.SLOW_SIDE_UNBOUNDED,
+whose caches-off path the emulator times as a lower bound (the board profile's [memory] uncached_path,
 APPROXIMATIONS.md 46-48), or a compiler of a family we do not run (ARMCC, IAR). Synthetic figures
 with stated cycle counts; real figures lend only their page context."""
 
@@ -41,7 +41,7 @@ def test_slower_on_a_board_whose_caches_off_path_is_a_lower_bound_is_explained_s
     e = emulate(with_cycles_per_byte(H753_SHA256, "syn-h753-slow", 300.0), 100.0)
     assert e.position == "slower" and e.finding.verdict == "explained"
     assert "+200.0%" in e.explanation and "the slow side is not bounded here" in e.explanation
-    assert "APPROXIMATIONS.md 46, 48" in e.explanation and "AXI interconnect latency" in e.explanation
+    assert "APPROXIMATIONS.md 46, 47, 48" in e.explanation and "stm32h753zi.toml [memory]" in e.explanation
     assert "Tested: the fast side" in e.explanation and "not evidence against the page" in e.explanation
     # The fast side stays tested on the same board: faster than every variant is still suspicious.
     assert emulate(with_cycles_per_byte(H753_SHA256, "syn-h753-fast", 30.0), 100.0).finding.verdict == "suspicious"
@@ -49,9 +49,9 @@ def test_slower_on_a_board_whose_caches_off_path_is_a_lower_bound_is_explained_s
 
 def test_the_l562_icache_off_path_is_a_lower_bound_and_says_why():
     reason = slow_side_unbounded(load_board("stm32l562qe"))
-    assert reason and "read width (64 bits) is unconfirmed" in reason and "R2" in reason
+    assert reason and "APPROXIMATIONS.md 51" in reason and "once per 32-bit fetch" in reason
     e = emulate(with_cycles_per_byte(L562_SHA256, "syn-l562-slow", 250.0), 100.0)
-    assert e.finding.verdict == "explained" and "STM32L562 ICACHE-off path is a lower bound" in e.explanation
+    assert e.finding.verdict == "explained" and "caches-off path is a lower bound (cortexm_emu/boards/stm32l562qe.toml [memory]" in e.explanation
 
 
 def test_which_boards_have_an_unbounded_slow_side():

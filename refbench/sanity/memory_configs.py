@@ -48,42 +48,19 @@ _CACHE_NAMES = {"art_icache": "ART", "art_dcache": "ART", "l1_icache": "L1 cache
                 "icache": "ICACHE", "dcache": "DCACHE", "flash_icache": "flash cache"}
 
 
-#: Boards whose slow side (caches off, code in flash) the emulator times optimistically: part of
-#: the documented path is not modelled, so the slowest emulated configuration is a lower bound and a
-#: figure slower than it is not evidence against the page. By board profile name, the reason with
-#: its citation. A board profile's own ``[memory] uncached_path = "lower-bound"`` (with
-#: ``uncached_rule`` and ``note``), where the profile has one, says the same and is read first.
-SLOW_SIDE_UNBOUNDED: dict[str, str] = {
-    "stm32h753zi": (
-        "the STM32H7 caches-off path is a lower bound (cortexm_emu/timing/APPROXIMATIONS.md 46, 48): flash is read "
-        "once per 256-bit word although the Cortex-M7 fetches 64 bits per AXI transaction, the AXI interconnect "
-        "latency is not documented and not added, and data in AXI SRAM with the D-cache off is not charged"),
-    "stm32f777xi": (
-        "the STM32F7 caches-off path is a lower bound (cortexm_emu/timing/APPROXIMATIONS.md 47, 48): code at the "
-        "AXIM flash address is read once per 256-bit line although the Cortex-M7 fetches 64 bits per AXI "
-        "transaction, and data in SRAM1 over AXIM with the D-cache off is not charged"),
-    "stm32f756zg": (
-        "the STM32F7 caches-off path is a lower bound (cortexm_emu/timing/APPROXIMATIONS.md 47, 48): code at the "
-        "AXIM flash address is read once per 256-bit line although the Cortex-M7 fetches 64 bits per AXI "
-        "transaction, and data in SRAM1 over AXIM with the D-cache off is not charged"),
-    "stm32l562qe": (
-        "the STM32L562 ICACHE-off path is a lower bound: at 110 MHz (5 WS, RM0438 Range 0) every flash read pays its "
-        "wait states, but the read width (64 bits) is unconfirmed (profile [flash] note) and the line buffer that "
-        "serves the second 32-bit fetch of a read (cortexm_emu.flash R2) is documented for the F4/G4 flash "
-        "interfaces (RM0090 §3.5.2, RM0440 §4.3.4), not for the L5, whose flash has no ART and no prefetch; with "
-        "a 32-bit read or no line buffer the caches-off cost would be up to twice the modelled stalls"),
-}
-
-
 def slow_side_unbounded(board: Board) -> str | None:
     """Why the slowest modelled configuration of ``board`` does not bound a published figure from
-    above (its caches-off path is a lower bound), or None when it does."""
-    memory = getattr(board, "memory", None)
-    if memory is not None and getattr(memory, "uncached_path", "bounded") == "lower-bound":
-        rule = getattr(memory, "uncached_rule", "")
-        return (f"the {board.part} caches-off path is a lower bound (cortexm_emu/timing/{rule}): "
-                f"{getattr(memory, 'note', '')}".rstrip(": "))
-    return SLOW_SIDE_UNBOUNDED.get(board.name)
+    above, or None when it does: the profile says its caches-off path is a lower bound
+    (``[memory] uncached_path = "lower-bound"``, with the APPROXIMATIONS.md entries that say what
+    no document gives and is left out)."""
+    memory = board.memory
+    if memory.uncached_path != "lower-bound":
+        return None
+    slowest = (f"; the slowest configuration reads the flash once per {memory.uncached_read_bits}-bit fetch"
+               if memory.uncached_read_bits else "")
+    return (f"the {board.part} caches-off path is a lower bound (cortexm_emu/boards/{board.name}.toml [memory], "
+            f"cortexm_emu/timing/{memory.uncached_rule}): latencies no document gives are left out{slowest}, so "
+            "a figure slower than every modelled configuration is not evidence against the page")
 
 
 @dataclass(frozen=True)
