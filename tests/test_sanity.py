@@ -305,6 +305,10 @@ def test_rsa_private_public_and_scaling():
     assert "suspicious" in verdicts(invariants.rule_rsa([cheap, verify2048], PARTS), "rsa-private-vs-public")
     flat = rsa(2048, "sign", 1.2)  # exponent 0.26
     assert "suspicious" in verdicts(invariants.rule_rsa([sign1024, flat], PARTS), "rsa-scaling")
+    # A public-key accelerator is not held to the software band: its own tables (RM0456 Table 521)
+    # scale by other exponents, and the hardware rule judges it against them.
+    pka = [synthetic(f, f.id + "-pka", implementation="hardware", hw=("PKA",)) for f in (sign1024, flat)]
+    assert verdicts(invariants.rule_rsa(pka, PARTS), "rsa-scaling") == []
 
 
 def test_dsa_and_dh_scaling():
