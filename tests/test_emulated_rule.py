@@ -240,7 +240,7 @@ def test_a_gap_beyond_the_emulation_on_the_side_of_an_unbounded_board_is_explain
     eb = _emulation(b.id, "stm32l4a6zg", {"on": 100.0, "off": 150.0})
     verdict, text = explain_gap(a, ea, b, eb, 5.0)
     assert verdict == "explained" and "but the slow side of STM32H753ZI is not bounded" in text
-    assert "APPROXIMATIONS.md 46, 48" in text and "anywhere in 0.67.. (no upper limit)" in text
+    assert "APPROXIMATIONS.md 46, 47, 48" in text and "anywhere in 0.67.. (no upper limit)" in text
     assert "Tested: each figure's fast side (rule e)" in text
     # A faster than its fastest configuration against B's slowest allows (100 / 150 = 0.67): still suspicious.
     verdict, text = explain_gap(a, ea, b, eb, 0.2)

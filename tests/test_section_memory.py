@@ -62,7 +62,7 @@ def test_no_finding_when_the_caches_on_fit_or_the_section_is_small():
 
 
 def test_on_a_board_whose_caches_off_path_is_a_lower_bound_slower_figures_fit_it_too():
-    """The H753's caches-off path is a lower bound (APPROXIMATIONS.md 46, 48): five figures at
+    """The H753's caches-off path is a lower bound (APPROXIMATIONS.md 46, 47, 48): five figures at
     300 c/B, above caches off (60..120) and caches on (20..40), fit the caches off too."""
     figures = section("No HW Crypto, -Os, FastMath", [300.0] * 5 + [30.0])
     _, found = findings_of(figures)
