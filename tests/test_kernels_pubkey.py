@@ -46,14 +46,17 @@ def harness(family: str, variant: str, core: str, compiler: str = "zig") -> Kern
     return KernelHarness(family, variant, core, compiler=compiler)
 
 
-MONT_OPS = ("mont-mul", "mont-sqr")
-FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr"))
+MONT_OPS = ("mont-mul", "mont-sqr", "mont-add", "mont-sub")
+FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr", "add", "sub"))
+#: Every other operation of the family: the whole-operation kernels, the 2^255 - 19 multiplication
+#: by a24 and the constant-time select (each with its own test below).
+OTHER_OPS = ("mont-exp", "x25519", "25519-mul-a24", "select")
 
 
 def cases(operations: tuple[str, ...], cores: tuple[str, ...]) -> list[tuple[str, str, str]]:
     """(variant, operation, core) for every bignum variant on the cores its manifest allows."""
     fam = catalog.family("bignum")
-    assert {op.name for op in fam.operations} == set(MONT_OPS + FIELD_OPS + ("mont-exp", "x25519"))
+    assert {op.name for op in fam.operations} == set(MONT_OPS + FIELD_OPS + OTHER_OPS)
     return [(v.name, op, core) for v in fam.variants.values() for op in operations for core in cores
             if v.supports(core)]
 
@@ -102,11 +105,14 @@ def field_operands(p: int, size: int) -> list[tuple[str, dict[str, bytes]]]:
 
 
 def expected_mont(operation: str, inputs: dict[str, bytes]) -> bytes:
-    """Plain Python integers: a*b*R^-1 mod n, R = 2^(32*limbs) (an oracle independent of modarith)."""
+    """Plain Python integers: a*b*R^-1 mod n, R = 2^(32*limbs) (an oracle independent of modarith);
+    a + b, a - b mod n for the additive operations."""
     n = int.from_bytes(inputs["modulus"], "little")
     a = int.from_bytes(inputs["a"], "little")
     b = a if operation == "mont-sqr" else int.from_bytes(inputs["b"], "little")
     size = len(inputs["a"])
+    if operation in ("mont-add", "mont-sub"):
+        return le((a + b if operation == "mont-add" else a - b) % n, size)
     return le(a * b * pow(1 << (8 * size), -1, n) % n, size)
 
 
@@ -114,6 +120,8 @@ def expected_field(operation: str, inputs: dict[str, bytes]) -> bytes:
     p, size = field_of(operation)
     a = int.from_bytes(inputs["a"], "little")
     b = a if operation.endswith("sqr") else int.from_bytes(inputs["b"], "little")
+    if operation.endswith(("-add", "-sub")):
+        return le((a + b if operation.endswith("add") else a - b) % p, size)
     return le(a * b % p, size)
 
 
@@ -147,6 +155,27 @@ def test_field_equals_reference_and_integers(variant, operation, core, subtests)
             assert reference(f"fe-{operation}")(inputs)["r"] == expected_field(operation, inputs)
             run = h.run(raw, operation)
             assert run.verified, run.mismatch
+
+
+@pytest.mark.parametrize("core", DEFAULT_CORES)
+def test_mul_a24_and_select_equal_their_references(core, subtests):
+    """121665 a mod 2^255 - 19 (RFC 7748 §5 a24) against integers; the select takes b exactly when
+    a is odd, at the field sizes."""
+    for variant in ("c32", "m0"):
+        h = harness("bignum", variant, core)
+        for label, raw in field_operands(P25519, 32):
+            with subtests.test(msg=f"bignum/{variant}:25519-mul-a24:{core}:{label}"):
+                a = int.from_bytes(prepare("fe-25519-mul-a24")(raw)["a"], "little")
+                assert reference("fe-25519-mul-a24")(raw)["r"] == le(a * 121665 % P25519, 32)
+                run = h.run(raw, "25519-mul-a24")
+                assert run.verified, run.mismatch
+        for size in (32, 68):
+            for odd in (0, 1):
+                raw = {"a": bytes([0x10 | odd]) + seeded(f"sel a {size}", size - 1), "b": seeded(f"sel b {size}", size)}
+                with subtests.test(msg=f"bignum/{variant}:select:{core}:{size}B:odd={odd}"):
+                    assert reference("select")(raw)["r"] == (raw["b"] if odd else raw["a"])
+                    run = h.run(raw, "select")
+                    assert run.verified, run.mismatch
 
 
 def field_call(h: KernelHarness, function: str, size: int, *operands: int) -> int:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -42,6 +42,9 @@ COSTS_PATH = Path(__file__).with_name("pubkey_costs.toml")
 #: additions per product (doubling with a = -3: 8 products, ~8 additions/subtractions; a ladder
 #: step: 10 and 8). The bound is the worst measured error rounded up to the next 5%: 15%.
 COMPOSITION_BOUND = 0.15
+
+#: The kernel operation that prices a conditional swap (two per swap: [pricing] cswap).
+SELECT = "select"
 
 #: Work: (kernel operation, operand bytes) -> number of calls.
 Work = dict[tuple[str, int], int]
@@ -68,8 +71,9 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(field.get(key), kind):
                 raise ValueError(f"{path}: [fields.{name}] {key}: expected {kind.__name__}, got {field.get(key)!r}")
         for kind, ops in field["kinds"].items():
-            if not (isinstance(ops, list) and len(ops) == 2 and all(isinstance(o, str) for o in ops)):
-                raise ValueError(f"{path}: [fields.{name}] kinds.{kind}: expected [mul operation, sqr operation]")
+            if not (isinstance(ops, list) and len(ops) in (4, 5) and all(isinstance(o, str) for o in ops)):
+                raise ValueError(f"{path}: [fields.{name}] kinds.{kind}: expected [mul, sqr, add, sub operations] "
+                                 "and optionally the one-word-constant multiplication")
     for i, rule in enumerate(data["libraries"]):
         for key, kind in (("library", str), ("match", str), ("asm", str), ("variants", list), ("why", str)):
             if not isinstance(rule.get(key), kind):
@@ -117,23 +121,27 @@ class Counts:
     sqr: int
     mul_const: int
     inv: int
+    add: int = 0
+    sub: int = 0
+    cswap: int = 0
+
+    def _zip(self, other: Counts, sign: int) -> Counts:
+        return Counts(*(getattr(self, f.name) + sign * getattr(other, f.name) for f in fields(Counts)))
 
     def __add__(self, other: Counts) -> Counts:
-        return Counts(self.mul + other.mul, self.sqr + other.sqr, self.mul_const + other.mul_const,
-                      self.inv + other.inv)
+        return self._zip(other, 1)
 
     def __sub__(self, other: Counts) -> Counts:
-        return Counts(self.mul - other.mul, self.sqr - other.sqr, self.mul_const - other.mul_const,
-                      self.inv - other.inv)
+        return self._zip(other, -1)
 
     def times(self, n: int) -> Counts:
-        return Counts(self.mul * n, self.sqr * n, self.mul_const * n, self.inv * n)
+        return Counts(*(getattr(self, f.name) * n for f in fields(Counts)))
 
 
 def _counted(fn: Any, *args: Any, **kwargs: Any) -> Counts:
     with opcount.counting() as c:
         fn(*args, **kwargs)
-    return Counts(c.mul, c.sqr, c.mul_const, c.inv)
+    return Counts(c.mul, c.sqr, c.mul_const, c.inv, c.add, c.sub, c.cswap)
 
 
 def _scalar(n: int) -> int:
@@ -241,15 +249,23 @@ def fermat_counts(p: int) -> tuple[int, int]:
 
 def field_work(curve: str, kind: str, counts: Counts) -> Work:
     """Kernel calls of ``counts`` in ``curve``'s field with arithmetic ``kind`` (pubkey_costs.toml
-    ``[fields]``): mul and mul_const on the mul operation, sqr on the sqr operation, every
-    inversion as a Fermat exponentiation ([pricing] inv, mul_const)."""
+    ``[fields]``: [mul, sqr, add, sub(, mul_const)] operations): mul on the mul operation, mul_const
+    on the field's constant multiplication or else on mul ([pricing] mul_const), sqr on the sqr operation, every inversion as a Fermat exponentiation ([pricing] inv, mul_const),
+    additions and subtractions on the field's add/sub operations ([pricing] add_sub), and each
+    conditional swap as two selects ([pricing] cswap). Additive operations that do not occur are
+    left out (no kernel call to measure)."""
     field = load_costs()["fields"][curve]
-    mul_op, sqr_op = field["kinds"][kind]
+    mul_op, sqr_op, add_op, sub_op, *const_op = field["kinds"][kind]
     size = field["bytes"]
     inv_s, inv_m = fermat_counts(_PRIMES[curve])
-    mul = counts.mul + counts.mul_const + counts.inv * inv_m
+    mul = counts.mul + (0 if const_op else counts.mul_const) + counts.inv * inv_m
     sqr = counts.sqr + counts.inv * inv_s
-    return {(mul_op, size): mul, (sqr_op, size): sqr}
+    work = {(mul_op, size): mul, (sqr_op, size): sqr}
+    for key, n in (((const_op[0] if const_op else mul_op, size), counts.mul_const if const_op else 0),
+                   ((add_op, size), counts.add), ((sub_op, size), counts.sub), ((SELECT, size), 2 * counts.cswap)):
+        if n:
+            work[key] = n
+    return work
 
 
 def exp_work(modulus_bits: int, exponent_bits: int, window: int, times: int = 1) -> Work:
