@@ -50,7 +50,7 @@ MONT_OPS = ("mont-mul", "mont-sqr", "mont-add", "mont-sub")
 FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr", "add", "sub"))
 #: Every other operation of the family: the whole-operation kernels, the 2^255 - 19 multiplication
 #: by a24 and the constant-time select (each with its own test below).
-OTHER_OPS = ("mont-exp", "x25519", "25519-mul-a24", "select")
+OTHER_OPS = ("mont-exp", "x25519", "p256-base-mult", "25519-mul-a24", "select")
 
 
 def cases(operations: tuple[str, ...], cores: tuple[str, ...]) -> list[tuple[str, str, str]]:
@@ -476,3 +476,31 @@ def test_matrix_field(variant, operation, core, compiler, subtests):
             assert reference(f"fe-{operation}")(inputs)["r"] == expected_field(operation, inputs)
             run = h.run(raw, operation)
             assert run.verified, run.mismatch
+
+
+# ------------------------------------------------------------ P-256 base-point multiplication
+
+
+def check_p256_base_mult(variant: str, core: str, scalars: tuple[int, ...], subtests) -> None:
+    """The affine [k]G of the whole-operation kernel (p256.h) equals the public key `cryptography`
+    derives from k, and the harness's run verifies it against the reference."""
+    h = harness("bignum", variant, core)
+    for k in scalars:
+        with subtests.test(msg=f"bignum/{variant}:p256-base-mult:{core}:k={k:#x}"[:120]):
+            numbers = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
+            result = h.machine.call("p256_scalarmult_base_xy", Buffer(bytes(64), "r"), Buffer(le(k, 32), "a"))
+            assert result.buffer("r") == le(numbers.x, 32) + le(numbers.y, 32)
+    run = h.run({"a": le(scalars[-1], 32)}, "p256-base-mult")
+    assert run.verified, run.mismatch
+
+
+def test_p256_base_mult_equals_cryptography_on_m4(subtests):
+    """k = 1 (no addition after the first digit), 2 (the table's 2G = G + G doubling fallback), n - 1
+    (the last digit adds -G's table entry) and a seeded full-length scalar."""
+    n = curves.P256.n
+    check_p256_base_mult("c32", "m4", (1, 2, n - 1, int.from_bytes(seeded("p256 k", 32), "little") % n), subtests)
+
+
+@pytest.mark.parametrize("variant, core", [("m0", "m0plus"), ("c32", "m0plus"), ("umaal", "m7"), ("umlal", "m33")])
+def test_p256_base_mult_equals_cryptography_on_every_core(variant, core, subtests):
+    check_p256_base_mult(variant, core, (2, int.from_bytes(seeded("p256 k2", 32), "little") % curves.P256.n), subtests)

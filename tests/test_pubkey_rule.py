@@ -13,7 +13,8 @@ from sanity_fakes import stated_context, synthetic
 from refbench.published.model import load_figures, load_parts
 from refbench.sanity import judge
 from refbench.sanity.plan import Skipped, make_plan, plan_figure
-from refbench.sanity.pubkey_cost import COMPOSITION_BOUND, field_work, reference_counts
+from refbench.sanity.pubkey_cost import field_work, reference_counts
+from refbench.sanity.pubkey_whole import COMPOSITION_BOUND
 from refbench.sanity.pubkey_plan import PubkeyPlan, is_pubkey
 
 FIGURES = {f.id: f for f in load_figures()}
@@ -59,7 +60,7 @@ def test_x25519_inside_the_composed_range_names_variant_recipe_and_configuration
     assert e.explanation.startswith("bignum/umaal (UMAAL multiply-accumulate), special-form reduction, "
                                     "constant-time ladder, ART+prefetch on")
     assert e.explanation.endswith("(+2.0%)")
-    assert f"{COMPOSITION_BOUND:.0%} composition bound" in e.finding.message
+    assert f"{COMPOSITION_BOUND:.1%} composition bound: max |composed - emulated|" in e.finding.message
 
 
 def test_faster_than_every_candidate_is_suspicious_without_a_hardware_or_assembly_claim():

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from refbench.ref import hashes, modes
+from refbench.ref import curves, hashes, modes, weierstrass
 from refbench.ref.aes import AES
 from refbench.ref.ascon import ascon_aead128_encrypt, ascon_hash256
 from refbench.ref.chacha import chacha20_encrypt, chacha20_poly1305_encrypt, poly1305_mac
@@ -249,6 +249,23 @@ def _mul_a24(a: Inputs) -> Outputs:
 
 
 REFERENCES["fe-25519-mul-a24"] = _mul_a24
+
+
+def prepare_p256_scalar(a: Inputs) -> Inputs:
+    """A P-256 scalar: 32 bytes reduced mod the group order n (FIPS 186-4 D.1.2.3)."""
+    _operand_length(a, "a P-256 scalar; accepted: 32 bytes", lambda n: n == 32)
+    return {**a, "a": (_le(a["a"]) % curves.P256.n).to_bytes(32, "little")}
+
+
+def _p256_base_mult(a: Inputs) -> Outputs:
+    """The affine x of [k]G on P-256 (0 for k = 0), by the reference's fixed 4-bit window."""
+    k = _le(prepare_p256_scalar(a)["a"])
+    Q = weierstrass.scalar_mult(curves.P256, k, curves.P256.G)
+    return {"r": (0 if Q is None else Q[0]).to_bytes(32, "little")}
+
+
+REFERENCES["p256-base-mult"] = _p256_base_mult
+PREPARE["p256-base-mult"] = prepare_p256_scalar
 PREPARE["fe-25519-mul-a24"] = prepare_field("25519")
 REFERENCES["x25519"] = lambda a: {"r": x25519(a["a"], a["b"])}  # scalar a, u-coordinate b (RFC 7748 §5)
 

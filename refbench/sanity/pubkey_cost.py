@@ -11,7 +11,7 @@ size. The counts come from the Python references run under :func:`refbench.ref.o
 ``exp.h``); the pricing of what no kernel has (inversion, one-word constants) and every library
 choice are data, with their sources, in ``pubkey_costs.toml``. :func:`compose` multiplies the
 work by measured cycles. The composition is checked against full emulation of whole operations
-(``tests/test_pubkey_composition.py``); :data:`COMPOSITION_BOUND` is the bound that check holds.
+(:mod:`refbench.sanity.pubkey_whole`, which derives the composition bound from it).
 """
 
 from __future__ import annotations
@@ -28,20 +28,6 @@ from refbench.published.model import Figure
 from refbench.ref import curves, ecdh, ecdsa, eddsa, edwards, montgomery, opcount, sm2, weierstrass
 
 COSTS_PATH = Path(__file__).with_name("pubkey_costs.toml")
-
-#: What the composition may miss against full emulation of a whole operation, as a fraction of
-#: the composed cycles: the additive work the references do not count (opcount.py: additions,
-#: subtractions, conditional swaps, loop control). Its size is measured, not fitted to any
-#: published figure: tests/test_pubkey_composition.py emulates whole operations (the X25519 ladder
-#: of kernels/bignum/x25519.h, the fixed-window exponentiation of exp.h) on M0+, M4, M7 and M33 and
-#: compares them with their composition. Per X25519 ladder step (RFC 7748 §5) 4 additions,
-#: 4 subtractions and 2 conditional swaps go unpriced against 10 priced products (a24 priced as a
-#: full product, which partly compensates): composed - full = -12.2% at worst (M4, UMAAL, where a
-#: product is cheapest against the loads and stores of an addition), -1.4% on M0+; an
-#: exponentiation has no additive work: within 0.5%. Weierstrass Jacobian formulas have fewer
-#: additions per product (doubling with a = -3: 8 products, ~8 additions/subtractions; a ladder
-#: step: 10 and 8). The bound is the worst measured error rounded up to the next 5%: 15%.
-COMPOSITION_BOUND = 0.15
 
 #: The kernel operation that prices a conditional swap (two per swap: [pricing] cswap).
 SELECT = "select"
@@ -409,6 +395,6 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["COMPOSITION_BOUND", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
+__all__ = ["SELECT", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "library_variants", "load_costs", "recipes", "reference_counts"]
 

@@ -29,13 +29,13 @@ from refbench.sanity.executor import MeasureJob
 from refbench.sanity.memory_configs import DEFAULT_KINDS, MemoryConfig
 from refbench.sanity.numbers import SAME_WORK_TOLERANCE, relative_resolution
 from refbench.sanity.pubkey_cost import (
-    COMPOSITION_BOUND,
     Recipe,
     compose,
     family_of,
     library_variants,
     recipes,
 )
+from refbench.sanity.pubkey_whole import COMPOSITION_BOUND, COMPOSITION_DERIVATION
 from refbench.sanity.verdicts import Finding, Verdict
 from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
 
@@ -124,7 +124,8 @@ def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emul
     than every candidate (explained when the page claims hardware, suspicious otherwise) or slower
     than every one (explained: the candidates bound the arithmetic from below; no upper bound is
     modelled). The allowance is SAME_WORK_TOLERANCE + the printed resolution +
-    COMPOSITION_BOUND (what composition may miss, checked against full emulation)."""
+    COMPOSITION_BOUND (what composition may miss, derived from full emulation of whole operations:
+    :mod:`refbench.sanity.pubkey_whole`)."""
     f, board = p.figure, p.board
     results = _results(p, measured)
     published = normalise(f).cycles_per_op
@@ -153,7 +154,7 @@ def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emul
             f"{len(p.configs)} memory configuration(s) on {board.part} ({board.core}, {build})"
             + (f"; {'; '.join(notes)}" if notes else "")
             + f"; counted field/bignum operations x emulated cycles per call (allowance {allowance:.0%} including "
-              f"the {COMPOSITION_BOUND:.0%} composition bound)")
+              f"the {COMPOSITION_BOUND:.1%} composition bound: {COMPOSITION_DERIVATION})")
     verdict: Verdict
     if lo * (1 - allowance) <= published <= hi * (1 + allowance):
         position, chosen, residual = "inside", nearest, (published - rate[nearest]) / rate[nearest]
