@@ -116,3 +116,35 @@ def test_every_public_key_figure_is_planned_or_says_why():
     assert all(isinstance(p, Skipped) and p.explanation for p in unplanned)
     planned = [p for p in plan.figures if isinstance(p, PubkeyPlan)]
     assert planned and all(p.jobs() and p.recipes for p in planned)
+
+
+#: ST CMOX on the NUCLEO-WL55JC (Cortex-M4, 48 MHz): Ed25519 verify (a closed library).
+WL55_CMOX = FIGURES["002-0250"]
+
+
+def test_a_closed_library_faster_than_every_candidate_is_flagged_only_below_the_any_code_floor():
+    probe, _ = emulate(synthetic(WL55_CMOX, "syn-cmox-probe", value=1.0, text="1.000"))
+    fastest = probe.emulated_min  # c32 2000 x 0.9 per call: far above what any code must pay (about 50 per call)
+    assert WL55_CMOX.unit == "cycles"  # CMOX publishes cycles per operation
+    e, _ = emulate(synthetic(WL55_CMOX, "syn-cmox-fast", value=fastest * 0.5, text=f"{fastest * 0.5:.0f}"))
+    assert e.position == "faster" and e.finding.verdict == "explained"
+    assert "ST CMOX (X-CUBE-CRYPTOLIB) is a closed library" in e.explanation
+    assert "above the floor any code must pay" in e.explanation and "32x32 products (Karatsuba counts" in e.explanation
+    tiny = fastest * 0.005
+    e, _ = emulate(synthetic(WL55_CMOX, "syn-cmox-tiny", value=tiny, text=f"{tiny:.0f}"))
+    assert e.position == "faster" and e.finding.verdict == "suspicious" and "below the floor any code must pay" in e.explanation
+
+
+def test_an_assembly_claim_below_the_any_code_floor_is_suspicious():
+    # X25519 on a Cortex-M4: at least (1528 + 1274) x 27 products + 134,672 words moved = 210,326 cycles
+    published = 150_000.0
+    e, _ = emulate(synthetic(L4_X25519, "syn-x-asm-floor", value=ms(published, 80.0), text=f"{ms(published, 80.0):.4f}"))
+    assert e.position == "faster" and e.finding.verdict == "suspicious"
+    assert "the page claims hand-written assembly" in e.explanation
+    assert "75,654 32x32 products" in e.explanation and "= 210,326 cycles" in e.explanation
+
+
+def test_a_section_pka_claim_explains_a_faster_ecc_figure():
+    f = synthetic(G0_ECDSA, "syn-pka", value=0.001, text="0.001", config="STM32U585 (STM PKA PKA w/Fast Math)")
+    e, _ = emulate(f)
+    assert e.position == "faster" and e.finding.verdict == "explained" and "the section's PKA hardware" in e.explanation
