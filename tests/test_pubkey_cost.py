@@ -101,3 +101,17 @@ def test_non_public_key_and_unknown_operations_say_why():
     odd = dataclasses.replace(FIGURES["000-0296"], operation="decrypt")
     found, why = recipes(odd)
     assert found == () and "Invalid public-key operation ('Curve25519', 'decrypt')" in why
+
+
+def test_windowed_verify_counts_doublings_and_naf_additions_with_the_references_formulas():
+    from refbench.sanity.pubkey_cost import double_scalar_split, windowed_double_scalar_counts
+
+    rest, bits = double_scalar_split("P-256")
+    assert bits == 256 and (rest.inv, rest.mul, rest.sqr) == (1, 3, 2)  # the affine result: 1 I + 3 M + 1 S (+ 1 S)
+    # 257 doublings (3 M + 5 S), 2 x ceil(256 / 6) = 2 x 43 additions: 43 mixed (7 M + 4 S), 43 + 7 full (11 M + 5 S)
+    w5 = windowed_double_scalar_counts("P-256", 5)
+    assert (w5.mul, w5.sqr) == (rest.mul + 257 * 3 + 43 * 7 + 50 * 11, rest.sqr + 257 * 5 + 43 * 4 + 50 * 5)
+    shamir = reference_counts("P-256", "verify")
+    assert w5.mul < shamir.mul and windowed_double_scalar_counts("P-256", 4).mul > w5.mul
+    ed_rest, ed_bits = double_scalar_split("Edwards25519")
+    assert ed_bits == 252 and windowed_double_scalar_counts("Edwards25519", 5).mul < reference_counts("Edwards25519", "verify").mul
