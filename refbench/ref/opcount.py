@@ -95,7 +95,7 @@ class OpCount:
     def __str__(self) -> str:
         return (
             f"{self.mul} M, {self.sqr} S, {self.mul_const} M_const, {self.inv} I, "
-            f"{self.red} reductions, {self.add} A, {self.sub} B, {self.cswap} swaps"
+            f"{self.red} reductions"
         )
 
 
