@@ -8,7 +8,7 @@
  *   - ceil(bits(k) / 4) windows from the most significant, each 4 doublings (dbl-2001-b for
  *     a = -3: 3M + 5S) and, when the digit is not 0, one addition (add-2007-bl: 11M + 5S);
  *   - the affine result by one Fermat inversion (Z^(p-2), left-to-right binary, HAC 14.79:
- *     255 S + 9 M... the counts of refbench/sanity/pubkey_cost.py fermat_counts) and 3M + 1S.
+ *     255 S + 127 M, the count of refbench/sanity/pubkey_cost.py fermat_counts) and 3M + 1S.
  * The multiples 2a, 3a, 4a, 8a of the formulas are the additions they take (1, 2, 2, 3), as
  * refbench/ref/modarith.py counts them. The point at infinity is Z = 0 and is skipped as the
  * reference skips it (the first window costs no doubling); like the reference this is not
