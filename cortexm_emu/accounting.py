@@ -31,7 +31,7 @@ from __future__ import annotations
 import ctypes
 from array import array
 from collections.abc import Callable, Iterable
-from typing import Protocol
+from typing import Any, Protocol
 
 from unicorn import UC_HOOK_BLOCK, Uc
 from unicorn.unicorn_py3.unicorn import uclib
@@ -85,6 +85,7 @@ class NativeAccounting:
         self._hook = ctypes.c_size_t()
         self._user_discover: Discover | None = None
         self._tracing = False
+        self._exported: tuple[tuple[int, int, int], list[native.Edge]] | None = None
 
     def __del__(self) -> None:
         state, lib = getattr(self, "_state", None), getattr(self, "_lib", None)
@@ -125,6 +126,7 @@ class NativeAccounting:
 
     def reset(self, insn_budget: int, cycle_budget: int) -> None:
         self._lib.cme_reset(self._state)
+        self._exported = None
         state = self._state.contents
         state.insn_budget = insn_budget
         state.cycle_budget = cycle_budget
@@ -167,10 +169,19 @@ class NativeAccounting:
         return result
 
     def _export(self) -> list[native.Edge]:
-        used = self._state.contents.edges_used
+        """The used edges, copied once per state of the counts: ``edges()`` and
+        ``mispredictions()`` after a call read the same copy (any counted block changes
+        ``blocks``, any new edge ``edges_used``)."""
+        state = self._state.contents
+        key = (state.blocks, state.edges_used, state.cycles)
+        if self._exported is not None and self._exported[0] == key:
+            return self._exported[1]
+        used = state.edges_used
         buffer = (native.Edge * max(used, 1))()
         copied = self._lib.cme_export(self._state, buffer, used)
-        return list(buffer[:copied])
+        edges = list(buffer[:copied])
+        self._exported = (key, edges)
+        return edges
 
     def edges(self) -> dict[tuple[int | None, int], int]:
         result: dict[tuple[int | None, int], int] = {}
@@ -193,7 +204,7 @@ class PythonAccounting:
     kind = "python"
 
     def __init__(self) -> None:
-        self._table: dict[tuple[int | None, int], list[int]] = {}
+        self._table: dict[tuple[int | None, int], list[Any]] = {}
         self._discover: Discover | None = None
         self._trace_on = False
         self._trace = array("I")
@@ -214,13 +225,13 @@ class PythonAccounting:
                 self._stop = STOP_DISCOVER
                 uc.emu_stop()
                 return
-            entry = [priced[0], priced[1], 0, priced[2], 0]  # cost, insns, count, branch, mispredicted
+            # cost, insns, count, branch, mispredicted, the branch decoded once (or None)
+            entry = [priced[0], priced[1], 0, priced[2], 0, decode_branch(priced[2])]
             self._table[key] = entry
         cost, insns = entry[0], entry[1]
-        mispredicted = False
-        if entry[3]:
-            branch = decode_branch(entry[3])
-            assert branch is not None
+        branch = entry[5]
+        counter = mispredicted = 0
+        if branch is not None:
             branch_address, penalty, taken, initial = branch
             counter, mispredicted = step(self._counters.get(branch_address, initial), taken)
             if mispredicted:
@@ -233,8 +244,8 @@ class PythonAccounting:
             self._stop = STOP_CYCLE_BUDGET
             uc.emu_stop()
             return
-        if entry[3]:
-            self._counters[address_of(entry[3])] = counter
+        if branch is not None:
+            self._counters[branch[0]] = counter
             if mispredicted:
                 entry[4] += 1
                 self._branch_cycles += cost - entry[0]
@@ -298,10 +309,6 @@ class PythonAccounting:
 
     def trace(self) -> array:
         return array("I", self._trace)
-
-
-def address_of(branch: int) -> int:
-    return branch & 0xFFFF_FFFF
 
 
 def _misprediction_cycles(edges: Iterable[tuple[int, int]]) -> dict[int, int]:

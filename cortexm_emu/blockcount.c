@@ -310,15 +310,23 @@ void cme_block_hook(void *uc, uint64_t address, uint32_t size, void *user_data) 
         }
     }
     int64_t cost = e->cost;
+    /* The predictor (dynamic branch prediction): the edge's branch counter. In a steady loop the
+     * counter already sits saturated in the direction of this edge's outcome (3 taken, 0 not
+     * taken): the prediction is right and the counter does not move, so nothing is written and
+     * only one byte is read. Otherwise the misprediction (if any) and the update are done below,
+     * after the budget checks, exactly as step() in cortexm_emu.timing.prediction. */
     uint8_t *counter = NULL;
     uint8_t taken = 0;
     int mispredicted = 0;
     if (e->counter != 0) {
-        counter = &s->counters[e->counter - 1];
         taken = CME_BRANCH_TAKEN(e->branch);
-        mispredicted = (*counter >= 2) != taken;
-        if (mispredicted) {
-            cost += CME_BRANCH_CYCLES(e->branch);
+        uint8_t *c = &s->counters[e->counter - 1];
+        if (__builtin_expect(*c != (uint8_t)(taken * 3u), 0)) {
+            counter = c;
+            mispredicted = (*c >= 2) != taken;
+            if (mispredicted) {
+                cost += CME_BRANCH_CYCLES(e->branch);
+            }
         }
     }
     if (s->insn_budget != 0 && s->instructions + e->insns > s->insn_budget) {
@@ -331,7 +339,7 @@ void cme_block_hook(void *uc, uint64_t address, uint32_t size, void *user_data) 
         s->stop(uc);
         return;
     }
-    if (counter != NULL) {
+    if (__builtin_expect(counter != NULL, 0)) {
         if (taken) {
             *counter += *counter < 3;
         } else {

@@ -77,6 +77,12 @@ R7  SRAM (SRAM1/SRAM2/CCM/DTCM...) has 0 wait states in every profile row, so SR
     lies in. With ``code="ram"`` the code, with ``tables="ram"`` the read-only data sections
     are SRAM too: their fetches and reads are not flash accesses (no R1-R6 stall).
 
+R8  Memory blocks (profiles with ``[memory] load_pipelining = "same-block"``, the F4s): a
+    load/store the core model priced as pipelined after a load costs +1 when the two accesses
+    lie in different memory blocks (``[[sram]]`` rows, the flash): jnk0le cortex_m3m4.md,
+    measured on the F407. Counted by the machine's code hooks (:mod:`cortexm_emu.memory_blocks`)
+    and added by :meth:`BoardMemory.replay`; ``buffers`` names the block of the call's buffers.
+
 What is approximated (and why)
     * The prefetch clock is the timing model's per-instruction cycles; operand-dependent
       extras (divides) and data stalls of the same block are charged at block start.
@@ -150,11 +156,15 @@ RULES: dict[str, str] = {
     "R6 flash data": "a flash data read missing the data cache stalls WS (RM0090 §3.5.2 literal pools)",
     "R7 SRAM": "SRAM/CCM/TCM at the profile's wait states (0 on every profiled part); code "
     "(code='ram') or read-only data sections (tables='ram') placed there are not flash accesses",
+    "R8 memory blocks": "[memory] load_pipelining = 'same-block' (F4): a load/store pipelined after a "
+    "load costs +1 when the two access different blocks ([[sram]] rows, flash) (jnk0le cortex_m3m4.md, "
+    "F407; cortexm_emu/memory_blocks.py)",
 }
 
 
 #: What :meth:`BoardMemory.replay` counts (``MemoryReplay.counts`` keys). With a cache shared
-#: by instructions and data (M33 ICACHE) its hits and misses are all in ``icache_*``.
+#: by instructions and data (M33 ICACHE) its hits and misses are all in ``icache_*``. A board with
+#: the memory-block rule (R8) adds ``block_switch_cycles`` and ``pipelined_pairs_checked``.
 COUNTS: tuple[str, ...] = (
     "sequential_stall_cycles",
     "branch_stall_cycles",
@@ -212,6 +222,11 @@ class BoardMemory:
     notes: tuple[str, ...]
     #: where the read-only data sections (constant tables) are read from
     tables: Placement = "flash"
+    #: the [[sram]] region the call's buffers count as for the memory-block rule (R8); "": the
+    #: profile's ``[memory] data_block``
+    buffers: str = ""
+    #: the same for the stack ("": the profile's ``data_block``)
+    stack: str = ""
     name: str = ""
     #: replay implementation: "auto" (native C if it builds, else Python), "native", "python";
     #: it never changes a count, so it is not part of :meth:`describe` or ``name``
@@ -231,6 +246,10 @@ class BoardMemory:
             placement = f"code in {self.code}"
             if self.tables != self.code:
                 placement += f", tables in {self.tables}"
+            if self.stack:
+                placement += f", stack in {self.stack}"
+            if self.buffers:
+                placement += f", buffers in {self.buffers}"
             self.name = (
                 f"{self.board.name} @ {self.clock_mhz:g} MHz, {self.wait_states} WS, "
                 f"{caches}, {prefetch}, {placement}"
@@ -324,6 +343,11 @@ class BoardMemory:
             "dcache": self.dcache.describe() if self.dcache else None,
             "code": self.code,
             "tables": self.tables,
+            "buffers": self.buffers or self.board.memory.data_block,
+            "stack": self.stack or self.board.memory.data_block,
+            "load_pipelining": self.board.memory.load_pipelining,
+            "uncached_path": self.board.memory.uncached_path,
+            "uncached_rule": self.board.memory.uncached_rule,
             "start": self.start,
             "rules": dict(RULES),
             "notes": list(self.notes),
@@ -359,11 +383,29 @@ class BoardMemory:
         edges: Mapping[tuple[int | None, int], Any],
         reads: FlashReads | Sequence[tuple[int, int]],
         flash: list[tuple[int, int]],
+        block_switches: tuple[int, int] | None = None,
     ) -> MemoryReplay:
         """Stall cycles of one call: ``trace`` = block addresses in execution order, ``reads`` =
-        (index in trace, address) of each flash data read, ``flash`` = :meth:`flash_ranges`.
+        (index in trace, address) of each flash data read, ``flash`` = :meth:`flash_ranges`;
+        ``block_switches``: (pipelined pairs whose accesses were in different memory blocks,
+        pairs checked), counted by the machine's memory-block hooks (R8) and added as they are.
         Native C (``flash_replay.c``) unless ``engine`` is "python" or no host C compiler
         exists; both give the same counts."""
+        replay = self._replay_flash(trace, blocks, edges, reads, flash)
+        if block_switches is None:
+            return replay
+        switches, pairs = block_switches
+        counts = {**replay.counts, "block_switch_cycles": switches, "pipelined_pairs_checked": pairs}
+        return MemoryReplay(replay.cycles + switches, counts, replay.config)
+
+    def _replay_flash(
+        self,
+        trace: Sequence[int],
+        blocks: Mapping[int, Any],
+        edges: Mapping[tuple[int | None, int], Any],
+        reads: FlashReads | Sequence[tuple[int, int]],
+        flash: list[tuple[int, int]],
+    ) -> MemoryReplay:
         if not self.needs_trace or not len(trace):
             return MemoryReplay(0, dict.fromkeys(COUNTS, 0), self.describe())
         if not isinstance(reads, FlashReads):
@@ -637,6 +679,8 @@ def board_memory(
     start: Start = "warm",
     tables: Placement | None = None,
     engine: Engine = "auto",
+    buffers: str | None = None,
+    stack: str | None = None,
 ) -> BoardMemory:
     """The memory system of ``board`` at ``clock_mhz`` (default: the board's default clock,
     ``Board.default_clock_mhz``). ``cache``: ART / ICACHE / L1 caches on or off; ``prefetch``:
@@ -647,7 +691,11 @@ def board_memory(
     code and constants in RAM; ``code="flash", tables="ram"`` models tables copied to SRAM
     at startup); ``start``: "warm" (default, caches filled by one earlier identical call) or
     "cold"; ``engine``: the replay implementation, "auto" (default: native C if the host C
-    compiler builds it, else Python), "native" or "python" -- the same counts either way."""
+    compiler builds it, else Python), "native" or "python" -- the same counts either way;
+    ``buffers``: the ``[[sram]]`` region (e.g. "CCM") the call's buffers count as for the
+    memory-block rule (R8; boards with ``[memory] load_pipelining = "same-block"`` only; default:
+    the profile's ``data_block``); ``stack``: the same for the stack (e.g. "SRAM2", where a
+    linker script that puts the stack at the top of the F407's 128 KB RAM has it)."""
     if isinstance(board, str):
         board = load_board(board)
     cache_on = _on_off("cache", cache)
@@ -664,6 +712,17 @@ def board_memory(
         raise RuntimeError(
             f"native memory replay unavailable: {flash_native.load_flash_native()[1]}"
         )
+    for what, where in (("buffers", buffers), ("stack", stack)):
+        if where is None:
+            continue
+        regions = [region.name for region in board.sram]
+        if board.memory.load_pipelining != "same-block":
+            raise ValueError(
+                f"Invalid {what} placement ({where!r}) for {board.name}: its profile has no memory-block "
+                f"rule ([memory] load_pipelining = \"same-block\"), so where the {what} lies changes no count"
+            )
+        if where not in regions:
+            raise ValueError(f"Invalid {what} placement ({where!r}) for {board.name}; accepted: {', '.join(regions)}")
     if start not in ("warm", "cold"):
         raise ValueError(f"Invalid start ({start!r}); accepted: 'warm', 'cold'")
     clock = default_clock(board) if clock_mhz is None else clock_mhz
@@ -708,4 +767,6 @@ def board_memory(
         notes=tuple(notes),
         tables=tables,
         engine=engine,
+        buffers=buffers or "",
+        stack=stack or "",
     )

@@ -56,8 +56,8 @@ from unicorn import (
 from unicorn import arm_const as uc_arm
 
 from cortexm_emu import accounting as acct
-from cortexm_emu.alignment import AlignmentHooks
 from cortexm_emu import flash_native
+from cortexm_emu.alignment import AlignmentHooks
 from cortexm_emu.call import (
     DEFAULT_BUDGET,
     U64,
@@ -76,6 +76,7 @@ from cortexm_emu.elf import ElfImage, load_elf_image
 from cortexm_emu.errors import BudgetExceeded, EmulatorError
 from cortexm_emu.faults import AlignmentCheck, FaultDecoder, InvalidAccess, alignment_checks
 from cortexm_emu.memory import FlashReads, HistoryMemory, IdealMemory, MemoryReplay, MemorySystem
+from cortexm_emu.memory_blocks import BlockSwitches
 from cortexm_emu.memory_map import (
     DEFAULT_STACK_SIZE,
     HALT_SYMBOL,
@@ -178,6 +179,10 @@ class Machine:
         self._alignment = AlignmentHooks(
             self.uc, _weak(self._on_aligned), "python" if accounting == "python" else "auto"
         )
+        # Load/store pipelining only within one memory block (board [memory], memory_blocks.py).
+        self._block_switches = BlockSwitches.for_machine(
+            self.memory, timing, self.uc, "python" if accounting == "python" else "auto"
+        )
         self._reset_run_state()
 
     # -- loading ------------------------------------------------------------------------------
@@ -193,6 +198,8 @@ class Machine:
         self._arena = BufferArena(self.uc, self.page, self.layout.buffers_base)
         self.faults.attach(image, self.layout, self._arena)
         self._install_memory_tracing(image)
+        if self._block_switches is not None:
+            self._block_switches.set_map(self.layout, self.memory.flash_ranges(image.segments, image.sections))  # type: ignore[attr-defined]
         return image
 
     @classmethod
@@ -355,14 +362,18 @@ class Machine:
         if self._history is None:
             return MemoryReplay(0)
         blocks, edges = self.pricing.blocks, self.pricing.edges
+        extra: tuple[Any, ...] = ()
+        if self._block_switches is not None:  # only board memories with the rule (memory_blocks.py)
+            extra = ((self._block_switches.switches, self._block_switches.pairs),)
         if not self._history.needs_trace:
-            return self._history.replay((), blocks, edges, (), [])
+            return self._history.replay((), blocks, edges, (), [], *extra)
         return self._history.replay(
             self.accounting.trace(),
             blocks,
             edges,
             self._read_log.reads() if self._read_log is not None else self._flash_reads,
             self._flash_ranges,
+            *extra,
         )
 
     def _placement(self, sp: int) -> dict[str, str]:
@@ -405,6 +416,8 @@ class Machine:
         self._flash_reads = FlashReads()
         if self._read_log is not None:
             self._read_log.reset()
+        if getattr(self, "_block_switches", None) is not None:
+            self._block_switches.reset()
 
     def _run(self, entry: int, function: str) -> None:
         start = entry
@@ -465,13 +478,15 @@ class Machine:
             block = self.pricing.block_at(cur, size)
             missing = [a for a in block.dynamic if a not in self._dynamic_kinds]
             unchecked = self._alignment_hooks(block)
-            if missing or unchecked or not block.hooks_ready and block.dynamic:
+            switches = self._block_switches  # memory-block hooks (memory_blocks.py), added on their own
+            paired = switches is not None and bool(switches.new_pairs(block))
+            if missing or unchecked or paired or not block.hooks_ready and block.dynamic:
                 for address in missing:
                     self._dynamic_kinds[address] = block.dynamic[address]
                     self.uc.hook_add(UC_HOOK_CODE, _weak(self._on_dynamic), None, address, address)
                 for check in unchecked:
                     self._alignment.add(check.address, check.base, check.mask)
-                if missing or unchecked:
+                if missing or unchecked or paired:
                     self._restart_block = block
                     return None
                 block.hooks_ready = True

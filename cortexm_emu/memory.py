@@ -105,9 +105,11 @@ class HistoryMemory(Protocol):
         edges: Mapping[tuple[int | None, int], Any],
         reads: FlashReads | Sequence[tuple[int, int]],
         flash: list[tuple[int, int]],
+        block_switches: tuple[int, int] | None = None,
     ) -> MemoryReplay:
         """Stall cycles of the run: ``trace`` block addresses in order, ``reads`` (trace
-        index, address) of flash data reads."""
+        index, address) of flash data reads; ``block_switches`` (extra cycles, pairs checked)
+        of the memory-block rule when the machine counted them (:mod:`cortexm_emu.memory_blocks`)."""
         ...
 
 

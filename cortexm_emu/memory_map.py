@@ -138,10 +138,24 @@ def paint_stack(uc: Uc, layout: Layout) -> None:
 def stack_depth(uc: Uc, layout: Layout, sp: int) -> int:
     """Stack painting: bytes from the lowest stack byte that no longer holds the paint (rounded
     down to a word) up to the call's initial ``sp``."""
-    data = bytes(uc.mem_read(layout.stack_base, sp - layout.stack_base))
-    untouched = len(data) - len(data.lstrip(bytes([STACK_PAINT])))
-    lowest = align_down(layout.stack_base + untouched, 4)
+    data = uc.mem_read(layout.stack_base, sp - layout.stack_base)
+    lowest = align_down(layout.stack_base + _painted_prefix(data), 4)
     return max(0, sp - lowest)
+
+
+_PAINT_CHUNK = bytes([STACK_PAINT]) * 4096
+
+
+def _painted_prefix(data: bytearray) -> int:
+    """Length of the leading run of paint bytes. Whole 4 KiB chunks are compared with memcmp and
+    only the first chunk that differs is scanned byte by byte: a per-byte scan of a 64 KiB stack
+    took most of a short call's fixed cost."""
+    chunk = len(_PAINT_CHUNK)
+    for start in range(0, len(data), chunk):
+        piece = bytes(data[start : start + chunk])
+        if piece != _PAINT_CHUNK[: len(piece)]:
+            return start + len(piece) - len(piece.lstrip(_PAINT_CHUNK[:1]))
+    return len(data)
 
 
 def _add_pages(pages: dict[int, int], page: int, start: int, size: int, perms: int) -> None:

@@ -176,8 +176,8 @@ def test_every_value_cites_a_source(boards):
         json.dumps(data)  # JSON-ready for `cortexm-emu boards --json`
         before = cited
         walk(data, name)
-        # max clock + flash + prefetch + FPU + every cache and SRAM region
-        assert cited - before == 4 + len(board.accelerators) + len(board.sram), name
+        # max clock + flash + prefetch + FPU + every cache and SRAM region (+ [memory] where given)
+        assert cited - before == 4 + len(board.accelerators) + len(board.sram) + (board.memory.citation is not None), name
 
 
 @pytest.mark.parametrize("name", sorted(EXPECTED_CORES))

@@ -79,8 +79,8 @@ def record(memory: BoardMemory) -> list[Recorded]:
     calls: list[Recorded] = []
     original = memory.replay
 
-    def recording(trace, blocks, edges, reads, flash):  # type: ignore[no-untyped-def]
-        result = original(trace, blocks, edges, reads, flash)
+    def recording(trace, blocks, edges, reads, flash, *switches):  # type: ignore[no-untyped-def]
+        result = original(trace, blocks, edges, reads, flash, *switches)
         calls.append(
             Recorded(array("I", trace), dict(blocks), dict(edges), reads, list(flash), result)
         )

@@ -11,6 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from cortexm_emu import (
     U64,
@@ -524,3 +526,16 @@ def test_a_gc_sections_link_that_kept_only_the_halt_stub_is_refused():
 def test_aapcs_false_skips_the_callee_saved_check():
     m = machine("m4", "abi.S")
     assert m.call("clobber_r4", 5, aapcs=False).return_value == 5
+
+
+@given(
+    painted=st.integers(min_value=0, max_value=3 * 4096 + 7),
+    tail=st.binary(min_size=0, max_size=64),
+)
+def test_painted_prefix_is_the_leading_run_of_paint(painted, tail):
+    """The chunked scan of the stack paint agrees with a byte-by-byte scan at every chunk edge."""
+    from cortexm_emu.memory_map import STACK_PAINT, _painted_prefix
+
+    data = bytearray([STACK_PAINT]) * painted + bytearray(tail)
+    expected = len(data) - len(bytes(data).lstrip(bytes([STACK_PAINT])))
+    assert _painted_prefix(data) == expected

@@ -394,6 +394,46 @@ def test_v7m_store_then_load_only_when_the_store_did_not_follow_a_load(v7m):
     assert straight(model, fns["store_then_load"]) == expected
 
 
+def test_v7m_nop_after_a_load_or_register_offset_store_is_eaten(v7m):
+    core, model, fns = v7m
+    insns = fns["nop_after_memory"]
+    # [rules] eats_following_nop ([meas] jnk0le cortex_m3m4.md "load instructions can eat following
+    # nop", "reg offset store ... can eat following nop (reg + imm or mov instructions don't work)";
+    # compendium.i-0.nl "regardless of 16- or 32-bit encoded instructions")
+    expected = (
+        2 + 0  # LDR, NOP eaten
+        + 2  # LDR after a NOP: nothing to pipeline with (3.3.2 needs an LDR right before)
+        + 1 + 0  # LDR pipelined (3.3.2), NOP.W eaten
+        + 1  # MOVS
+        + 2 + 1 + 0  # STR Rt,[Rn,Rm] 2, +1 address interlock on Rm (3.3.2), NOP eaten
+        + 2 + 1  # STR register offset 2, MOV R3,R3 is not a NOP: 1
+        + 2 + 1  # LDR, CMP is not a NOP ([meas] "cmp, tst don't work"): 1
+        + 1 + 1  # STR immediate offset 1 (3.3.2), NOP after it: 1
+        + (1 + P)  # BX LR
+    )
+    assert straight(model, insns) == expected
+    rules = [rule for _, _, rule in model.price_block(insns).per_insn]
+    assert rules[1] == "nop_hint+nop-eaten" and rules[4] == "nop_hint+nop-eaten" and rules[7] == "nop_hint+nop-eaten"
+    assert rules[13] == "nop_hint"
+    assert "can eat following" in model.source_of(rules[1])
+
+
+def test_v7m_nop_after_a_skipped_load_is_not_eaten(v7m):
+    core, model, fns = v7m
+    insns = fns["it_load_then_nop"]
+    price = model.price_block(insns)
+    # static (LDREQ skipped, a NOP's issue cycle): CMP 1, IT folded 0, LDREQ 1, NOP 1, BX LR 1 + P
+    assert price.cycles + price.taken_extra == 1 + 0 + 1 + 1 + (1 + P)
+    # executed: LDREQ 2 (+1) and the NOP eaten (-1): no dynamic entry
+    assert price.dynamic == []
+
+
+def test_nop_is_never_eaten_on_the_m0_cores():
+    for core in ("m0", "m0plus"):
+        model = model_for(core)
+        assert model.rules["eats_following_nop"] is False
+
+
 def test_v7m_pop_pc_and_ldr_pc_pay_the_same_refill(v7m):
     core, model, fns = v7m
     # PUSH {lr} 1 + N; POP {pc} "1 + N + P" and LDR PC "two cycles for the load, and three cycles
@@ -671,6 +711,7 @@ def test_split_blocks_price_like_one_block(core):
             "store_imm_run", "long_straight", "load_store_mix", "address_interlock", "writeback_two_bases",
             "writeback_same_base", "store_writeback", "ldrd_strd", "it_select", "it_loads", "it_unfolded",
             "wide_load_alignment", "store_then_load", "it_load_then_load", "it_add_then_load",
+            "nop_after_memory", "it_load_then_nop",
         ]
     )
     for name in names:

@@ -172,7 +172,7 @@ def test_m7_microbenchmarks_on_the_machine():
 
 
 def test_every_m7_function_has_an_expectation():
-    covered = set(M7_EXPECTED) | {"it_load", "divide_ops", "forward_mostly_taken"}
+    covered = set(M7_EXPECTED) | {"it_load", "divide_ops", "forward_mostly_taken", "branch_on_bits"}
     assert set(function_names(M7_SOURCE)) == covered
 
 
@@ -404,6 +404,34 @@ def test_m7_dynamic_prediction_history_is_per_call(accounting):
     first = m.call("forward_mostly_taken", Buffer.zeros(64)).cycles
     m.call("loop_backward", Buffer.zeros(64))
     assert [m.call("forward_mostly_taken", Buffer.zeros(64)).cycles for _ in range(2)] == [first, first]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32 - 1))
+def test_m7_dynamic_prediction_follows_two_bit_counters_in_both_accountings(bits):
+    """Any outcome sequence of a forward branch: both accountings charge exactly the mispredictions
+    of prediction.step over the outcomes (counter seeded weakly not taken), at the misprediction
+    cost the edge carries; the loop's back-edge mispredicts once, at its exit."""
+    from cortexm_emu.timing.prediction import decode_branch, initial_counter, step
+
+    native = dynamic_machine("native").call("branch_on_bits", bits)
+    python = dynamic_machine("python").call("branch_on_bits", bits)
+    assert (native.cycles, native.dynamic_cycles, native.edge_counts) == (
+        python.cycles, python.dynamic_cycles, python.edge_counts
+    )
+    m = dynamic_machine("native")
+    decoded = {}
+    for prev, cur in native.edge_counts:
+        if m.edge(prev, cur).branch:
+            address, penalty, _taken, _initial = decode_branch(m.edge(prev, cur).branch)
+            decoded[address] = penalty
+    forward, backward = sorted(decoded)  # BCS before BNE
+    counter, expected = initial_counter(backward=False), 0
+    for k in range(32):
+        counter, mispredicted = step(counter, bool(bits >> k & 1))
+        expected += mispredicted
+    assert native.dynamic_cycles.get(forward, 0) == expected * decoded[forward]
+    assert native.dynamic_cycles[backward] == decoded[backward]
 
 
 def test_m7_dynamic_prediction_edges_carry_the_branch():

@@ -18,7 +18,10 @@ __all__ = [
     "Flash",
     "FlashLatency",
     "Prefetch",
+    "LOAD_PIPELINING",
+    "MemoryRules",
     "SramRegion",
+    "UNCACHED_PATHS",
 ]
 
 Core = Literal["m0plus", "m4", "m7", "m33"]
@@ -36,6 +39,14 @@ CACHE_KINDS: tuple[str, ...] = (
     "flash_icache",  # small instruction cache in the flash interface, not ART-branded (G0)
 )
 FLASH_CLOCKS: tuple[str, ...] = ("hclk",)
+#: ``[memory] load_pipelining``: "any" (neighbouring loads/stores pipeline whatever they address,
+#: the core model alone) or "same-block" (only when both access the same memory block: each
+#: ``[[sram]]`` row is a block, the flash another; APPROXIMATIONS.md 49)
+LOAD_PIPELINING: tuple[str, ...] = ("any", "same-block")
+#: ``[memory] uncached_path``: "bounded" (every documented latency of the caches-off path is
+#: modelled) or "lower-bound" (part of it is undocumented and not added: the emulated caches-off
+#: cycles are a lower bound; APPROXIMATIONS.md 46-48)
+UNCACHED_PATHS: tuple[str, ...] = ("bounded", "lower-bound")
 
 
 @dataclass(frozen=True)
@@ -129,6 +140,25 @@ class SramRegion:
 
 
 @dataclass(frozen=True)
+class MemoryRules:
+    """``[memory]``: rules of the board's memory system beyond wait states and caches.
+
+    ``load_pipelining``: see :data:`LOAD_PIPELINING`. ``data_block``: the ``[[sram]]`` row the
+    emulator's stack and buffers count as (they lie past the part's SRAM in the emulator's
+    layout, :mod:`cortexm_emu.memory_map`), "" when the rule does not need one.
+    ``uncached_path``: see :data:`UNCACHED_PATHS`; ``uncached_rule`` names the APPROXIMATIONS.md
+    entries that say what is left out. A board file without ``[memory]`` has "any", "",
+    "bounded", "" and no citation (the core model's pipelining, every latency modelled)."""
+
+    load_pipelining: str = "any"
+    data_block: str = ""
+    uncached_path: str = "bounded"
+    uncached_rule: str = ""
+    citation: Citation | None = None
+    note: str = ""
+
+
+@dataclass(frozen=True)
 class Board:
     """What the emulator needs to know about one board, each value with its citation.
 
@@ -154,6 +184,7 @@ class Board:
     sram: tuple[SramRegion, ...]
     notes: tuple[str, ...]
     path: Path
+    memory: MemoryRules = MemoryRules()
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (for ``cortexm-emu boards --json`` and reports)."""

@@ -16,12 +16,15 @@ from cortexm_emu.boards.model import (
     CORES,
     FLASH_CLOCKS,
     FPU_PRECISIONS,
+    LOAD_PIPELINING,
+    UNCACHED_PATHS,
     Board,
     Cache,
     Citation,
     Flash,
     FlashLatency,
     Fpu,
+    MemoryRules,
     Prefetch,
     SramRegion,
 )
@@ -33,7 +36,7 @@ __all__ = ["parse_board", "read_citation"]
 _CITED = ("source", "confidence", "note")
 KEYS: dict[str, tuple[str, ...]] = {
     "": ("name", "board", "part", "core", "datasheet", "reference_manual", "notes", "max_clock",
-         "default_clock", "flash", "prefetch", "fpu", "accelerators", "sram"),
+         "default_clock", "flash", "prefetch", "fpu", "accelerators", "sram", "memory"),
     "max_clock": ("mhz", "source", "confidence"),
     "default_clock": ("mhz", "reason"),
     "flash": ("base", "size_kib", "line_bits", "clock", "hclk_divider", "voltage_range",
@@ -44,6 +47,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "accelerators": ("name", "kind", "size_bytes", "lines", "line_bits", "ways", "enabled_at_reset",
                      *_CITED),
     "sram": ("name", "base", "size_kib", "bus", "wait_states", *_CITED),
+    "memory": ("load_pipelining", "data_block", "uncached_path", "uncached_rule", *_CITED),
 }
 
 
@@ -104,6 +108,37 @@ def parse_board(path: Path) -> Board:
         sram=sram,
         notes=notes,
         path=path,
+        memory=_memory(r, sram),
+    )
+
+
+def _memory(r: TomlReader, sram: tuple[SramRegion, ...]) -> MemoryRules:
+    """``[memory]`` (optional): load pipelining across memory blocks, the emulator's data block,
+    and whether the caches-off path is fully bounded."""
+    if not r.has(("memory",)):
+        return MemoryRules()
+    field: Field = ("memory",)
+    r.check_keys(field, KEYS["memory"])
+    pipelining = r.choice((*field, "load_pipelining"), LOAD_PIPELINING)
+    data_block = r.optional_string((*field, "data_block"))
+    names = [region.name for region in sram]
+    if data_block and data_block not in names:
+        raise r.fail((*field, "data_block"), f"{data_block!r} is not an [[sram]] region; accepted: {', '.join(names)}")
+    if pipelining == "same-block" and not data_block:
+        raise r.fail((*field, "data_block"), "required with load_pipelining = \"same-block\" (the block the "
+                     f"emulator's stack and buffers count as); accepted: {', '.join(names)}")
+    uncached = r.choice((*field, "uncached_path"), UNCACHED_PATHS)
+    rule = r.optional_string((*field, "uncached_rule"))
+    if uncached == "lower-bound" and not rule:
+        raise r.fail((*field, "uncached_rule"), "required with uncached_path = \"lower-bound\" (the "
+                     "APPROXIMATIONS.md entries naming what is left out)")
+    return MemoryRules(
+        load_pipelining=pipelining,
+        data_block=data_block,
+        uncached_path=uncached,
+        uncached_rule=rule,
+        citation=read_citation(r, field),
+        note=r.optional_string((*field, "note")),
     )
 
 

@@ -5,7 +5,8 @@ applies them:
 
 * :meth:`TimingModel.price_block` prices one Unicorn block: per-instruction class costs,
   the pairing rules between neighbouring instructions (M3/M4 load pipelining, the
-  address-generation interlock, IT folding, store-then-load), the skip cost of conditional
+  address-generation interlock, IT folding, store-then-load, a NOP hidden behind a load or a
+  register-offset store), the skip cost of conditional
   instructions inside IT blocks, and what a taken final branch adds.
 * :meth:`TimingModel.edge_cost` applies the same pairing rules across a block boundary
   (Unicorn cuts straight-line code into several blocks) and the target-alignment refill term
@@ -37,7 +38,7 @@ from typing import Any
 from capstone import arm as cs_arm
 from unicorn import arm_const as uc_arm
 
-from .data import ClassEntry, CoreData
+from .data import ClassEntry, CoreData, pickled_by_fields
 from .fpu import fp_refusal, transfer_words
 
 CORES: tuple[str, ...] = ("m0", "m0plus", "m3", "m4", "m7", "m33")
@@ -76,6 +77,7 @@ _EXCEPTION_GENERATING = frozenset({"trap", "udf", "bkpt", "svc"})
 _DSP_GROUPS = frozenset({cs_arm.ARM_GRP_THUMB2DSP, cs_arm.ARM_GRP_T2EXTRACTPACK})
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class InsnInfo:
     """What the pairing rules need to know about one decoded instruction."""
@@ -358,6 +360,8 @@ class TimingModel:
             if rules["it_folding"] and prev.size == 2:
                 return -cur.cycles, ("folded",)
             return 0, ()
+        if cur.name == "nop" and rules["eats_following_nop"] and self._eats_nop(prev):
+            return -cur.cycles, ("nop-eaten",)
         if cur.cls.role not in _MEMORY_ROLES:
             return 0, ()
         prev_role = prev.cls.role
@@ -404,6 +408,14 @@ class TimingModel:
             delta += int(rules["writeback_store_interlock"])
             tags.append("writeback-interlock")
         return delta, tuple(tags)
+
+    @staticmethod
+    def _eats_nop(prev: InsnInfo) -> bool:
+        """``prev`` hides a following NOP in its second cycle (rule ``eats_following_nop``): a
+        single load (not one that loads the PC) or a register-offset store."""
+        if prev.branches:
+            return False
+        return prev.cls.role == "load" or (prev.cls.role == "store" and prev.cls.pattern == "reg_offset")
 
     # ------------------------------------------------------------------ block pricing
 
@@ -555,6 +567,7 @@ class TimingModel:
             "unaligned-wide-not-pipelined": "unaligned_wide_pipelines",
             "store-after-load": "store_after_load_stalls_load",
             "conditional": "skipped_conditional",
+            "nop-eaten": "eats_following_nop",
         }
         for tag in parts[1:]:
             rule_name = tag_rules[tag]

@@ -52,7 +52,7 @@ from typing import Any
 
 from capstone import arm as cs_arm
 
-from .data import CoreData
+from .data import CoreData, pickled_by_fields
 from .fpu import transfer_words
 from .model import DEFAULT_PREDICTION, BlockPrice, InsnInfo, TimingModel, base_name
 from .pipeline_data import PIPELINE_KEYS, ClassTiming, PipelineData, parse_pipeline
@@ -69,10 +69,8 @@ _LONG_ACCUMULATE = frozenset(
     {"umlal", "smlal", "umaal", "smlalbb", "smlalbt", "smlaltb", "smlaltt", "smlald", "smlaldx", "smlsld", "smlsldx"}
 )
 #: Multiplies whose fourth operand (Ra) is the accumulator.
-_ACCUMULATE_RA = frozenset(
-    {"mla", "mls", "smlabb", "smlabt", "smlatb", "smlatt", "smlawb", "smlawt", "smlad", "smladx",
-     "smlsd", "smlsdx", "smmla", "smmlar", "smmls", "smmlsr", "usada8"}
-)
+_ACCUMULATE_RA = frozenset({"mla", "mls", "smlabb", "smlabt", "smlatb", "smlatt", "smlawb", "smlawt",
+                            "smlad", "smladx", "smlsd", "smlsdx", "smmla", "smmlar", "smmls", "smmlsr", "usada8"})
 _DIRECT_BRANCHES = frozenset({"b", "bl", "cbz", "cbnz"})
 #: The flags as a scheduler register: written by flag-setting instructions (latency 1), read by
 #: the carry consumers, so a dependent ADCS chain issues one per cycle ([here], APPROXIMATIONS 26).
@@ -80,6 +78,7 @@ _FLAGS = "apsr"
 _CARRY_READERS = frozenset({"adc", "sbc", "rrx"})
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class Op:
     """One instruction as the scheduler sees it."""
@@ -99,6 +98,7 @@ class Op:
     bank: tuple[str, int] | None = None  # load address as (base register or "@" = absolute, offset)
 
 
+@pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class PipeState:
     """Pipeline state at a block boundary; times are relative to the first free cycle."""

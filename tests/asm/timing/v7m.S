@@ -345,6 +345,55 @@ FUNC preload                    /* PLD/PLI: hints, one issue cycle, no bus trans
         .size preload, .-preload
 
         .balign 4
+FUNC preload_forms              /* every PLD/PLI addressing form an AES-CTR kernel may use */
+        pld [r0]
+        pld [r0, #32]
+        pld [r0, #-8]
+        pld [r0, r1]
+        pld [r0, r1, lsl #2]
+        pld [pc, #16]
+        pli [r0, #64]
+        bx lr
+        .size preload_forms, .-preload_forms
+
+        .balign 4
+FUNC nop_after_memory           /* a NOP hidden behind a load or a register-offset store, or not */
+        ldr r1, [r0]
+        nop                     /* eaten by the LDR */
+        ldr r2, [r0, #4]        /* after a NOP: not pipelined */
+        ldr r3, [r0, #8]        /* pipelined */
+        nop.w                   /* eaten by the (pipelined) LDR */
+        movs r2, #0
+        str r1, [r0, r2]        /* register offset */
+        nop                     /* eaten by the STR */
+        str r1, [r0, r2]
+        mov r3, r3              /* not a NOP: not eaten */
+        ldr r1, [r0]
+        cmp r1, #0              /* not a NOP: not eaten */
+        str r1, [r0, #4]        /* immediate offset: 1 cycle, nothing to hide a NOP in */
+        nop
+        bx lr
+        .size nop_after_memory, .-nop_after_memory
+
+        .balign 4
+FUNC it_load_then_nop           /* the NOP is eaten only when the conditional load runs */
+        cmp r0, r1
+        it eq
+        ldreq r2, [r0]
+        nop
+        bx lr
+        .size it_load_then_nop, .-it_load_then_nop
+
+        .balign 1024
+        .space 1024 - 4         /* never executed: puts the LDR of nop_page_straddle last before a 1 KiB boundary */
+FUNC nop_page_straddle          /* LDR | NOP split by Unicorn at the page boundary */
+        movs r2, #0
+        ldr r1, [r0]
+        nop
+        bx lr
+        .size nop_page_straddle, .-nop_page_straddle
+
+        .balign 4
 FUNC cortexm_emu_halt
         b cortexm_emu_halt
         .size cortexm_emu_halt, .-cortexm_emu_halt

@@ -336,3 +336,14 @@ FUNC bank_writeback             /* a written-back base: the banks are not compar
         bx lr
         .size bank_writeback, .-bank_writeback
 
+
+        .balign 8
+FUNC branch_on_bits             /* r0: 32 outcomes, low bit first; the forward BCS is taken on a 1 */
+        movs r1, #32
+1:      lsrs r0, r0, #1
+        bcs 2f
+        add.w r3, r3, #1
+2:      subs r1, #1
+        bne 1b
+        bx lr
+        .size branch_on_bits, .-branch_on_bits
