@@ -227,6 +227,9 @@ class BoardMemory:
     buffers: str = ""
     #: the same for the stack ("": the profile's ``data_block``)
     stack: str = ""
+    #: bits per flash read when narrower than the profile's ``[flash] line_bits`` (the slow end of
+    #: an undocumented caches-off path, ``[memory] uncached_read_bits``); 0: the profile's line
+    flash_read_bits: int = 0
     name: str = ""
     #: replay implementation: "auto" (native C if it builds, else Python), "native", "python";
     #: it never changes a count, so it is not part of :meth:`describe` or ``name``
@@ -250,6 +253,8 @@ class BoardMemory:
                 placement += f", stack in {self.stack}"
             if self.buffers:
                 placement += f", buffers in {self.buffers}"
+            if self.flash_read_bits:
+                placement += f", one flash read per {self.flash_read_bits}-bit fetch"
             self.name = (
                 f"{self.board.name} @ {self.clock_mhz:g} MHz, {self.wait_states} WS, "
                 f"{caches}, {prefetch}, {placement}"
@@ -265,7 +270,7 @@ class BoardMemory:
     # -- what the machine must record ---------------------------------------------------------
     @property
     def line_bytes(self) -> int:
-        return self.board.flash.line_bits // 8
+        return (self.flash_read_bits or self.board.flash.line_bits) // 8
 
     @property
     def wait_cycles(self) -> int:
@@ -681,6 +686,7 @@ def board_memory(
     engine: Engine = "auto",
     buffers: str | None = None,
     stack: str | None = None,
+    flash_read_bits: int | None = None,
 ) -> BoardMemory:
     """The memory system of ``board`` at ``clock_mhz`` (default: the board's default clock,
     ``Board.default_clock_mhz``). ``cache``: ART / ICACHE / L1 caches on or off; ``prefetch``:
@@ -695,7 +701,10 @@ def board_memory(
     ``buffers``: the ``[[sram]]`` region (e.g. "CCM") the call's buffers count as for the
     memory-block rule (R8; boards with ``[memory] load_pipelining = "same-block"`` only; default:
     the profile's ``data_block``); ``stack``: the same for the stack (e.g. "SRAM2", where a
-    linker script that puts the stack at the top of the F407's 128 KB RAM has it)."""
+    linker script that puts the stack at the top of the F407's 128 KB RAM has it);
+    ``flash_read_bits``: read the flash in units of this many bits instead of the profile's line
+    (the slow end of a caches-off path the profile marks ``[memory] uncached_path = "lower-bound"``:
+    its ``uncached_read_bits``, e.g. one read per 64-bit Cortex-M7 AXI fetch; APPROXIMATIONS.md 46)."""
     if isinstance(board, str):
         board = load_board(board)
     cache_on = _on_off("cache", cache)
@@ -725,10 +734,17 @@ def board_memory(
             raise ValueError(f"Invalid {what} placement ({where!r}) for {board.name}; accepted: {', '.join(regions)}")
     if start not in ("warm", "cold"):
         raise ValueError(f"Invalid start ({start!r}); accepted: 'warm', 'cold'")
+    if flash_read_bits is not None and flash_read_bits != board.memory.uncached_read_bits:
+        stated = board.memory.uncached_read_bits
+        raise ValueError(
+            f"Invalid flash_read_bits ({flash_read_bits!r}) for {board.name}; accepted: "
+            + (f"{stated} (its [memory] uncached_read_bits)" if stated else
+               "none (its profile states no narrower read: [memory] uncached_read_bits)")
+        )
     clock = default_clock(board) if clock_mhz is None else clock_mhz
     ws = wait_states(board, clock)  # ValueError for a bad or too-high clock
     notes: list[str] = []
-    read_bytes = board.flash.line_bits // 8
+    read_bytes = (flash_read_bits or board.flash.line_bits) // 8
     icache = _geometry_for(_choose(board, _I_KINDS), read_bytes, notes)
     d_choice = _choose(board, _D_KINDS)
     if d_choice is not None and icache is not None and d_choice.name == icache.name:
@@ -769,4 +785,5 @@ def board_memory(
         engine=engine,
         buffers=buffers or "",
         stack=stack or "",
+        flash_read_bits=flash_read_bits or 0,
     )

@@ -184,6 +184,7 @@ def test_placement_is_in_the_name_and_description():
         ("stm32h753zi", "lower-bound", "APPROXIMATIONS.md 46, 47, 48"),
         ("stm32f777xi", "lower-bound", "APPROXIMATIONS.md 46, 47, 48"),
         ("stm32f756zg", "lower-bound", "APPROXIMATIONS.md 46, 47, 48"),
+        ("stm32l562qe", "lower-bound", "APPROXIMATIONS.md 51"),
         ("stm32g071rb", "bounded", ""),
     ],
 )
@@ -200,6 +201,9 @@ def test_uncached_path_field(board, path, rule):
         ("stm32f407vg", 'data_block = "SRAM1"\n', "", "memory.data_block", "required with load_pipelining"),
         ("stm32f407vg", 'load_pipelining = "same-block"', 'load_pipelining = "block"', "memory.load_pipelining", "same-block"),
         ("stm32h753zi", 'uncached_rule = "APPROXIMATIONS.md 46, 47, 48"\n', "", "memory.uncached_rule", "required with uncached_path"),
+        ("stm32h753zi", "uncached_read_bits = 64", "uncached_read_bits = 256", "memory.uncached_read_bits", "narrower than the flash line"),
+        ("stm32h753zi", "uncached_read_bits = 64", "uncached_read_bits = 48", "memory.uncached_read_bits", "accepted: 32, 64 or 128"),
+        ("stm32f407vg", 'uncached_path = "bounded"', 'uncached_path = "bounded"\nuncached_read_bits = 64', "memory.uncached_read_bits", "only with uncached_path"),
     ],
 )
 def test_bad_memory_table_names_the_field(tmp_path, name, old, new, field, message):

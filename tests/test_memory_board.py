@@ -510,3 +510,28 @@ def test_engine_is_not_part_of_the_configuration():
     python = board_memory("stm32f407vg", 168, engine="python")
     auto = board_memory("stm32f407vg", 168)
     assert python.describe() == auto.describe() and python.name == auto.name
+
+
+@pytest.mark.parametrize(("board", "bits"), [("stm32h753zi", 64), ("stm32f777xi", 64), ("stm32l562qe", 32)])
+def test_the_slow_end_of_a_lower_bound_path_reads_flash_per_fetch(board, bits):
+    """One flash read per core fetch (uncached_read_bits) is never faster than one per flash line,
+    and is slower on straight code that crosses lines (APPROXIMATIONS.md 46, 51)."""
+    assert load_board(board).memory.uncached_read_bits == bits
+    word = board_memory(board, cache="off")
+    fetch = board_memory(board, cache="off", flash_read_bits=bits)
+    assert fetch.line_bytes == bits // 8 < word.line_bytes
+    assert fetch.name.endswith(f"one flash read per {bits}-bit fetch")
+    assert fetch.describe()["flash_line_bytes"] == bits // 8
+    cycles = []
+    for memory in (word, fetch):
+        m = Machine(load_board(board).core, memory)
+        m.load_elf(fetch_elf())
+        cycles.append(m.call("straight32").cycles)
+    assert cycles[0] < cycles[1]
+
+
+def test_a_narrower_flash_read_needs_the_profile_to_state_it():
+    with pytest.raises(ValueError, match=r"Invalid flash_read_bits \(32\) for stm32h753zi; accepted: 64"):
+        board_memory("stm32h753zi", cache="off", flash_read_bits=32)
+    with pytest.raises(ValueError, match="stm32f407vg; accepted: none"):
+        board_memory(F407, 24, flash_read_bits=64)

@@ -154,6 +154,9 @@ class MemoryRules:
     data_block: str = ""
     uncached_path: str = "bounded"
     uncached_rule: str = ""
+    #: the slow end of a "lower-bound" caches-off path: one flash read per core fetch of this many
+    #: bits instead of one per ``[flash] line_bits`` word (0: none stated); boards/README.md
+    uncached_read_bits: int = 0
     citation: Citation | None = None
     note: str = ""
 

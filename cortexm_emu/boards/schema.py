@@ -47,7 +47,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "accelerators": ("name", "kind", "size_bytes", "lines", "line_bits", "ways", "enabled_at_reset",
                      *_CITED),
     "sram": ("name", "base", "size_kib", "bus", "wait_states", *_CITED),
-    "memory": ("load_pipelining", "data_block", "uncached_path", "uncached_rule", *_CITED),
+    "memory": ("load_pipelining", "data_block", "uncached_path", "uncached_rule", "uncached_read_bits", *_CITED),
 }
 
 
@@ -132,11 +132,22 @@ def _memory(r: TomlReader, sram: tuple[SramRegion, ...]) -> MemoryRules:
     if uncached == "lower-bound" and not rule:
         raise r.fail((*field, "uncached_rule"), "required with uncached_path = \"lower-bound\" (the "
                      "APPROXIMATIONS.md entries naming what is left out)")
+    read_bits = 0
+    if r.has((*field, "uncached_read_bits")):
+        read_bits = r.integer((*field, "uncached_read_bits"))
+        line_bits = r.integer(("flash", "line_bits"))
+        if uncached != "lower-bound":
+            raise r.fail((*field, "uncached_read_bits"), "only with uncached_path = \"lower-bound\" (the slow "
+                         "end of an undocumented caches-off path)")
+        if read_bits not in (32, 64, 128) or read_bits >= line_bits:
+            raise r.fail((*field, "uncached_read_bits"), f"{read_bits} bits; accepted: 32, 64 or 128, narrower "
+                         f"than the flash line ([flash] line_bits = {line_bits})")
     return MemoryRules(
         load_pipelining=pipelining,
         data_block=data_block,
         uncached_path=uncached,
         uncached_rule=rule,
+        uncached_read_bits=read_bits,
         citation=read_citation(r, field),
         note=r.optional_string((*field, "note")),
     )
