@@ -213,11 +213,16 @@ def test_wolfssl_page_section_fed_back_as_a_log_gives_the_built_in_verdicts(tmp_
 
     for ours, theirs in zip(mine.values(), built_in, strict=True):
         assert (ours["algorithm"], ours["operation"]) == (theirs["algorithm"], theirs["operation"])
-        assert ours["verdict"] == theirs["verdict"], (ours["id"], theirs["id"])
-        assert rules(ours) == rules(theirs), (ours["id"], theirs["id"])
         # a public-key figure's variants come from the page's math option, which a log does not print:
-        # the log's figure takes every variant wolfSSL ships (pubkey_costs.toml), so its range may be wider
+        # the log's figure takes every variant wolfSSL ships (pubkey_costs.toml), so its range may be wider,
+        # and a figure faster than every candidate lacks the page's assembly claim that explains it
         public_key = ours["emulated_unit"] == "cycles" and ours["algorithm"].split("-")[0] in PUBLIC_KEY
+        page_claim = public_key and any("the page claims hand-written assembly" in r for r in theirs["reasons"])
+        if page_claim:
+            assert [r for r, _ in rules(ours)] == [r for r, _ in rules(theirs)], (ours["id"], theirs["id"])
+        else:
+            assert ours["verdict"] == theirs["verdict"], (ours["id"], theirs["id"])
+            assert rules(ours) == rules(theirs), (ours["id"], theirs["id"])
         for field in ("emulation", "emulated_min", "cycles_per_byte", "cycles_per_op") + (
                 () if public_key else ("emulated_max", "explanation_memory")):
             assert ours[field] == pytest.approx(theirs[field]) if isinstance(ours[field], float) else \

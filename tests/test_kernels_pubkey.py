@@ -46,14 +46,17 @@ def harness(family: str, variant: str, core: str, compiler: str = "zig") -> Kern
     return KernelHarness(family, variant, core, compiler=compiler)
 
 
-MONT_OPS = ("mont-mul", "mont-sqr")
-FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr"))
+MONT_OPS = ("mont-mul", "mont-sqr", "mont-add", "mont-sub")
+FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr", "add", "sub"))
+#: Every other operation of the family: the whole-operation kernels, the 2^255 - 19 multiplication
+#: by a24 and the constant-time select (each with its own test below).
+OTHER_OPS = ("mont-exp", "x25519", "p256-base-mult", "25519-mul-a24", "select")
 
 
 def cases(operations: tuple[str, ...], cores: tuple[str, ...]) -> list[tuple[str, str, str]]:
     """(variant, operation, core) for every bignum variant on the cores its manifest allows."""
     fam = catalog.family("bignum")
-    assert {op.name for op in fam.operations} == set(MONT_OPS + FIELD_OPS + ("mont-exp", "x25519"))
+    assert {op.name for op in fam.operations} == set(MONT_OPS + FIELD_OPS + OTHER_OPS)
     return [(v.name, op, core) for v in fam.variants.values() for op in operations for core in cores
             if v.supports(core)]
 
@@ -102,11 +105,14 @@ def field_operands(p: int, size: int) -> list[tuple[str, dict[str, bytes]]]:
 
 
 def expected_mont(operation: str, inputs: dict[str, bytes]) -> bytes:
-    """Plain Python integers: a*b*R^-1 mod n, R = 2^(32*limbs) (an oracle independent of modarith)."""
+    """Plain Python integers: a*b*R^-1 mod n, R = 2^(32*limbs) (an oracle independent of modarith);
+    a + b, a - b mod n for the additive operations."""
     n = int.from_bytes(inputs["modulus"], "little")
     a = int.from_bytes(inputs["a"], "little")
     b = a if operation == "mont-sqr" else int.from_bytes(inputs["b"], "little")
     size = len(inputs["a"])
+    if operation in ("mont-add", "mont-sub"):
+        return le((a + b if operation == "mont-add" else a - b) % n, size)
     return le(a * b * pow(1 << (8 * size), -1, n) % n, size)
 
 
@@ -114,6 +120,8 @@ def expected_field(operation: str, inputs: dict[str, bytes]) -> bytes:
     p, size = field_of(operation)
     a = int.from_bytes(inputs["a"], "little")
     b = a if operation.endswith("sqr") else int.from_bytes(inputs["b"], "little")
+    if operation.endswith(("-add", "-sub")):
+        return le((a + b if operation.endswith("add") else a - b) % p, size)
     return le(a * b % p, size)
 
 
@@ -147,6 +155,27 @@ def test_field_equals_reference_and_integers(variant, operation, core, subtests)
             assert reference(f"fe-{operation}")(inputs)["r"] == expected_field(operation, inputs)
             run = h.run(raw, operation)
             assert run.verified, run.mismatch
+
+
+@pytest.mark.parametrize("core", DEFAULT_CORES)
+def test_mul_a24_and_select_equal_their_references(core, subtests):
+    """121665 a mod 2^255 - 19 (RFC 7748 §5 a24) against integers; the select takes b exactly when
+    a is odd, at the field sizes."""
+    for variant in ("c32", "m0"):
+        h = harness("bignum", variant, core)
+        for label, raw in field_operands(P25519, 32):
+            with subtests.test(msg=f"bignum/{variant}:25519-mul-a24:{core}:{label}"):
+                a = int.from_bytes(prepare("fe-25519-mul-a24")(raw)["a"], "little")
+                assert reference("fe-25519-mul-a24")(raw)["r"] == le(a * 121665 % P25519, 32)
+                run = h.run(raw, "25519-mul-a24")
+                assert run.verified, run.mismatch
+        for size in (32, 68):
+            for odd in (0, 1):
+                raw = {"a": bytes([0x10 | odd]) + seeded(f"sel a {size}", size - 1), "b": seeded(f"sel b {size}", size)}
+                with subtests.test(msg=f"bignum/{variant}:select:{core}:{size}B:odd={odd}"):
+                    assert reference("select")(raw)["r"] == (raw["b"] if odd else raw["a"])
+                    run = h.run(raw, "select")
+                    assert run.verified, run.mismatch
 
 
 def field_call(h: KernelHarness, function: str, size: int, *operands: int) -> int:
@@ -447,3 +476,31 @@ def test_matrix_field(variant, operation, core, compiler, subtests):
             assert reference(f"fe-{operation}")(inputs)["r"] == expected_field(operation, inputs)
             run = h.run(raw, operation)
             assert run.verified, run.mismatch
+
+
+# ------------------------------------------------------------ P-256 base-point multiplication
+
+
+def check_p256_base_mult(variant: str, core: str, scalars: tuple[int, ...], subtests) -> None:
+    """The affine [k]G of the whole-operation kernel (p256.h) equals the public key `cryptography`
+    derives from k, and the harness's run verifies it against the reference."""
+    h = harness("bignum", variant, core)
+    for k in scalars:
+        with subtests.test(msg=f"bignum/{variant}:p256-base-mult:{core}:k={k:#x}"[:120]):
+            numbers = ec.derive_private_key(k, ec.SECP256R1()).public_key().public_numbers()
+            result = h.machine.call("p256_scalarmult_base_xy", Buffer(bytes(64), "r"), Buffer(le(k, 32), "a"))
+            assert result.buffer("r") == le(numbers.x, 32) + le(numbers.y, 32)
+    run = h.run({"a": le(scalars[-1], 32)}, "p256-base-mult")
+    assert run.verified, run.mismatch
+
+
+def test_p256_base_mult_equals_cryptography_on_m4(subtests):
+    """k = 1 (no addition after the first digit), 2 (the table's 2G = G + G doubling fallback), n - 1
+    (the last digit adds -G's table entry) and a seeded full-length scalar."""
+    n = curves.P256.n
+    check_p256_base_mult("c32", "m4", (1, 2, n - 1, int.from_bytes(seeded("p256 k", 32), "little") % n), subtests)
+
+
+@pytest.mark.parametrize("variant, core", [("m0", "m0plus"), ("c32", "m0plus"), ("umaal", "m7"), ("umlal", "m33")])
+def test_p256_base_mult_equals_cryptography_on_every_core(variant, core, subtests):
+    check_p256_base_mult(variant, core, (2, int.from_bytes(seeded("p256 k2", 32), "little") % curves.P256.n), subtests)

@@ -1,15 +1,12 @@
 """Composition (counted operations x emulated cycles per field/bignum call) against full emulation
-of whole public-key operations, on Cortex-M0+, M4, M7 and M33 with ideal memory.
+of whole public-key operations, on Cortex-M0+, M4, M7 and M33 with ideal memory
+(:mod:`refbench.sanity.pubkey_whole`): the X25519 ladder, RSA-1024 CRT (two 512-bit fixed-window
+exponentiations) and a P-256 base-point multiplication.
 
-* X25519 (RFC 7748 §5): the whole ladder and inversion (``bignum`` operation ``x25519``) against
-  the reference's counts for an X25519 agreement priced with the 2^255 - 19 mul/sqr kernels;
-* RSA-1024 private (CRT, RFC 8017 §5.1.2): two 512-bit fixed-window exponentiations
-  (``mont-exp`` at 64 bytes, whole) against the exponentiation count priced with mont-mul/mont-sqr
-  at 64 bytes; the recombination is the same measured mont-mul in both.
-
-The error must stay within :data:`refbench.sanity.pubkey_cost.COMPOSITION_BOUND` (its derivation
-is in that module). Default run: the portable C variant on every core and UMAAL on M4; every
-variant with ``-m matrix``.
+Each check re-measures and must equal its recorded entry in ``pubkey_composition.toml`` (from which
+the composition bound is derived: a kernel change that moves a check fails here until the record
+is rewritten with ``python -m refbench.sanity.pubkey_whole --record``), and stay within the bound.
+Default run: the portable C variant on every core and UMAAL on M4; every variant with ``-m matrix``.
 """
 
 from __future__ import annotations
@@ -17,53 +14,20 @@ from __future__ import annotations
 import pytest
 
 from refbench.kernels.catalog import family
-from refbench.measure import Job, Measurer
-from refbench.sanity.pubkey_cost import (
-    COMPOSITION_BOUND,
-    compose,
-    exp_work,
-    field_work,
-    merge,
-    reference_counts,
-)
+from refbench.measure import Measurer
+from refbench.sanity import pubkey_whole
+from refbench.sanity.pubkey_cost import exp_work
+from refbench.sanity.pubkey_whole import COMPOSITION_BOUND, CORES, OPERATIONS, Check, bound_of, check, recorded
 
-CORES = ("m0plus", "m4", "m7", "m33")
 DEFAULT = [("c32", core) for core in CORES] + [("umaal", "m4")]
 MATRIX = [(v, core) for v in family("bignum").variants for core in CORES
           if family("bignum").variant(v).supports(core) and (v, core) not in DEFAULT]
 
 
-def measurer(core: str) -> Measurer:
-    return Measurer(core, use_cache=False)
-
-
-def cycles_of(m: Measurer, variant: str, work: dict[tuple[str, int], int]) -> dict[tuple[str, int], int]:
-    out = {}
-    for op, size in work:
-        result = m.measure(Job("bignum", variant, op, size))
-        assert result.verified, (op, size, result.mismatch or result.error)
-        out[(op, size)] = result.cycles
-    return out
-
-
-def x25519_error(variant: str, core: str, tmp_path) -> float:
-    m = measurer(core)
-    full = m.measure(Job("bignum", variant, "x25519", 32))
-    assert full.verified, full.mismatch or full.error
-    work = field_work("Curve25519", "special", reference_counts("Curve25519", "agree"))
-    composed = compose(work, cycles_of(m, variant, work))
-    return (composed - full.cycles) / full.cycles
-
-
-def rsa1024_private_error(variant: str, core: str, tmp_path) -> float:
-    m = measurer(core)
-    exp = m.measure(Job("bignum", variant, "mont-exp", 64))
-    assert exp.verified, exp.mismatch or exp.error
-    recombination = {("mont-mul", 64): 2}
-    work = merge(exp_work(512, 512, 4, times=2), recombination)
-    cycles = cycles_of(m, variant, work)
-    full = 2 * exp.cycles + compose(recombination, cycles)
-    return (compose(work, cycles) - full) / full
+def recorded_check(operation: str, variant: str, core: str) -> Check:
+    found = [c for c in recorded() if (c.operation, c.variant, c.core) == (operation, variant, core)]
+    assert len(found) == 1, f"no single recorded check for {operation} {variant} {core}: rerun --record"
+    return found[0]
 
 
 def test_exponentiation_count_is_the_kernels_own():
@@ -72,21 +36,51 @@ def test_exponentiation_count_is_the_kernels_own():
     assert exp_work(2048, 224, 5, times=2) == {("mont-mul", 256): 2 * (45 + 30 + 2), ("mont-sqr", 256): 448}
 
 
-@pytest.mark.parametrize("variant, core", DEFAULT)
-def test_x25519_composition_within_bound(variant, core, tmp_path):
-    error = x25519_error(variant, core, tmp_path)
-    assert abs(error) <= COMPOSITION_BOUND, f"X25519 {variant} on {core}: composition error {error:+.2%}"
+def test_every_variant_core_and_operation_is_recorded():
+    want = {(op, v, core) for v, core in DEFAULT + MATRIX for op in OPERATIONS}
+    assert {(c.operation, c.variant, c.core) for c in recorded()} == want
+
+
+def test_bound_is_the_worst_error_plus_the_spread():
+    checks = [Check("a", "v", "c", 100, 103), Check("b", "v", "c", 100, 99), Check("c", "v", "c", 200, 202)]
+    assert bound_of(checks) == pytest.approx(0.03 + 0.04)
+    assert COMPOSITION_BOUND == pytest.approx(bound_of(recorded()))
+    assert 0 < COMPOSITION_BOUND < 0.15  # below the former rounded-up bound, now that additions are priced
+
+
+def test_a_malformed_record_names_the_entry_and_field(tmp_path):
+    bad = tmp_path / "composition.toml"
+    bad.write_text('[[checks]]\noperation = "x25519"\nvariant = "c32"\ncore = "m4"\nfull = "many"\ncomposed = 3\n',
+                   encoding="utf-8")
+    with pytest.raises(ValueError, match=r"composition.toml: \[\[checks\]\] #1 full: expected int"):
+        recorded.__wrapped__(bad)
+    bad.write_text("", encoding="utf-8")
+    with pytest.raises(ValueError, match="no recorded composition check"):
+        recorded.__wrapped__(bad)
+
+
+def test_an_unknown_whole_operation_is_named():
+    with pytest.raises(ValueError, match="Invalid whole operation 'ecdsa'; accepted: x25519, rsa1024-crt"):
+        check("ecdsa", "c32", Measurer("m4"))
+
+
+def run_checks(variant: str, core: str) -> None:
+    m = Measurer(core, use_cache=False)
+    for operation in OPERATIONS:
+        got = check(operation, variant, m)
+        want = recorded_check(operation, variant, core)
+        assert (got.full, got.composed) == (want.full, want.composed), (
+            f"{operation} {variant} {core}: measured {got.full}/{got.composed}, recorded {want.full}/{want.composed}: "
+            f"rerun python -m {pubkey_whole.__name__} --record")
+        assert abs(got.error) <= COMPOSITION_BOUND, f"{operation} {variant} on {core}: composition error {got.error:+.2%}"
 
 
 @pytest.mark.parametrize("variant, core", DEFAULT)
-def test_rsa1024_private_composition_within_bound(variant, core, tmp_path):
-    error = rsa1024_private_error(variant, core, tmp_path)
-    assert abs(error) <= COMPOSITION_BOUND, f"RSA-1024 private {variant} on {core}: composition error {error:+.2%}"
+def test_composition_equals_the_record_and_is_within_the_bound(variant, core):
+    run_checks(variant, core)
 
 
 @pytest.mark.matrix
 @pytest.mark.parametrize("variant, core", MATRIX)
-def test_matrix_composition_within_bound(variant, core, tmp_path):
-    for name, error in (("X25519", x25519_error(variant, core, tmp_path)),
-                        ("RSA-1024 private", rsa1024_private_error(variant, core, tmp_path))):
-        assert abs(error) <= COMPOSITION_BOUND, f"{name} {variant} on {core}: composition error {error:+.2%}"
+def test_matrix_composition_equals_the_record_and_is_within_the_bound(variant, core):
+    run_checks(variant, core)

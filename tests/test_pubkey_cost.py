@@ -48,11 +48,28 @@ def test_fermat_inversion_counts():
     assert fermat_counts(13) == (3, 2)  # 13 - 2 = 0b1011: (bits - 1) S, (weight - 1) M
 
 
-def test_field_work_prices_constants_and_inversions_as_products():
+def test_field_work_prices_every_counted_operation():
     counts = reference_counts("Curve25519", "agree")
     assert (counts.mul, counts.sqr, counts.mul_const, counts.inv) == (1276, 1020, 255, 1)  # RFC 7748 §5 ladder
-    assert field_work("Curve25519", "special", counts) == {("25519-mul", 32): 1276 + 255 + 252,
-                                                          ("25519-sqr", 32): 1020 + 254}
+    assert (counts.add, counts.sub, counts.cswap) == (4 * 255, 4 * 255, 2 * 256)  # per step 4 A, 4 B, 2 cswap; 2 at the end
+    assert field_work("Curve25519", "special", counts) == {("25519-mul", 32): 1276 + 252, ("25519-sqr", 32): 1020 + 254,
+                                                          ("25519-mul-a24", 32): 255, ("25519-add", 32): 1020,
+                                                          ("25519-sub", 32): 1020, ("select", 32): 2 * 512}
+
+
+def test_field_work_prices_a_constant_without_its_own_kernel_as_a_product():
+    counts = reference_counts("Curve448", "agree")
+    work = field_work("Curve448", "special", counts)
+    assert counts.mul_const == 448 and work[("448-mul", 56)] == counts.mul + 448 + fermat_counts(2**448 - 2**224 - 1)[1]
+
+
+def test_small_constant_multiples_count_as_their_additions():
+    from refbench.ref import curves, opcount
+    F = curves.P256.field
+    for k, adds in ((2, 1), (3, 2), (4, 2), (8, 3)):
+        with opcount.counting() as c:
+            F.small(k, 12345)
+        assert (c.add, c.sub, c.mul) == (adds, 0, 0), k
 
 
 def test_compose_multiplies_and_names_what_is_missing():
@@ -84,3 +101,17 @@ def test_non_public_key_and_unknown_operations_say_why():
     odd = dataclasses.replace(FIGURES["000-0296"], operation="decrypt")
     found, why = recipes(odd)
     assert found == () and "Invalid public-key operation ('Curve25519', 'decrypt')" in why
+
+
+def test_windowed_verify_counts_doublings_and_naf_additions_with_the_references_formulas():
+    from refbench.sanity.pubkey_cost import double_scalar_split, windowed_double_scalar_counts
+
+    rest, bits = double_scalar_split("P-256")
+    assert bits == 256 and (rest.inv, rest.mul, rest.sqr) == (1, 3, 2)  # the affine result: 1 I + 3 M + 1 S (+ 1 S)
+    # 257 doublings (3 M + 5 S), 2 x ceil(256 / 6) = 2 x 43 additions: 43 mixed (7 M + 4 S), 43 + 7 full (11 M + 5 S)
+    w5 = windowed_double_scalar_counts("P-256", 5)
+    assert (w5.mul, w5.sqr) == (rest.mul + 257 * 3 + 43 * 7 + 50 * 11, rest.sqr + 257 * 5 + 43 * 4 + 50 * 5)
+    shamir = reference_counts("P-256", "verify")
+    assert w5.mul < shamir.mul and windowed_double_scalar_counts("P-256", 4).mul > w5.mul
+    ed_rest, ed_bits = double_scalar_split("Edwards25519")
+    assert ed_bits == 252 and windowed_double_scalar_counts("Edwards25519", 5).mul < reference_counts("Edwards25519", "verify").mul

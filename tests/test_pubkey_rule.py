@@ -13,7 +13,8 @@ from sanity_fakes import stated_context, synthetic
 from refbench.published.model import load_figures, load_parts
 from refbench.sanity import judge
 from refbench.sanity.plan import Skipped, make_plan, plan_figure
-from refbench.sanity.pubkey_cost import COMPOSITION_BOUND, field_work, reference_counts
+from refbench.sanity.pubkey_cost import field_work, reference_counts
+from refbench.sanity.pubkey_whole import COMPOSITION_BOUND
 from refbench.sanity.pubkey_plan import PubkeyPlan, is_pubkey
 
 FIGURES = {f.id: f for f in load_figures()}
@@ -53,12 +54,13 @@ def test_x25519_inside_the_composed_range_names_variant_recipe_and_configuration
     assert e.status == "emulated" and e.unit == "cycles" and e.position == "inside"
     assert e.finding.rule == "emulator" and e.finding.verdict == "consistent"
     assert {m.job.variant for m in executor.ran} == {"umaal", "umlal"}  # the page's "Cortex-M assembly"
-    assert {m.job.operation for m in executor.ran} == {"25519-mul", "25519-sqr"}
+    assert {m.job.operation for m in executor.ran} == {"25519-mul", "25519-sqr", "25519-add", "25519-sub",
+                                                       "25519-mul-a24", "select"}
     assert (e.emulated_min, e.emulated_max) == (pytest.approx(X25519_CALLS * 900.0), pytest.approx(X25519_CALLS * 2250.0))
     assert e.explanation.startswith("bignum/umaal (UMAAL multiply-accumulate), special-form reduction, "
                                     "constant-time ladder, ART+prefetch on")
     assert e.explanation.endswith("(+2.0%)")
-    assert f"{COMPOSITION_BOUND:.0%} composition bound" in e.finding.message
+    assert f"{COMPOSITION_BOUND:.1%} composition bound: max |composed - emulated|" in e.finding.message
 
 
 def test_faster_than_every_candidate_is_suspicious_without_a_hardware_or_assembly_claim():
@@ -114,3 +116,35 @@ def test_every_public_key_figure_is_planned_or_says_why():
     assert all(isinstance(p, Skipped) and p.explanation for p in unplanned)
     planned = [p for p in plan.figures if isinstance(p, PubkeyPlan)]
     assert planned and all(p.jobs() and p.recipes for p in planned)
+
+
+#: ST CMOX on the NUCLEO-WL55JC (Cortex-M4, 48 MHz): Ed25519 verify (a closed library).
+WL55_CMOX = FIGURES["002-0250"]
+
+
+def test_a_closed_library_faster_than_every_candidate_is_flagged_only_below_the_any_code_floor():
+    probe, _ = emulate(synthetic(WL55_CMOX, "syn-cmox-probe", value=1.0, text="1.000"))
+    fastest = probe.emulated_min  # c32 2000 x 0.9 per call: far above what any code must pay (about 50 per call)
+    assert WL55_CMOX.unit == "cycles"  # CMOX publishes cycles per operation
+    e, _ = emulate(synthetic(WL55_CMOX, "syn-cmox-fast", value=fastest * 0.5, text=f"{fastest * 0.5:.0f}"))
+    assert e.position == "faster" and e.finding.verdict == "explained"
+    assert "ST CMOX (X-CUBE-CRYPTOLIB) is a closed library" in e.explanation
+    assert "above the floor any code must pay" in e.explanation and "32x32 products (Karatsuba counts" in e.explanation
+    tiny = fastest * 0.005
+    e, _ = emulate(synthetic(WL55_CMOX, "syn-cmox-tiny", value=tiny, text=f"{tiny:.0f}"))
+    assert e.position == "faster" and e.finding.verdict == "suspicious" and "below the floor any code must pay" in e.explanation
+
+
+def test_an_assembly_claim_below_the_any_code_floor_is_suspicious():
+    # X25519 on a Cortex-M4: at least (1528 + 1274) x 27 products + 134,672 words moved = 210,326 cycles
+    published = 150_000.0
+    e, _ = emulate(synthetic(L4_X25519, "syn-x-asm-floor", value=ms(published, 80.0), text=f"{ms(published, 80.0):.4f}"))
+    assert e.position == "faster" and e.finding.verdict == "suspicious"
+    assert "the page claims hand-written assembly" in e.explanation
+    assert "75,654 32x32 products" in e.explanation and "= 210,326 cycles" in e.explanation
+
+
+def test_a_section_pka_claim_explains_a_faster_ecc_figure():
+    f = synthetic(G0_ECDSA, "syn-pka", value=0.001, text="0.001", config="STM32U585 (STM PKA PKA w/Fast Math)")
+    e, _ = emulate(f)
+    assert e.position == "faster" and e.finding.verdict == "explained" and "the section's PKA hardware" in e.explanation

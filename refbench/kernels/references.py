@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from refbench.ref import hashes, modes
+from refbench.ref import curves, hashes, modes, weierstrass
 from refbench.ref.aes import AES
 from refbench.ref.ascon import ascon_aead128_encrypt, ascon_hash256
 from refbench.ref.chacha import chacha20_encrypt, chacha20_poly1305_encrypt, poly1305_mac
@@ -190,6 +190,29 @@ def _field_op(field: str, square: bool) -> Callable[[Inputs], Outputs]:
     return run
 
 
+def _field_additive(field: str, sign: int) -> Callable[[Inputs], Outputs]:
+    """a + b (sign 1) or a - b (sign -1) mod the field's prime."""
+    p, size, _ = FIELDS[field]
+
+    def run(a: Inputs) -> Outputs:
+        a = prepare_field(field)(a)
+        return {"r": ((_le(a["a"]) + sign * _le(a["b"])) % p).to_bytes(size, "little")}
+
+    return run
+
+
+def _mont_additive(a: Inputs, sign: int) -> Outputs:
+    a = prepare_mont(a)
+    n = _le(a["modulus"])
+    return {"r": ((_le(a["a"]) + sign * _le(a["b"])) % n).to_bytes(len(a["a"]), "little")}
+
+
+def _select(a: Inputs) -> Outputs:
+    """b when the low bit of a is 1, else a (the kernel's constant-time select)."""
+    _operand_length(a, "a select of 32-bit limbs; accepted: a multiple of 4 bytes", lambda n: n > 0 and n % 4 == 0)
+    return {"r": bytes(a["b"] if a["a"][0] & 1 else a["a"])}
+
+
 REFERENCES["mont-mul"] = lambda a: _mont(a, square=False)
 REFERENCES["mont-sqr"] = lambda a: _mont(a, square=True)
 
@@ -202,15 +225,48 @@ def _mont_exp(a: Inputs) -> Outputs:
 
 
 REFERENCES["mont-exp"] = _mont_exp
+REFERENCES["mont-add"] = lambda a: _mont_additive(a, 1)
+REFERENCES["mont-sub"] = lambda a: _mont_additive(a, -1)
+REFERENCES["select"] = _select
 #: Input preparation by reference name (the identity for every other reference).
 PREPARE: dict[str, Callable[[Inputs], Inputs]] = {"mont-mul": prepare_mont, "mont-sqr": prepare_mont,
-                                                  "mont-exp": prepare_mont}
+                                                  "mont-exp": prepare_mont, "mont-add": prepare_mont,
+                                                  "mont-sub": prepare_mont}
 for _field in FIELDS:
     REFERENCES[f"fe-{_field}-mul"] = _field_op(_field, square=False)
     REFERENCES[f"fe-{_field}-sqr"] = _field_op(_field, square=True)
     PREPARE[f"fe-{_field}-mul"] = PREPARE[f"fe-{_field}-sqr"] = prepare_field(_field)
+    REFERENCES[f"fe-{_field}-add"] = _field_additive(_field, 1)
+    REFERENCES[f"fe-{_field}-sub"] = _field_additive(_field, -1)
+    PREPARE[f"fe-{_field}-add"] = PREPARE[f"fe-{_field}-sub"] = prepare_field(_field)
 
 
+def _mul_a24(a: Inputs) -> Outputs:
+    """121665 a mod 2^255 - 19 (RFC 7748 §5 a24)."""
+    p, size, _ = FIELDS["25519"]
+    a = prepare_field("25519")(a)
+    return {"r": (_le(a["a"]) * 121665 % p).to_bytes(size, "little")}
+
+
+REFERENCES["fe-25519-mul-a24"] = _mul_a24
+
+
+def prepare_p256_scalar(a: Inputs) -> Inputs:
+    """A P-256 scalar: 32 bytes reduced mod the group order n (FIPS 186-4 D.1.2.3)."""
+    _operand_length(a, "a P-256 scalar; accepted: 32 bytes", lambda n: n == 32)
+    return {**a, "a": (_le(a["a"]) % curves.P256.n).to_bytes(32, "little")}
+
+
+def _p256_base_mult(a: Inputs) -> Outputs:
+    """The affine x of [k]G on P-256 (0 for k = 0), by the reference's fixed 4-bit window."""
+    k = _le(prepare_p256_scalar(a)["a"])
+    Q = weierstrass.scalar_mult(curves.P256, k, curves.P256.G)
+    return {"r": (0 if Q is None else Q[0]).to_bytes(32, "little")}
+
+
+REFERENCES["p256-base-mult"] = _p256_base_mult
+PREPARE["p256-base-mult"] = prepare_p256_scalar
+PREPARE["fe-25519-mul-a24"] = prepare_field("25519")
 REFERENCES["x25519"] = lambda a: {"r": x25519(a["a"], a["b"])}  # scalar a, u-coordinate b (RFC 7748 §5)
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass, field
 
+from refbench.ref import opcount
 from refbench.ref.modarith import PrimeField
 
 __all__ = [
@@ -103,6 +104,7 @@ def _check_length(curve: MontgomeryCurve, what: str, data: bytes) -> None:
 
 def _cswap(swap: int, x2: int, x3: int, z2: int, z3: int) -> tuple[int, int, int, int]:
     """cswap of RFC 7748 §5 on both coordinate pairs: a mask of all ones (swap = 1) or zeros, no branch."""
+    opcount.cswap(2)
     mask = -swap
     dx = mask & (x2 ^ x3)
     dz = mask & (z2 ^ z3)

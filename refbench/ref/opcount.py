@@ -28,9 +28,20 @@ Counted events
     a reduction modulo the field prime or modulus (one per ``mul``/``sqr``/``mul_const``
     in the schoolbook "multiply then reduce" form; one per REDC in Montgomery form)
 
-Additions, subtractions and multiplications by the constants 2, 3, 4 and 8 (a few
-additions or shifts, as in the Jacobian formulas) are not counted: they cost a
-few percent of a multiplication on a 32-bit core.
+``add``
+    a modular addition a + b (one pass of word additions and a conditional
+    subtraction of the modulus); a multiplication by 2, 3, 4 or 8 (the EFD
+    formulas' small constants) counts as the additions it takes: 1, 2, 2, 3
+``sub``
+    a modular subtraction a − b or negation −a (one pass of word subtractions and
+    a conditional addition of the modulus)
+``cswap``
+    a constant-time conditional swap of two field elements (the Montgomery ladder's
+    cswap of RFC 7748 §5 swaps two pairs: two events)
+
+The additive events cost a few percent of a multiplication each on a 32-bit core,
+but an X25519 ladder step does eight of them against ten products, so the cost
+composition prices them too (refbench/sanity/pubkey_cost.py).
 """
 
 from __future__ import annotations
@@ -41,6 +52,8 @@ from dataclasses import dataclass
 
 __all__ = [
     "OpCount",
+    "add",
+    "cswap",
     "counting",
     "inv",
     "mul",
@@ -49,6 +62,7 @@ __all__ = [
     "red",
     "sqr",
     "sqr_unreduced",
+    "sub",
     "suspended",
 ]
 
@@ -62,6 +76,9 @@ class OpCount:
     mul_const: int = 0
     inv: int = 0
     red: int = 0
+    add: int = 0
+    sub: int = 0
+    cswap: int = 0
 
     def as_dict(self) -> dict[str, int]:
         return {
@@ -70,6 +87,9 @@ class OpCount:
             "mul_const": self.mul_const,
             "inv": self.inv,
             "red": self.red,
+            "add": self.add,
+            "sub": self.sub,
+            "cswap": self.cswap,
         }
 
     def __str__(self) -> str:
@@ -134,6 +154,21 @@ def mul_const(n: int = 1) -> None:
 def inv(n: int = 1) -> None:
     """Record ``n`` inversions."""
     _record(n, "inv", reduced=False)
+
+
+def add(n: int = 1) -> None:
+    """Record ``n`` modular additions (or the additions of a small-constant multiple)."""
+    _record(n, "add", reduced=False)
+
+
+def sub(n: int = 1) -> None:
+    """Record ``n`` modular subtractions or negations."""
+    _record(n, "sub", reduced=False)
+
+
+def cswap(n: int = 1) -> None:
+    """Record ``n`` constant-time conditional swaps of two field elements."""
+    _record(n, "cswap", reduced=False)
 
 
 def red(n: int = 1) -> None:

@@ -11,7 +11,7 @@ size. The counts come from the Python references run under :func:`refbench.ref.o
 ``exp.h``); the pricing of what no kernel has (inversion, one-word constants) and every library
 choice are data, with their sources, in ``pubkey_costs.toml``. :func:`compose` multiplies the
 work by measured cycles. The composition is checked against full emulation of whole operations
-(``tests/test_pubkey_composition.py``); :data:`COMPOSITION_BOUND` is the bound that check holds.
+(:mod:`refbench.sanity.pubkey_whole`, which derives the composition bound from it).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -29,19 +29,8 @@ from refbench.ref import curves, ecdh, ecdsa, eddsa, edwards, montgomery, opcoun
 
 COSTS_PATH = Path(__file__).with_name("pubkey_costs.toml")
 
-#: What the composition may miss against full emulation of a whole operation, as a fraction of
-#: the composed cycles: the additive work the references do not count (opcount.py: additions,
-#: subtractions, conditional swaps, loop control). Its size is measured, not fitted to any
-#: published figure: tests/test_pubkey_composition.py emulates whole operations (the X25519 ladder
-#: of kernels/bignum/x25519.h, the fixed-window exponentiation of exp.h) on M0+, M4, M7 and M33 and
-#: compares them with their composition. Per X25519 ladder step (RFC 7748 §5) 4 additions,
-#: 4 subtractions and 2 conditional swaps go unpriced against 10 priced products (a24 priced as a
-#: full product, which partly compensates): composed - full = -12.2% at worst (M4, UMAAL, where a
-#: product is cheapest against the loads and stores of an addition), -1.4% on M0+; an
-#: exponentiation has no additive work: within 0.5%. Weierstrass Jacobian formulas have fewer
-#: additions per product (doubling with a = -3: 8 products, ~8 additions/subtractions; a ladder
-#: step: 10 and 8). The bound is the worst measured error rounded up to the next 5%: 15%.
-COMPOSITION_BOUND = 0.15
+#: The kernel operation that prices a conditional swap (two per swap: [pricing] cswap).
+SELECT = "select"
 
 #: Work: (kernel operation, operand bytes) -> number of calls.
 Work = dict[tuple[str, int], int]
@@ -68,8 +57,9 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(field.get(key), kind):
                 raise ValueError(f"{path}: [fields.{name}] {key}: expected {kind.__name__}, got {field.get(key)!r}")
         for kind, ops in field["kinds"].items():
-            if not (isinstance(ops, list) and len(ops) == 2 and all(isinstance(o, str) for o in ops)):
-                raise ValueError(f"{path}: [fields.{name}] kinds.{kind}: expected [mul operation, sqr operation]")
+            if not (isinstance(ops, list) and len(ops) in (4, 5) and all(isinstance(o, str) for o in ops)):
+                raise ValueError(f"{path}: [fields.{name}] kinds.{kind}: expected [mul, sqr, add, sub operations] "
+                                 "and optionally the one-word-constant multiplication")
     for i, rule in enumerate(data["libraries"]):
         for key, kind in (("library", str), ("match", str), ("asm", str), ("variants", list), ("why", str)):
             if not isinstance(rule.get(key), kind):
@@ -78,8 +68,9 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     for key in ("windows", "rsa_public_exponent", "subgroup_bits", "dsa_n_bits"):
         if key not in exp:
             raise ValueError(f"{path}: [exponentiation] {key}: missing")
-    if not isinstance(data["scalar_mult"].get("comb_bits"), list):
-        raise ValueError(f"{path}: [scalar_mult] comb_bits: expected a list of widths")
+    for key in ("comb_bits", "wnaf_bits"):
+        if not isinstance(data["scalar_mult"].get(key), list):
+            raise ValueError(f"{path}: [scalar_mult] {key}: expected a list of widths")
     return data
 
 
@@ -117,23 +108,27 @@ class Counts:
     sqr: int
     mul_const: int
     inv: int
+    add: int = 0
+    sub: int = 0
+    cswap: int = 0
+
+    def _zip(self, other: Counts, sign: int) -> Counts:
+        return Counts(*(getattr(self, f.name) + sign * getattr(other, f.name) for f in fields(Counts)))
 
     def __add__(self, other: Counts) -> Counts:
-        return Counts(self.mul + other.mul, self.sqr + other.sqr, self.mul_const + other.mul_const,
-                      self.inv + other.inv)
+        return self._zip(other, 1)
 
     def __sub__(self, other: Counts) -> Counts:
-        return Counts(self.mul - other.mul, self.sqr - other.sqr, self.mul_const - other.mul_const,
-                      self.inv - other.inv)
+        return self._zip(other, -1)
 
     def times(self, n: int) -> Counts:
-        return Counts(self.mul * n, self.sqr * n, self.mul_const * n, self.inv * n)
+        return Counts(*(getattr(self, f.name) * n for f in fields(Counts)))
 
 
 def _counted(fn: Any, *args: Any, **kwargs: Any) -> Counts:
     with opcount.counting() as c:
         fn(*args, **kwargs)
-    return Counts(c.mul, c.sqr, c.mul_const, c.inv)
+    return Counts(c.mul, c.sqr, c.mul_const, c.inv, c.add, c.sub, c.cswap)
 
 
 def _scalar(n: int) -> int:
@@ -224,6 +219,61 @@ def edwards_comb_counts(curve: str, width: int) -> Counts:
     return (_counted(edwards.double, e, P) + _counted(edwards.add, e, P, e.B)).times(steps)
 
 
+@cache
+def double_scalar_split(curve: str) -> tuple[Counts, int]:
+    """(the counts of the reference's verify outside its double-scalar multiplication, the bit
+    length of the longer scalar): the verify run once with the reference's own double-scalar
+    multiplication wrapped, so its part is measured, not estimated."""
+    import refbench.ref.ecdsa as ecdsa_module
+    import refbench.ref.sm2 as sm2_module
+
+    module: Any = edwards if curve in _EDWARDS else (sm2_module if curve == "SM2" else ecdsa_module)
+    original = module.double_scalar_mult
+    inner: list[Counts] = []
+    bits: list[int] = []
+
+    def wrapped(c: Any, u1: int, P: Any, u2: int, Q: Any) -> Any:
+        bits.append(max(u1.bit_length(), u2.bit_length()))
+        with opcount.counting() as n:
+            out = original(c, u1, P, u2, Q)
+        inner.append(Counts(n.mul, n.sqr, n.mul_const, n.inv, n.add, n.sub, n.cswap))
+        return out
+
+    module.double_scalar_mult = wrapped
+    try:
+        total = reference_counts.__wrapped__(curve, "verify")
+    finally:
+        module.double_scalar_mult = original
+    if len(inner) != 1:
+        raise ValueError(f"Invalid reference verify on {curve}: {len(inner)} double-scalar multiplications, expected 1")
+    return total - inner[0], bits[0]
+
+
+@cache
+def windowed_double_scalar_counts(curve: str, width: int) -> Counts:
+    """A verify whose u1 P + u2 Q interleaves two width-``width`` NAFs (Hankerson, Menezes, Vanstone,
+    Guide to ECC, Alg. 3.51; ref10's ge_double_scalarmult_vartime, a sliding window of 5 bits): one
+    doubling per bit, and per scalar about bits / (width + 1) additions (the NAF density, ibid.
+    Theorem 3.29); the base point's odd multiples are a table in ROM (Weierstrass: affine, mixed
+    additions), the public key's 2^(width-2) odd multiples are computed (one doubling, 2^(width-2) - 1
+    additions). Priced with the reference's point formulas, plus the rest of the reference's verify."""
+    rest, bits = double_scalar_split(curve)
+    adds = -(-bits // (width + 1))
+    table = (1 << (width - 2)) - 1
+    if curve in _EDWARDS:
+        e = _EDWARDS[curve]
+        P = edwards.scalar_mult(e, 3, e.B)
+        dbl, add = _counted(edwards.double, e, P), _counted(edwards.add, e, P, e.B)
+        return rest + dbl.times(bits + 1) + add.times(2 * adds + table)
+    c = _WEIERSTRASS[curve]
+    P = weierstrass.to_jacobian(weierstrass.scalar_mult(c, 3, c.G))
+    Q = weierstrass.to_jacobian(weierstrass.scalar_mult(c, 5, c.G))
+    dbl = _counted(weierstrass.jacobian_double, c, P)
+    add = _counted(weierstrass.jacobian_add, c, P, Q)
+    madd = _counted(weierstrass.jacobian_add_mixed, c, P, c.G)
+    return rest + dbl.times(bits + 1) + madd.times(adds) + add.times(adds + table)
+
+
 #: Base-point multiplications a library may do per Edwards operation (RFC 8032 §5.1.6: the
 #: reference's sign computes A = [s]B and R = [r]B; a library given the public key only R).
 _EDWARDS_BASE_MULTS = {"keygen": (1,), "sign": (2, 1)}
@@ -241,15 +291,23 @@ def fermat_counts(p: int) -> tuple[int, int]:
 
 def field_work(curve: str, kind: str, counts: Counts) -> Work:
     """Kernel calls of ``counts`` in ``curve``'s field with arithmetic ``kind`` (pubkey_costs.toml
-    ``[fields]``): mul and mul_const on the mul operation, sqr on the sqr operation, every
-    inversion as a Fermat exponentiation ([pricing] inv, mul_const)."""
+    ``[fields]``: [mul, sqr, add, sub(, mul_const)] operations): mul on the mul operation, mul_const
+    on the field's constant multiplication or else on mul ([pricing] mul_const), sqr on the sqr operation, every inversion as a Fermat exponentiation ([pricing] inv, mul_const),
+    additions and subtractions on the field's add/sub operations ([pricing] add_sub), and each
+    conditional swap as two selects ([pricing] cswap). Additive operations that do not occur are
+    left out (no kernel call to measure)."""
     field = load_costs()["fields"][curve]
-    mul_op, sqr_op = field["kinds"][kind]
+    mul_op, sqr_op, add_op, sub_op, *const_op = field["kinds"][kind]
     size = field["bytes"]
     inv_s, inv_m = fermat_counts(_PRIMES[curve])
-    mul = counts.mul + counts.mul_const + counts.inv * inv_m
+    mul = counts.mul + (0 if const_op else counts.mul_const) + counts.inv * inv_m
     sqr = counts.sqr + counts.inv * inv_s
-    return {(mul_op, size): mul, (sqr_op, size): sqr}
+    work = {(mul_op, size): mul, (sqr_op, size): sqr}
+    for key, n in (((const_op[0] if const_op else mul_op, size), counts.mul_const if const_op else 0),
+                   ((add_op, size), counts.add), ((sub_op, size), counts.sub), ((SELECT, size), 2 * counts.cswap)):
+        if n:
+            work[key] = n
+    return work
 
 
 def exp_work(modulus_bits: int, exponent_bits: int, window: int, times: int = 1) -> Work:
@@ -355,6 +413,9 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     methods: list[tuple[str, Counts]] = []
     if curve in _WEIERSTRASS:
         methods.append(("4-bit fixed window" if operation != "verify" else "Shamir double-scalar", counted))
+        if operation == "verify":
+            for w in costs["scalar_mult"]["wnaf_bits"]:
+                methods.append((f"interleaved {w}-bit wNAF double-scalar", windowed_double_scalar_counts(curve, w)))
         if operation in ("keygen", "sign"):
             generic = base_scalar_counts(curve)
             for w in costs["scalar_mult"]["comb_bits"]:
@@ -363,6 +424,9 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
         methods.append(("constant-time ladder", counted))
     else:
         methods.append(("double-and-add" if operation != "verify" else "double-scalar double-and-add", counted))
+        if operation == "verify":
+            for w in costs["scalar_mult"]["wnaf_bits"]:
+                methods.append((f"interleaved {w}-bit wNAF double-scalar", windowed_double_scalar_counts(curve, w)))
         if operation in _EDWARDS_BASE_MULTS:
             generic = base_scalar_counts(curve)
             for w in costs["scalar_mult"]["comb_bits"]:
@@ -393,6 +457,6 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["COMPOSITION_BOUND", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
+__all__ = ["SELECT", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "library_variants", "load_costs", "recipes", "reference_counts"]
 

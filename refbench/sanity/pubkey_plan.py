@@ -29,13 +29,16 @@ from refbench.sanity.executor import MeasureJob
 from refbench.sanity.memory_configs import DEFAULT_KINDS, MemoryConfig
 from refbench.sanity.numbers import SAME_WORK_TOLERANCE, relative_resolution
 from refbench.sanity.pubkey_cost import (
-    COMPOSITION_BOUND,
     Recipe,
     compose,
     family_of,
     library_variants,
     recipes,
 )
+from refbench.sanity.libraries import library_of
+from refbench.sanity.pubkey_floor import describe as describe_floor
+from refbench.sanity.pubkey_floor import floor_cycles
+from refbench.sanity.pubkey_whole import COMPOSITION_BOUND, COMPOSITION_DERIVATION
 from refbench.sanity.verdicts import Finding, Verdict
 from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
 
@@ -104,14 +107,32 @@ def _results(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> list[Var
 
 
 def _claims(f: Figure) -> str:
-    """What the page claims that the kernels are not: hardware, or hand-written assembly for the
-    public-key arithmetic (the math option, e.g. wolfSSL "SP math, Cortex-M assembly": its
-    multiplications are unrolled assembly, the kernels are C with one inline multiply-accumulate)."""
+    """What the page claims that the kernels are not: hardware (the figure's, or the section's PKA:
+    wolfSSL built with WOLFSSL_STM32_PKA computes ECC point multiplications on the PKA,
+    wolfcrypt/src/port/st/stm32.c stm32_ecc_mulmod), or hand-written assembly for the public-key
+    arithmetic (the math option, e.g. wolfSSL "SP math, Cortex-M assembly": its multiplications are
+    unrolled assembly, the kernels are C with one inline multiply-accumulate)."""
     if f.implementation == "hardware" or f.hw:
         return f"hardware ({', '.join(f.hw) or 'stated'})"
+    if "PKA" in (f.config or "").split() and family_of(f) in ("ECDSA", "ECDH", "ECC"):
+        return "the section's PKA hardware (wolfSSL WOLFSSL_STM32_PKA: ECC point multiplication on the PKA)"
     if "assembly" in (f.math or "").lower():
         return f"hand-written assembly ({f.math})"
     return ""
+
+
+def _closed(f: Figure) -> bool:
+    """True when the figure's library is closed (refbench/sanity/libraries.toml ``closed``)."""
+    lib = library_of(f)
+    return bool(lib and lib.closed)
+
+
+def any_code_floor(p: PubkeyPlan) -> tuple[float, str]:
+    """The floor any code must pay for the figure's operation on its core (the smallest over its
+    recipes), and its derivation (:mod:`refbench.sanity.pubkey_floor`)."""
+    floors = [(floor_cycles(r.as_work(), p.board.core), r.name) for r in p.recipes]
+    (cycles, products, words), name = min(floors, key=lambda x: x[0][0])
+    return cycles, describe_floor(cycles, products, words, p.board.core, name)
 
 
 def describe(r: VariantResult) -> str:
@@ -121,10 +142,13 @@ def describe(r: VariantResult) -> str:
 
 def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emulation:
     """Rule e's verdict on one public-key figure: inside the composed range (consistent), faster
-    than every candidate (explained when the page claims hardware, suspicious otherwise) or slower
+    than every candidate (explained when the page claims hardware; when it claims hand-written
+    assembly or its library is closed, explained above the floor any code must pay and suspicious
+    below it, :mod:`refbench.sanity.pubkey_floor`; suspicious otherwise) or slower
     than every one (explained: the candidates bound the arithmetic from below; no upper bound is
     modelled). The allowance is SAME_WORK_TOLERANCE + the printed resolution +
-    COMPOSITION_BOUND (what composition may miss, checked against full emulation)."""
+    COMPOSITION_BOUND (what composition may miss, derived from full emulation of whole operations:
+    :mod:`refbench.sanity.pubkey_whole`)."""
     f, board = p.figure, p.board
     results = _results(p, measured)
     published = normalise(f).cycles_per_op
@@ -153,7 +177,7 @@ def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emul
             f"{len(p.configs)} memory configuration(s) on {board.part} ({board.core}, {build})"
             + (f"; {'; '.join(notes)}" if notes else "")
             + f"; counted field/bignum operations x emulated cycles per call (allowance {allowance:.0%} including "
-              f"the {COMPOSITION_BOUND:.0%} composition bound)")
+              f"the {COMPOSITION_BOUND:.1%} composition bound: {COMPOSITION_DERIVATION})")
     verdict: Verdict
     if lo * (1 - allowance) <= published <= hi * (1 + allowance):
         position, chosen, residual = "inside", nearest, (published - rate[nearest]) / rate[nearest]
@@ -163,10 +187,25 @@ def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emul
     elif published < lo:
         position, chosen, residual = "faster", good[0], (published - lo) / lo
         claims = _claims(f)
-        verdict = "explained" if claims else "suspicious"
-        explanation = (f"faster than every composed candidate ({residual:+.1%} against {describe(good[0])}, built "
-                       f"with {KERNEL_COMPILER} -{p.opt})" + (f": the page claims {claims}" if claims else
-                       ": needs faster arithmetic or a cheaper method than the variants the library ships"))
+        faster = (f"faster than every composed candidate ({residual:+.1%} against {describe(good[0])}, built "
+                  f"with {KERNEL_COMPILER} -{p.opt})")
+        if claims.startswith(("hardware", "the section's PKA")):
+            verdict, explanation = "explained", f"{faster}: the page claims {claims}"
+        elif claims or _closed(f):
+            why = (f"the page claims {claims}" if claims else
+                   f"{f.library} is a closed library (precompiled, code not public; refbench/sanity/libraries.toml), "
+                   "so C candidates do not bound it")
+            bound, derivation = any_code_floor(p)
+            if published < bound * (1 - relative_resolution(f)):
+                verdict = "suspicious"
+                explanation = (f"{faster}: {why}, but it is below the {derivation} (published "
+                               f"{published / bound:.2f}x of it)")
+            else:
+                verdict = "explained"
+                explanation = f"{faster}: {why}, and it is above the {derivation} ({published / bound:.2f}x of it)"
+        else:
+            verdict = "suspicious"
+            explanation = f"{faster}: needs faster arithmetic or a cheaper method than the variants the library ships"
         message = f"{head}: {explanation}"
     else:
         position, chosen, residual = "slower", good[-1], (published - hi) / hi

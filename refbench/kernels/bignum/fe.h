@@ -15,6 +15,9 @@
  *   448      p = 2^448 - 2^224 - 1 (RFC 7748 §4.2): the top 448 bits H folded with
  *            2^448 = 2^224 + 1, i.e. L + H + (H_lo + H_hi) 2^224 + H_hi for H = H_lo + H_hi 2^224.
  *
+ * Each field also has its modular addition and subtraction (limbs.h mod_add, mod_sub: one pass
+ * and one masked correction), the additive work of the curve formulas.
+ *
  * The 512-bit product and square come from limbs.h. Every result is canonical, in [0, p), so
  * it can be compared byte for byte; libraries keep intermediate results only partly reduced,
  * so the final masked subtraction (P-256) or +19 pass (25519) here is a cost they pay once per
@@ -93,8 +96,18 @@ void fe_p256_sqr(uint32_t *r, const uint32_t *a)
     p256_reduce(r, t);
 }
 
+void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P256_P, 8); }
+void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P256_P, 8); }
+
 /* ---------------------------------------------------------------------------------------- */
 /* 2^255 - 19 */
+
+static const uint32_t P25519_P[8] = {0xffffffedu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
+                                     0xffffffffu, 0xffffffffu, 0xffffffffu, 0x7fffffffu};
+
+/* r = a + b, r = a - b mod p (the sum is below 2p < 2^256: one masked subtraction) */
+void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P25519_P, 8); }
+void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P25519_P, 8); }
 
 /* r += 19 * q for q < 2^27, rippling the carry through the 8 words. */
 static void add19(uint32_t r[8], uint32_t q)
@@ -143,6 +156,38 @@ void fe25519_sqr(uint32_t *r, const uint32_t *a)
     uint32_t t[16];
     sqr_wide(t, a, 8);
     fe25519_reduce(r, t);
+}
+
+/* r = x mod p for x < 2^255 (r may be x): x - p when x + 19 has bit 255 set. */
+static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
+{
+    uint32_t u[8];
+    for (uint32_t i = 0; i < 8; i++) {
+        u[i] = x[i];
+    }
+    add19(u, 1);
+    const uint32_t keep = 0u - (u[7] >> 31);
+    u[7] &= 0x7fffffffu;
+    for (uint32_t i = 0; i < 8; i++) {
+        r[i] = (u[i] & keep) | (x[i] & ~keep);
+    }
+}
+
+/* r = 121665 a mod p (a24 of RFC 7748 §5, a multiplication by a one-word constant): one row
+ * of word products (the 9th word below 2^17), folded with 2^255 = 19 twice, then frozen. */
+void fe25519_mul_a24(uint32_t *r, const uint32_t *a)
+{
+    uint32_t c = 0, q;
+    for (uint32_t i = 0; i < 8; i++) {
+        MAC(c, r[i], a[i], 121665u, 0u, c);
+    }
+    q = (c << 1) | (r[7] >> 31);
+    r[7] &= 0x7fffffffu;
+    add19(r, q);
+    q = r[7] >> 31;
+    r[7] &= 0x7fffffffu;
+    add19(r, q);
+    fe25519_freeze(r, r);
 }
 
 /* ---------------------------------------------------------------------------------------- */
@@ -215,6 +260,9 @@ void fe_p384_sqr(uint32_t *r, const uint32_t *a)
     p384_reduce(r, t);
 }
 
+void fe_p384_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P384_P, 12); }
+void fe_p384_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P384_P, 12); }
+
 /* ---------------------------------------------------------------------------------------- */
 /* P-521: 17 limbs, the top one holding 9 bits */
 
@@ -257,6 +305,9 @@ void fe_p521_sqr(uint32_t *r, const uint32_t *a)
     sqr_wide(t, a, 17);
     p521_reduce(r, t);
 }
+
+void fe_p521_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P521_P, 17); }
+void fe_p521_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P521_P, 17); }
 
 /* ---------------------------------------------------------------------------------------- */
 /* 2^448 - 2^224 - 1: 14 limbs */
@@ -309,5 +360,8 @@ void fe448_sqr(uint32_t *r, const uint32_t *a)
     sqr_wide(t, a, 14);
     p448_reduce(r, t);
 }
+
+void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P448_P, 14); }
+void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P448_P, 14); }
 
 #endif

@@ -89,4 +89,50 @@ static void sub_if_ge(uint32_t *r, const uint32_t *x, uint32_t top, const uint32
     }
 }
 
+/* r = a + b mod m for a, b < m (r may be a or b): the word additions with their carry, then
+ * one masked subtraction of m (the sum is below 2m). */
+static void mod_add(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *m, uint32_t n)
+{
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t s = a[i] + c;
+        const uint32_t c1 = s < c;
+        r[i] = s + b[i];
+        c = c1 | (r[i] < s);
+    }
+    sub_if_ge(r, r, c, m, n);
+}
+
+/* r = a - b mod m for a, b < m (r may be a or b): the word subtractions with their borrow,
+ * then m added back, masked, when the difference borrows. */
+static void mod_sub(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *m, uint32_t n)
+{
+    uint32_t borrow = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t d = a[i] - b[i];
+        const uint32_t b1 = a[i] < b[i];
+        r[i] = d - borrow;
+        borrow = b1 | (d < borrow);
+    }
+    const uint32_t mask = 0u - borrow;
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t s = r[i] + c;
+        const uint32_t c1 = s < c;
+        r[i] = s + (m[i] & mask);
+        c = c1 | (r[i] < s);
+    }
+}
+
+/* Swap a and b when swap is 1, by masks (constant time). */
+static void cswap_words(uint32_t *a, uint32_t *b, uint32_t swap, uint32_t n)
+{
+    const uint32_t mask = 0u - swap;
+    for (uint32_t i = 0; i < n; i++) {
+        const uint32_t t = (a[i] ^ b[i]) & mask;
+        a[i] ^= t;
+        b[i] ^= t;
+    }
+}
+
 #endif

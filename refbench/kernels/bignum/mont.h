@@ -97,4 +97,27 @@ void bn_mont_sqr(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a)
     sub_if_ge(r, t + limbs, top, n, limbs);
 }
 
+/* r = a + b mod n, r = a - b mod n (a, b < n): the additive work of the Montgomery-form
+ * fields (brainpool, SM2), whose elements stay in Montgomery form through additions. */
+void bn_mod_add(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    mod_add(r, a, b, ctx->n, ctx->limbs);
+}
+
+void bn_mod_sub(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    mod_sub(r, a, b, ctx->n, ctx->limbs);
+}
+
+/* r = b if the low bit of a is 1, else a, by masks (no branch): a constant-time select of one
+ * element, half of a conditional swap of two (which reads both, and writes both). The
+ * condition comes from the data so the reference can state the result. */
+void bn_select(uint32_t *r, const uint32_t *a, const uint32_t *b, uint32_t limbs)
+{
+    const uint32_t mask = 0u - (a[0] & 1u);
+    for (uint32_t i = 0; i < limbs; i++) {
+        r[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
+    }
+}
+
 #endif

@@ -11,7 +11,7 @@ static inline __attribute__((always_inline)) void mac(uint32_t *hi, uint32_t *lo
     __asm__("umlal %0, %1, %2, %3\n\t"
             "adds %0, %0, %4\n\t"
             "adc %1, %1, #0"
-            : "+r"(l), "+r"(h)
+            : "+&r"(l), "+&r"(h) /* early clobber: written by UMLAL before ADDS reads d */
             : "r"(a), "r"(b), "r"(d)
             : "cc");
     *hi = h;
@@ -22,3 +22,4 @@ static inline __attribute__((always_inline)) void mac(uint32_t *hi, uint32_t *lo
 #include "fe.h"
 #include "exp.h"
 #include "x25519.h"
+#include "p256.h"
