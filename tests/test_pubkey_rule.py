@@ -148,3 +148,26 @@ def test_a_section_pka_claim_explains_a_faster_ecc_figure():
     f = synthetic(G0_ECDSA, "syn-pka", value=0.001, text="0.001", config="STM32U585 (STM PKA PKA w/Fast Math)")
     e, _ = emulate(f)
     assert e.position == "faster" and e.finding.verdict == "explained" and "the section's PKA hardware" in e.explanation
+
+
+#: CycloneCRYPTO 2.5.0 on the STM32F756ZG (Cortex-M7): X25519 key generation, and ECDSA-P256 signing.
+F756_CYCLONE_X25519 = FIGURES["003-0131"]
+F756_CYCLONE_ECDSA = next(f for f in FIGURES.values() if f.source.startswith("003") and f.algorithm == "ECDSA-P256"
+                          and f.operation == "sign" and f.implementation == "software")
+
+
+def test_a_library_with_its_own_field_code_is_bounded_only_by_the_any_code_floor():
+    """CycloneCRYPTO's Curve25519 field code (29-bit limbs, unrolled) is its own (libraries.toml
+    own_arithmetic): faster than every composed candidate is explained above the floor; its P-256
+    goes through code the candidates model, so faster there is still suspicious."""
+    for template, own in ((F756_CYCLONE_X25519, True), (F756_CYCLONE_ECDSA, False)):
+        probe, _ = emulate(synthetic(template, f"syn-cy-probe-{own}", value=1.0, text="1.0"))
+        fastest_ms = probe.emulated_min / (template.clock_mhz * 1e3)  # cycles -> ms at the page's clock
+        fast = fastest_ms * 0.5
+        e, _ = emulate(synthetic(template, f"syn-cy-fast-{own}", value=fast, text=f"{fast:.4f}"))
+        assert e.position == "faster"
+        if own:
+            assert e.finding.verdict == "explained" and "field code of its own" in e.explanation
+            assert "above the floor any code must pay" in e.explanation
+        else:
+            assert e.finding.verdict == "suspicious" and "field code of its own" not in e.explanation

@@ -121,10 +121,21 @@ def _claims(f: Figure) -> str:
     return ""
 
 
-def _closed(f: Figure) -> bool:
-    """True when the figure's library is closed (refbench/sanity/libraries.toml ``closed``)."""
+def _not_bounded_by_candidates(f: Figure) -> str:
+    """Why the composed C candidates do not bound ``f`` from below, "" when they do: its library is
+    closed, or writes this algorithm's field code its own way (refbench/sanity/libraries.toml
+    ``closed``, ``own_arithmetic``)."""
     lib = library_of(f)
-    return bool(lib and lib.closed)
+    if lib is None:
+        return ""
+    if lib.closed:
+        return (f"{f.library} is a closed library (precompiled, code not public; refbench/sanity/libraries.toml), "
+                "so C candidates do not bound it")
+    if any(f.algorithm.startswith(a) for a in lib.own_arithmetic):
+        return (f"{lib.name} computes {f.algorithm} with field code of its own that no bignum kernel models "
+                f"({lib.own_arithmetic_source}; refbench/sanity/libraries.toml), so the composed candidates do "
+                "not bound it")
+    return ""
 
 
 def any_code_floor(p: PubkeyPlan) -> tuple[float, str]:
@@ -191,10 +202,8 @@ def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emul
                   f"with {KERNEL_COMPILER} -{p.opt})")
         if claims.startswith(("hardware", "the section's PKA")):
             verdict, explanation = "explained", f"{faster}: the page claims {claims}"
-        elif claims or _closed(f):
-            why = (f"the page claims {claims}" if claims else
-                   f"{f.library} is a closed library (precompiled, code not public; refbench/sanity/libraries.toml), "
-                   "so C candidates do not bound it")
+        elif claims or _not_bounded_by_candidates(f):
+            why = f"the page claims {claims}" if claims else _not_bounded_by_candidates(f)
             bound, derivation = any_code_floor(p)
             if published < bound * (1 - relative_resolution(f)):
                 verdict = "suspicious"
@@ -209,10 +218,10 @@ def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emul
         message = f"{head}: {explanation}"
     else:
         position, chosen, residual = "slower", good[-1], (published - hi) / hi
-        # The composed candidates bound the arithmetic from below (additions, subtractions and the
-        # library's own overheads are not priced; a library's bignum code -- generic multi-precision
-        # with a separate reduction, narrower limbs -- can be much slower than these kernels), and
-        # no upper bound is modelled: a slower figure is no evidence against the page.
+        # The composed candidates bound the arithmetic from below (the library's own overheads are
+        # not priced; a library's bignum code -- generic multi-precision with a separate reduction,
+        # narrower limbs -- can be much slower than these kernels), and no upper bound is modelled:
+        # a slower figure is no evidence against the page.
         verdict = "explained"
         explanation = (f"slower than every composed candidate ({residual:+.1%}; the closest is {describe(good[-1])}): "
                        "the candidates are lower bounds of the arithmetic, not models of the library's own "
