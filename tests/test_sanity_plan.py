@@ -193,3 +193,20 @@ def test_figures_of_the_same_work_share_their_jobs():
     twin = dataclasses.replace(L4_CBC, id="syn-twin")
     jobs = make_plan([L4_CBC, twin], PARTS).jobs()
     assert len(jobs) == len(set(jobs)) == 12
+
+
+def test_an_rng_whose_build_hashes_on_the_hash_peripheral_is_not_held_to_the_software_drbg():
+    """wolfSSL's Hash_DRBG calls wc_Sha256*: in a section whose SHA-256 figures are hardware the DRBG
+    hashes on the HASH peripheral, which no kernel models; the same RNG beside a software SHA-256
+    is emulated as usual."""
+    rng = next(f for f in FIGURES.values() if f.library == "wolfSSL" and f.algorithm == "RNG" and f.implementation == "software"
+               and f.part == "STM32U585")
+    sha = next(f for f in FIGURES.values() if f.source == rng.source and f.part == rng.part and f.algorithm == "SHA-256")
+    hashed = dataclasses.replace(sha, id="syn-sha-hw", section=rng.section, implementation="hardware", hw=("HASH",))
+    soft = dataclasses.replace(sha, id="syn-sha-sw", section=rng.section, implementation="software", hw=())
+    plan = make_plan([rng, hashed], PARTS)
+    skipped = next(p for p in plan.figures if p.figure.id == rng.id)
+    assert isinstance(skipped, Skipped) and skipped.status == "not emulated"
+    assert "HASH peripheral" in skipped.explanation
+    planned = next(p for p in make_plan([rng, soft], PARTS).figures if p.figure.id == rng.id)
+    assert isinstance(planned, FigurePlan)

@@ -115,11 +115,13 @@ def board_of(f: Figure, parts: dict[str, Part]) -> Board | None:
 
 def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
                 timed_cores: Collection[str] = TIMED_CORES, stated: StatedMachine | None = None,
-                options: StatedOptions | None = None) -> FigurePlan | PubkeyPlan | Skipped:
+                options: StatedOptions | None = None,
+                hashed_in_hardware: Collection[tuple[str, str]] = ()) -> FigurePlan | PubkeyPlan | Skipped:
     """Figure ``f``'s plan (``emulator`` False: rule e switched off; ``timed_cores``: the cores with a
     timing model; ``stated``: the machine a user stated for it, None: its part's profile;
     ``options``: the build options the page names per section, which narrow the library's
-    candidate variants, :mod:`refbench.sanity.libraries`)."""
+    candidate variants, :mod:`refbench.sanity.libraries`; ``hashed_in_hardware``: the (source,
+    section) pairs whose SHA-256 figures are hardware, :func:`make_plan`)."""
     if f.is_footprint:
         return Skipped(f, "not applicable", "a footprint figure (bytes), not a speed")
     if f.implementation == "hardware":
@@ -129,6 +131,11 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
         return Skipped(f, "not emulated", "not emulated: rule e switched off for this report")
     if is_pubkey(f):
         return _plan_pubkey(f, parts, timed_cores, stated)
+    if f.algorithm == "RNG" and (f.source, f.section) in hashed_in_hardware:
+        return Skipped(f, "not emulated", "not emulated: this build's Hash_DRBG hashes with SHA-256 on the HASH "
+                       "peripheral (the section's SHA-256 figures are hardware; wolfcrypt/src/random.c calls "
+                       "wc_Sha256*, which STM32_HASH serves), which no kernel models; the drbg-vs-hash rule "
+                       "compares it with the same build's SHA-256")
     target, why = kernel_target(f)
     operations = tuple(operations_for(target.reference)) if target else ()
     shipped, labels = candidates(f, operations, options)
@@ -215,4 +222,6 @@ def make_plan(figures: Iterable[Figure], parts: dict[str, Part], emulator: bool 
     machines = machines or {}
     figures = list(figures)
     options = stated_options(figures)
-    return Plan(tuple(plan_figure(f, parts, emulator, timed_cores, machines.get(f.id), options) for f in figures))
+    hashed = {(f.source, f.section) for f in figures if f.algorithm == "SHA-256" and "HASH" in f.hw}
+    return Plan(tuple(plan_figure(f, parts, emulator, timed_cores, machines.get(f.id), options, hashed)
+                      for f in figures))
