@@ -132,7 +132,7 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
     if is_pubkey(f):
         return _plan_pubkey(f, parts, timed_cores, stated)
     if f.algorithm == "RNG" and (f.source, f.section) in hashed_in_hardware:
-        return Skipped(f, "not emulated", "not emulated: this build's Hash_DRBG hashes with SHA-256 on the HASH "
+        return Skipped(f, "not emulated yet", "not emulated yet: this build's Hash_DRBG hashes with SHA-256 on the HASH "
                        "peripheral (the section's SHA-256 figures are hardware; wolfcrypt/src/random.c calls "
                        "wc_Sha256*, which STM32_HASH serves), which no kernel models; the drbg-vs-hash rule "
                        "compares it with the same build's SHA-256")
