@@ -199,6 +199,7 @@ def comb_counts(curve: str, width: int) -> Counts:
     return (dbl + add).times(steps) + affine
 
 
+@cache
 def base_scalar_counts(curve: str) -> Counts:
     """The reference's generic scalar multiplication of the base point (as inside keygen/sign)."""
     if curve in _EDWARDS:
