@@ -231,25 +231,17 @@ def inputs_summary(inputs: dict[str, Any]) -> dict[str, Any]:
 #: this long are accepted or rejected alike by a whole-block mode (SP 800-38A §6.1-6.2).
 _BLOCK_PERIOD = 48
 
-#: (ELF SHA-256, compiler version) by build and by the state of the files it reads, for this process:
-#: a report's measurers (one per core, level, compiler and memory configuration) share one build of
-#: each variant instead of asking the build cache and hashing the ELF again for every configuration.
-_ELVES: dict[tuple[Any, ...], tuple[str, str]] = {}
+#: SHA-256 of an ELF file by (path, mtime, size), for this process: a report's measurers (one per
+#: core, level, compiler and memory configuration) would otherwise hash the same ELF once each.
+_ELF_DIGESTS: dict[tuple[str, int, int], str] = {}
 
 
-def _source_state(variant: Any) -> tuple[tuple[str, int, int], ...]:
-    """(path, mtime, size) of the variant's sources and the headers of its include folders: an
-    edited kernel is rebuilt even within one process."""
-    paths = [*variant.sources, *(h for d in variant.include_dirs for h in sorted(Path(d).glob("*.h")))]
-    return tuple((str(p), (s := Path(p).stat()).st_mtime_ns, s.st_size) for p in paths)
-
-
-def _built_elf(variant: Any, core: str, opt: str, compiler: str) -> tuple[str, str]:
-    key = (variant.family, variant.name, variant.defines, core, opt, compiler, _source_state(variant))
-    if key not in _ELVES:
-        built = build_variant(variant, core, opt=opt, compiler=compiler)
-        _ELVES[key] = (hashlib.sha256(built.elf.read_bytes()).hexdigest(), built.compiler_version)
-    return _ELVES[key]
+def _elf_digest(path: Path) -> str:
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    if key not in _ELF_DIGESTS:
+        _ELF_DIGESTS[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return _ELF_DIGESTS[key]
 
 
 def _size_problem(op: Operation, job: Job, seed: str) -> str:
@@ -449,7 +441,8 @@ class Measurer:
         """(ELF SHA-256, compiler version) of the variant's build (built, or taken from the build cache)."""
         name = f"{kernel}/{variant}"
         if name not in self._elves:
-            self._elves[name] = _built_elf(family(kernel).variant(variant), self.core, self.opt, self.compiler)
+            built = build_variant(family(kernel).variant(variant), self.core, opt=self.opt, compiler=self.compiler)
+            self._elves[name] = (_elf_digest(built.elf), built.compiler_version)
         return self._elves[name]
 
     def _harness(self, kernel: str, variant: str) -> KernelHarness:

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
+from typing import Any
 from functools import cache
 from pathlib import Path
 
@@ -259,6 +260,27 @@ def build_variant(variant: Variant, core: str, *, opt: str = "Os", compiler: str
     A core outside the variant's manifest ``cores`` is a ValueError (e.g. UMAAL on a Cortex-M3).
     """
     variant.check_core(core)
+    key = (variant.family, variant.name, variant.defines, core, opt, compiler, linker_script, _source_state(variant))
+    if key not in _BUILDS or not _BUILDS[key].elf.exists():  # a build cache cleared meanwhile
+        _BUILDS[key] = _build_variant(variant, core, opt, compiler, linker_script)
+    return _BUILDS[key]
+
+
+#: Builds of this process by variant, target and the state of the files they read: a report asks
+#: for the same variant once per memory configuration, and each ask would otherwise check the build
+#: cache and hash the sources again.
+_BUILDS: dict[tuple[Any, ...], Build] = {}
+
+
+def _source_state(variant: Variant) -> tuple[tuple[str, int, int], ...]:
+    """(path, mtime, size) of the variant's sources, the shared runtime and the headers of its
+    include folders: an edited kernel is rebuilt even within one process."""
+    paths = [*variant.sources, COMMON / "runtime.c",
+             *(h for d in variant.include_dirs for h in sorted(Path(d).glob("*.h")))]
+    return tuple((str(p), (s := Path(p).stat()).st_mtime_ns, s.st_size) for p in paths)
+
+
+def _build_variant(variant: Variant, core: str, opt: str, compiler: str, linker_script: Path | None) -> Build:
     fam = family(variant.family)
     return build(
         [*variant.sources, COMMON / "runtime.c"],
