@@ -240,13 +240,6 @@ class BlockSwitches:
             for i, (start, end, block) in enumerate(self._ranges):
                 state.ranges[i] = _Range(start, end - 1, block, 0)
 
-    def block_of(self, address: int) -> str:
-        """The name of the memory block ``address`` lies in."""
-        for start, end, block in self._ranges:
-            if start <= address < end:
-                return self.names[block]
-        return OTHER
-
     def _block_index(self, address: int) -> int:
         for start, end, block in self._ranges:
             if start <= address < end:

@@ -202,8 +202,8 @@ def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emul
                   f"with {KERNEL_COMPILER} -{p.opt})")
         if claims.startswith(("hardware", "the section's PKA")):
             verdict, explanation = "explained", f"{faster}: the page claims {claims}"
-        elif claims or _not_bounded_by_candidates(f):
-            why = f"the page claims {claims}" if claims else _not_bounded_by_candidates(f)
+        elif claims or (unbounded := _not_bounded_by_candidates(f)):
+            why = f"the page claims {claims}" if claims else unbounded
             bound, derivation = any_code_floor(p)
             if published < bound * (1 - relative_resolution(f)):
                 verdict = "suspicious"
