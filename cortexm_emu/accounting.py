@@ -52,7 +52,10 @@ class Accounting(Protocol):
     kind: str
 
     def install(self, uc: Uc, discover: Discover, trace: bool = False) -> None: ...
-    def reset(self, insn_budget: int, cycle_budget: int) -> None: ...
+    def reset(self, insn_budget: int, cycle_budget: int, keep_edges: bool = False) -> None:
+        """A new call: counts to 0, the budgets set (0: none). ``keep_edges``: the priced edges
+        stay (no code changed since they were priced), so a warm call asks ``discover`` only
+        for edges it has not seen; the counts are the same either way."""
     def clear_stop(self) -> None: ...
     @property
     def cycles(self) -> int: ...
@@ -124,12 +127,9 @@ class NativeAccounting:
                 f"uc_hook_add(UC_HOOK_BLOCK) for the native counter failed with status {status}"
             )
 
-    def reset(self, insn_budget: int, cycle_budget: int) -> None:
-        self._lib.cme_reset(self._state)
+    def reset(self, insn_budget: int, cycle_budget: int, keep_edges: bool = False) -> None:
+        self._lib.cme_reset(self._state, insn_budget, cycle_budget, int(keep_edges))
         self._exported = None
-        state = self._state.contents
-        state.insn_budget = insn_budget
-        state.cycle_budget = cycle_budget
 
     def clear_stop(self) -> None:
         """Keep the counts, forget the stop reason (the run resumes after a discover stop)."""
@@ -257,8 +257,12 @@ class PythonAccounting:
         self._blocks += 1
         self._prev = address
 
-    def reset(self, insn_budget: int, cycle_budget: int) -> None:
-        self._table = {}
+    def reset(self, insn_budget: int, cycle_budget: int, keep_edges: bool = False) -> None:
+        if keep_edges:
+            for entry in self._table.values():
+                entry[2] = entry[4] = 0  # count, mispredicted
+        else:
+            self._table = {}
         self._counters: dict[int, int] = {}
         self._branch_cycles = 0
         self._prev: int | None = None

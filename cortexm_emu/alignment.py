@@ -23,6 +23,7 @@ from unicorn import UC_HOOK_CODE, Uc
 from unicorn.unicorn_py3.unicorn import uclib
 
 from cortexm_emu import native
+from cortexm_emu.faults import AlignmentCheck, alignment_checks
 
 SOURCE = Path(__file__).resolve().parent / "alignment_check.c"
 LIBRARY = "libcortexm_emu_alignment.so"
@@ -60,6 +61,10 @@ class AlignmentHooks:
         self.kind = "native" if lib is not None else "python"
         self._checks: list[_Check] = []
         self._handles: list[ctypes.c_size_t] = []
+        #: the checks of the known blocks, by instruction address
+        self.checks: dict[int, list[AlignmentCheck]] = {}
+        self._blocks: dict[int, Any] = {}
+        self._hooked: set[tuple[int, int, int]] = set()
         if lib is not None:
             uc_ref = weakref.ref(uc)  # no cycle: this object -> callback -> engine
 
@@ -75,6 +80,28 @@ class AlignmentHooks:
                 0,
             )
             self._hook_fn = ctypes.cast(lib.cac_code_hook, ctypes.c_void_p)
+
+    def unhooked(self, block: Any, v6m: bool) -> list[AlignmentCheck]:
+        """Checks of the decoded ``block`` (:class:`cortexm_emu.pricing.Block`) not hooked yet;
+        they join :attr:`checks` (a block decoded again, because its code changed, has its checks
+        replaced). An "sp" check sits after an SP write, inside the block except when the write
+        is its last instruction (then it takes effect once its successor's block is translated
+        again; compilers do not end a block with such a write)."""
+        if self._blocks.get(block.address) is block:
+            return []
+        self._blocks[block.address] = block
+        for address in range(block.address, block.end + 4):
+            self.checks.pop(address, None)
+        if block.alignment_free:  # known without decoding (pricing, or an earlier run's price cache)
+            return []
+        new = []
+        for check in alignment_checks(block.insns, v6m):
+            key = (check.address, check.base, check.mask)
+            self.checks.setdefault(check.address, []).append(check)
+            if key not in self._hooked:
+                self._hooked.add(key)
+                new.append(check)
+        return new
 
     @property
     def executed(self) -> int:

@@ -66,8 +66,8 @@ typedef struct {
     int64_t cycles;          /* sum of the costs of the edges taken so far (current block included) */
     uint64_t instructions;
     uint64_t blocks;
-    uint64_t insn_budget;    /* 0: no budget */
-    int64_t cycle_budget;    /* 0: no budget */
+    uint64_t insn_limit;     /* the instruction budget (UINT64_MAX: none; cme_reset sets it) */
+    int64_t cycle_limit;     /* the cycle budget (INT64_MAX: none) */
     uint32_t prev;           /* block entered last, CME_NO_PREV before the first */
     int32_t stop_reason;
     uint64_t last;           /* 1 + index of the edge taken last (0: none) */
@@ -145,6 +145,8 @@ cme_state *cme_new(uint64_t capacity) {
     }
     s->capacity = cap;
     s->prev = CME_NO_PREV;
+    s->insn_limit = UINT64_MAX;
+    s->cycle_limit = INT64_MAX;
     return s;
 }
 
@@ -159,22 +161,41 @@ void cme_free(cme_state *s) {
     }
 }
 
-/* Forget every count and edge (a new call); keep the callbacks and the capacity. */
-void cme_reset(cme_state *s) {
-    memset(s->table, 0, s->capacity * sizeof(cme_edge));
+/* A new call: forget every count and set the budgets (0: none); keep the callbacks and the
+ * capacity. With keep_edges the priced edges stay (the caller knows that no code changed: their
+ * costs still hold), their counts and mispredictions go to 0 and each branch counter goes back
+ * to its initial value, so the call counts exactly as after a full reset without asking Python
+ * again for each edge; without it the edges are forgotten too. */
+void cme_reset(cme_state *s, uint64_t insn_budget, int64_t cycle_budget, int keep_edges) {
+    s->insn_limit = insn_budget ? insn_budget : UINT64_MAX;
+    s->cycle_limit = cycle_budget > 0 ? cycle_budget : INT64_MAX;
+    if (keep_edges) {
+        for (uint64_t i = 0; i < s->capacity; i++) {
+            cme_edge *e = &s->table[i];
+            if (e->used) {
+                e->count = 0;
+                e->mispredicted = 0;
+                if (e->counter != 0) {
+                    s->counters[e->counter - 1] = CME_BRANCH_INITIAL(e->branch);
+                }
+            }
+        }
+    } else {
+        memset(s->table, 0, s->capacity * sizeof(cme_edge));
+        s->edges_used = 0;
+        s->counters_used = 0;
+        if (s->counter_hash_cap) {
+            memset(s->counter_keys, 0, s->counter_hash_cap * sizeof(uint32_t));
+        }
+    }
     s->cycles = 0;
     s->instructions = 0;
     s->blocks = 0;
     s->prev = CME_NO_PREV;
     s->stop_reason = CME_RUNNING;
-    s->edges_used = 0;
     s->last = 0;
     s->trace_len = 0;
-    s->counters_used = 0;
     s->branch_cycles = 0;
-    if (s->counter_hash_cap) {
-        memset(s->counter_keys, 0, s->counter_hash_cap * sizeof(uint32_t));
-    }
 }
 
 static inline uint64_t cme_counter_hash(uint32_t address, uint64_t mask) {
@@ -253,102 +274,132 @@ uint64_t cme_export(const cme_state *s, cme_edge *out, uint64_t n) {
     return k;
 }
 
+/* A new edge (prev -> cur): discovered through Python, entered in the table, and made the
+ * successor hint of the edge counted last. NULL when the run must stop (stop_reason says why). */
+static __attribute__((noinline, cold)) cme_edge *cme_new_edge(void *uc, cme_state *s, uint32_t cur, uint32_t size) {
+    uint32_t prev = s->prev;
+    cme_edge *e = cme_find(s->table, s->capacity - 1, prev, cur);
+    if (!e->used) {
+        int64_t cost = 0;
+        uint32_t insns = 0;
+        uint64_t branch = 0;
+        if (s->discover(prev, cur, size, &cost, &insns, &branch) != 0) {
+            s->stop_reason = CME_STOP_DISCOVER;
+            s->stop(uc);
+            return NULL;
+        }
+        if ((s->edges_used + 1) * 2 > s->capacity) {
+            if (cme_grow(s) != 0) {
+                s->stop_reason = CME_STOP_NO_MEMORY;
+                s->stop(uc);
+                return NULL;
+            }
+            e = cme_find(s->table, s->capacity - 1, prev, cur);
+        }
+        e->prev = prev;
+        e->cur = cur;
+        e->used = 1;
+        e->insns = insns;
+        e->cost = cost;
+        e->count = 0;
+        e->next = 0;
+        e->branch = branch;
+        e->counter = 0;
+        e->mispredicted = 0;
+        if (branch & CME_BRANCH_VALID) {
+            e->counter = cme_counter_for(s, CME_BRANCH_ADDRESS(branch), CME_BRANCH_INITIAL(branch));
+            if (e->counter == 0) {
+                e->used = 0;
+                s->stop_reason = CME_STOP_NO_MEMORY;
+                s->stop(uc);
+                return NULL;
+            }
+        }
+        s->edges_used++;
+    }
+    return e;
+}
+
+/* The edge prev -> cur when it is not the successor hint: found in the table (or new), and
+ * made the hint of the edge counted last. */
+static __attribute__((noinline)) cme_edge *cme_lookup(void *uc, cme_state *s, uint32_t cur, uint32_t size) {
+    cme_edge *e = cme_find(s->table, s->capacity - 1, s->prev, cur);
+    if (__builtin_expect(!e->used, 0)) {
+        e = cme_new_edge(uc, s, cur, size);
+        if (e == NULL) {
+            return NULL;
+        }
+    }
+    if (s->last != 0) {
+        s->table[s->last - 1].next = (uint64_t)(e - s->table) + 1;
+    }
+    return e;
+}
+
+/* The budget that this edge would exceed: stop before the block runs. */
+static __attribute__((noinline, cold)) void cme_over_budget(void *uc, cme_state *s, const cme_edge *e) {
+    s->stop_reason = s->instructions + e->insns > s->insn_limit ? CME_STOP_INSN_BUDGET : CME_STOP_CYCLE_BUDGET;
+    s->stop(uc);
+}
+
+/* The predictor (dynamic branch prediction), when the edge's branch counter is not saturated in
+ * the direction of this edge's outcome: the misprediction cycles (if any) are returned and the
+ * counter moves toward the outcome, exactly as step() in cortexm_emu.timing.prediction. */
+static __attribute__((noinline)) int64_t cme_predict(cme_state *s, cme_edge *e, uint8_t *counter, uint8_t taken) {
+    int mispredicted = (*counter >= 2) != taken;
+    if (taken) {
+        *counter += *counter < 3;
+    } else {
+        *counter -= *counter > 0;
+    }
+    if (!mispredicted) {
+        return 0;
+    }
+    e->mispredicted++;
+    s->branch_cycles += CME_BRANCH_CYCLES(e->branch);
+    return CME_BRANCH_CYCLES(e->branch);
+}
+
+/* Unicorn's UC_HOOK_BLOCK callback: count the edge (previous block -> this block). The hot path
+ * (the successor hint hits, the branch counter is saturated, no budget is reached) is a few loads
+ * and stores; everything else is in the functions above, out of line. */
 void cme_block_hook(void *uc, uint64_t address, uint32_t size, void *user_data) {
     cme_state *s = (cme_state *)user_data;
     uint32_t cur = (uint32_t)address;
-    uint32_t prev = s->prev;
     cme_edge *e = NULL;
     /* Fast path: the edge that followed the previous edge last time (loops, straight code). */
-    if (s->last != 0) {
+    if (__builtin_expect(s->last != 0, 1)) {
         uint64_t hint = s->table[s->last - 1].next;
-        if (hint != 0 && s->table[hint - 1].cur == cur) {
+        if (__builtin_expect(hint != 0, 1) && s->table[hint - 1].cur == cur) {
             e = &s->table[hint - 1];
         }
     }
-    if (e == NULL) {
-        e = cme_find(s->table, s->capacity - 1, prev, cur);
-        if (!e->used) {
-            int64_t cost = 0;
-            uint32_t insns = 0;
-            uint64_t branch = 0;
-            if (s->discover(prev, cur, size, &cost, &insns, &branch) != 0) {
-                s->stop_reason = CME_STOP_DISCOVER;
-                s->stop(uc);
-                return;
-            }
-            if ((s->edges_used + 1) * 2 > s->capacity) {
-                if (cme_grow(s) != 0) {
-                    s->stop_reason = CME_STOP_NO_MEMORY;
-                    s->stop(uc);
-                    return;
-                }
-                e = cme_find(s->table, s->capacity - 1, prev, cur);
-            }
-            e->prev = prev;
-            e->cur = cur;
-            e->used = 1;
-            e->insns = insns;
-            e->cost = cost;
-            e->count = 0;
-            e->next = 0;
-            e->branch = branch;
-            e->counter = 0;
-            e->mispredicted = 0;
-            if (branch & CME_BRANCH_VALID) {
-                e->counter = cme_counter_for(s, CME_BRANCH_ADDRESS(branch), CME_BRANCH_INITIAL(branch));
-                if (e->counter == 0) {
-                    e->used = 0;
-                    s->stop_reason = CME_STOP_NO_MEMORY;
-                    s->stop(uc);
-                    return;
-                }
-            }
-            s->edges_used++;
-        }
-        if (s->last != 0) {
-            s->table[s->last - 1].next = (uint64_t)(e - s->table) + 1;
+    if (__builtin_expect(e == NULL, 0)) {
+        e = cme_lookup(uc, s, cur, size);
+        if (e == NULL) {
+            return;
         }
     }
     int64_t cost = e->cost;
-    /* The predictor (dynamic branch prediction): the edge's branch counter. In a steady loop the
-     * counter already sits saturated in the direction of this edge's outcome (3 taken, 0 not
-     * taken): the prediction is right and the counter does not move, so nothing is written and
-     * only one byte is read. Otherwise the misprediction (if any) and the update are done below,
-     * after the budget checks, exactly as step() in cortexm_emu.timing.prediction. */
+    /* In a steady loop the branch counter already sits saturated in the direction of this edge's
+     * outcome (3 taken, 0 not taken): the prediction is right and the counter does not move, so
+     * only one byte is read. The budgets are checked before anything is counted or moved. */
     uint8_t *counter = NULL;
     uint8_t taken = 0;
-    int mispredicted = 0;
     if (e->counter != 0) {
         taken = CME_BRANCH_TAKEN(e->branch);
         uint8_t *c = &s->counters[e->counter - 1];
         if (__builtin_expect(*c != (uint8_t)(taken * 3u), 0)) {
             counter = c;
-            mispredicted = (*c >= 2) != taken;
-            if (mispredicted) {
-                cost += CME_BRANCH_CYCLES(e->branch);
-            }
+            cost += ((*c >= 2) != taken) ? CME_BRANCH_CYCLES(e->branch) : 0;
         }
     }
-    if (s->insn_budget != 0 && s->instructions + e->insns > s->insn_budget) {
-        s->stop_reason = CME_STOP_INSN_BUDGET;
-        s->stop(uc);
-        return;
-    }
-    if (s->cycle_budget != 0 && s->cycles + cost > s->cycle_budget) {
-        s->stop_reason = CME_STOP_CYCLE_BUDGET;
-        s->stop(uc);
+    if (__builtin_expect(s->instructions + e->insns > s->insn_limit || s->cycles + cost > s->cycle_limit, 0)) {
+        cme_over_budget(uc, s, e);
         return;
     }
     if (__builtin_expect(counter != NULL, 0)) {
-        if (taken) {
-            *counter += *counter < 3;
-        } else {
-            *counter -= *counter > 0;
-        }
-        if (mispredicted) {
-            e->mispredicted++;
-            s->branch_cycles += CME_BRANCH_CYCLES(e->branch);
-        }
+        cme_predict(s, e, counter, taken);
     }
     e->count++;
     s->cycles += cost;

@@ -23,6 +23,7 @@ from unicorn import UC_PROT_READ, UC_PROT_WRITE, Uc
 from unicorn import arm_const as uc_arm
 
 from cortexm_emu.elf import ElfImage
+from cortexm_emu.registers import RegisterBatch
 from cortexm_emu.errors import BufferOverrun, CalleeSavedClobbered, ElfError, FaultSite
 from cortexm_emu.memory_map import (
     BUFFER_GUARD,
@@ -43,6 +44,15 @@ MAX_BUFFER_SIZE = SRAM_END - SRAM_START
 SETTABLE_REGISTERS = tuple(f"r{i}" for i in range(4, 13))
 #: AAPCS (IHI 0042) §6.1.1: r4-r8, r10, r11 (and r9 in its default role) and SP are callee-saved
 CALLEE_SAVED = tuple(range(4, 12))
+_CORE_REGISTERS = tuple(getattr(uc_arm, f"UC_ARM_REG_R{i}") for i in range(13))
+#: what :func:`enter` sets: r0-r12, SP, LR, xPSR (Unicorn identifiers)
+ENTRY_REGISTERS = (*_CORE_REGISTERS, uc_arm.UC_ARM_REG_SP, uc_arm.UC_ARM_REG_LR, uc_arm.UC_ARM_REG_XPSR)
+#: what a call reads back: r0, r1 (the result), r4-r11 and SP (:func:`check_callee_saved`)
+RETURN_REGISTERS = (
+    *_CORE_REGISTERS[:2],
+    *(_CORE_REGISTERS[i] for i in CALLEE_SAVED),
+    uc_arm.UC_ARM_REG_SP,
+)
 
 
 def callee_saved_pattern(index: int) -> int:
@@ -243,13 +253,14 @@ def check_registers(registers: Mapping[str, int] | None) -> dict[int, int]:
     return values
 
 
-def check_callee_saved(uc: Uc, function: str, sp: int, core_title: str) -> None:
+def check_callee_saved(returned: Sequence[int], function: str, sp: int, core_title: str) -> None:
     """Raise CalleeSavedClobbered if the AAPCS call of ``function`` returned with r4-r11 not
-    holding :func:`callee_saved_pattern` or SP not back at the call's ``sp``."""
+    holding :func:`callee_saved_pattern` or SP not back at the call's ``sp``. ``returned``: the
+    values of :data:`RETURN_REGISTERS` after the call."""
     site = FaultSite(core_title, None, "", "")
     rule = "AAPCS (IHI 0042) §6.1.1: r4-r8, r10, r11, r9 (default role) and SP are callee-saved"
-    for index in CALLEE_SAVED:
-        value = uc.reg_read(getattr(uc_arm, f"UC_ARM_REG_R{index}"))
+    values = returned[2:]
+    for index, value in zip(CALLEE_SAVED, values):
         expected = callee_saved_pattern(index)
         if value != expected:
             raise CalleeSavedClobbered(
@@ -258,7 +269,7 @@ def check_callee_saved(uc: Uc, function: str, sp: int, core_title: str) -> None:
                 "with registers=... to skip this check)",
                 site,
             )
-    after = uc.reg_read(uc_arm.UC_ARM_REG_SP)
+    after = values[-1]
     if after != sp:
         raise CalleeSavedClobbered(
             f"SP changed by {function}: 0x{sp:08x} at the call, 0x{after:08x} at its return ({rule})",
@@ -387,6 +398,7 @@ def marshal(
 
 def enter(
     uc: Uc,
+    entry_registers: RegisterBatch,
     registers: Sequence[int],
     stack_words: Sequence[int],
     stack_top: int,
@@ -397,21 +409,20 @@ def enter(
     """Write the arguments to r0-r3 (unused ones 0); r4-r12 from ``extra`` ({register number:
     value}), the others 0, or with ``pattern`` r4-r11 :func:`callee_saved_pattern` (what
     :func:`check_callee_saved` expects back); the stack, LR (Thumb bit set), and an xPSR with
-    only T set. Returns the call's SP: 8-byte aligned (AAPCS §6.2.1.2),
-    stack arguments at SP upwards."""
+    only T set (``entry_registers``: :data:`ENTRY_REGISTERS` of ``uc``). Returns the call's SP:
+    8-byte aligned (AAPCS §6.2.1.2), stack arguments at SP upwards."""
     sp = align_down(stack_top - 4 * len(stack_words), 8)
     for i, word in enumerate(stack_words):
         uc.mem_write(sp + 4 * i, word.to_bytes(4, "little"))
     extra = extra or {}
+    values = []
     for i in range(13):
         if i < 4:
             value = registers[i] if i < len(registers) else 0
         else:
             value = extra.get(i, callee_saved_pattern(i) if pattern and i in CALLEE_SAVED else 0)
-        uc.reg_write(getattr(uc_arm, f"UC_ARM_REG_R{i}"), value)
-    uc.reg_write(uc_arm.UC_ARM_REG_SP, sp)
-    uc.reg_write(uc_arm.UC_ARM_REG_LR, return_to | 1)
-    uc.reg_write(uc_arm.UC_ARM_REG_XPSR, 0x0100_0000)
+        values.append(value)
+    entry_registers.write([*values, sp, return_to | 1, 0x0100_0000])
     return sp
 
 

@@ -60,6 +60,8 @@ from cortexm_emu import flash_native
 from cortexm_emu.alignment import AlignmentHooks
 from cortexm_emu.call import (
     DEFAULT_BUDGET,
+    ENTRY_REGISTERS,
+    RETURN_REGISTERS,
     U64,
     Buffer,
     BufferArena,
@@ -74,7 +76,7 @@ from cortexm_emu.call import (
 from cortexm_emu.cores import CoreInfo, core_info
 from cortexm_emu.elf import ElfImage, load_elf_image
 from cortexm_emu.errors import BudgetExceeded, EmulatorError
-from cortexm_emu.faults import AlignmentCheck, FaultDecoder, InvalidAccess, alignment_checks
+from cortexm_emu.faults import FaultDecoder, InvalidAccess
 from cortexm_emu.memory import FlashReads, HistoryMemory, IdealMemory, MemoryReplay, MemorySystem
 from cortexm_emu.memory_blocks import BlockSwitches
 from cortexm_emu.memory_map import (
@@ -87,6 +89,7 @@ from cortexm_emu.memory_map import (
     stack_depth,
 )
 from cortexm_emu.ppb import SystemPeripherals
+from cortexm_emu.registers import RegisterBatch
 from cortexm_emu.pricing import Block, EdgeInfo, Pricing, block_counts
 
 if TYPE_CHECKING:
@@ -150,6 +153,8 @@ class Machine:
         self.uc = Uc(UC_ARCH_ARM, UC_MODE_THUMB)
         self.uc.ctl_set_cpu_model(self.info.unicorn_model)
         self.page = self.uc.query(UC_QUERY_PAGE_SIZE)
+        self._entry_registers = RegisterBatch(self.uc, ENTRY_REGISTERS)
+        self._return_registers = RegisterBatch(self.uc, RETURN_REGISTERS)
         self.cs = capstone.Cs(
             capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS
         )
@@ -173,9 +178,6 @@ class Machine:
         self._dynamic_kinds: dict[int, str] = {}
         # Instructions that must be aligned whatever CCR.UNALIGN_TRP says (ARMv7-M ARM A3.2.1),
         # which Unicorn lets through: a UC_HOOK_CODE at each checks its base register.
-        self._align_checks: dict[int, list[AlignmentCheck]] = {}
-        self._align_blocks: dict[int, Block] = {}
-        self._align_hooked: set[tuple[int, int, int]] = set()
         self._alignment = AlignmentHooks(
             self.uc, _weak(self._on_aligned), "python" if accounting == "python" else "auto"
         )
@@ -196,6 +198,7 @@ class Machine:
         self.layout = map_image(self.uc, image, self.page, self.stack_size)
         self.image = image
         self._arena = BufferArena(self.uc, self.page, self.layout.buffers_base)
+        self.pricing.read_only = tuple((seg.vaddr, seg.vaddr + seg.memsz) for seg in image.segments if not seg.writable)
         self.faults.attach(image, self.layout, self._arena)
         self._install_memory_tracing(image)
         if self._block_switches is not None:
@@ -298,16 +301,17 @@ class Machine:
         check_budgets(budget, cycle_budget)
         extra = check_registers(registers)
         if not keep_state:
-            restore_writable(self.uc, image)
+            restore_writable(self.uc, image, self.page)
         arena.free()
         words, stack_words = marshal(args, dict(buffers or {}), arena.allocate, arena.write)
         uc = self.uc
         paint_stack(uc, layout)
         check_abi = aapcs and registers is None
-        sp = enter(uc, words, stack_words, layout.stack_top, layout.halt_address, extra, check_abi)
+        sp = enter(uc, self._entry_registers, words, stack_words, layout.stack_top, layout.halt_address, extra, check_abi)
         self.ppb.reset()
         self._reset_run_state()
-        self.accounting.reset(budget or 0, cycle_budget or 0)
+        # edges priced by earlier calls stay while no code changed: Python is asked for new ones only
+        self.accounting.reset(budget or 0, cycle_budget or 0, self.pricing.code_unchanged_since_last_call())
         try:
             self._run(entry, function)
         finally:
@@ -326,10 +330,10 @@ class Machine:
         executed = self.pricing.executed_functions(image, counts)
         contents = arena.contents()
         arena.check_canaries(self.info.title)
+        returned = self._return_registers.read()
         if check_abi:
-            check_callee_saved(uc, function, sp, self.info.title)
-        r0 = uc.reg_read(uc_arm.UC_ARM_REG_R0)
-        r1 = uc.reg_read(uc_arm.UC_ARM_REG_R1)
+            check_callee_saved(returned, function, sp, self.info.title)
+        r0, r1 = returned[:2]
         return CallResult(
             function=function,
             core=self.core,
@@ -477,7 +481,7 @@ class Machine:
         try:
             block = self.pricing.block_at(cur, size)
             missing = [a for a in block.dynamic if a not in self._dynamic_kinds]
-            unchecked = self._alignment_hooks(block)
+            unchecked = self._alignment.unhooked(block, not self.info.has_cyccnt)
             switches = self._block_switches  # memory-block hooks (memory_blocks.py), added on their own
             paired = switches is not None and bool(switches.new_pairs(block))
             if missing or unchecked or paired or not block.hooks_ready and block.dynamic:
@@ -496,29 +500,8 @@ class Machine:
             self._pending = exc
             return None
 
-    def _alignment_hooks(self, block: Block) -> list[AlignmentCheck]:
-        """Checks of ``block`` not hooked yet (a block decoded again, because its code changed,
-        has its checks replaced). An "sp" check sits after an SP write, inside the block except
-        when the write is its last instruction (then it takes effect once its successor's block
-        is translated again; compilers do not end a block with such a write)."""
-        if self._align_blocks.get(block.address) is block:
-            return []
-        self._align_blocks[block.address] = block
-        for address in range(block.address, block.end + 4):
-            self._align_checks.pop(address, None)
-        if block.alignment_free:  # known without decoding (pricing, or an earlier run's price cache)
-            return []
-        new = []
-        for check in alignment_checks(block.insns, not self.info.has_cyccnt):
-            key = (check.address, check.base, check.mask)
-            self._align_checks.setdefault(check.address, []).append(check)
-            if key not in self._align_hooked:
-                self._align_hooked.add(key)
-                new.append(check)
-        return new
-
     def _on_aligned(self, uc: Uc, address: int, size: int, _user: object) -> None:
-        for check in self._align_checks.get(address, ()):
+        for check in self._alignment.checks.get(address, ()):
             if not uc.reg_read(check.base) & check.mask:
                 continue
             fault = self.faults.unaligned(check)

@@ -124,11 +124,23 @@ def write_segment(uc: Uc, seg: Any) -> None:
     uc.mem_write(seg.vaddr, seg.data + bytes(seg.memsz - len(seg.data)))
 
 
-def restore_writable(uc: Uc, image: ElfImage) -> None:
-    """Put .data/.bss back as the ELF has them."""
+def restore_writable(uc: Uc, image: ElfImage, page: int) -> None:
+    """Put .data/.bss back as the ELF has them: the ``page``-sized pieces that differ are written
+    and Unicorn's translations of them dropped. Unicorn does not translate code again after a
+    write from the host (uc_mem_write), so code in a writable segment that a call changed would
+    otherwise run stale on the next call."""
     for seg in image.segments:
-        if seg.writable:
-            write_segment(uc, seg)
+        if not seg.writable:
+            continue
+        wanted = seg.data + bytes(seg.memsz - len(seg.data))
+        held = uc.mem_read(seg.vaddr, seg.memsz)
+        if held == wanted:
+            continue
+        for offset in range(0, seg.memsz, page):
+            piece = wanted[offset : offset + page]
+            if held[offset : offset + page] != piece:
+                uc.mem_write(seg.vaddr + offset, piece)
+                uc.ctl_remove_cache(seg.vaddr + offset, seg.vaddr + offset + len(piece))
 
 
 def paint_stack(uc: Uc, layout: Layout) -> None:
@@ -152,9 +164,10 @@ def _painted_prefix(data: bytearray) -> int:
     took most of a short call's fixed cost."""
     chunk = len(_PAINT_CHUNK)
     for start in range(0, len(data), chunk):
-        piece = bytes(data[start : start + chunk])
-        if piece != _PAINT_CHUNK[: len(piece)]:
-            return start + len(piece) - len(piece.lstrip(_PAINT_CHUNK[:1]))
+        piece = _PAINT_CHUNK[: len(data) - start]
+        if not data.startswith(piece, start):  # compares in place, no copy of the chunk
+            differing = bytes(data[start : start + chunk])
+            return start + len(differing) - len(differing.lstrip(_PAINT_CHUNK[:1]))
     return len(data)
 
 

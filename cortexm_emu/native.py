@@ -63,8 +63,8 @@ class State(ctypes.Structure):
         ("cycles", ctypes.c_int64),
         ("instructions", ctypes.c_uint64),
         ("blocks", ctypes.c_uint64),
-        ("insn_budget", ctypes.c_uint64),
-        ("cycle_budget", ctypes.c_int64),
+        ("insn_limit", ctypes.c_uint64),
+        ("cycle_limit", ctypes.c_int64),
         ("prev", ctypes.c_uint32),
         ("stop_reason", ctypes.c_int32),
         ("last", ctypes.c_uint64),
@@ -170,7 +170,7 @@ def load_native() -> tuple[ctypes.CDLL | None, str]:
     lib.cme_new.argtypes = [ctypes.c_uint64]
     lib.cme_free.argtypes = [ctypes.POINTER(State)]
     lib.cme_free.restype = None
-    lib.cme_reset.argtypes = [ctypes.POINTER(State)]
+    lib.cme_reset.argtypes = [ctypes.POINTER(State), ctypes.c_uint64, ctypes.c_int64, ctypes.c_int]
     lib.cme_reset.restype = None
     lib.cme_export.argtypes = [ctypes.POINTER(State), ctypes.POINTER(Edge), ctypes.c_uint64]
     lib.cme_export.restype = ctypes.c_uint64

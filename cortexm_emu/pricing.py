@@ -161,6 +161,12 @@ class Pricing:
         #: prices of earlier runs on disk (model version + block address and bytes)
         self.price_cache = PriceCache(str(getattr(timing, "version", "")))
         self.access_seq: tuple[int, int] = (-1, 0)  # (block number, PC) of the last PPB access
+        #: how many times a known block was found with other code (every edge repriced then)
+        self.code_changes = 0
+        self._changes_seen = 0
+        #: (start, end) of the read-only segments: code there cannot change between calls
+        self.read_only: tuple[tuple[int, int], ...] = ()
+        self._writable_blocks: tuple[Any, list[Block]] = (None, [])
 
     def block_at(self, address: int, size: int) -> Block:
         """The block at ``address``: known, or priced now (from the on-disk price cache when an
@@ -172,6 +178,7 @@ class Pricing:
             if known.code == code:
                 return known
             self.edges.clear()  # the code changed: every edge into or out of it is repriced
+            self.code_changes += 1
         stored = self.price_cache.get(address, code)
         if stored is not None:
             price, branches, always, count, alignment_free = stored
@@ -187,6 +194,24 @@ class Pricing:
         block.memory_extra = self.memory.block_extra(block)
         self.blocks[address] = block
         return block
+
+    def code_unchanged_since_last_call(self) -> bool:
+        """Whether no known block changed since the last call began: none was found with other
+        code during it (``code_changes``), and each block outside the :attr:`read_only` ranges
+        (writable memory, which the host or a call with ``keep_state`` can overwrite) still holds
+        the code it was priced for. Then every priced edge still holds."""
+        unchanged = self.code_changes == self._changes_seen
+        self._changes_seen = self.code_changes
+        key = (len(self.blocks), self.code_changes, self.read_only)
+        if self._writable_blocks[0] != key:  # new blocks since the last look
+            blocks = [
+                block
+                for address, block in self.blocks.items()
+                if not any(start <= address < end for start, end in self.read_only)
+            ]
+            self._writable_blocks = (key, blocks)
+        read = self.uc.mem_read
+        return unchanged and all(bytes(read(b.address, b.size)) == b.code for b in self._writable_blocks[1])
 
     def _decode(self, address: int, size: int, code: bytes) -> Block:
         insns = list(self.cs.disasm(code, address))

@@ -128,6 +128,60 @@ def test_same_call_twice_gives_the_same_cycles(core):
     assert first.block_counts == second.block_counts
 
 
+def _counted(result):
+    return (
+        result.return_value,
+        result.cycles,
+        result.instructions,
+        result.edge_counts,
+        result.dynamic_cycles,
+        result.classes,
+        result.stack_bytes,
+    )
+
+
+@pytest.mark.parametrize("accounting", ["native", "python"])
+@pytest.mark.parametrize("core", ["m0plus", "m3", "m7"])
+def test_a_warm_call_counts_what_a_new_machine_counts(core, accounting):
+    """The edges earlier calls priced are kept while no code changes: a call after other calls,
+    with other arguments and other paths, counts what the same call counts on a new machine (the
+    M7's branch counters start again from their initial values: its loops mispredict again)."""
+    if accounting == "native" and load_native()[0] is None:
+        pytest.skip(f"no native accounting: {load_native()[1]}")
+    warm = machine(core, accounting=accounting)
+    # stack_user(1) leaves its loops' counters at "not taken"; a new call starts them afresh
+    for call in (("stack_user", 40), ("divide", 1000, 7), ("calls_leaf", 3), ("weighted", *range(8))):
+        warm.call(*call)
+    for _ in range(3):
+        warm.call("stack_user", 1)
+    for call in (("stack_user", 200), ("divide", 7, 1000), ("calls_leaf", 9), ("stack_user", 40)):
+        fresh = machine(core, accounting=accounting).call(*call)
+        assert _counted(warm.call(*call)) == _counted(fresh)
+        if core == "m7" and call[0] == "stack_user":
+            assert fresh.dynamic_cycles  # the predictor has something to forget between calls
+
+
+@pytest.mark.parametrize("accounting", ["native", "python"])
+def test_code_rewritten_between_calls_is_priced_again(accounting):
+    """ram_add runs from .data. Rewritten between calls (MOVS -> LDR literal, 1 -> 2 cycles on
+    the M4, DDI 0439B Table 3-1), the next call prices the new code; the call after that, with
+    .data restored from the ELF, runs and prices the original code again."""
+    if accounting == "native" and load_native()[0] is None:
+        pytest.skip(f"no native accounting: {load_native()[1]}")
+    m = machine("m4", "ram_code.S", accounting=accounting)
+    entry = m.image.functions["ram_add"].address
+    original = m.call("ram_add", 1)
+    assert (original.return_value, original.instructions) == (3, 3)
+    m.uc.mem_write(entry, bytes([0x00, 0x49]))  # ldr r1, [pc, #0]
+    m.uc.ctl_remove_cache(entry, entry + 2)  # a host write: Unicorn translates again only if told
+    rewritten = m.call("ram_add", 1, keep_state=True)
+    assert m.block(entry).insns[0].mnemonic == "ldr"
+    assert rewritten.cycles == original.cycles + 1
+    assert rewritten.return_value != 3
+    restored = m.call("ram_add", 1)
+    assert _counted(restored) == _counted(original)
+
+
 @pytest.mark.skipif(load_native()[0] is None, reason=f"no native accounting: {load_native()[1]}")
 @pytest.mark.parametrize("core", CORES)
 @pytest.mark.parametrize(
