@@ -81,7 +81,9 @@ R8  Memory blocks (profiles with ``[memory] load_pipelining = "same-block"``, th
     load/store the core model priced as pipelined after a load costs +1 when the two accesses
     lie in different memory blocks (``[[sram]]`` rows, the flash): jnk0le cortex_m3m4.md,
     measured on the F407. Counted by the machine's code hooks (:mod:`cortexm_emu.memory_blocks`)
-    and added by :meth:`BoardMemory.replay`; ``buffers`` names the block of the call's buffers.
+    and added by :meth:`BoardMemory.replay`; ``buffers`` names the block of the call's buffers
+    (default: ``[memory] data_block``, where .data/.bss and the heap are linked), ``stack`` that of
+    the stack (default: ``[memory] stack_block``, where the part's default linker scripts start it).
 
 What is approximated (and why)
     * The prefetch clock is the timing model's per-instruction cycles; operand-dependent
@@ -225,7 +227,7 @@ class BoardMemory:
     #: the [[sram]] region the call's buffers count as for the memory-block rule (R8); "": the
     #: profile's ``[memory] data_block``
     buffers: str = ""
-    #: the same for the stack ("": the profile's ``data_block``)
+    #: the same for the stack ("": the profile's ``stack_block``, else its ``data_block``)
     stack: str = ""
     #: bits per flash read when narrower than the profile's ``[flash] line_bits`` (the slow end of
     #: an undocumented caches-off path, ``[memory] uncached_read_bits``); 0: the profile's line
@@ -349,7 +351,7 @@ class BoardMemory:
             "code": self.code,
             "tables": self.tables,
             "buffers": self.buffers or self.board.memory.data_block,
-            "stack": self.stack or self.board.memory.data_block,
+            "stack": self.stack or self.board.memory.stack_block or self.board.memory.data_block,
             "load_pipelining": self.board.memory.load_pipelining,
             "uncached_path": self.board.memory.uncached_path,
             "uncached_rule": self.board.memory.uncached_rule,
@@ -700,8 +702,9 @@ def board_memory(
     compiler builds it, else Python), "native" or "python" -- the same counts either way;
     ``buffers``: the ``[[sram]]`` region (e.g. "CCM") the call's buffers count as for the
     memory-block rule (R8; boards with ``[memory] load_pipelining = "same-block"`` only; default:
-    the profile's ``data_block``); ``stack``: the same for the stack (e.g. "SRAM2", where a
-    linker script that puts the stack at the top of the F407's 128 KB RAM has it);
+    the profile's ``data_block``); ``stack``: the same for the stack (default: the profile's
+    ``stack_block``, where the part's default linker scripts put it -- SRAM2 at the top of the
+    F407's 128 KB RAM --, else its ``data_block``);
     ``flash_read_bits``: read the flash in units of this many bits instead of the profile's line
     (the slow end of a caches-off path the profile marks ``[memory] uncached_path = "lower-bound"``:
     its ``uncached_read_bits``, e.g. one read per 64-bit Cortex-M7 AXI fetch; APPROXIMATIONS.md 46)."""

@@ -23,10 +23,12 @@ The blocks (:func:`block_ranges`)
     Each ``[[sram]]`` row of the profile (the RM's addresses) is a block and the flash another
     (the board's flash and code linked at the boot alias 0x0, as far as they are read as flash:
     :meth:`cortexm_emu.flash.BoardMemory.flash_ranges`). The emulator places the stack and the
-    buffers past the part's SRAM (:mod:`cortexm_emu.memory_map`): that area counts as the
-    profile's ``data_block`` (SRAM1 on the F4s, where a default linker script puts the data)
-    unless the memory system names another block for the buffers or the stack (``buffers=``,
-    ``stack=`` of :func:`~cortexm_emu.flash.board_memory`); code or read-only data placed in RAM
+    buffers past the part's SRAM (:mod:`cortexm_emu.memory_map`): the buffers count as the
+    profile's ``data_block`` (SRAM1 on the F4s, where a default linker script puts .data, .bss and
+    the heap) and the stack as its ``stack_block`` (where the same scripts put the stack: the top
+    of the contiguous RAM, SRAM2 on the F407 and SRAM3 on the F437; ``data_block`` when the
+    profile names none) unless the memory system names another block for the buffers or the stack
+    (``buffers=``, ``stack=`` of :func:`~cortexm_emu.flash.board_memory`); code or read-only data placed in RAM
     by the memory configuration (``code="ram"``,
     ``tables="ram"``) counts as that block too (startup code copies them to .data). An address in
     none of these (peripherals, the PPB) is a block of its own.
@@ -143,10 +145,11 @@ def block_ranges(
     """([start, end) ranges with their block index, first match wins), block names. ``flash``:
     the ranges read as flash (:meth:`~cortexm_emu.flash.BoardMemory.flash_ranges`);
     ``buffers``, ``stack``: the regions the buffers and the stack count as ("": the profile's data
-    block)."""
+    block; for the stack its ``stack_block`` first)."""
     names = [region.name for region in board.sram] + [FLASH, OTHER]
     data = names.index(board.memory.data_block)
     arena = names.index(buffers) if buffers else data
+    stack = stack or board.memory.stack_block
     stack_block = names.index(stack) if stack else data
     ranges: list[tuple[int, int, int]] = [
         (layout.stack_guard_start, layout.buffers_base, stack_block),

@@ -81,19 +81,32 @@ def test_register_offset_load_then_store_across_blocks():
 
 @pytest.mark.parametrize("accounting", ["auto", "python"])
 def test_buffers_in_ccm_split_the_stack_from_the_buffers(accounting):
-    # LDR [sp] (stack: SRAM1, the profile's data block) -> LDR [buffer]
-    same = board_machine(accounting).call("stack_then_buffer", buf())
-    ccm = board_machine(accounting, buffers="CCM").call("stack_then_buffer", buf())
+    # LDR [sp] (stack placed with the buffers, in SRAM1, the profile's data block) -> LDR [buffer]
+    same = board_machine(accounting, stack="SRAM1").call("stack_then_buffer", buf())
+    ccm = board_machine(accounting, stack="SRAM1", buffers="CCM").call("stack_then_buffer", buf())
     assert same.memory_counts["block_switch_cycles"] == 0
     assert ccm.memory_counts["block_switch_cycles"] == 1
     assert ccm.cycles == same.cycles + 1 == ideal_cycles("stack_then_buffer", buf()) + 1
 
 
+@pytest.mark.parametrize(("board", "stack"), [(F407, "SRAM2"), ("stm32f437ii", "SRAM3")])
+def test_the_stack_is_where_the_default_linker_scripts_put_it(board, stack):
+    # the top of the contiguous RAM (CubeIDE/CubeMX _estack, libopencm3 _stack): apart from the
+    # buffers (SRAM1, with .data/.bss and the heap), so LDR [sp] -> LDR [buffer] switches blocks
+    memory = board_memory(board, ZERO_WS_MHZ, "on")
+    assert memory.describe()["stack"] == stack and memory.describe()["buffers"] == "SRAM1"
+    m = Machine("m4", memory)
+    m.load_elf(blocks_elf())
+    result = m.call("stack_then_buffer", buf())
+    assert result.memory_counts["block_switch_cycles"] == 1
+
+
 def test_stack_and_buffers_placed_apart_or_together():
     # LDR [sp] -> LDR [buffer]: +1 exactly when the two placements differ
-    cases = {("SRAM2", "SRAM1"): 1, ("CCM", "CCM"): 0, ("SRAM1", None): 0, ("CCM", None): 1}
+    cases = {("SRAM2", "SRAM1"): 1, ("CCM", "CCM"): 0, ("SRAM1", None): 0, ("CCM", None): 1, (None, None): 1,
+             (None, "SRAM2"): 0}
     for (stack, buffers), switches in cases.items():
-        options = {"stack": stack} | ({"buffers": buffers} if buffers else {})
+        options = ({"stack": stack} if stack else {}) | ({"buffers": buffers} if buffers else {})
         result = board_machine(**options).call("stack_then_buffer", buf())
         assert result.memory_counts["block_switch_cycles"] == switches, (stack, buffers)
 
@@ -138,12 +151,12 @@ def test_block_map_names_flash_stack_buffers_and_ccm():
 
     assert block(image.functions["flash_then_buffer"].address) == FLASH
     assert block(0x0800_0000) == FLASH
-    assert block(m.stack_top - 4) == "SRAM1"
+    assert block(m.stack_top - 4) == "SRAM2"  # the profile's stack_block
     assert block(m.layout.buffers_base) == "CCM"
     assert block(0x1000_0000) == "CCM"
-    # the part's SRAM2 addresses lie inside the emulator's stack area here, which counts as SRAM1
+    # the part's SRAM2 addresses lie inside the emulator's stack area here, which counts as SRAM2
     assert m.layout.stack_guard_start <= 0x2001_C000 < m.layout.buffers_base
-    assert block(0x2001_C000) == "SRAM1"
+    assert block(0x2001_C000) == "SRAM2"
     assert block(m.layout.stack_guard_start - 4) == "SRAM1"  # the program's own .data/.bss pages
     assert block(0x4000_0000) == OTHER
 
@@ -173,7 +186,7 @@ def test_placement_is_in_the_name_and_description():
     assert described["buffers"] == "CCM" and described["stack"] == "SRAM2"
     assert described["load_pipelining"] == "same-block"
     default = board_memory(F407, ZERO_WS_MHZ).describe()
-    assert default["buffers"] == default["stack"] == "SRAM1"
+    assert (default["buffers"], default["stack"]) == ("SRAM1", "SRAM2")
 
 
 @pytest.mark.parametrize(
@@ -199,6 +212,8 @@ def test_uncached_path_field(board, path, rule):
     [
         ("stm32f407vg", 'data_block = "SRAM1"', 'data_block = "SRAM4"', "memory.data_block", "'SRAM4' is not an [[sram]] region"),
         ("stm32f407vg", 'data_block = "SRAM1"\n', "", "memory.data_block", "required with load_pipelining"),
+        ("stm32f407vg", 'stack_block = "SRAM2"', 'stack_block = "SRAM4"', "memory.stack_block", "'SRAM4' is not an [[sram]] region"),
+        ("stm32f407vg", 'load_pipelining = "same-block"', 'load_pipelining = "any"', "memory.stack_block", "only with load_pipelining"),
         ("stm32f407vg", 'load_pipelining = "same-block"', 'load_pipelining = "block"', "memory.load_pipelining", "same-block"),
         ("stm32h753zi", 'uncached_rule = "APPROXIMATIONS.md 46, 47, 48"\n', "", "memory.uncached_rule", "required with uncached_path"),
         ("stm32h753zi", "uncached_read_bits = 64", "uncached_read_bits = 256", "memory.uncached_read_bits", "narrower than the flash line"),

@@ -153,6 +153,19 @@ def test_configurations_follow_the_board_profiles():
     assert config.memory().describe()["cache"] is False and config.memory().wait_states == 4
 
 
+def test_f4_configurations_run_the_stack_where_the_linker_scripts_put_it_and_with_the_data():
+    # the memory-block rule (R8): a load from the stack next to a load from a buffer pipelines only
+    # when both lie in one block; both placements are real builds, so both ends of the range stay
+    f437 = configurations(load_board("stm32f437ii"), 168)
+    assert len(f437) == 12 and [c.kind for c in f437[::2]] == [c.kind for c in f437[1::2]]
+    top, low = f437[0], f437[1]
+    assert top.label.endswith("stack at the top of RAM in SRAM3") and top.stack is None
+    assert low.label.endswith("stack with the data in SRAM1") and low.stack == "SRAM1"
+    assert (top.memory().describe()["stack"], low.memory().describe()["stack"]) == ("SRAM3", "SRAM1")
+    assert low.as_json()["stack"] == "SRAM1" and "stack" not in top.as_json()
+    assert all(c.stack is None for c in configurations(load_board("stm32l4a6zg"), 80))  # no R8 there
+
+
 # --- figure -> plan -> jobs ----------------------------------------------------------------------------
 
 

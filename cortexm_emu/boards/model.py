@@ -152,6 +152,9 @@ class MemoryRules:
 
     load_pipelining: str = "any"
     data_block: str = ""
+    #: the ``[[sram]]`` row the emulator's stack counts as when it is not ``data_block``: where the
+    #: part's default linker scripts put the stack (the top of the contiguous RAM); "": data_block
+    stack_block: str = ""
     uncached_path: str = "bounded"
     uncached_rule: str = ""
     #: the slow end of a "lower-bound" caches-off path: one flash read per core fetch of this many

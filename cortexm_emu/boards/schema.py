@@ -47,7 +47,7 @@ KEYS: dict[str, tuple[str, ...]] = {
     "accelerators": ("name", "kind", "size_bytes", "lines", "line_bits", "ways", "enabled_at_reset",
                      *_CITED),
     "sram": ("name", "base", "size_kib", "bus", "wait_states", *_CITED),
-    "memory": ("load_pipelining", "data_block", "uncached_path", "uncached_rule", "uncached_read_bits", *_CITED),
+    "memory": ("load_pipelining", "data_block", "stack_block", "uncached_path", "uncached_rule", "uncached_read_bits", *_CITED),
 }
 
 
@@ -127,6 +127,12 @@ def _memory(r: TomlReader, sram: tuple[SramRegion, ...]) -> MemoryRules:
     if pipelining == "same-block" and not data_block:
         raise r.fail((*field, "data_block"), "required with load_pipelining = \"same-block\" (the block the "
                      f"emulator's stack and buffers count as); accepted: {', '.join(names)}")
+    stack_block = r.optional_string((*field, "stack_block"))
+    if stack_block and pipelining != "same-block":
+        raise r.fail((*field, "stack_block"), "only with load_pipelining = \"same-block\" (where the stack lies "
+                     "changes no count otherwise)")
+    if stack_block and stack_block not in names:
+        raise r.fail((*field, "stack_block"), f"{stack_block!r} is not an [[sram]] region; accepted: {', '.join(names)}")
     uncached = r.choice((*field, "uncached_path"), UNCACHED_PATHS)
     rule = r.optional_string((*field, "uncached_rule"))
     if uncached == "lower-bound" and not rule:
@@ -145,6 +151,7 @@ def _memory(r: TomlReader, sram: tuple[SramRegion, ...]) -> MemoryRules:
     return MemoryRules(
         load_pipelining=pipelining,
         data_block=data_block,
+        stack_block=stack_block,
         uncached_path=uncached,
         uncached_rule=rule,
         uncached_read_bits=read_bits,

@@ -15,6 +15,7 @@ docstring says.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -85,6 +86,9 @@ class MemoryConfig:
     #: one flash read per core fetch of this many bits: the slow end of a caches-off path the
     #: profile marks a lower bound (``[memory] uncached_read_bits``); None: the profile's flash line
     flash_read_bits: int | None = None
+    #: the ``[[sram]]`` block the stack counts as for the memory-block rule (R8); None: the
+    #: profile's ``stack_block`` (where the part's default linker scripts put it)
+    stack: str | None = None
 
     def memory(self) -> BoardMemory:
         """The emulator's memory system for this configuration (built on each call)."""
@@ -93,7 +97,7 @@ class MemoryConfig:
             assert self.flash_line_bits is not None
             board = generic_board(self.generic_core, self.clock_mhz, self.wait_states, self.flash_line_bits)
         return board_memory(board, self.clock_mhz, self.cache, prefetch=self.prefetch, code=self.code,
-                            tables=self.tables, flash_read_bits=self.flash_read_bits)
+                            tables=self.tables, flash_read_bits=self.flash_read_bits, stack=self.stack)
 
     def measurer_target(self) -> dict[str, str | None]:
         """``board`` (a profile name) or ``core`` (a part without a profile) for a measurer."""
@@ -110,6 +114,8 @@ class MemoryConfig:
             data["tables"] = self.tables
         if self.flash_read_bits is not None:
             data["flash_read_bits"] = self.flash_read_bits
+        if self.stack is not None:
+            data["stack"] = self.stack
         if self.generic_core is not None:
             data.update(profile=None, core=self.generic_core, flash_line_bits=self.flash_line_bits)
         return data
@@ -137,7 +143,12 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
     flash and the caches on (as firmware that copies its AES/GHASH tables at start-up), and code
     and constants in SRAM. A board whose caches-off path is a lower bound with a stated slow end
     (``[memory] uncached_read_bits``: one flash read per 64-bit Cortex-M7 AXI fetch, not per 256-bit
-    flash word; APPROXIMATIONS.md 46, 51) gets that end as a second caches-off configuration.
+    flash word; APPROXIMATIONS.md 46, 51) gets that end as a second caches-off configuration. On a
+    board whose stack block differs from its data block (the F4s: ``[memory] stack_block``, where
+    the default linker scripts start the stack, against ``data_block``), each configuration is run
+    with the stack there and with the stack linked with the data: a library that keeps its
+    operands on the stack (or a linker script that puts the stack low) has no block switches
+    between the two (R8), so both ends of the range stay covered.
     """
     ws = wait_states(board, clock_mhz)
     on = board_memory(board, clock_mhz, "on")
@@ -171,6 +182,13 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
         configs.append(make(f"tables in SRAM, {code_in_flash}, {where}", "tables in SRAM", "on", "flash",
                             tables="ram"))
         configs.append(make(f"code in SRAM, 0 WS @ {clock_mhz:g} MHz", "code in SRAM", "on", "ram"))
+    data_block, stack_block = board.memory.data_block, board.memory.stack_block
+    if stack_block and stack_block != data_block:  # R8 boards: also the stack linked with the data
+        stack_where = f", stack at the top of RAM in {stack_block}"
+        configs = [c for config in configs for c in (
+            dataclasses.replace(config, label=config.label + stack_where),
+            dataclasses.replace(config, label=config.label + f", stack with the data in {data_block}",
+                                stack=data_block))]
     return configs
 
 
