@@ -23,7 +23,6 @@ from unicorn import UC_PROT_READ, UC_PROT_WRITE, Uc
 from unicorn import arm_const as uc_arm
 
 from cortexm_emu.elf import ElfImage
-from cortexm_emu.registers import RegisterBatch
 from cortexm_emu.errors import BufferOverrun, CalleeSavedClobbered, ElfError, FaultSite
 from cortexm_emu.memory_map import (
     BUFFER_GUARD,
@@ -33,6 +32,7 @@ from cortexm_emu.memory_map import (
     align_down,
     align_up,
 )
+from cortexm_emu.registers import RegisterBatch
 
 DEFAULT_BUDGET = 1_000_000_000  # instructions
 MAX_BUDGET = (1 << 63) - 1  # the native counter's budgets are signed 64-bit

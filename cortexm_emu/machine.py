@@ -89,8 +89,8 @@ from cortexm_emu.memory_map import (
     stack_depth,
 )
 from cortexm_emu.ppb import SystemPeripherals
-from cortexm_emu.registers import RegisterBatch
 from cortexm_emu.pricing import Block, EdgeInfo, Pricing, block_counts
+from cortexm_emu.registers import RegisterBatch
 
 if TYPE_CHECKING:
     from cortexm_emu.boards import Board
