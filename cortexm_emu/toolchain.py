@@ -9,6 +9,7 @@ Two compilers:
 
 A build is cached under ``~/.cache/cortexm_emu/builds`` (or
 ``$CORTEXM_EMU_CACHE``) by the SHA-256 of the contents of the sources, headers
+(the include folders' ``*.h`` and every file a source names in ``#include "..."``)
 and linker script, their layout relative to each other, the flags and the
 compiler's version string (never an absolute path), so the same inputs give the
 same ELF bytes without recompiling, in any checkout. Beside each ``out.elf`` a
@@ -24,6 +25,7 @@ import atexit
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -167,7 +169,8 @@ def build(
     # Paths are written relative to the folder holding every source and include folder, which
     # -ffile-prefix-map turns into "." (and the compiler runs there, so DW_AT_comp_dir is "." too):
     # the ELF bytes and the key do not depend on where the checkout is.
-    root = Path(os.path.commonpath([*(s.parent for s in sources), *includes]))
+    nearby = _quoted_includes(sources, includes)
+    root = Path(os.path.commonpath([*(s.parent for s in sources), *includes, *(n.parent for n in nearby)]))
     key = hashlib.sha256()
     for part in (version, " ".join(flags), script.read_bytes()):
         key.update(part if isinstance(part, bytes) else part.encode())
@@ -177,6 +180,8 @@ def build(
         key.update(b"-I" + _relative(directory, root).encode() + b"\0")
         for header in sorted(directory.glob("*.h")):
             key.update(header.name.encode() + b"\0" + header.read_bytes())
+    for included in nearby:
+        key.update(b"#include " + _relative(included, root).encode() + b"\0" + included.read_bytes())
     digest = key.hexdigest()[:24]
     flags += [f"-I{d}" for d in includes]
     command = tuple(_driver(compiler) + flags + [f"-Wl,-T,{script}", *map(str, sources), *_libraries(compiler), "-o"])
@@ -214,6 +219,35 @@ def build(
     finally:
         tmp.unlink(missing_ok=True)
     return Build(elf, compiler, version, command + (str(elf),), cached=False)
+
+
+_QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.MULTILINE)
+
+
+def _quoted_includes(sources: Sequence[Path], includes: Sequence[Path]) -> list[Path]:
+    """Files the sources name in ``#include "..."`` (and those name in turn) that the include
+    folders' ``*.h`` do not already cover in the key: a header or an assembler include file next
+    to a source, or one reached by a relative path (``#include "../func.inc"``). Each name is looked
+    up as the preprocessor does, beside the including file first, then in the include folders;
+    a name found nowhere is left to the compiler to report."""
+    covered = {header for directory in includes for header in directory.glob("*.h")}
+    found: list[Path] = []
+    pending = list(sources)
+    seen = set(pending)
+    while pending:
+        current = pending.pop()
+        for name in _QUOTED_INCLUDE.findall(current.read_bytes()):
+            text = name.decode(errors="replace")
+            for folder in (current.parent, *includes):
+                candidate = (folder / text).resolve()
+                if candidate.is_file():
+                    if candidate not in seen:
+                        seen.add(candidate)
+                        pending.append(candidate)
+                        if candidate not in covered:
+                            found.append(candidate)
+                    break
+    return sorted(found)
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -35,6 +35,22 @@ def test_cache_hit_and_miss(tmp_path, monkeypatch):
     assert not build([src], "m0plus").cached  # so is the source
 
 
+def test_quoted_includes_beside_or_above_the_source_are_part_of_the_key(tmp_path, monkeypatch):
+    # not in an include folder: found the way the preprocessor finds them, from the source's folder
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "shift.h").write_text("#define SHIFT 3\n")
+    src = _write(tmp_path / "a", '#include "../shift.h"\n#include "mul.h"\n'
+                 + SOURCE.replace("3)", "SHIFT)").replace("2654435761u", "MUL"))
+    (tmp_path / "a" / "mul.h").write_text("#define MUL 2654435761u\n")
+    first = build([src], "m4")
+    assert build([src], "m4").cached
+    (tmp_path / "shift.h").write_text("#define SHIFT 5\n")
+    second = build([src], "m4")
+    assert not second.cached and second.elf.read_bytes() != first.elf.read_bytes()
+    (tmp_path / "a" / "mul.h").write_text("#define MUL 40503u\n")
+    assert not build([src], "m4").cached
+
+
 def test_bad_core_and_opt_are_named():
     with pytest.raises(ValueError, match=r"Invalid core 'm5'; accepted: m0, m0plus, m3, m4, m7, m33"):
         flags_for("m5", "zig", "Os")

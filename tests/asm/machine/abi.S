@@ -4,12 +4,7 @@
     .syntax unified
     .thumb
     .text
-    .macro FUNC name
-    .global \name
-    .type \name, %function
-    .thumb_func
-\name:
-    .endm
+#include "../func.inc"
 
 FUNC cortexm_emu_halt
     b cortexm_emu_halt

@@ -2,12 +2,7 @@
     .syntax unified
     .thumb
     .text
-    .macro FUNC name
-    .global \name
-    .type \name, %function
-    .thumb_func
-\name:
-    .endm
+#include "../func.inc"
 FUNC v6_ldr
     adds r0, #1
     ldr r0, [r0]

@@ -7,12 +7,7 @@
         .thumb
         .text
 
-        .macro FUNC name
-        .global \name
-        .type \name, %function
-        .thumb_func
-\name:
-        .endm
+#include "../func.inc"
 
 /* r0 = a, r1 = b: one pipelined pair, LDR [r0] then LDR [r1]. */
         .balign 32

@@ -6,12 +6,7 @@
         .thumb
         .text
 
-        .macro FUNC name
-        .global \name
-        .type \name, %function
-        .thumb_func
-\name:
-        .endm
+#include "../func.inc"
 
 /* 8 lines of 8 16-bit ADDS (8 cycles per 16-byte line), then BX LR in a 9th line:
    a straight-line run whose lines each take >= WS+1 cycles up to 7 WS. */

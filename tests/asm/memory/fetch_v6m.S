@@ -4,12 +4,7 @@
         .thumb
         .text
 
-        .macro FUNC name
-        .global \name
-        .type \name, %function
-        .thumb_func
-\name:
-        .endm
+#include "../func.inc"
 
 /* 64 16-bit ADDS (1 cycle each on the M0+, DDI 0484C Table 3.1), then BX LR:
    130 bytes from a 32-byte boundary. */

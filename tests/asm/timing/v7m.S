@@ -6,12 +6,7 @@
         .thumb
         .text
 
-        .macro FUNC name
-        .global \name
-        .type \name, %function
-        .thumb_func
-\name:
-        .endm
+#include "../func.inc"
 
         .balign 4
 FUNC alu_run                    /* 8 data-processing instructions, 16- and 32-bit */

@@ -8,12 +8,7 @@
         .fpu fpv5-d16
         .text
 
-        .macro FUNC name
-        .global \name
-        .type \name, %function
-        .thumb_func
-\name:
-        .endm
+#include "../func.inc"
 
         .balign 8
 FUNC park_pair                  /* two core registers to two floats and back */

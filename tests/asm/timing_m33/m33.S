@@ -6,12 +6,7 @@
         .thumb
         .text
 
-        .macro FUNC name
-        .global \name
-        .type \name, %function
-        .thumb_func
-\name:
-        .endm
+#include "../func.inc"
 
         .balign 8
 FUNC alu_wide                   /* 4 independent 32-bit ALU ops: single issue */
