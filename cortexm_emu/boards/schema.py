@@ -126,7 +126,7 @@ def _memory(r: TomlReader, sram: tuple[SramRegion, ...]) -> MemoryRules:
         raise r.fail((*field, "data_block"), f"{data_block!r} is not an [[sram]] region; accepted: {', '.join(names)}")
     if pipelining == "same-block" and not data_block:
         raise r.fail((*field, "data_block"), "required with load_pipelining = \"same-block\" (the block the "
-                     f"emulator's stack and buffers count as); accepted: {', '.join(names)}")
+                     f"emulator's buffers, and its stack unless stack_block names another, count as); accepted: {', '.join(names)}")
     stack_block = r.optional_string((*field, "stack_block"))
     if stack_block and pipelining != "same-block":
         raise r.fail((*field, "stack_block"), "only with load_pipelining = \"same-block\" (where the stack lies "

@@ -15,8 +15,7 @@ docstring says.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -186,8 +185,8 @@ def configurations(board: Board, clock_mhz: float) -> list[MemoryConfig]:
     if stack_block and stack_block != data_block:  # R8 boards: also the stack linked with the data
         stack_where = f", stack at the top of RAM in {stack_block}"
         configs = [c for config in configs for c in (
-            dataclasses.replace(config, label=config.label + stack_where),
-            dataclasses.replace(config, label=config.label + f", stack with the data in {data_block}",
+            replace(config, label=config.label + stack_where),
+            replace(config, label=config.label + f", stack with the data in {data_block}",
                                 stack=data_block))]
     return configs
 
