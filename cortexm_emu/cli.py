@@ -256,19 +256,15 @@ def _validate(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(as_json(rows), indent=2))
         return 0
-    from rich.console import Console
-    from rich.table import Table
-    from rich.markup import escape
-
-    table = Table(title="cortexm-emu validate: published vs emulated cycles (ideal memory)")
-    for column in ("core", "sequence", "published", "emulated", "error %"):
-        table.add_column(column, justify="right" if column in ("published", "emulated", "error %") else "left")
-    for r in rows:
-        table.add_row(r.core, escape(f"{r.name}: {r.sequence}"), f"{r.published:g}", f"{r.emulated:g}", f"{r.error_percent:+.1f}")
-    console = Console()
-    console.print(table)
+    right = ("published", "emulated", "error %")
+    print("cortexm-emu validate: published vs emulated cycles (ideal memory)")
+    print(_text_table([
+        {"core": r.core, "sequence": f"{r.name}: {r.sequence}", "published": f"{r.published:g}",
+         "emulated": f"{r.emulated:g}", "error %": f"{r.error_percent:+.1f}"}
+        for r in rows
+    ], right=right))
     for s in summarize(rows):
-        console.print(f"{s.core}: n={s.n} mean |error| {s.mean_abs_error:.1f} % max |error| {s.max_abs_error:.1f} %")
+        print(f"{s.core}: n={s.n} mean |error| {s.mean_abs_error:.1f} % max |error| {s.max_abs_error:.1f} %")
     return 0
 
 
@@ -461,16 +457,26 @@ def board_rows() -> list[dict[str, Any]]:
     return rows
 
 
+def _text_table(rows: list[dict[str, Any]], right: Sequence[str] = ()) -> str:
+    """Rows of equal keys as plain aligned columns (the emulator has no table library), the columns
+    named in ``right`` right-aligned."""
+    if not rows:
+        return ""
+    headers = list(rows[0])
+    widths = {h: max(len(h), *(len(str(r[h])) for r in rows)) for h in headers}
+
+    def line(cells: dict[str, Any]) -> str:
+        return "  ".join(str(cells[h]).rjust(widths[h]) if h in right else str(cells[h]).ljust(widths[h])
+                         for h in headers).rstrip()
+
+    return "\n".join([line({h: h for h in headers}), *(line(r) for r in rows)])
+
+
 def _boards(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([load_board(name).as_dict() for name in board_names()], indent=2))
         return 0
-    rows = board_rows()
-    headers = list(rows[0]) if rows else []
-    widths = {h: max(len(h), *(len(str(r[h])) for r in rows)) for h in headers}
-    print("  ".join(h.ljust(widths[h]) for h in headers).rstrip())
-    for row in rows:
-        print("  ".join(str(row[h]).ljust(widths[h]) for h in headers).rstrip())
+    print(_text_table(board_rows()))
     print(
         "Values and their ST sources: cortexm-emu boards --json (or the TOML files in cortexm_emu/boards/)."
     )

@@ -24,7 +24,7 @@ from typing import Any
 
 from refbench.datafile import DataFileError
 
-PROJECT_VECTORS = Path(__file__).resolve().parent.parent / "vectors"
+PROJECT_VECTORS = Path(__file__).resolve().parent / "vectors"
 
 
 def cryptography_vector(relpath: str) -> Path:
