@@ -77,6 +77,16 @@ def test_table_output(capsys):
     assert "sha256/rolled" in out and "memory ideal" in out and "1 measurements" in out
 
 
+def test_table_lists_only_applicable_rows(capsys):
+    """A size the operation rejects (CBC on 17 bytes) is counted below the table, not listed in it."""
+    argv = ["cycles", "--kernel", "aes", "--variant", "ttable1", "--operation", "cbc-encrypt", "--sizes", "16,17"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    rows = [line for line in out.splitlines() if line.lstrip().startswith("aes/ttable1")]
+    assert len(rows) == 1 and " 16 " in rows[0], out
+    assert "not listed: 1 not applicable, e.g. aes/ttable1 cbc-encrypt 17 B" in out
+
+
 @pytest.mark.parametrize(("argv", "expected"), [
     (["--kernel", "nope"], "Unknown kernel 'nope'; valid: aes"),
     (["--kernel", "sha256", "--variant", "fast"], "valid: rolled, unrolled"),

@@ -119,10 +119,7 @@ def _fmt(value: float | None, digits: int = 1) -> str:
 
 def _row(m: Measurement, with_stalls: bool, with_time: bool) -> dict[str, str]:
     """The cells of one measurement, by column (plain text)."""
-    if m.error.startswith("not applicable"):
-        verified = "n/a (size)"
-    else:
-        verified = "yes" if m.verified else "no"
+    verified = "yes" if m.verified else "no"
     row = {"kernel/variant": f"{m.kernel}/{m.variant}", "operation": m.operation, "size": str(m.size),
            "cycles": _fmt(m.cycles), "c/B": _fmt(m.cycles_per_byte)}
     if with_stalls:
@@ -251,19 +248,21 @@ def run(args: argparse.Namespace) -> int:
             clock += ": the part maximum, --clock to change"
         where = f"board {measurer.board} ({measurer.core}{clock})" if measurer.board else f"core {measurer.core}"
         title = f"refbench cycles: {where}, {args.compiler} -{args.opt}, memory {measurer.memory.name}"
-        table = render_table(measurements, title)
+        shown = [m for m in measurements if not m.error.startswith("not applicable")]
+        table = render_table(shown, title)
         if fits(out, table):
             out.print(table)
         else:  # narrower than the table (e.g. 80 columns, or piped): one line per measurement
             out.print(title, markup=False, soft_wrap=True)
-            for line in render_lines(measurements):
+            for line in render_lines(shown):
                 out.print(line, markup=False, soft_wrap=True)
         for line in problems(measurements):
             out.print(line, markup=False, soft_wrap=True)
-        for m in measurements:
-            if m.error.startswith("not applicable"):
-                out.print(f"n/a: {m.kernel}/{m.variant} {m.operation} {m.size} B: {m.error}", markup=False)
-                break
+        left_out = [m for m in measurements if m.error.startswith("not applicable")]
+        if left_out:  # the rows a size or core does not apply to are not listed: one example says why
+            m = left_out[0]
+            out.print(f"not listed: {len(left_out)} not applicable, e.g. {m.kernel}/{m.variant} {m.operation} "
+                      f"{m.size} B: {m.error}", markup=False, soft_wrap=True)
     hits = sum(measurer.cache_hits for measurer, _ in runs)
     ran = sum(measurer.harness_runs for measurer, _ in runs)
     out.print(f"{len(everything)} measurements: {hits} from the cache, {ran} run "

@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Iterator
-from typing import Any
+from functools import cache
+from typing import TYPE_CHECKING, Any
 
-from refbench.pytest_plugin.selection import BoardCase
+if TYPE_CHECKING:
+    from refbench.pytest_plugin.selection import BoardCase
 
 #: Lengths tried for buffers the manifest does not size, most common first; the operation's
 #: reference decides which one it accepts (AES-128 key, 96-bit GCM/ChaCha20 nonce, a 256-bit
@@ -51,7 +53,7 @@ def candidate_inputs(family_name: str, operation: str, size: int) -> Iterator[di
     """
     from itertools import product
 
-    from refbench.kernels.catalog import family
+    from refbench.kernels.catalog import OPERAND_ROLES, family
     from refbench.kernels.harness import DATA_ROLES
     from refbench.kernels.references import reference
 
@@ -67,6 +69,8 @@ def candidate_inputs(family_name: str, operation: str, size: int) -> Iterator[di
         fixed["out_len"] = size
     elif main is not None:
         fixed[main] = filler(size, main)
+    else:  # multi-precision arithmetic: the size is the operands' length, as in refbench.measure
+        fixed.update({role: filler(size, role) for role in roles if role in OPERAND_ROLES})
     if "counter32" in roles:
         fixed["counter32"] = 1
     free = [role for role in roles if role in DATA_ROLES and role not in fixed]
@@ -88,6 +92,16 @@ def candidate_inputs(family_name: str, operation: str, size: int) -> Iterator[di
             f"Invalid size ({size} bytes) or parameters for kernel {family_name!r} operation {operation!r}: "
             f"its reference {op.reference!r} accepted none of the lengths tried ({tried or 'none'})"
         )
+
+
+@cache
+def accepts(family_name: str, operation: str, size: int) -> bool:
+    """Whether the operation's reference takes a ``size``-byte message (or operand)."""
+    try:
+        next(candidate_inputs(family_name, operation, size))
+    except ValueError:
+        return False
+    return True
 
 
 def kernel_inputs(family_name: str, operation: str, size: int) -> dict[str, bytes | int]:

@@ -18,6 +18,7 @@ from refbench.pytest_plugin.options import (
     DEFAULT_OPT,
     FULL_OPTS,
     FULL_SIZES,
+    OPERAND_SIZES,
     emulated_boards,
 )
 
@@ -60,6 +61,19 @@ def selected_sizes(config: pytest.Config, default: tuple[int, ...]) -> tuple[int
     return FULL_SIZES if config.getoption("refbench_full") else default
 
 
+def operation_sizes(config: pytest.Config, family_name: str, operation: str) -> tuple[int, ...]:
+    """The selected sizes this operation takes; when it takes none of them and no --refbench-size
+    was given, the smallest of :data:`OPERAND_SIZES` it takes (a field operation's operand length),
+    so every operation is benchmarked at a size its reference accepts and none at one it rejects."""
+    from refbench.pytest_plugin.inputs import accepts
+
+    sizes = tuple(size for size in selected_sizes(config, DEFAULT_BOARD_SIZES)
+                  if accepts(family_name, operation, size))
+    if sizes or config.getoption("refbench_size"):
+        return sizes
+    return next(((size,) for size in OPERAND_SIZES if accepts(family_name, operation, size)), ())
+
+
 def selected_boards(config: pytest.Config) -> tuple[str, ...]:
     given = config.getoption("refbench_board")
     if given:
@@ -100,7 +114,7 @@ def board_cases(config: pytest.Config) -> list[BoardCase]:
         clock_hz = round(board.max_clock_mhz * 1_000_000)
         for family_name, variant in selected_kernels(config):
             for op in families()[family_name].operations:
-                for size in selected_sizes(config, DEFAULT_BOARD_SIZES):
+                for size in operation_sizes(config, family_name, op.name):
                     for compiler, opt in selected_builds(config):
                         cases.append(
                             BoardCase(board_name, board.core, clock_hz, family_name, variant,
