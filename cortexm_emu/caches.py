@@ -10,8 +10,8 @@ least-recently-used cache:
   the LRU policy is used to determine the line to replace"); for the others it is the
   assumption that keeps the most lines of a given size, and the report says so.
 * A line may be wider than one flash read (STM32L4/WB/WL ART: 4 x 64-bit per cache line
-  against a 64-bit flash read, RM0351/RM0434/RM0453 wording as transcribed in
-  ``shared/notes/timing-model.md`` §5.2). No document seen says whether a miss fills the
+  against a 64-bit flash read, RM0440 §4.3.4 geometry, the same ART wording in
+  RM0351/RM0434/RM0453). No document seen says whether a miss fills the
   whole line or only the requested flash word, so a line is kept **sectored**: a miss
   allocates the line (evicting the LRU line of its set) and marks only the flash word that
   was read as valid; the other words of the line are fetched (and charged) when first needed.

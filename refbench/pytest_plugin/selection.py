@@ -105,7 +105,8 @@ def selected_builds(config: pytest.Config) -> list[tuple[str, str]]:
 
 
 def board_cases(config: pytest.Config) -> list[BoardCase]:
-    """Every selected case: boards x kernel variants x operations x sizes x builds."""
+    """Every selected case: boards x kernel variants x operations x sizes x builds, each variant on
+    the boards whose core it runs on and each operation at the sizes it takes."""
     from refbench.kernels.catalog import families
 
     cases = []
@@ -113,6 +114,8 @@ def board_cases(config: pytest.Config) -> list[BoardCase]:
         board = load_board(board_name)
         clock_hz = round(board.max_clock_mhz * 1_000_000)
         for family_name, variant in selected_kernels(config):
+            if not families()[family_name].variant(variant).supports(board.core):
+                continue  # e.g. a UMAAL variant on an M0+: its manifest's cores say where it runs
             for op in families()[family_name].operations:
                 for size in operation_sizes(config, family_name, op.name):
                     for compiler, opt in selected_builds(config):

@@ -9,7 +9,7 @@ flexible second operand, rotations deferred, disjoint terms added instead of com
 ignoring every load, store and branch. A real implementation needs more, so a figure below the
 floor cannot be a measurement of the stated work on the stated clock.
 
-Issue width, the documented upper bound (shared/notes/timing-model.md): the Cortex-M7 is an
+Issue width, the documented upper bound: the Cortex-M7 is an
 in-order dual-issue pipeline with two ALUs (Cortex-M7 TRM DDI 0489; LLVM ARMScheduleM7.td), the
 Cortex-M33 dual-issues some pairs of 16-bit instructions (cortexm_emu/timing/pipeline.py, jnk0le's
 measurements), so both are taken at two; the Cortex-M0+, M3 and M4 issue one (LLVM's M4 model:
