@@ -110,8 +110,8 @@ def test_refbench_wheel_runs_every_readme_command(wheels, tmp_path):
     assert len(published) > 1000
     report = json.loads(run("refbench", "sanity", "--board", "WL33", "--algorithm", "MD5", "--format", "json"))
     assert report["figures"] and all(f["verdict"] for f in report["figures"])
-    cycles = json.loads(run("refbench", "cycles", "--kernel", "sha256", "--variant", "rolled", "--sizes", "64",
-                            "--core", "m4", "--json"))
+    cycles = json.loads(run("refbench", "cycles", "--kernel", "sha256", "--variant", "rolled", "--operation",
+                            "sha-256", "--sizes", "64", "--core", "m4", "--json"))
     assert len(cycles) == 1 and cycles[0]["verified"] is True
     assert "FIPS 197" in run("refbench", "trace", "aes-128")
     assert "STM32" in run("refbench", "parts")

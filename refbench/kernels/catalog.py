@@ -32,9 +32,9 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from typing import Any
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from cortexm_emu.toolchain import CPU_FLAGS, Build, build
 from refbench.datafile import DataFileError
@@ -270,6 +270,20 @@ def build_variant(variant: Variant, core: str, *, opt: str = "Os", compiler: str
 #: for the same variant once per memory configuration, and each ask would otherwise check the build
 #: cache and hash the sources again.
 _BUILDS: dict[tuple[Any, ...], Build] = {}
+
+
+def source_digest(variant: Variant) -> str:
+    """SHA-256 of what a build of the variant reads, whatever the compiler: its defines, its
+    sources, the shared runtime and the headers of its include folders (paths relative to the
+    kernels folder). Derived data measured on the variant names it (refbench/derived/)."""
+    import hashlib
+
+    digest = hashlib.sha256(" ".join(variant.defines).encode() + b"\0")
+    paths = [*variant.sources, COMMON / "runtime.c",
+             *(h for d in variant.include_dirs for h in sorted(Path(d).glob("*.h")))]
+    for path in dict.fromkeys(Path(p).resolve() for p in paths):
+        digest.update(str(path.relative_to(KERNELS)).encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
 
 
 def _source_state(variant: Variant) -> tuple[tuple[str, int, int], ...]:

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from refbench.derived import DERIVED, key_of
 from refbench.kernels.catalog import family
 from refbench.kernels.references import prepare
 from refbench.measure import Job, Measurer, make_inputs
@@ -54,7 +55,7 @@ from refbench.sanity.pubkey_cost import (
     reference_counts,
 )
 
-RECORD_PATH = Path(__file__).with_name("pubkey_composition.toml")
+RECORD_PATH = DERIVED / "pubkey_composition.toml"
 #: The cores the composition is checked on (the issue's M0+, M4, M7, M33), ideal memory.
 CORES = ("m0plus", "m4", "m7", "m33")
 OPERATIONS = ("x25519", "rsa1024-crt", "p256-base-mult")
@@ -178,12 +179,25 @@ COMPOSITION_BOUND = bound_of(recorded())
 COMPOSITION_DERIVATION = derivation(recorded())
 
 
+def key_of_checks(checks: tuple[Check, ...] | list[Check]) -> dict[str, dict[str, str]]:
+    """The derived-data key of recorded checks: their cores, bignum variants and zig."""
+    return key_of({c.core for c in checks}, {f"bignum/{c.variant}" for c in checks}, ("zig",))
+
+
+def stored_key(path: Path = RECORD_PATH) -> dict | None:
+    """The ``[key]`` the record was written with (:mod:`refbench.derived`), or None."""
+    return tomllib.loads(path.read_text(encoding="utf-8")).get("key")
+
+
 def render(checks: list[Check]) -> str:
     lines = ["# Whole public-key operations emulated end to end (refbench/kernels/bignum) against their",
              "# composition (counted operations x emulated cycles per kernel call), ideal memory, zig -Os.",
-             "# Written by `python -m refbench.sanity.pubkey_whole --record`; re-measured by",
-             "# tests/test_pubkey_composition.py. COMPOSITION_BOUND (pubkey_whole.py) is derived from these.",
+             "# Written by `python -m refbench.derived` (or `python -m refbench.sanity.pubkey_whole --record`);",
+             "# [key]: the timing models, kernel sources and compiler measured with (tests/test_derived.py",
+             "# fails when one changed). COMPOSITION_BOUND (pubkey_whole.py) is derived from these.",
              "# error = (composed - full) / full; full and composed in cycles.", ""]
+    for part, names in key_of_checks(checks).items():
+        lines += [f"[key.{part}]", *(f'"{name}" = "{value}"' for name, value in names.items()), ""]
     for c in checks:
         lines += ["[[checks]]", f'operation = "{c.operation}"', f'variant = "{c.variant}"', f'core = "{c.core}"',
                   f"full = {c.full}", f"composed = {c.composed}  # {c.error:+.2%}", ""]

@@ -1,0 +1,54 @@
+"""The README states facts about the product; each one that a command can compute is checked here,
+so the README cannot drift: every path it names exists, every command of its table is a command of
+the CLIs, the quick start is what CI runs, and its counts are the data's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text(encoding="utf-8")
+
+
+def _quick_start() -> list[str]:
+    block = README.split("## Quick start", 1)[1].split("```sh", 1)[1].split("```", 1)[0]
+    return [line.strip() for line in block.strip().splitlines()]
+
+
+def test_the_quick_start_is_two_commands_and_ci_runs_the_second():
+    commands = _quick_start()
+    assert len(commands) == 2, commands
+    assert commands[0].endswith("refbench sanity") and "pytest" in commands[1]
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert commands[1] in ci, f".ci/run does not run the README's test command {commands[1]!r}"
+
+
+@pytest.mark.parametrize("path", sorted({p for p in re.findall(r"`((?:\.ci|refbench|cortexm_emu|docs|tests|benchmarks)"
+                                                               r"/[\w./*-]*)`", README)}))
+def test_every_path_the_readme_names_exists(path):
+    assert list(ROOT.glob(path.rstrip("/"))), f"README.md names {path}, which is not in the repository"
+
+
+def test_every_command_of_the_table_is_a_command():
+    from cortexm_emu.cli import build_parser as emu_parser
+    from refbench.cli import build_parser as refbench_parser
+
+    commands = {"refbench": refbench_parser(), "cortexm-emu": emu_parser()}
+    table = README.split("| command | what it prints |", 1)[1].split("\n\n", 1)[0]
+    named = re.findall(r"^\| `(refbench|cortexm-emu) (\w[\w-]*)", table, flags=re.MULTILINE)
+    assert len(named) >= 10
+    for program, command in named:
+        subparsers = next(a for a in commands[program]._actions if a.__class__.__name__ == "_SubParsersAction")
+        assert command in subparsers.choices, f"README's table names `{program} {command}`, not a command"
+
+
+def test_the_counts_of_figures_and_pages_are_the_data():
+    from refbench.published.model import load_figures
+
+    figures = load_figures()
+    pages = {figure.source for figure in figures}
+    words = {5: "five"}
+    assert f"({len(figures):,} figures from {words.get(len(pages), len(pages))}" in README.replace("\n", " ")
