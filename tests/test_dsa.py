@@ -13,8 +13,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from refbench.errors import InvalidSignature
+from refbench.loaders import project_vector
 from refbench.ref import dsa
 from refbench.ref.rfc6979 import bits2int
+from refbench.suites.dsa import records
 
 THEIR_HASHES = {
     "sha-1": hashes.SHA1(),
@@ -22,9 +24,15 @@ THEIR_HASHES = {
     "sha-256": hashes.SHA256(),
     "sha-512": hashes.SHA512(),
 }
-_THEIR_PARAMS = their_dsa.generate_parameters(2048)
-_N = _THEIR_PARAMS.parameter_numbers()
-PARAMS = dsa.DSAParameters(_N.p, _N.q, _N.g)
+def _published_parameters() -> dsa.DSAParameters:
+    """The fixed domain parameters of RFC 6979 A.2.1 (the project's vector file): the tests are the
+    same on every run, and nothing is generated at import time."""
+    record = next(r for r in records(project_vector("rfc6979/dsa_1024.txt")) if "P" in r)
+    return dsa.DSAParameters(record.int("P", 16), record.int("Q", 16), record.int("G", 16))
+
+
+PARAMS = _published_parameters()
+_THEIR_PARAMS = their_dsa.DSAParameterNumbers(PARAMS.p, PARAMS.q, PARAMS.g).parameters()
 
 
 @settings(max_examples=12, deadline=None)

@@ -107,11 +107,6 @@ class Judgement:
         return any(f.tests == "value" for f in self.findings)
 
     @property
-    def judged(self) -> bool:
-        """The former name of :attr:`tested`."""
-        return self.tested
-
-    @property
     def verdict(self) -> Verdict:
         verdict = worst([f.verdict for f in self.findings])
         if not self.tested and verdict in ("consistent", "explained"):
@@ -160,7 +155,6 @@ class Judgement:
             "cycles_per_op": n.cycles_per_op,
             "verdict": self.verdict,
             "tested": self.tested,
-            "judged": self.tested,
             "reasons": self.reasons,
         }
 
