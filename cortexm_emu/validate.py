@@ -30,6 +30,7 @@ from functools import cache
 from pathlib import Path
 from statistics import fmean
 
+from cortexm_emu.datafile import DataFileError
 from cortexm_emu.machine import Buffer, Machine
 from cortexm_emu.timing import CORES, model_for
 from cortexm_emu.toolchain import build
@@ -40,12 +41,8 @@ _NAME = re.compile(r"^[a-z0-9_]+$")
 _FORBIDDEN = re.compile(r"\b(sp|lr|pc|r13|r14|r15)\b")
 
 
-class ValidationDataError(ValueError):
-    """The sequence file is malformed; the message names file:line, the field and the problem."""
-
-    def __init__(self, path: Path, line: int, field: str, problem: str) -> None:
-        self.path, self.line, self.field, self.problem = path, line, field, problem
-        super().__init__(f"{path}:{line}: field {field!r}: {problem}")
+class ValidationDataError(DataFileError):
+    """The sequence file is malformed (the project's data-file error: file:line, field, problem)."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
+from cortexm_emu.datafile import DataFileError
+
 _T = TypeVar("_T")
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
@@ -57,15 +59,8 @@ RULES: dict[str, type] = {
 }
 
 
-class TimingDataError(ValueError):
-    """A timing data file is malformed; the message names file:line, the field and the problem."""
-
-    def __init__(self, path: Path, line: int, field: str, problem: str) -> None:
-        self.path = path
-        self.line = line
-        self.field = field
-        self.problem = problem
-        super().__init__(f"{path}:{line}: field {field!r}: {problem}")
+class TimingDataError(DataFileError):
+    """A timing data file is malformed (the project's data-file error: file:line, field, problem)."""
 
 
 def pickled_by_fields(cls: type[_T]) -> type[_T]:
