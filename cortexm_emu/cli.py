@@ -15,7 +15,6 @@ from typing import Any
 
 from cortexm_emu.annotate import annotate, as_json, render_text
 from cortexm_emu.boards import board_names, find_board, load_board, wait_states
-from cortexm_emu.cores import CORES
 from cortexm_emu.call import Pointer
 from cortexm_emu.cli_args import (
     Ordered,
@@ -29,6 +28,7 @@ from cortexm_emu.cli_args import (
     parse_stack,
     parse_top,
 )
+from cortexm_emu.cores import CORES
 from cortexm_emu.errors import EmulatorError
 from cortexm_emu.machine import DEFAULT_BUDGET, DEFAULT_STACK_SIZE, Buffer, CallResult, Machine
 
@@ -87,7 +87,8 @@ def _add_board_options(parser: argparse.ArgumentParser) -> None:
         type=parse_mhz,
         metavar="MHZ",
         default=None,
-        help="core clock with --board (default: the part's maximum clock, see cortexm-emu boards)",
+        help="core clock with --board (default: the board's default clock, the part maximum unless its "
+        "profile's [default_clock] names another: cortexm-emu boards, default_mhz)",
     )
     parser.add_argument(
         "--cache",
@@ -269,7 +270,7 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _board_and_clock(args: argparse.Namespace) -> tuple[Any, float]:
-    """The board of --board, checked against --core, and the clock: --clock or the part maximum
+    """The board of --board, checked against --core, and the clock: --clock or the board's default clock
     (said on stderr)."""
     board = find_board(args.board)
     if args.core is not None and args.core != board.core:
@@ -279,12 +280,8 @@ def _board_and_clock(args: argparse.Namespace) -> tuple[Any, float]:
         )
     if args.clock is not None:
         return board, args.clock
-    print(
-        f"cortexm-emu: note: no --clock; running {board.name} at its part maximum "
-        f"{board.max_clock_mhz:g} MHz ({board.max_clock.source})",
-        file=sys.stderr,
-    )
-    return board, board.max_clock_mhz
+    print(f"cortexm-emu: note: no --clock; running {board.name} at {board.default_clock_note()}", file=sys.stderr)
+    return board, board.default_clock_mhz
 
 
 def _arguments(args: argparse.Namespace) -> tuple[list[Any], dict[str, Buffer]]:

@@ -406,8 +406,8 @@ class Measurer:
             elif isinstance(memory, BoardMemory) and clock_mhz != memory.clock_mhz:
                 raise ValueError(f"Invalid clock ({clock_mhz:g} MHz) for memory {memory.name!r}; "
                                  f"accepted: its clock, {memory.clock_mhz:g} MHz")
-            if clock_mhz is None:
-                clock_mhz = float(profile.max_clock_mhz)
+            if clock_mhz is None:  # the one default clock (cortexm_emu.boards.Board.default_clock_mhz)
+                clock_mhz = float(profile.default_clock_mhz)
             elif not 0 < clock_mhz <= profile.max_clock_mhz:
                 raise ValueError(f"Invalid clock ({clock_mhz:g} MHz) for board {board}; "
                                  f"accepted: above 0, at most {profile.max_clock_mhz:g} MHz")

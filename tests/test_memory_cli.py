@@ -53,14 +53,19 @@ def test_run_with_a_board_reports_memory_stalls_and_time(capsys):
     assert "stack" in out["placement"]
 
 
-def test_run_accepts_a_part_number_and_defaults_to_the_part_maximum_clock(capsys):
-    # issue 19 item 12: without --clock the part's maximum, said on stderr
+def test_run_accepts_a_part_number_and_defaults_to_the_boards_default_clock(capsys):
+    # one default clock everywhere (Board.default_clock_mhz), said on stderr with its reason:
+    # the F407 profile names 24 MHz (0 wait states); a profile without [default_clock] its maximum
     assert main(["run", fetch_elf(), "straight16", "--board", "STM32F407", "--json"]) == 0
     captured = capsys.readouterr()
     out = json.loads(captured.out)
-    assert out["clock_mhz"] == 168
-    assert out["memory_config"]["wait_states"] == 5
-    assert "no --clock; running stm32f407vg at its part maximum 168 MHz" in captured.err
+    assert out["clock_mhz"] == 24
+    assert out["memory_config"]["wait_states"] == 0
+    assert "no --clock; running stm32f407vg at 24 MHz, the board's default clock: 24 MHz: flash needs 0" in captured.err
+    assert main(["run", fetch_elf(), "straight16", "--board", "stm32l4a6zg", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["clock_mhz"] == 80
+    assert "running stm32l4a6zg at 80 MHz, the part maximum (" in captured.err
 
 
 def test_run_text_shows_time_and_stalls(capsys):

@@ -168,9 +168,11 @@ class MemoryRules:
 class Board:
     """What the emulator needs to know about one board, each value with its citation.
 
-    ``default_clock_mhz`` is the clock a memory system is built at when the caller gives none:
+    ``default_clock_mhz`` is the one default clock: every command, fixture and library call that
+    is given a board and no clock runs it there (a memory system, ``Machine.for_board``,
+    ``cortexm-emu run``, ``refbench cycles``/``annotate``/``leakage``, the benchmark plugin). It is
     the part maximum unless the file's ``[default_clock]`` names another (``default_clock_reason``
-    then says why; "" otherwise).
+    then says why; "" otherwise); :meth:`default_clock_note` says which, for ``--help`` and notes.
     """
 
     name: str
@@ -191,6 +193,13 @@ class Board:
     notes: tuple[str, ...]
     path: Path
     memory: MemoryRules = MemoryRules()
+
+    def default_clock_note(self) -> str:
+        """Where the default clock comes from, in words: "168 MHz, the part maximum (source)" or
+        "24 MHz, the board's default clock: reason"."""
+        if self.default_clock_reason:
+            return f"{self.default_clock_mhz:g} MHz, the board's default clock: {self.default_clock_reason}"
+        return f"{self.default_clock_mhz:g} MHz, the part maximum ({self.max_clock.source})"
 
     def as_dict(self) -> dict[str, Any]:
         """A JSON-ready dictionary (for ``cortexm-emu boards --json`` and reports)."""

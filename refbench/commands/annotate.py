@@ -36,7 +36,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--core", metavar="CORE", help="core with ideal memory (default m4)")
     target.add_argument("--board", metavar="BOARD", help="board profile: its core and memory system")
-    parser.add_argument("--clock", type=float, metavar="MHZ", help="with --board: the clock (default the maximum)")
+    parser.add_argument("--clock", type=float, metavar="MHZ", help="with --board: the clock (default: the board's default clock, the part maximum unless its profile's [default_clock] names another (cortexm-emu boards: default_mhz))")
     parser.add_argument("--cache", metavar="on|off", help="with --board: caches/ART and prefetch (default on)")
     parser.add_argument("--opt", default="Os", metavar="LEVEL", help="optimisation level (default Os)")
     parser.add_argument("--compiler", default="zig", metavar="NAME", help="zig or gcc (default zig)")

@@ -86,7 +86,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "repeatable or comma-separated to compare boards")
     parser.add_argument("--clock", type=float, metavar="MHZ",
                         help="with --board: core clock in MHz, which sets the flash wait states and the time column "
-                             "(default the part maximum)")
+                             "(default: the board's default clock, the part maximum unless its profile's [default_clock] names another (cortexm-emu boards: default_mhz))")
     parser.add_argument("--cache", metavar="on|off",
                         help="with --board: the board's caches/ART and flash prefetch on (default) or off")
     parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)), metavar="N,N,...",
@@ -245,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
     for measurer, measurements in runs:
         clock = f" at {measurer.clock_mhz:g} MHz" if measurer.clock_mhz else ""
         if measurer.board and args.clock is None:
-            clock += ": the part maximum, --clock to change"
+            clock += ": the board's default clock, --clock to change"
         where = f"board {measurer.board} ({measurer.core}{clock})" if measurer.board else f"core {measurer.core}"
         title = f"refbench cycles: {where}, {args.compiler} -{args.opt}, memory {measurer.memory.name}"
         shown = [m for m in measurements if not m.error.startswith("not applicable")]

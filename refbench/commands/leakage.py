@@ -46,7 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--core", metavar="CORE", help="core with ideal memory (default m4)")
     target.add_argument("--board", metavar="BOARD", help="board profile: its core and memory system")
-    parser.add_argument("--clock", type=float, metavar="MHZ", help="with --board: core clock (default the board's)")
+    parser.add_argument("--clock", type=float, metavar="MHZ", help="with --board: core clock (default: the board's default clock, the part maximum unless its profile's [default_clock] names another (cortexm-emu boards: default_mhz))")
     parser.add_argument("--cache", default="on", metavar="on|off", help="with --board: caches/ART (default on)")
     parser.add_argument("--start", default="cold", metavar="cold|warm",
                         help="with --board: caches empty before each call (default cold: every distinct line a "

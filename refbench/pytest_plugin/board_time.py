@@ -138,7 +138,7 @@ def board_case(refbench_board: str, refbench_kernel: str, refbench_operation: st
     board = load_board(refbench_board)
     family_name, _, variant = refbench_kernel.partition("/")
     compiler, _, opt = refbench_build.partition("-")
-    return BoardCase(refbench_board, board.core, round(board.max_clock_mhz * 1_000_000), family_name,
+    return BoardCase(refbench_board, board.core, round(board.default_clock_mhz * 1_000_000), family_name,
                      variant, refbench_operation, refbench_size, compiler, opt,
                      request.config.getoption("refbench_memory"))
 

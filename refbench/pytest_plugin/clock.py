@@ -4,7 +4,8 @@ notes that say so in every report."""
 from __future__ import annotations
 
 #: Where the clock of a case comes from, what its time is, and why rounds do not vary.
-CLOCK_SOURCE = "part maximum clock (max_clock_mhz of the board file)"
+CLOCK_SOURCE = ("the board's default clock (default_clock_mhz of the board file: the part maximum unless the "
+                "file's [default_clock] names another, with its reason)")
 TIME_SOURCE = "emulated board time = cycles / clock_hz (not host time)"
 REPEAT_NOTE = (
     "exact repeats: same ELF, inputs and timing model give the same cycles every round, "

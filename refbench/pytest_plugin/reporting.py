@@ -24,7 +24,7 @@ def pytest_benchmark_update_machine_info(config: pytest.Config, machine_info: di
     boards = {}
     for name in selected_boards(config):
         board = load_board(name)
-        boards[name] = {"part": board.part, "core": board.core, "clock_mhz": board.max_clock_mhz}
+        boards[name] = {"part": board.part, "core": board.core, "clock_mhz": board.default_clock_mhz}
     machine_info["refbench"] = {
         "emulated_timer": TIME_SOURCE,
         "clock_source": CLOCK_SOURCE,

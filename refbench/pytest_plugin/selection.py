@@ -112,7 +112,7 @@ def board_cases(config: pytest.Config) -> list[BoardCase]:
     cases = []
     for board_name in selected_boards(config):
         board = load_board(board_name)
-        clock_hz = round(board.max_clock_mhz * 1_000_000)
+        clock_hz = round(board.default_clock_mhz * 1_000_000)
         for family_name, variant in selected_kernels(config):
             if not families()[family_name].variant(variant).supports(board.core):
                 continue  # e.g. a UMAAL variant on an M0+: its manifest's cores say where it runs
