@@ -370,3 +370,16 @@ def test_cmox_fast_setting_slower_on_short_messages_is_explained_by_its_crossove
     assert [(fid, f.verdict) for fid, f in result if f.rule == "cmox-config-speed"] == [
         (fast32.id, "explained"), (fast64.id, "consistent")]
     assert verdicts(invariants.rule_cmox_configurations([small32, fast32], PARTS)) == ["suspicious"]
+
+
+def test_board_filter_takes_a_profile_name_or_a_page_board_alias():
+    """--board has one meaning: a board profile (name or part), with the page's board text as an
+    alias; both select the same figures."""
+    from refbench.sanity import figure_selected
+
+    figures = load_figures()
+    by_profile = {f.id for f in figures if figure_selected(f, board=["stm32f777xi"])}
+    by_part = {f.id for f in figures if figure_selected(f, board=["STM32F777"])}
+    by_alias = {f.id for f in figures if figure_selected(f, board=["F777"])}
+    assert by_profile and by_profile == by_part == by_alias
+    assert not any(figure_selected(f, board=["stm32f999zz"]) for f in figures)

@@ -54,8 +54,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     add_source_option(parser)
     parser.add_argument("--board", action="append", metavar="TEXT",
-                        help="only boards/parts whose name contains TEXT (e.g. H753, NUCLEO-F756ZG); repeatable. "
-                             "With --input: the board profile your input ran on (e.g. stm32l4a6zg, STM32H753ZI)")
+                        help="a board profile (cortexm-emu boards: e.g. stm32f777xi, or a part such as "
+                             "STM32F777); a page's board name is accepted as an alias (text its board or part "
+                             "contains, e.g. H753, NUCLEO-F756ZG). Without --input: only that board's figures, "
+                             "repeatable; with --input: the board your input ran on")
     parser.add_argument("--algorithm", action="append", metavar="TEXT",
                         help="only algorithms whose name contains TEXT (e.g. AES-128, ECDSA); repeatable")
     parser.add_argument("--format", default="table", metavar="FORMAT",

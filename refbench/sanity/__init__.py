@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import cache
 
 from refbench.published.model import Figure, Part, load_figures, load_parts
 from refbench.sanity import emulator_rule
@@ -63,15 +64,36 @@ def judge(figures: Iterable[Figure] | None = None, parts: dict[str, Part] | None
     return SanityReport(judgements, emulations, plan, measured)
 
 
+@cache
+def _profile(name_or_part: str) -> str | None:
+    """The board profile a board name or part names (cortexm_emu.boards.find_board), or None."""
+    from cortexm_emu.boards import find_board
+
+    try:
+        return find_board(name_or_part).name
+    except ValueError:
+        return None
+
+
 def figure_selected(f: Figure, source: list[str] | None = None, board: list[str] | None = None,
                     algorithm: list[str] | None = None) -> bool:
-    """True when ``f``'s source file starts with / board or part contains / algorithm contains
-    any of the given texts (case-insensitive); an option not given selects everything."""
+    """True when ``f``'s source file starts with / algorithm contains any of the given texts, and
+    its board is one given: a board profile name or part (``stm32f777xi``, ``STM32F777``: the
+    figures of the part that profile describes) or, as an alias, text the page's board or part
+    name contains (``NUCLEO-F756ZG``, ``H753``); case-insensitive; an option not given selects
+    everything."""
     def matches(texts: list[str] | None, *values: str | None) -> bool:
         if not texts:
             return True
         return any(t.lower() in (v or "").lower() for t in texts for v in values)
-    return matches(source, f.source) and matches(board, f.board, f.part) and matches(algorithm, f.algorithm)
+
+    def board_matches() -> bool:
+        if matches(board, f.board, f.part):
+            return True
+        figure_profile = _profile(f.part)
+        return figure_profile is not None and any(_profile(text) == figure_profile for text in board or ())
+
+    return matches(source, f.source) and board_matches() and matches(algorithm, f.algorithm)
 
 
 def select_figures(judgements: Iterable[Judgement], source: list[str] | None = None,
