@@ -31,7 +31,7 @@ import pytest
 
 from refbench.datafile import DataFileError
 from refbench.inputs import TEMPLATE_PATH, Assumptions, detect_format, read_input
-from refbench.inputs.units import input_unit_bytes, load_unit_rules
+from refbench.published.library_units import input_unit_bytes, load_unit_rules
 from refbench.published.model import load_figures
 from refbench.published.normalise import normalise, unit_bytes
 
@@ -107,7 +107,7 @@ def test_wolfcrypt_4x_symmetric_and_public_key_lines():
     assert aes.source == "h7.log" and aes.id == "h7.log:7" and aes.row == WOLF4_LOG.splitlines()[6]
     assert WOLF4_LOG[aes.offset:].startswith("AES-128-CBC-enc")
     assert aes.board == "NUCLEO-H753ZI" and aes.core == "Cortex-M7" and aes.clock_mhz == 480
-    # 4.4.1 prints MB = 1024*1024 bytes (units.toml); 480 MHz / (10.4 * 2^20 B/s)
+    # 4.4.1 prints MB = 1024*1024 bytes (library_units.toml); 480 MHz / (10.4 * 2^20 B/s)
     assert normalise(aes).cycles_per_byte == pytest.approx(480e6 / (10.4 * 1048576))
     rsa = figure_at(figures, 9)
     assert (rsa.metric, rsa.unit, rsa.text) == ("time_per_op", "ms", "12.427")

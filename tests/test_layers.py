@@ -136,8 +136,13 @@ def imports_of(source: str, path: Path, modules: dict[str, Path], root: Path) ->
             names = [dynamic] if dynamic else []
         for name in names:
             target = _ours(name, modules)
-            if target is not None and target != source:
-                found.append(Import(source, target, path.relative_to(root).as_posix(), node.lineno, type_only))
+            if target is None:
+                continue
+            # importing a.b.c runs a/__init__.py and a/b/__init__.py first: an edge to each package
+            parents = [".".join(target.split(".")[:end]) for end in range(1, target.count(".") + 1)]
+            for reached in (*parents, target):
+                if reached in modules and reached != source and not source.startswith(reached + "."):
+                    found.append(Import(source, reached, path.relative_to(root).as_posix(), node.lineno, type_only))
     return found
 
 
@@ -302,7 +307,24 @@ def test_checker_sees_function_level_relative_and_dynamic_imports(tmp_path: Path
         ("low.d", "low.c", 2, False),
         ("high", "high.b", 1, False),
         ("high.b", "low.d", 3, True),   # under TYPE_CHECKING
+        ("low.a", "high", 4, False),    # importing high.b runs high/__init__.py first
+        ("low.c", "high", 4, False),
+        ("high.b", "low", 3, True),
     }
+
+
+def test_checker_sees_a_cycle_through_a_package_init(tmp_path: Path) -> None:
+    """b.y imports a.z, and importing a.z runs a/__init__.py, which imports a.x, which imports b.y:
+    a cycle only when a package's __init__ counts as imported by a submodule's import."""
+    _write(tmp_path, {
+        "a/__init__.py": "from a.x import f\n",
+        "a/z.py": "thing = 1\n",
+        "a/x.py": "def f():\n    from b.y import other\n",
+        "b/__init__.py": "",
+        "b/y.py": "from a.z import thing\nother = 2\n",
+    })
+    found = cycles(import_graph(tmp_path, ("a", "b")))
+    assert [describe(c).splitlines()[0] for c in found] == ["a -> a.x -> b.y -> a"]
 
 
 def test_checker_finds_a_cycle_and_ignores_type_only_imports(tmp_path: Path) -> None:

@@ -22,7 +22,7 @@ from typing import Any
 from refbench.datafile import DataFileError
 from refbench.inputs.assumptions import Assumptions, Placement
 from refbench.inputs.records import Line, Problem, build_figure
-from refbench.inputs.units import input_unit_bytes
+from refbench.published.library_units import input_unit_bytes
 from refbench.published.model import Figure, load_figures
 from refbench.published.transcribe import wolfssl_classify
 
@@ -35,7 +35,7 @@ COLUMNS: dict[str, tuple[bool, str]] = {
     "size_bytes": (False, "bytes per operation (message size), if the figure is per message"),
     "value": (True, "the number as published"),
     "unit": (True, "KiB/s, MiB/s (1024-based), KB/s, MB/s (1000-based unless the library's own rules in "
-                   "units.toml say otherwise), ms, us or µs per operation, cycles per operation, ops/s"),
+                   "library_units.toml say otherwise), ms, us or µs per operation, cycles per operation, ops/s"),
     "board": (False, "board profile or part (stm32h753zi, STM32H753ZI, NUCLEO-H753ZI); empty: core and clock"),
     "core": (False, "m0plus, m4, m7, m33 (or Cortex-M4...); with clock_mhz when no board"),
     "clock_mhz": (False, "core clock in MHz"),

@@ -15,7 +15,7 @@ Formats, from the benchmark source (wolfSSL/wolfssl, ``wolfcrypt/benchmark/bench
   ``", %lu cycles,"`` (total cycles; kept in the notes). The unit is
   chosen per row: 4.x up to 5.5 print ``KB``/``MB`` (base 2) or ``kB``/``mB`` (``-base10``);
   from 5.6 ``get_blocktype()`` prints ``KiB``/``MiB`` (base 2) and ``get_blocktype_base10()``
-  ``KB``/``MB``; ``bytes`` below 1 KiB. What each name means per version is in ``units.toml``.
+  ``KB``/``MB``; ``bytes`` below 1 KiB. What each name means per version is in ``refbench/published/library_units.toml``.
   Where the build has a cycle counter (``HAVE_GET_CYCLES``: x86-64, Linux perf, Renesas Synergy
   DWT, ESP-IDF) ``SHOW_INTEL_CYCLES`` appends ``" Cycles per byte = %6.2f"``.
   With ``BENCH_DEVID`` (async/offload builds) the name is followed by ``SW`` or ``HW``.
@@ -46,7 +46,7 @@ import re
 
 from refbench.inputs.assumptions import Assumptions, Placement
 from refbench.inputs.records import Line, Problem, build_figure
-from refbench.inputs.units import input_unit_bytes
+from refbench.published.library_units import input_unit_bytes
 from refbench.published.model import Aux, Figure
 from refbench.published.transcribe import wolfssl_classify
 

@@ -38,9 +38,9 @@ def unit_bytes(source: str, version: str, unit: str, library: str | None = None)
     stands for on ``source`` for library ``version``, and whether that is verified or assumed.
 
     A source that is not a built-in page is a user's input (``refbench.inputs``): its units
-    follow the per-library rules of ``refbench/inputs/units.toml``, which need ``library``."""
+    follow the per-library rules of ``refbench/published/library_units.toml``, which need ``library``."""
     if source not in _sources():
-        from refbench.inputs.units import input_unit_bytes
+        from refbench.published.library_units import input_unit_bytes
 
         return input_unit_bytes(library, version, unit)
     base = unit.removesuffix("/s")
@@ -57,7 +57,7 @@ def unit_bytes(source: str, version: str, unit: str, library: str | None = None)
 
 def unit_reason(source: str, version: str, unit: str, library: str | None = None) -> str:
     if source not in _sources():
-        from refbench.inputs.units import input_unit_reason
+        from refbench.published.library_units import input_unit_reason
 
         return input_unit_reason(library, version, unit)
     base = unit.removesuffix("/s")

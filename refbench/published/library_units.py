@@ -1,4 +1,6 @@
-"""Bytes per printed unit for figures read from a user's input, from ``units.toml``.
+"""Bytes per printed unit of a benchmark program's output, per library and version
+(``library_units.toml``), for figures read from a user's input (``refbench.inputs``); it lives
+beside the pages' unit rules so that normalising a figure needs nothing of the readers.
 
 The built-in pages keep their own rules in ``refbench/published/sources.toml`` (per page and
 version); an input has no page, so its rules are per library and version range. A unit that
@@ -15,7 +17,7 @@ from pathlib import Path
 
 from refbench.datafile import DataFileError
 
-UNITS_PATH = Path(__file__).resolve().parent / "units.toml"
+UNITS_PATH = Path(__file__).resolve().parent / "library_units.toml"
 ANY_LIBRARY = "*"
 
 
