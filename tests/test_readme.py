@@ -52,3 +52,16 @@ def test_the_counts_of_figures_and_pages_are_the_data():
     pages = {figure.source for figure in figures}
     words = {5: "five"}
     assert f"({len(figures):,} figures from {words.get(len(pages), len(pages))}" in README.replace("\n", " ")
+
+
+def test_no_product_file_cites_the_research_notes_outside_the_product():
+    """A citation must name a source a reader of the product can find: the manual, datasheet or
+    code the research notes quote, never the notes themselves (they are not shipped)."""
+    cited = [f"{path.relative_to(ROOT)}:{number}"
+             for folder in ("refbench", "cortexm_emu", "docs")
+             for path in sorted((ROOT / folder).rglob("*"))
+             if path.is_file() and path.suffix in (".py", ".toml", ".md", ".c", ".h", ".S", ".json")
+             and "build" not in path.parts
+             for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
+             if "shared/notes" in line]
+    assert not cited, "cites shared/notes (not in the product): " + ", ".join(cited)
