@@ -283,7 +283,7 @@ def read_mbedtls(lines: list[Line], *, assumptions: Assumptions, placement: Plac
     for line, title, fields, match in rows:
         result = _figure(line, title, fields, match, assumptions, placement, version, notes)
         (figures if isinstance(result, Figure) else problems).append(result)
-    return figures, problems
+    return figures, sorted(problems, key=lambda p: p.line)
 
 
 def _figure(line: Line, title: str, fields: dict, m: re.Match[str], assumptions: Assumptions, placement: Placement,
