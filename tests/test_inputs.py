@@ -185,7 +185,7 @@ def test_wolfcrypt_malformed_and_unknown_lines_are_reported_with_file_and_line()
     assert [f.line for f in figures] == [5]
     assert [p.line for p in problems] == [6, 7, 8, 9]
     assert all(str(p).startswith(f"bad.log:{p.line}: ") for p in problems)
-    assert "unknown algorithm 'CAMELLIA'" in problems[1].why
+    assert "unknown algorithm" in problems[1].why and "CAMELLIA" in problems[1].text
     assert "differs from rate unit" in problems[3].why
 
 
@@ -340,8 +340,8 @@ def test_undetectable_input_and_bad_format_name():
 
 
 @pytest.mark.parametrize("kwargs, message", [
-    ({}, "no board and no core and clock_mhz"),
-    ({"core": "m4"}, "no board and no clock_mhz"),
+    ({}, r"not stated \(no board profile; no core and no clock\); give a board profile \(--board NAME\)"),
+    ({"core": "m4"}, r"a core \(m4\) but no clock\); give"),
     ({"core": "m5", "clock_mhz": 10}, r"Invalid core \('m5'\)"),
     ({"core": "m4", "clock_mhz": 10, "cache": "maybe"}, r"Invalid cache \('maybe'\)"),
     ({"board": "STM32", "clock_mhz": 10}, "Invalid board or part"),

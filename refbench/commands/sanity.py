@@ -15,12 +15,14 @@ from rich.table import Table
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
 from refbench.datafile import DataFileError
 from refbench.inputs.options import (
+    ReadInputs,
     add_input_options,
     assumptions_from,
     check_options,
     read_inputs,
     uses_inputs,
 )
+from refbench.inputs.summary import grouped_problems, input_counts, yielded_nothing
 from refbench.published.model import Figure, Part, load_figures, load_parts
 from refbench.report import emulation_progress
 from refbench.report import text as text_report
@@ -101,11 +103,13 @@ def _validate(args: argparse.Namespace, figures: Sequence[Figure]) -> str | None
 Selection = tuple[list[Figure], dict[str, Part], set[str], dict[str, StatedMachine]]
 
 
-def _select(args: argparse.Namespace, sources: list[str] | None) -> Selection | str:
+def _select(args: argparse.Namespace, sources: list[str] | None, read_out: list[ReadInputs] | None = None
+            ) -> Selection | str:
     """The figures the rules see, their parts, the ids judged and shown, and the machine stated for
     each input figure; or the message of a bad option. Without --input: every built-in figure, those
     the filters select shown. With --input: the inputs' figures (the built-in pages only with
-    --pages), every skipped line reported on stderr as FILE:LINE."""
+    --pages), every skipped line reported on stderr as FILE:LINE (once per input and reason); what
+    was read is appended to ``read_out``."""
     if not uses_inputs(args):
         figures = load_figures()
         problem = _validate(args, figures)
@@ -119,8 +123,10 @@ def _select(args: argparse.Namespace, sources: list[str] | None) -> Selection | 
         return problem
     assumptions = assumptions_from(args)
     read = read_inputs(args.input, assumptions, args.input_format)
-    for skipped in read.problems:
+    for skipped in grouped_problems(read.problems):
         print(f"refbench sanity: skipped {skipped}", file=sys.stderr)
+    if read_out is not None:
+        read_out.append(read)
     mine = read.figures
     pages = load_figures() if args.pages else []
     problem = _validate(args, [*pages, *mine])
@@ -179,7 +185,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
     try:
-        selection = _select(args, sources)
+        read_out: list[ReadInputs] = []
+        selection = _select(args, sources, read_out)
     except (ValueError, DataFileError) as exc:
         print(f"refbench sanity: {exc}", file=sys.stderr)
         return 2
@@ -199,17 +206,18 @@ def run(args: argparse.Namespace) -> int:
     if args.only:
         judgements = [j for j in judgements if j.verdict in args.only]
     index = index_findings(judgements)
+    status = _input_status(args, read_out, everything)
     if args.format == "json":
         print(json.dumps(report_json(judgements, emulations, index), indent=1, ensure_ascii=False))
-        return 0
+        return status
     if args.format == "html":
         from refbench.report.html import render_html
 
         sys.stdout.write(render_html(judgements, emulations, summary(judgements), index))
-        return 0
+        return status
     if args.format == "markdown":
         sys.stdout.write(text_report.render_markdown(judgements, fmt_cycles, index))
-        return 0
+        return status
     console = Console()
     for line in text_report.opening(judgements, index):
         console.print(line, markup=False, soft_wrap=console.width < TABLE_MIN_WIDTH)
@@ -219,7 +227,7 @@ def run(args: argparse.Namespace) -> int:
             console.print(line, markup=False, soft_wrap=True)
         console.print(emulation_summary({j.figure.id: emulations[j.figure.id] for j in judgements}), markup=False,
                       soft_wrap=True)
-        return 0
+        return status
     table = Table(title="refbench sanity: published figures against arithmetic, board, invariants, cross-board",
                   show_lines=args.reasons == "all")
     for column in ("figure", "published", "normalised", "verdict", "reasons"):
@@ -237,4 +245,18 @@ def run(args: argparse.Namespace) -> int:
     for line in summary(judgements):
         console.print(line, markup=False)
     console.print(emulation_summary({j.figure.id: emulations[j.figure.id] for j in judgements}), markup=False)
-    return 0
+    return status
+
+
+def _input_status(args: argparse.Namespace, read_out: list[ReadInputs], judgements: list[Judgement]) -> int:
+    """Print each input's summary line (stderr); 1 when an input gave no judged figure, else 0."""
+    if not read_out:
+        return 0
+    read = read_out[0]
+    counts = input_counts(args.input, read.figures, read.problems, {j.figure.id for j in judgements if j.tested})
+    for c in counts:
+        print(f"refbench sanity: {c.line()}", file=sys.stderr)
+    empty = yielded_nothing(counts)
+    if empty:
+        print(f"refbench sanity: no figure judged from {', '.join(empty)} (exit status 1)", file=sys.stderr)
+    return 1 if empty else 0

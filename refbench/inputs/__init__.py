@@ -32,12 +32,15 @@ __all__ = ["FORMATS", "TEMPLATE_PATH", "Assumptions", "Placement", "Problem", "c
 def detect_format(text: str, name: str = "<input>") -> str:
     """``wolfcrypt``, ``mbedtls``, ``csv`` or ``json`` for ``text``; ``ValueError`` if none fits."""
     stripped = text.lstrip()
-    if name.lower().endswith(".json") or stripped.startswith(("[", "{")):
+    if name.lower().endswith(".json"):
         return "json"
+    # a benchmark log first: a pasted log may begin with harness lines such as '{{timeout;150}}'
     if wolfcrypt.looks_like(text):
         return "wolfcrypt"
     if mbedtls.looks_like(text):
         return "mbedtls"
+    if stripped.startswith(("[", "{")):
+        return "json"
     first = next((t for t in text.splitlines() if t.strip() and not t.lstrip().startswith("#")), "")
     if name.lower().endswith(".csv") or first.replace(" ", "").startswith("algorithm,"):
         return "csv"

@@ -21,6 +21,10 @@ for _key, _name in CORE_NAMES.items():
     for _alias in (_key, _name, _name.removeprefix("Cortex-"), _name.replace("+", "plus"),
                    _name.removeprefix("Cortex-").replace("+", "plus")):
         _CORE_ALIASES[_alias.lower()] = _key
+#: the FPU names cortex-m-emu accepts (cortexm_emu/cores.py): the same integer pipeline, judged as the core
+for _key in ("m4", "m7", "m33"):
+    for _alias in (f"{_key}f", f"cortex-{_key}f", f"{CORE_NAMES[_key]}F".lower()):
+        _CORE_ALIASES[_alias.lower()] = _key
 
 
 def core_key(core: str) -> str:
@@ -29,7 +33,8 @@ def core_key(core: str) -> str:
         return _CORE_ALIASES[core.strip().lower()]
     except KeyError:
         raise ValueError(
-            f"Invalid core ({core!r}); accepted: {', '.join(CORE_NAMES)} (or {', '.join(CORE_NAMES.values())})"
+            f"Invalid core ({core!r}); accepted: {', '.join(CORE_NAMES)}, m4f, m7f, m33f (or "
+            f"{', '.join(CORE_NAMES.values())})"
         ) from None
 
 
@@ -97,9 +102,12 @@ class Assumptions:
             return Placement(board=board, part=board.part, core=CORE_NAMES[board.core], clock_mhz=clock,
                              text=self.describe(board))
         if self.core is None or self.clock_mhz is None:
-            missing = "core and clock_mhz" if self.core is None and self.clock_mhz is None else (
-                "core" if self.core is None else "clock_mhz")
-            raise ValueError(f"Invalid assumptions: no board and no {missing}; give a board, or a core and a clock")
+            missing = "no core and no clock" if self.core is None and self.clock_mhz is None else (
+                f"a clock ({self.clock_mhz:g} MHz) but no core" if self.core is None else
+                f"a core ({self.core}) but no clock")
+            raise ValueError(f"Invalid assumptions: the part the input ran on is not stated (no board profile; "
+                             f"{missing}); give a board profile (--board NAME), or a core and its clock in MHz "
+                             "(--core m4 --clock 168)")
         core = CORE_NAMES[core_key(self.core)]
         return Placement(board=None, part=f"unprofiled {core}", core=core, clock_mhz=float(self.clock_mhz),
                          text=self.describe(None))

@@ -40,7 +40,8 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                        help=f"the inputs' format: {', '.join(FORMATS)} (default: detected from each input)")
     group.add_argument("--pages", action="store_true",
                        help="with --input: judge the built-in pages too (their figures become rule partners)")
-    group.add_argument("--core", metavar="CORE", help="with --input and no --board: the core (m0plus, m4, m7, m33)")
+    group.add_argument("--core", metavar="CORE", help="with --input and no --board: the core (m0plus, m4, m7, m33; m4f, m7f, m33f "
+                            "are the same cores with an FPU)")
     group.add_argument("--clock", type=float, metavar="MHZ",
                        help="with --input: the core clock the input ran at, MHz (with --board: default the part "
                             "maximum, said so)")

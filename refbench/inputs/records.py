@@ -61,7 +61,7 @@ def build_figure(*, line: Line, placement: Placement, assumptions: Assumptions, 
                  library: str, version: str, fields: dict[str, Any], metric: str, value: float, unit: str,
                  text: str, aux: tuple[Aux, ...] = (), block_bytes: int | None = None,
                  message_bytes: int | None = None, notes: str | None = None, compiler: str | None = None,
-                 options: str | None = None, implementation: str | None = None) -> Figure:
+                 options: str | None = None, implementation: str | None = None, math: str | None = None) -> Figure:
     """A :class:`Figure` for one input line; ``fields`` holds algorithm, mode, operation,
     key_bits and curve (as :func:`refbench.published.transcribe.wolfssl_classify` returns them)."""
     hw = peripherals_for(fields["algorithm"], assumptions.hardware)
@@ -72,7 +72,7 @@ def build_figure(*, line: Line, placement: Placement, assumptions: Assumptions, 
         core=placement.core, clock_mhz=placement.clock_mhz, library=library, version=version,
         compiler=compiler or assumptions.compiler or "not stated",
         options=options or assumptions.options or "not stated", config="as logged", hw=tuple(hw),
-        implementation=implementation or ("hardware" if hw else "software"), math=None, asm=None,
+        implementation=implementation or ("hardware" if hw else "software"), math=math, asm=None,
         cache=assumptions.memory_text(), notes=note, variant=None, algorithm=fields["algorithm"],
         mode=fields.get("mode"), operation=fields["operation"], key_bits=fields.get("key_bits"),
         curve=fields.get("curve"), message_bytes=message_bytes, chunk_bytes=None, block_bytes=block_bytes,

@@ -52,7 +52,13 @@ from refbench.published.transcribe import wolfssl_classify
 
 LIBRARY = "wolfSSL"
 _UNIT = r"bytes|KB|MB|GB|kB|mB|KiB|MiB|GiB"
-VERSION = re.compile(r"wolfSSL version (?P<version>\S+)")
+VERSION = re.compile(r"wolfSSL version (?P<version>\d[^\s,]*)(?P<build>.*)")
+#: 5.x banner line of the math library (benchmark.c, after the version), e.g.
+#: ``Math:   Single Precision: ecc 256 384 521 rsa/dh 2048 3072 4096 asm sp_x86_64.c``
+MATH = re.compile(r"Math:\s+(?P<math>\S.*?)\s*")
+#: the built-in pages' math names for the SP source file a Math line names (nothing else is mapped)
+_MATH_FILES = (("sp_cortexm", "SP math, Cortex-M assembly"), ("sp_c32", "SP math, C 32-bit"),
+               ("sp_int", "sp_int.c (SP math all)"), ("sp_armthumb", "SP math, Thumb assembly"))
 HEADER = re.compile(r"wolfCrypt Benchmark \(block bytes (?P<block>\d+), min\s*(?P<min>[\d.]*) sec each")
 SYM = re.compile(
     rf"(?P<name>\S.*?)\s+(?:(?P<dev>SW|HW)\s+)?(?P<amount>\d+(?:\.\d+)?) (?P<amount_unit>{_UNIT}) took "
@@ -83,6 +89,8 @@ class _Run:
 
     def __init__(self) -> None:
         self.version: str | None = None
+        self.build: str = ""
+        self.math: str | None = None
         self.block_bytes: int | None = None
         self.header_line: int | None = None
         self.in_run = False
@@ -101,7 +109,10 @@ def read_wolfcrypt(lines: list[Line], *, assumptions: Assumptions, placement: Pl
         if not text:
             continue
         if m := VERSION.search(text):
-            run.version = m["version"]
+            run.version, run.build, run.math = m["version"], m["build"].strip(), None
+            continue
+        if m := MATH.fullmatch(text):
+            run.math = m["math"]
             continue
         if m := HEADER.search(text):
             run.block_bytes, run.header_line, run.in_run, run.csv = int(m["block"]), line.number, True, None
@@ -139,11 +150,34 @@ def _version(run: _Run, assumptions: Assumptions) -> tuple[str, str]:
     return "not stated", "no wolfSSL version printed or given"
 
 
+def _banner_note(run: _Run) -> str:
+    """What the banner says of the build (``with AESNI``; the ``Math:`` line), as the log states it."""
+    said = [f"the banner says 'wolfSSL version {run.version} {run.build}'"] if run.build else []
+    if run.math:
+        said.append(f"the log's Math line: '{run.math}'" + (f" (read as {_math(run)})" if _math(run) else
+                                                             " (no SP source file named: math not set)"))
+    elif run.version:
+        said.append("no Math line printed (math library not stated)")
+    return "".join(f"; {s}" for s in said)
+
+
+def _math(run: _Run) -> str | None:
+    """The math of the built-in pages' vocabulary for the SP source file the Math line names."""
+    text = (run.math or "").lower()
+    return next((name for key, name in _MATH_FILES if key in text), None)
+
+
+#: benchmark.c bench_sha3_224 ... bench_sha3_512 rows (``"SHA3-256"``): the refbench hash of that name
+_SHA3 = re.compile(r"SHA3-(224|256|384|512)")
+
+
 def _classify(line: Line, name: str) -> dict | Problem:
+    if _SHA3.fullmatch(name):
+        return {"mode": None, "key_bits": None, "curve": None, "algorithm": name, "operation": "hash"}
     try:
         return wolfssl_classify(name)
     except ValueError:
-        return line.problem(f"unknown algorithm {name!r}: not a wolfCrypt benchmark name refbench maps "
+        return line.problem("unknown algorithm: not a wolfCrypt benchmark name refbench maps "
                             "(refbench.published.transcribe.wolfssl_classify)")
 
 
@@ -154,6 +188,7 @@ def _row(line: Line, m: re.Match[str], run: _Run, assumptions: Assumptions, plac
     if isinstance(fields, Problem):
         return fields
     version, version_note = _version(run, assumptions)
+    version_note += _banner_note(run)
     header_note = (f"block bytes {run.block_bytes} from the header on line {run.header_line}" if run.block_bytes
                    else "no 'wolfCrypt Benchmark (block bytes ...)' header before this row")
     common = dict(line=line, placement=placement, assumptions=assumptions, section=_section(line, run),
@@ -161,7 +196,7 @@ def _row(line: Line, m: re.Match[str], run: _Run, assumptions: Assumptions, plac
                   notes=f"{version_note}; {header_note}" + (
                       f"; {m['total_cycles']} total cycles printed (GENERATE_MACHINE_PARSEABLE_REPORT)"
                       if m["total_cycles"] else ""),
-                  implementation="hardware" if m["dev"] == "HW" else None)
+                  implementation="hardware" if m["dev"] == "HW" else None, math=_math(run))
     if "rate" in m.groupdict():
         if m["amount_unit"] != m["rate_unit"]:
             return line.problem(f"amount unit {m['amount_unit']!r} differs from rate unit {m['rate_unit']!r}; "
