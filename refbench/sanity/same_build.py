@@ -5,6 +5,9 @@
   number, to every printed digit, for the same work: the same code ran in both. Where one of the
   two claims hardware for it, the hardware was not used (suspicious); where neither does, the
   pair is consistent (the configurations differ in something this algorithm does not use).
+  Identity is evidence about *what ran*, never a test of the value: two equal numbers are equally
+  right or wrong, so these findings test the figures' context (``tests="context"``), and a figure
+  no other rule tests stays ``untested``.
 * ``drbg-vs-hash``: wolfCrypt's RNG is Hash_DRBG over the same build's SHA-256; its cost per
   byte is bounded by the SHA-256 compressions the DRBG's definition needs (below).
 * ``gmac-vs-gcm``: GMAC is GCM without the CTR encryption (SP 800-38D §3, §7.1): never slower
@@ -81,14 +84,14 @@ def rule_same_code_path(figures: list[Figure], parts: dict[str, Part]) -> Result
                 message = (f"{both}: identical to every printed digit, so the same code ran in both; the section "
                            f"'{claimed.section}' claims {', '.join(claimed.hw)} hardware for it, but its figure is "
                            f"the software one of '{other.section}': the hardware was not used")
-                out += [(a.id, Finding("same-code-path", "suspicious", message)),
-                        (b.id, Finding("same-code-path", "suspicious", message))]
+                out += [(a.id, Finding("same-code-path", "suspicious", message, tests="context")),
+                        (b.id, Finding("same-code-path", "suspicious", message, tests="context"))]
             else:
                 what = "hardware" if hw else "software"
                 message = (f"{both}: identical to every printed digit, the same {what} code path in both sections "
                            "(their configurations differ in nothing this algorithm uses)")
-                out += [(a.id, Finding("same-code-path", "consistent", message)),
-                        (b.id, Finding("same-code-path", "consistent", message))]
+                out += [(a.id, Finding("same-code-path", "consistent", message, tests="context")),
+                        (b.id, Finding("same-code-path", "consistent", message, tests="context"))]
     return out
 
 
