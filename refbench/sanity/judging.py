@@ -47,6 +47,7 @@ RULES: dict[str, Rule] = {
     "sha3-rate": invariants.rule_sha3_rate,
     "hmac-hash": invariants.rule_hmac_hash,
     "keygen-vs-agree": invariants.rule_keygen_vs_agree,
+    "ecc-operations": invariants.rule_ecc_operations,
     "rsa": invariants.rule_rsa,
     "dsa-dh": invariants.rule_dsa_dh,
     "ecc-scaling": invariants.rule_ecc_scaling,
@@ -56,6 +57,7 @@ RULES: dict[str, Rule] = {
     "same-code-path": same_build.rule_same_code_path,
     "drbg-vs-hash": same_build.rule_drbg_vs_hash,
     "gmac-vs-gcm": same_build.rule_gmac_vs_gcm,
+    "drbg-across-sections": same_build.rule_drbg_across_sections,
     "code-path": fingerprints.rule_code_path,
     "code-path-claim": fingerprints.rule_code_path_claim,
     "library-ratio": rule_library_ratio,  # given the emulations in judge_figures
