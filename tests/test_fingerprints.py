@@ -3,6 +3,8 @@ synthetic figures whose numbers the tests state (real figures lend only their pa
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from sanity_fakes import synthetic
 
@@ -129,6 +131,8 @@ def test_a_note_naming_the_accelerated_operations_decides_the_claim_of_the_other
     sign = synthetic(template, "s", operation="sign", hw=(note.hardware,), implementation="hardware")
     assert claims_of(keygen).engine is None and claims_of(keygen).statements[0].note == note
     assert claims_of(sign).engine == note.hardware
+    # the quoted note is evidence, not part of the claim: the same code is claimed without it
+    assert claims_of(keygen) == dataclasses.replace(claims_of(keygen), statements=())
 
 
 def test_an_assembly_claim_covers_only_the_families_it_names():
@@ -145,3 +149,13 @@ def test_the_same_code_path_is_evidence_about_identity_never_a_test_of_the_value
     assert findings and {f.tests for f in findings} == {"context"}
     judgement = Judgement(a, normalise(a), [findings[0]])
     assert judgement.verdict == "untested"
+
+
+def test_without_references_a_build_without_assembly_ran_c():
+    template = next(f for f in FIGURES if f.library == "wolfSSL" and f.algorithm == "SHA-512" and f.operation == "hash")
+    asm = synthetic(template, "with-asm", section="assembly build", implementation="software", hw=(),
+                    asm="WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA)")
+    plain = synthetic(template, "no-asm", section="C build", implementation="software", hw=(), asm="none (WOLFSSL_NO_ASM)")
+    findings = dict(rule_code_path([asm, plain], PARTS))
+    assert findings["with-asm"].verdict == "suspicious" and findings["no-asm"].verdict == "consistent"
+    assert "names no assembly for SHA-512, so it ran C" in findings["with-asm"].message

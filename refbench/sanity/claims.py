@@ -22,7 +22,7 @@ says in what. Notes scoped to another heading of the page may be cited as eviden
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 
 from refbench.published.model import Figure
@@ -59,8 +59,9 @@ class Claims:
     engine: str | None
     math: str | None
     asm: str | None
-    #: the notes in the figure's scope that decided the claim (quoted in findings)
-    statements: tuple[Statement, ...] = ()
+    #: the notes in the figure's scope that decided the claim (quoted in findings; not part of what
+    #: is claimed: two figures with the same engine, math and assembly claim the same code)
+    statements: tuple[Statement, ...] = field(default=(), compare=False)
 
     def describe(self) -> str:
         parts = [f"the {self.engine}" if self.engine else "software"]

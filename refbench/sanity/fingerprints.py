@@ -192,7 +192,8 @@ def rule_code_path(figures: list[Figure], parts: dict[str, Part]) -> Result:
     same work but whose sections claim different code. The numbers support the claim whose
     references elsewhere hold the common cost (module doc); when the references cannot tell and
     one side claims a peripheral that the other side's section drives for nothing, that other side
-    ran software (it had no peripheral to use), so the peripheral claim is the wrong one."""
+    ran software (it had no peripheral to use), so the peripheral claim is the wrong one; likewise a
+    side that names no assembly for the algorithm ran C, so the assembly claim is the wrong one."""
     out: Result = []
     values = [f for f in value_figures(figures) if f.algorithm != "RNG" and cost_for_compare(f)]
     repeats = {library: repeatability(figures, library) for library in {f.library for f in values}}
@@ -231,6 +232,11 @@ def rule_code_path(figures: list[Figure], parts: dict[str, Part]) -> Result:
                     supported = sw
                     why = (f"no figure elsewhere makes either claim; '{sw.section}' drives no {engine} for any "
                            f"figure, so it ran software, and so did '{hw.section}'")
+            elif d_a is None and d_b is None and differs == ["asm"] and not (ca_claims.asm and cb_claims.asm):
+                plain = a if not ca_claims.asm else b
+                supported = plain
+                why = (f"no figure elsewhere makes either claim; '{plain.section}' names no assembly for "
+                       f"{plain.algorithm}, so it ran C, and so did the other")
             if supported is not None:
                 wrong = b if supported is a else a
                 right_claims = ca_claims if supported is a else cb_claims
