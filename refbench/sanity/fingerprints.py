@@ -20,9 +20,11 @@ doublings the cost varies by at most 1/(2 sqrt(k)) per call, 1/(2 sqrt(k N)) for
 counted twice (two standard errors).
 
 **References** (:func:`references`): the figures of the same library, core family, algorithm,
-operation, size and metric whose claim is the given one, outside the compared figures' sections. A
-cost inside [cheapest / (1 + t), dearest x (1 + t)] of them, t = numbers.CROSS_BOARD_TOLERANCE (the
-memory-system allowance between boards), fits that claim.
+operation, size and metric whose claim is the given one, outside the compared figures' sections
+(of the same library version when there are any). A cost inside [cheapest / (1 + t), dearest x
+(1 + t)] of them, t = numbers.CROSS_BOARD_TOLERANCE (the memory-system allowance between boards),
+fits that claim; of two claims, the numbers support the one whose references lie nearer by more
+than that same allowance.
 """
 
 from __future__ import annotations
@@ -157,12 +159,15 @@ class Fit:
                 f"{self.ratio(cost):.2f}x the nearest")
 
 
-def references(f: Figure, claims: Claims, figures: list[Figure], exclude: set[tuple[str, str]]) -> Fit | None:
+def references(f: Figure, claims: Claims, figures: list[Figure], exclude: set[tuple[str, str]],
+               any_version: bool = False) -> Fit | None:
     """The figures of ``f``'s work on its core that make ``claims``, outside the sections
-    ``exclude`` (source, section); None when there are none."""
-    refs = tuple(sorted((g for g in figures if _work(g) == _work(f) and (g.source, g.section) not in exclude
-                         and cost_for_compare(g) and claims_of(g) == claims),
-                        key=cost_for_compare))
+    ``exclude`` (source, section): those of ``f``'s library version when there are any (the same
+    code), else of every version; None when there are none."""
+    found = [g for g in figures if _work(g) == _work(f) and (g.source, g.section) not in exclude
+             and cost_for_compare(g) and claims_of(g) == claims]
+    same_version = [g for g in found if g.version == f.version]
+    refs = tuple(sorted(found if any_version else same_version or found, key=cost_for_compare))
     if not refs:
         return None
     tol = 1 + CROSS_BOARD_TOLERANCE
@@ -220,8 +225,9 @@ def rule_code_path(figures: list[Figure], parts: dict[str, Part]) -> Result:
                                  (("the first", fit_a), ("the second", fit_b)) if fit is not None)
             d_a, d_b = _distance(fit_a, cost), _distance(fit_b, cost)
             supported, why = None, evidence
-            if d_a is not None and d_b is not None and d_a != d_b:
-                supported = a if d_a < d_b else b  # the claim whose references lie nearer
+            margin = math.log(1 + CROSS_BOARD_TOLERANCE)
+            if d_a is not None and d_b is not None and abs(d_a - d_b) > margin:
+                supported = a if d_a < d_b else b  # the claim whose references lie nearer, by more than a board
             elif (d_a is None) != (d_b is None) and (d_a or d_b):
                 supported = a if d_a is None else b  # the other claim's references do not hold it
                 why = f"{evidence}: that claim's references do not hold the cost, and no figure elsewhere makes the other"
@@ -246,7 +252,8 @@ def rule_code_path(figures: list[Figure], parts: dict[str, Part]) -> Result:
                         (supported.id, Finding("code-path", "consistent", text, tests="context"))]
             else:
                 why = ("both claims fit their references" if d_a == d_b == 0 else
-                       "the references lie as far from it" if evidence else
+                       "the two claims' references lie about as far from it, within one board's allowance" if evidence
+                       else
                        "no other figure of this library on this core makes either claim")
                 text = f"{head}. The numbers cannot tell which claim ran ({why}{'; ' + evidence if evidence else ''})"
                 out += [(a.id, Finding("code-path", "suspicious", text)), (b.id, Finding("code-path", "suspicious", text))]
@@ -276,8 +283,9 @@ def rule_code_path_claim(figures: list[Figure], parts: dict[str, Part]) -> Resul
     """``code-path-claim``: a public-key figure further outside every figure of its own claim on
     its core (the same library, work and claim, in other sections) than one claim of the library
     spans on that core elsewhere (:func:`claim_spread`: versions and boards), and inside the
-    figures of another claim,
-    ran that other code; the message names both and the page notes that decided the claim."""
+    figures of another claim (any version), ran that other code; the message names both and the
+    page notes that decided the claim. Outside every claim it is not flagged here: against a single
+    reference, which of the two is off cannot be told."""
     out: Result = []
     values = [f for f in value_figures(figures) if is_public_key(f) and cost_for_compare(f)]
     for f in values:
@@ -291,16 +299,18 @@ def rule_code_path_claim(figures: list[Figure], parts: dict[str, Part]) -> Resul
         if own.low / spread <= cost <= own.high * spread:
             continue
         others = {claims_of(g) for g in values if _work(g) == _work(f) and claims_of(g) != claims}
+        # another claim fits when its figures of any version hold the cost (the claim's own
+        # references above are of the figure's version where there are any)
         fitting = [fit for c in sorted(others, key=Claims.describe)
-                   if (fit := references(f, c, values, {(f.source, f.section)})) is not None and fit.fits(cost)]
-        if not fitting:
-            continue
+                   if (fit := references(f, c, values, {(f.source, f.section)}, any_version=True)) is not None
+                   and fit.fits(cost)]
         side = "faster" if cost < own.low else "slower"
         text = (f"{f.algorithm} {f.operation} {fmt(cost)} {per_unit(f)} ({f.text} {f.unit}): {_claim_text(f, claims)}, "
                 f"but it is {side} than every figure of that claim on {core_family(f.core)}: {own.text(cost)}, beyond "
-                f"the {spread:.2f}x one claim of this library spans on this core elsewhere on the pages ({spread_where}); it fits "
-                + "; ".join(fit.text(cost) for fit in fitting)
-                + ": the numbers support " + " or ".join(fit.claims.describe() for fit in fitting)
-                + ", not the claim")
+                f"the {spread:.2f}x one claim of this library spans on this core elsewhere on the pages ({spread_where})")
+        if not fitting:
+            continue  # one reference against one figure: which of the two is off cannot be told
+        text += ("; it fits " + "; ".join(fit.text(cost) for fit in fitting) + ": the numbers support "
+                 + " or ".join(fit.claims.describe() for fit in fitting) + ", not the claim")
         out.append((f.id, Finding("code-path-claim", "suspicious", text)))
     return out
