@@ -29,6 +29,7 @@ gives the same pattern. If sections of the same core on other boards need the sa
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 
 from refbench.published.model import Figure, Part
@@ -81,10 +82,17 @@ def _section_factors(sections: dict[tuple[str, str], list[tuple[Figure, Emulatio
     return out
 
 
+def _version_number(version: str) -> float:
+    """A library version as one number for nearness ("5.6.0" -> 50600), 0 when it has no digits."""
+    parts = [int(p) for p in re.findall(r"\d+", version)[:3]]
+    return sum(p * 100 ** (2 - k) for k, p in enumerate(parts))
+
+
 def library_evidence(section: list[Figure], figures: list[Figure], k: float) -> str:
     """The section's public-key figures against the same library's figures elsewhere (the same work,
-    core family and claim, other parts): their per-cycle ratio at the stated clock and at ``k`` times
-    it. A ratio nearer 1 at the named clock supports it; "" when no figure has such partners."""
+    core and claim, other parts, of the library version nearest the figure's: the nearest code):
+    their per-cycle ratio at the stated clock and at ``k`` times it. A ratio nearer 1 at the named
+    clock supports it; "" when no figure has such partners."""
     rows = []
     for f in section:
         if not is_public_key(f):
@@ -94,6 +102,8 @@ def library_evidence(section: list[Figure], figures: list[Figure], k: float) -> 
                     (f.algorithm, f.operation, f.key_bits, f.curve, f.metric) and claims_of(g) == claims_of(f)]
         if not partners:
             continue
+        nearest = min(abs(_version_number(g.version) - _version_number(f.version)) for g in partners)
+        partners = [g for g in partners if abs(_version_number(g.version) - _version_number(f.version)) == nearest]
         costs = sorted(cost_for_compare(g) for g in partners)
         reference = costs[len(costs) // 2]
         r = cost_for_compare(f) / reference
@@ -103,7 +113,7 @@ def library_evidence(section: list[Figure], figures: list[Figure], k: float) -> 
     support = sum(1 for _, r, _ in rows if abs(math.log(r * k)) < abs(math.log(r)))
     listed = ", ".join(f"{f.algorithm} {f.operation} {r:.2f} -> {r * k:.2f}" for f, r, _ in rows)
     return (f"the section's public-key figures per cycle against the same library's figures of the same claim on "
-            f"other {rows[0][0].core} parts (median of each), at the stated clock -> at {k:.2f}x: {listed}; "
+            f"other {rows[0][0].core} parts (nearest version, median), at the stated clock -> at {k:.2f}x: {listed}; "
             f"{support} of {len(rows)} come nearer 1 at the named clock")
 
 
