@@ -159,3 +159,14 @@ def test_without_references_a_build_without_assembly_ran_c():
     findings = dict(rule_code_path([asm, plain], PARTS))
     assert findings["with-asm"].verdict == "suspicious" and findings["no-asm"].verdict == "consistent"
     assert "names no assembly for SHA-512, so it ran C" in findings["with-asm"].message
+
+
+def test_a_sections_claims_per_algorithm():
+    from refbench.sanity.claims import section_claims
+
+    pka = _op("k", 10.0, "one section", hw=("PKA",), operation="keygen", algorithm="ECC-P256")
+    sha = synthetic(next(f for f in FIGURES if f.library == "wolfSSL" and f.algorithm == "SHA-256"), "h",
+                    section="one section", source=pka.source, implementation="hardware", hw=("HASH",))
+    claims = section_claims([pka, sha], pka.source, "one section")
+    assert claims[("ECC-P256", "keygen")].engine == "PKA" and claims[("ECC-P256", "keygen")].math is None
+    assert claims[("SHA-256", "hash")].engine == "HASH"

@@ -139,7 +139,6 @@ def claims_of(f: Figure) -> Claims:
     return Claims(engine, math, asm, tuple(used))
 
 
-def section_engines(figures: list[Figure], f: Figure) -> set[str]:
-    """The peripherals ``f``'s section drives for any figure (without the RNG)."""
-    return {p for g in figures if g.source == f.source and g.section == f.section and g.implementation == "hardware"
-            for p in g.hw if p != "RNG"}
+def section_claims(figures: list[Figure], source: str, section: str) -> dict[tuple[str, str], Claims]:
+    """One section's claims: (algorithm, operation) -> the claim for it (:func:`claims_of`)."""
+    return {(f.algorithm, f.operation): claims_of(f) for f in figures if (f.source, f.section) == (source, section)}
