@@ -126,3 +126,20 @@ def test_hardware_vs_software_allows_the_benchmarks_own_sampling_spread():
                    section="PKA section")
     found = [f for i, f in invariants.rule_hw_vs_sw([hw, sw], PARTS) if i == "hw"]
     assert found and found[0].verdict == "consistent"
+
+
+def test_an_operation_that_ran_another_claims_code_is_not_paired_as_one_code_path():
+    def op(figure_id: str, o: str, ms: float, section: str, hw: tuple[str, ...] = ()):
+        f = _ecc(o, ms, hw)
+        return synthetic(f, figure_id, value=ms, text=f"{ms:.3f}", section=section)
+    # the software section's verify costs what the PKA's verify costs (here and elsewhere), not
+    # what the software's verify costs elsewhere: it ran on the PKA, so verify/agree = 5 is no
+    # contradiction of one code path
+    figures = [op("s-agree", "agree", 20.0, "software"), op("s-verify", "verify", 100.0, "software"),
+               op("p-verify", "verify", 100.0, "pka", ("PKA",)), op("r-verify", "verify", 98.0, "pka elsewhere", ("PKA",)),
+               op("q-verify", "verify", 30.0, "software elsewhere")]
+    found = dict(invariants.rule_ecc_operations(figures, PARTS))
+    assert found["s-agree"].verdict == "explained" and "rule code-path" in found["s-agree"].message
+    # without the PKA evidence the same ratio is a contradiction
+    alone = dict(invariants.rule_ecc_operations(figures[:2], PARTS))
+    assert alone["s-agree"].verdict == "suspicious"

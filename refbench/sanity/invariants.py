@@ -253,6 +253,9 @@ def rule_ecc_operations(figures: list[Figure], parts: dict[str, Part]) -> Result
             return None
         return re.sub(r"^(ECC|ECDH|ECDSA)-", "", f.algorithm)
     relevant = [f for f in value_figures(figures) if curve(f)]
+    # figures the fingerprints found running another claim's code (code-path, suspicious)
+    from refbench.sanity.fingerprints import rule_code_path
+    not_as_claimed = {i for i, f in rule_code_path(figures, parts) if f.verdict == "suspicious"}
     for members in group_by(relevant, lambda f: (f.source, f.section, f.part, f.library, f.version, f.variant,
                                                f.metric, curve(f))).values():
         by_op = {f.operation: f for f in members}
@@ -270,10 +273,19 @@ def rule_ecc_operations(figures: list[Figure], parts: dict[str, Part]) -> Result
             r = cb / ca
             ok = low / (1 + tol) <= r <= high * (1 + tol)
             bound = f"{low:.2f}..{high:.2f}" if math.isfinite(high) else f">= {low:.2f}"
-            finding = Finding("ecc-operations", "consistent" if ok else "suspicious", (
-                f"{high_op} {fmt(cb)} cycles/op ({b.text} {b.unit}) / {low_op} {fmt(ca)} ({a.text} {a.unit}) = {r:.2f}, "
-                f"both claimed {claims_of(a).describe()}: {why}, expected {bound} (tolerance {tol:.1%})"
-                + ("" if ok else ": the two did not run the code the section claims for both")))
+            verdict = "consistent" if ok else "suspicious"
+            message = (f"{high_op} {fmt(cb)} cycles/op ({b.text} {b.unit}) / {low_op} {fmt(ca)} ({a.text} {a.unit}) = "
+                       f"{r:.2f}, both claimed {claims_of(a).describe()}: {why}, expected {bound} (tolerance {tol:.1%})")
+            if not ok:
+                known = [f for f in (a, b) if f.id in not_as_claimed]
+                if known:
+                    verdict = "explained"
+                    message += (f": {', '.join(f'{f.algorithm} {f.operation}' for f in known)} did not run the code "
+                                "the section claims (rule code-path: the same cost as another claim's figure), so the "
+                                "pair is not one code path")
+                else:
+                    message += ": the two did not run the code the section claims for both"
+            finding = Finding("ecc-operations", verdict, message)
             out += [(a.id, finding), (b.id, finding)]
     return out
 
