@@ -170,3 +170,11 @@ def test_a_sections_claims_per_algorithm():
     claims = section_claims([pka, sha], pka.source, "one section")
     assert claims[("ECC-P256", "keygen")].engine == "PKA" and claims[("ECC-P256", "keygen")].math is None
     assert claims[("SHA-256", "hash")].engine == "HASH"
+
+
+def test_a_deterministic_signature_has_no_sampling_spread():
+    template = next(f for f in FIGURES if f.algorithm == "Ed25519" and f.operation == "sign")
+    keygen = next(f for f in FIGURES if f.algorithm == "Ed25519" and f.operation == "keygen")
+    ops = (Aux("ops", 4.0, "ops", "4"),)
+    assert sampling_spread(synthetic(template, "ed-sign", aux=ops)) == 0.0
+    assert sampling_spread(synthetic(keygen, "ed-keygen", aux=ops)) == pytest.approx(1 / (255 * 4) ** 0.5)

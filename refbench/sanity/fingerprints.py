@@ -10,11 +10,14 @@ own claim (``code-path-claim``): several times faster or slower than every figur
 claim, and inside the figures of another claim, it ran that other code.
 
 **Noise** (:func:`noise`), derived per figure, never hand-set: the printed resolution of the figure
-and of its printed duration; the repeatability of a timed run (numbers.SAME_WORK, with its
-evidence); and, for an operation that draws a fresh random secret each time (key generation and
-signing: a new private scalar or nonce per call in wolfCrypt's benchmark loop,
-wolfcrypt/benchmark/benchmark.c bench_ecc_curve / bench_rsa / bench_dh), the sampling spread of
-the average of the benchmark's N operations: a k-bit random scalar in a double-and-add ladder has
+and of its printed duration; the run-to-run variation of the library's benchmark measured on the
+pages (:func:`repeatability`); and, for an operation that draws a fresh random secret each time,
+the sampling spread of the average of the benchmark's N operations. Key generation makes a new key
+from the RNG inside the timed loop (wolfSSL wolfcrypt/benchmark/benchmark.c, commit 0004fcceb,
+bench_curve25519KeyGen / bench_ed25519KeyGen: ``make_key(&gRng, ...)`` per iteration), while the
+shared-secret loops reuse two keys made before the loop; ECDSA signing draws a new nonce per
+signature (SEC 1 v2 §4.1.3); EdDSA signing derives its nonce from the key and the message (RFC 8032
+§5.1.6), a fixed cost for the benchmark's fixed message, so it is not counted: a k-bit random scalar in a double-and-add ladder has
 Binomial(k, 1/2) additions (sd sqrt(k)/2 around k/2), and with an addition costing at most two
 doublings the cost varies by at most 1/(2 sqrt(k)) per call, 1/(2 sqrt(k N)) for the average of N,
 counted twice (two standard errors).
@@ -58,9 +61,15 @@ RANDOM_SECRET_OPERATIONS = frozenset({"keygen", "sign"})
 STANDARD_ERRORS = 2
 
 
+#: Signatures whose nonce is derived, not drawn (RFC 8032 §5.1.6): no random secret per call.
+DETERMINISTIC_SIGNATURES = ("Ed25519", "Ed448")
+
+
 def secret_bits(f: Figure) -> int | None:
     """Bits of the random secret of ``f``'s operation (the key or curve size), or None."""
     if f.operation not in RANDOM_SECRET_OPERATIONS or not is_public_key(f):
+        return None
+    if f.operation == "sign" and f.algorithm.startswith(DETERMINISTIC_SIGNATURES):
         return None
     return f.key_bits or (255 if "25519" in f.algorithm else 448 if "448" in f.algorithm else None)
 
