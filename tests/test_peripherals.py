@@ -120,12 +120,17 @@ def test_h753_hash_counts_hclk_at_half_the_core_clock():
     assert "x2" in j.explanation and "unconfirmed" in j.explanation  # RM0399, a sibling's manual
 
 
-def test_wl55_aes_counts_the_48_mhz_bus_under_a_faster_stated_core():
+def test_a_core_stated_above_the_part_maximum_keeps_the_manuals_clock_tree():
+    # The WL55's core and AES bus both stop at 48 MHz (one SYSCLK): a page stating a 64 MHz core
+    # describes no documented configuration, and no divider puts the bus at 48 MHz under it; the
+    # manual's bus/core ratio at the maximum (1) is kept: x1, not x64/48.
     r = row("stm32wl55jc", "AES", "CBC", 128)
-    expected = per_byte(r) * 64 / 48  # a figure stating 64 MHz; the AES bus stops at 48 MHz
+    expected = per_byte(r)
     j = judge(figure("STM32WL55", 64, "AES", "AES-128-CBC", 2 * expected * MESSAGE, mode="CBC", key_bits=128))
     assert j.bound == pytest.approx(expected)
-    assert "unconfirmed" in j.explanation  # the per-block table is the U5/G4 one, not RM0453's
+    assert "above the part's documented 48 MHz" in j.explanation and "x1" in j.explanation
+    # the per-block table is the U5/G4/WB55 one, not RM0453's: named as borrowed
+    assert "borrowed from RM0456 Rev 6" in j.explanation
 
 
 def test_u585_picks_the_faster_of_aes_and_saes():
@@ -299,12 +304,16 @@ def test_an_undocumented_second_engine_makes_a_fast_figure_suspicious():
     assert j.finding.verdict == "suspicious"
 
 
-def test_an_unconfirmed_table_makes_a_fast_figure_suspicious_not_inconsistent():
+def test_a_borrowed_table_is_named_and_makes_a_fast_figure_at_worst_explained():
     r = row("stm32f756zg", "CRYP", "CBC", 128)
     assert load_part_profile("stm32f756zg").crypto("CRYP").timing.citation.confidence == "unconfirmed"
     j = judge(figure("STM32F756ZG", 216, "AES", "AES-128-CBC", per_byte(r) / 2 * MESSAGE, mode="CBC", key_bits=128))
     assert j.ratio == pytest.approx(0.5, rel=1e-3)
-    assert j.finding.verdict == "suspicious" and "unconfirmed table" in j.explanation
+    assert j.finding.verdict == "explained" and "borrowed from RM0090 Rev 21" in j.explanation
+    assert "cannot make this part's figure worse than explained" in j.explanation
+    # a figure slower than the borrowed bound says where the bound comes from too
+    slow = judge(figure("STM32F756ZG", 216, "AES", "AES-128-CBC", per_byte(r) * 3 * MESSAGE, mode="CBC", key_bits=128))
+    assert slow.finding.verdict == "consistent" and "borrowed from RM0090 Rev 21" in slow.explanation
     # the same figure shape against a primary table is inconsistent
     primary = per_byte(row("stm32wb55rg", "AES", "CBC", 128))
     wb55 = judge(figure("STM32WB55", 64, "AES", "AES-128-CBC", primary / 2 * MESSAGE, mode="CBC", key_bits=128))

@@ -110,3 +110,28 @@ def test_the_rival_a_model_too_slow_on_the_core_is_named_when_other_boards_need_
     other, eo = _section_of(L562, "syn-l562-other", [(2.5, 3.0)] * 6)
     findings = dict(clock.rule_section_clock(h563 + other, PARTS, {**eh, **eo}))
     assert "no other board's figures of this core need the same factor" in findings[h563[0].id].message
+
+
+def test_the_section_finding_uses_its_public_key_figures_and_the_library_elsewhere():
+    """Four symmetric figures and two public-key ones (per operation) of one section, all faster
+    than every variant at the stated clock and inside at 1.5x: the public-key figures count, and
+    their per-cycle ratio to the same library's figures of the same claim on another part of the
+    core is printed: 0.50 at the stated clock, 0.75 at 1.5x, nearer 1."""
+    from sanity_fakes import synthetic
+
+    keygen = next(f for f in load_figures() if f.part == "STM32H563ZI" and f.algorithm == "ECC-P256"
+                  and f.operation == "keygen")
+    pubkey = [synthetic(keygen, f"syn-pk-{k}", value=1.0, text="1.000", algorithm=a, operation=o)
+              for k, (a, o) in enumerate((("ECC-P256", "keygen"), ("ECDH-P256", "agree")))]
+    partners = [synthetic(p, f"{p.id}-elsewhere", value=2.0, text="2.000", part="STM32U585", section="elsewhere")
+                for p in pubkey]
+    emulations = _emulations([(1.5, 3.0)] * 4, "faster")
+    for f in pubkey:
+        cycles = normalise(f).cycles_per_op
+        emulations[f.id] = Emulation(f.id, "emulated", "", cycles * 1.4, cycles * 2.0, published=cycles,
+                                     position="faster", unit="cycles")
+    findings = dict(clock.rule_section_clock(SECTION[:4] + pubkey + partners, PARTS, emulations))
+    assert set(findings) == {f.id for f in SECTION[:4]} | {f.id for f in pubkey}
+    message = findings[pubkey[0].id].message
+    assert "6 emulated figures (2 of them public-key, per operation)" in message
+    assert "ECC-P256 keygen 0.50 -> 0.75" in message and "2 of 2 come nearer 1 at the named clock" in message

@@ -23,6 +23,8 @@ NOTES_PATH = Path(__file__).resolve().parent / "notes.toml"
 SCHEMA = "refbench.published.notes/1"
 SCOPES = ("heading", "page")
 FIELDS = ("id", "source", "quote", "scope", "explains", "hardware", "software_math", "meaning")
+#: Optional: the operations the note says ``hardware`` accelerates (none given: the note names none).
+OPTIONAL_FIELDS = ("operations",)
 #: A level-2 Markdown heading marker (``## `` not preceded by another ``#``).
 _HEADING = re.compile(r"(?<!#)## (?!#)")
 
@@ -40,6 +42,7 @@ class Note:
     software_math: str
     meaning: str
     ranges: tuple[tuple[int, int], ...]  # [start, end) offsets in the seed
+    operations: tuple[str, ...] = ()  # the operations the note says ``hardware`` accelerates
 
     def covers(self, f: Figure) -> bool:
         return f.source == self.source and any(start <= f.offset < end for start, end in self.ranges)
@@ -73,8 +76,9 @@ def load_notes(path: Path = NOTES_PATH, seeds: Path = SEEDS_DIR) -> tuple[Note, 
         raise reader.fail(("schema",), f"unknown schema; accepted: {SCHEMA}")
     notes = []
     for k in range(len(reader.value(("note",)))):
-        reader.check_keys(("note", k), FIELDS)
+        reader.check_keys(("note", k), FIELDS + OPTIONAL_FIELDS)
         values = {name: reader.string(("note", k, name)) for name in FIELDS}
+        operations = reader.string_list(("note", k, "operations")) if reader.has(("note", k, "operations")) else ()
         if values["source"] not in SOURCE_FILES:
             raise reader.fail(("note", k, "source"), f"unknown source; accepted: {', '.join(SOURCE_FILES)}")
         if values["scope"] not in SCOPES:
@@ -84,7 +88,7 @@ def load_notes(path: Path = NOTES_PATH, seeds: Path = SEEDS_DIR) -> tuple[Note, 
         if not ranges:
             raise reader.fail(("note", k, "quote"), f"not found verbatim in {values['source']}"
                               + (" under a '## ' heading" if values["quote"] in text else ""))
-        notes.append(Note(**values, ranges=tuple(ranges)))
+        notes.append(Note(**values, ranges=tuple(ranges), operations=operations))
     return tuple(notes)
 
 

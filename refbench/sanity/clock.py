@@ -10,6 +10,11 @@ lo_i <= k * p_i <= hi_i form an interval; the rule takes the k >= 1, up to the p
 over the stated clock, that the most figures share, and reports how many figures it puts
 inside against how many the stated clock does.
 
+Every emulated figure of the section counts, public-key ones included (cycles per operation at
+the stated clock scale with the clock like cycles per byte); and the message adds the public-key
+figures' per-cycle ratio to the same library's figures of the same claim on other parts of the
+core (:func:`library_evidence`), at the stated and at the named clock.
+
 Approximation, said in every message: the ranges are those emulated at the stated clock. A
 higher clock adds flash wait states, which only raises the slow ends (hi_i); the fast ends
 come from configurations without flash stalls (code in SRAM, warm caches), which do not
@@ -24,11 +29,13 @@ gives the same pattern. If sections of the same core on other boards need the sa
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 
 from refbench.published.model import Figure, Part
+from refbench.sanity.claims import claims_of, is_public_key
 from refbench.sanity.emulation import Emulation
-from refbench.sanity.numbers import CROSS_BOARD_TOLERANCE
+from refbench.sanity.numbers import CROSS_BOARD_TOLERANCE, cost_for_compare
 from refbench.sanity.plan import board_of
 from refbench.sanity.verdicts import Finding
 
@@ -75,6 +82,41 @@ def _section_factors(sections: dict[tuple[str, str], list[tuple[Figure, Emulatio
     return out
 
 
+def _version_number(version: str) -> float:
+    """A library version as one number for nearness ("5.6.0" -> 50600), 0 when it has no digits."""
+    parts = [int(p) for p in re.findall(r"\d+", version)[:3]]
+    return sum(p * 100 ** (2 - k) for k, p in enumerate(parts))
+
+
+def library_evidence(section: list[Figure], figures: list[Figure], k: float) -> str:
+    """The section's public-key figures against the same library's figures elsewhere (the same work,
+    core and claim, other parts, of the library version nearest the figure's: the nearest code):
+    their per-cycle ratio at the stated clock and at ``k`` times it. A ratio nearer 1 at the named
+    clock supports it; "" when no figure has such partners."""
+    rows = []
+    for f in section:
+        if not is_public_key(f):
+            continue
+        partners = [g for g in figures if g.part != f.part and g.library == f.library and g.core == f.core
+                    and (g.algorithm, g.operation, g.key_bits, g.curve, g.metric) ==
+                    (f.algorithm, f.operation, f.key_bits, f.curve, f.metric) and claims_of(g) == claims_of(f)]
+        if not partners:
+            continue
+        nearest = min(abs(_version_number(g.version) - _version_number(f.version)) for g in partners)
+        partners = [g for g in partners if abs(_version_number(g.version) - _version_number(f.version)) == nearest]
+        costs = sorted(cost_for_compare(g) for g in partners)
+        reference = costs[len(costs) // 2]
+        r = cost_for_compare(f) / reference
+        rows.append((f, r, len(partners)))
+    if not rows:
+        return ""
+    support = sum(1 for _, r, _ in rows if abs(math.log(r * k)) < abs(math.log(r)))
+    listed = ", ".join(f"{f.algorithm} {f.operation} {r:.2f} -> {r * k:.2f}" for f, r, _ in rows)
+    return (f"the section's public-key figures per cycle against the same library's figures of the same claim on "
+            f"other {rows[0][0].core} parts (nearest version, median), at the stated clock -> at {k:.2f}x: {listed}; "
+            f"{support} of {len(rows)} come nearer 1 at the named clock")
+
+
 def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
                        emulations: dict[str, Emulation]) -> list[tuple[str, Finding]]:
     """One finding per faster-than-every-variant figure of each section where a single clock up
@@ -83,7 +125,7 @@ def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
     sections: dict[tuple[str, str], list[tuple[Figure, Emulation]]] = defaultdict(list)
     for f in figures:
         e = emulations.get(f.id)
-        if e is not None and e.status == "emulated" and e.unit == "c/B" and e.published:
+        if e is not None and e.status == "emulated" and e.unit in ("c/B", "cycles") and e.published:
             sections[(f.source, f.section)].append((f, e))
     out: list[tuple[str, Finding]] = []
     factors = _section_factors(sections, parts)
@@ -108,7 +150,9 @@ def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
         clock = stated * k
         left_out = [f"{f.algorithm} {f.operation}" for (f, _), (lo, hi) in zip(members, intervals)
                     if not lo <= k <= hi]
-        head = (f"the section's {len(members)} emulated figures at the stated {stated:g} MHz: {at_stated} inside "
+        public = sum(1 for f, _ in members if is_public_key(f))
+        head = (f"the section's {len(members)} emulated figures ({public} of them public-key, per operation) at the "
+                f"stated {stated:g} MHz: {at_stated} inside "
                 f"their emulated ranges, {len(faster)} faster than every variant; at {clock:.0f} MHz "
                 f"({k:.2f}x, within the {board.part} maximum {board.max_clock_mhz:g} MHz) {inside} would be "
                 "inside" + (f" (not: {', '.join(left_out)})" if left_out else ""))
@@ -122,5 +166,8 @@ def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
                        "stated clock; a higher clock only adds flash wait states, which raise the slow ends); its "
                        f"rival, a cycle model too slow on {first.core}, is not supported: no other board's figures "
                        "of this core need the same factor")
+        evidence = library_evidence([f for f, _ in members], figures, k)
+        if evidence:
+            message += f"; {evidence}"
         out += [(f.id, Finding(RULE, "suspicious", message)) for f, _ in faster]
     return out

@@ -26,6 +26,7 @@ from refbench.sanity.numbers import (
     fmt,
     group_by,
     per_unit,
+    same_work_tolerance,
     value_figures,
 )
 from refbench.sanity.verdicts import Finding, Verdict
@@ -235,7 +236,8 @@ def emulated_ratios(a: Figure, ea: Emulation | None, b: Figure, eb: Emulation | 
 
 
 def _best_pair(rows: dict[tuple[str, str], dict[ConfigPair, tuple[float, float, str]]], ratios: dict[tuple[str, str], float],
-               kinds: dict[str, str]) -> tuple[ConfigPair, float, set[tuple[str, str]]] | None:
+               kinds: dict[str, str], tolerances: dict[tuple[str, str], float] | None = None
+               ) -> tuple[ConfigPair, float, set[tuple[str, str]]] | None:
     """The memory configuration pair the build pair most likely ran in: of the pairs emulated for
     at least MIN_SHARED_ROWS rows, the one under which the fewest rows miss their expected ratio
     (then the one in the boards' usual configurations, caches on); with its common factor (the
@@ -249,9 +251,9 @@ def _best_pair(rows: dict[tuple[str, str], dict[ConfigPair, tuple[float, float, 
             continue
         normalised = sorted(math.log(ratios[row] / math.sqrt(lo * hi)) for row, (lo, hi, _) in covered.items())
         factor = math.exp(_quantile(normalised, 0.5))
-        tol = 1 + CROSS_BOARD_TOLERANCE
+        tols = {row: 1 + (tolerances or {}).get(row, CROSS_BOARD_TOLERANCE) for row in covered}
         outliers = {row for row, (lo, hi, _) in covered.items()
-                    if not factor * lo / tol <= ratios[row] <= factor * hi * tol}
+                    if not factor * lo / tols[row] <= ratios[row] <= factor * hi * tols[row]}
         unusual = (kinds.get(pair[0]) not in DEFAULT_KINDS) + (kinds.get(pair[1]) not in DEFAULT_KINDS)
         rank = (len(outliers), unusual)
         if best is None or rank < best[0]:
@@ -277,8 +279,11 @@ def rule_library_ratio(figures: list[Figure], parts: dict[str, Part],
     emulated ratio times a factor common to the build pair (compiler, page clock, method),
     estimated as the median over the rows of published / emulated. One configuration pair holds
     for every row of the build pair: the one under which the fewest rows stray (:func:`_best_pair`).
-    A row is an outlier when its published ratio misses the factor times its emulated range by
-    more than CROSS_BOARD_TOLERANCE, and also lies beyond the raw fences above. A cross-core row
+    A row is an outlier when its published ratio misses the factor times its emulated range by more
+    than the two figures' repeatability and printed digits (``same_work_tolerance``): the band is
+    derived from the emulated core difference and the measured compiler spread alone, and a row at
+    twice its expected ratio is flagged with both printed, however widely the rows of two cores
+    spread (the raw fences, which only judge rows of one core). A cross-core row
     not emulated on both boards (or a pair with fewer than MIN_SHARED_ROWS emulated rows) is not
     judged: its core difference is unknown.
 
@@ -309,7 +314,11 @@ def rule_library_ratio(figures: list[Figure], parts: dict[str, Part],
                  for a, b in shared} if cross_core else {}
         rows = {k: ratios_ for k, (ratios_, _) in found.items()}
         kinds = {c.label: c.kind for e in (emulations or {}).values() for c in e.configs}
-        chosen = _best_pair(rows, ratios, kinds) if cross_core else None
+        # across two cores the band is the emulated one (variants x the pair's memory configurations,
+        # widened by the measured compiler spread) times the pair's common factor; what is added is
+        # only the repeatability and printed digits of the two figures (same_work_tolerance)
+        tolerances = {(a.id, b.id): same_work_tolerance(a, b) for a, b in shared}
+        chosen = _best_pair(rows, ratios, kinds, tolerances) if cross_core else None
         for a, b in shared:
             r = ratios[(a.id, b.id)]
             off = math.log(r / median)
@@ -333,12 +342,17 @@ def rule_library_ratio(figures: list[Figure], parts: dict[str, Part],
                     (ca, cb), factor, outliers = chosen
                     lo, hi, text = e
                     inside = (a.id, b.id) not in outliers
-                    state = "outlier" if raw and not inside else "inside"
+                    # the emulated band decides alone: a row outside it did other relative work, whatever
+                    # the raw fences of a pair of cores say (their spread is the cores' own)
+                    state = "inside" if inside else "outlier"
+                    tol = 1 + tolerances[(a.id, b.id)]
+                    mid = factor * math.sqrt(lo * hi)
                     message += (f"; the cores differ: with {a.part} in {ca} and {b.part} in {cb} (the configuration "
                                 f"pair under which the fewest rows stray, {len(outliers)}), this row's {text}; the "
                                 f"pair's common factor (median of published / emulated) {factor:.2f}, so this row is "
-                                f"expected at {factor * lo:.2f}..{factor * hi:.2f}, allowed x/"
-                                f"{1 + CROSS_BOARD_TOLERANCE:g}: " + ("inside" if inside else "outside"))
+                                f"expected at {factor * lo:.2f}..{factor * hi:.2f}, allowed x/{tol:.3f} (the two "
+                                f"figures' repeatability and printed digits): " + ("inside" if inside else
+                                f"outside, {r / mid:.2f}x the expected middle {mid:.2f}"))
             pairs.setdefault(a.id, []).append((state, b.part, message))
             pairs.setdefault(b.id, []).append((state, a.part, message))
     out: Result = []

@@ -20,7 +20,7 @@ from functools import partial
 
 from refbench.published.model import Figure, Part
 from refbench.published.normalise import normalise
-from refbench.sanity import invariants, rules, same_build
+from refbench.sanity import fingerprints, invariants, rules, same_build
 from refbench.sanity.clock import rule_section_clock
 from refbench.sanity.cross_board import gap_explainer, rule_cross_board, rule_library_ratio
 from refbench.sanity.emulation import Emulation
@@ -47,6 +47,7 @@ RULES: dict[str, Rule] = {
     "sha3-rate": invariants.rule_sha3_rate,
     "hmac-hash": invariants.rule_hmac_hash,
     "keygen-vs-agree": invariants.rule_keygen_vs_agree,
+    "ecc-operations": invariants.rule_ecc_operations,
     "rsa": invariants.rule_rsa,
     "dsa-dh": invariants.rule_dsa_dh,
     "ecc-scaling": invariants.rule_ecc_scaling,
@@ -56,6 +57,9 @@ RULES: dict[str, Rule] = {
     "same-code-path": same_build.rule_same_code_path,
     "drbg-vs-hash": same_build.rule_drbg_vs_hash,
     "gmac-vs-gcm": same_build.rule_gmac_vs_gcm,
+    "drbg-across-sections": same_build.rule_drbg_across_sections,
+    "code-path": fingerprints.rule_code_path,
+    "code-path-claim": fingerprints.rule_code_path_claim,
     "library-ratio": rule_library_ratio,  # given the emulations in judge_figures
     "cross-board": rule_cross_board,
 }

@@ -26,9 +26,14 @@ Verdicts (rule name ``peripheral``):
   moduli are faster than its averages, so a NIST-curve signature below it stays consistent;
 * an engine of the part with no documented time for the case turns a would-be
   ``inconsistent`` into ``suspicious`` (that engine might be faster);
-* so does a bound whose table is ``unconfirmed`` (numbers taken from a sibling part's manual
-  because the part's own table was not seen): it can make a figure suspicious, never prove it
-  impossible;
+* so does a bound whose table is ``unconfirmed`` (the part's own table was not seen): it can
+  make a figure suspicious, never prove it impossible;
+* a table *borrowed* from another part family's manual (its source begins "not this part's
+  manual", :func:`borrowed`) is named as borrowed in every message, and a figure faster than it is
+  at worst ``explained``: another family's numbers say nothing certain about this part;
+* the peripheral's clock follows the clock tree the manual gives (:func:`_clock_words`), also
+  when the page states a core clock above the part's maximum (the manual's bus/core ratio at the
+  maximum is kept; no bus clock is assumed that no configuration allows);
 * no documented number for the figure's peripheral, mode, key size or operation -> not
   modelled, with the reason.
 
@@ -170,18 +175,46 @@ def _document(citation_source: str) -> str:
     return match.group(0) if match else citation_source.split(":")[0][:60]
 
 
-def _clock_words(timing: PeripheralTiming, core_mhz: float) -> tuple[float, str]:
-    """(core cycles per peripheral cycle, the sentence that says why)."""
+def _clock_words(timing: PeripheralTiming, core_mhz: float, core_max_mhz: float) -> tuple[float, str]:
+    """(core cycles per peripheral cycle, the sentence that says why).
+
+    The clock tree as the manuals give it: a peripheral on the core's bus clock (``clock_at_most_core``:
+    an HCLK divided from the same SYSCLK as the core's) runs at most at the core clock and at most
+    at its own documented maximum (HCLK <= 240 MHz at a 480 MHz H7 core: the divider the manual
+    requires). Both limits hold at the part's documented maximum core clock ``core_max_mhz``; a page
+    that states a core clock above it describes a configuration the manual does not (no divider
+    the manual gives puts a 48 MHz-maximum bus under a 64 MHz core): the bus then keeps the ratio
+    the manual gives at the maximum (bus maximum / core maximum), said in the message. A clock
+    independent of the core (an RNG kernel clock) is capped by its own maximum alone."""
     name = CLOCK_NAMES.get(timing.clock, timing.clock)
+    if not timing.clock_at_most_core:
+        factor = core_mhz / timing.max_clock_mhz(core_mhz)
+        return factor, f"{name} <= {timing.clock_max_mhz:g} MHz, independent of the {core_mhz:g} MHz core -> x{factor:.3g}"
+    if core_mhz > core_max_mhz:
+        ratio = min(1.0, timing.clock_max_mhz / core_max_mhz)
+        fastest = core_mhz * ratio
+        return core_mhz / fastest, (f"{name} <= {fastest:g} MHz: the stated {core_mhz:g} MHz core is above the part's "
+                                    f"documented {core_max_mhz:g} MHz, so the manual's clock tree (bus <= "
+                                    f"{timing.clock_max_mhz:g} MHz at that maximum, ratio {ratio:.3g}) is kept -> "
+                                    f"x{core_mhz / fastest:.3g}")
     fastest = timing.max_clock_mhz(core_mhz)
     factor = core_mhz / fastest
-    if timing.clock_at_most_core and fastest >= core_mhz:
-        words = f"{name} <= core clock ({core_mhz:g} MHz) -> x1"
-    elif timing.clock_at_most_core:
-        words = f"{name} <= {timing.clock_max_mhz:g} MHz at a {core_mhz:g} MHz core -> x{factor:.3g}"
-    else:
-        words = f"{name} <= {timing.clock_max_mhz:g} MHz, independent of the {core_mhz:g} MHz core -> x{factor:.3g}"
-    return factor, words
+    if fastest >= core_mhz:
+        return factor, f"{name} <= core clock ({core_mhz:g} MHz) -> x1"
+    return factor, f"{name} <= {timing.clock_max_mhz:g} MHz at a {core_mhz:g} MHz core -> x{factor:.3g}"
+
+
+#: How a part file says a timing table is another part's: its source begins with these words.
+BORROWED_MARK = "not this part's manual"
+
+
+def borrowed(timing: PeripheralTiming) -> str:
+    """The document a borrowed table comes from (its source begins with BORROWED_MARK: the numbers
+    are another part family's manual, this part's own table was not seen), or ""."""
+    source = timing.citation.source
+    if not source.startswith(BORROWED_MARK):
+        return ""
+    return _document(source.removeprefix(BORROWED_MARK))
 
 
 def _matching(timing: PeripheralTiming, need: _Need) -> list[TimingRow]:
@@ -197,10 +230,12 @@ def _bound_for(profile: PartProfile, block: CryptoBlock, need: _Need, f: Figure)
     if timing is None:
         return None
     rows = _matching(timing, need)
-    factor, clock_words = _clock_words(timing, f.clock_mhz)
+    factor, clock_words = _clock_words(timing, f.clock_mhz, profile.board.max_clock_mhz)
     name = CLOCK_NAMES.get(timing.clock, timing.clock)
     where = f"{profile.name} [crypto_hw.{block.name}.timing]"
     document = _document(timing.citation.source)
+    if (lender := borrowed(timing)):
+        document = f"borrowed from {lender} (another part's manual; {profile.part}'s own table not seen)"
     if need.unit == "cycles":
         if not rows:
             return None
@@ -333,10 +368,14 @@ def judge_hardware(f: Figure, profile: PartProfile | None) -> HardwareJudgement:
         elif undocumented:
             verdict = "suspicious"
             message += ": faster than every engine with a documented time; the undocumented engine(s) would have to be faster"
+        elif "borrowed from" in best.arithmetic:
+            verdict = "explained"
+            message += (": the bound is borrowed from another part's manual, so it cannot make this part's figure "
+                        "worse than explained (this part's peripheral may be faster)")
         elif best.confidence == "unconfirmed":
             verdict = "suspicious"
-            message += (": the bound rests on an unconfirmed table (a sibling part's numbers; this part's own table "
-                        "was not seen), so it cannot prove the figure impossible")
+            message += (": the bound rests on an unconfirmed table (this part's own table was not seen), so it "
+                        "cannot prove the figure impossible")
         else:
             verdict = "inconsistent"
             message += ": the figure claims more than the peripheral can do"

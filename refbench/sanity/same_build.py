@@ -5,6 +5,9 @@
   number, to every printed digit, for the same work: the same code ran in both. Where one of the
   two claims hardware for it, the hardware was not used (suspicious); where neither does, the
   pair is consistent (the configurations differ in something this algorithm does not use).
+  Identity is evidence about *what ran*, never a test of the value: two equal numbers are equally
+  right or wrong, so these findings test the figures' context (``tests="context"``), and a figure
+  no other rule tests stays ``untested``.
 * ``drbg-vs-hash``: wolfCrypt's RNG is Hash_DRBG over the same build's SHA-256; its cost per
   byte is bounded by the SHA-256 compressions the DRBG's definition needs (below).
 * ``gmac-vs-gcm``: GMAC is GCM without the CTR encryption (SP 800-38D §3, §7.1): never slower
@@ -57,6 +60,20 @@ def drbg_hash_ratio_bounds(request_bytes: int) -> tuple[float, float]:
     return low, high
 
 
+def drbg_peripheral_ratio_bounds(request_bytes: int, hash_bytes: int) -> tuple[float, float]:
+    """(lowest, highest) RNG-to-SHA-256 cost ratio per byte when SHA-256 runs on a HASH peripheral,
+    whose per-call cost the section's hash figure (``hash_bytes`` per call) does not split into a
+    fixed and a per-block part. Hash_DRBG makes ceil(n/32) + 1 hash calls of one or two blocks
+    (SP 800-90A §10.1.1.4: Hashgen's 55-byte V, then the 56-byte 0x03 || V). A call of c blocks costs
+    fixed + c x block, the hash figure's call fixed + B x block (B = hash_bytes / 64 blocks): so one
+    DRBG call costs at least 1/B of a hash call (c >= 1). No upper bound: between the calls the
+    DRBG's own arithmetic (V + H + C + counter over 440 bits, the output copies) runs on the CPU,
+    which a peripheral's hash figure does not measure."""
+    calls = math.ceil(request_bytes / DRBG_OUT_BYTES) + 1
+    blocks = hash_bytes / SHA256_BLOCK
+    return calls * (hash_bytes / blocks) / request_bytes, math.inf
+
+
 def _work(f: Figure) -> tuple:
     return (f.source, f.part, f.library, f.version, f.algorithm, f.mode, f.operation, f.key_bits, f.curve,
             f.message_bytes, f.chunk_bytes, f.variant, f.metric, f.unit)
@@ -81,14 +98,14 @@ def rule_same_code_path(figures: list[Figure], parts: dict[str, Part]) -> Result
                 message = (f"{both}: identical to every printed digit, so the same code ran in both; the section "
                            f"'{claimed.section}' claims {', '.join(claimed.hw)} hardware for it, but its figure is "
                            f"the software one of '{other.section}': the hardware was not used")
-                out += [(a.id, Finding("same-code-path", "suspicious", message)),
-                        (b.id, Finding("same-code-path", "suspicious", message))]
+                out += [(a.id, Finding("same-code-path", "suspicious", message, tests="context")),
+                        (b.id, Finding("same-code-path", "suspicious", message, tests="context"))]
             else:
                 what = "hardware" if hw else "software"
                 message = (f"{both}: identical to every printed digit, the same {what} code path in both sections "
                            "(their configurations differ in nothing this algorithm uses)")
-                out += [(a.id, Finding("same-code-path", "consistent", message)),
-                        (b.id, Finding("same-code-path", "consistent", message))]
+                out += [(a.id, Finding("same-code-path", "consistent", message, tests="context")),
+                        (b.id, Finding("same-code-path", "consistent", message, tests="context"))]
     return out
 
 
@@ -102,19 +119,26 @@ def rule_drbg_vs_hash(figures: list[Figure], parts: dict[str, Part]) -> Result:
         sha = next((f for f in members if f.algorithm == "SHA-256" and f.operation == "hash"), None)
         if rng is None or sha is None or not rng.block_bytes:
             continue
-        if sha.implementation != "software":
-            continue  # a HASH peripheral's per-call cost is not a compression count
-        low, high = drbg_hash_ratio_bounds(rng.block_bytes)
         tol = same_work_tolerance(rng, sha)
         cr, cs = cost_for_compare(rng), cost_for_compare(sha)
         ratio = cr / cs
-        ok = low / (1 + tol) <= ratio <= high * (1 + tol)
         hashgen = math.ceil(rng.block_bytes / DRBG_OUT_BYTES)
-        message = (f"RNG {fmt(cr)} {per_unit(rng)} ({rng.text} {rng.unit}) vs the same build's SHA-256 {fmt(cs)} "
-                   f"{per_unit(sha)} ({sha.text} {sha.unit}): ratio {ratio:.2f}; Hash_DRBG (SP 800-90A §10.1.1.4) "
-                   f"needs {hashgen} + {DRBG_FINAL_COMPRESSIONS} SHA-256 compressions per {rng.block_bytes}-byte "
-                   f"request where hashing it needs {rng.block_bytes // SHA256_BLOCK}, and each of its SHA-256 calls "
-                   f"costs less than one more compression: expected {low:.3f}..{high:.3f} (tolerance {tol:.1%})")
+        head = (f"RNG {fmt(cr)} {per_unit(rng)} ({rng.text} {rng.unit}) vs the same build's SHA-256 {fmt(cs)} "
+                f"{per_unit(sha)} ({sha.text} {sha.unit}): ratio {ratio:.2f}; Hash_DRBG (SP 800-90A §10.1.1.4) ")
+        if sha.implementation != "software":
+            low, high = drbg_peripheral_ratio_bounds(rng.block_bytes, sha.block_bytes or rng.block_bytes)
+            message = (f"{head}makes {hashgen} + 1 SHA-256 calls of one or two blocks per {rng.block_bytes}-byte "
+                       f"request; on the HASH peripheral each costs "
+                       f"at least 1/{(sha.block_bytes or 1024) // 64} of a {sha.block_bytes}-byte hash call (a fixed "
+                       f"cost plus one per block): expected at least {low:.3f} (tolerance {tol:.1%}; no upper bound: the "
+                       "DRBG's own arithmetic runs on the CPU, which the peripheral's hash figure does not measure)")
+        else:
+            low, high = drbg_hash_ratio_bounds(rng.block_bytes)
+            message = (f"{head}needs {hashgen} + {DRBG_FINAL_COMPRESSIONS} SHA-256 compressions per "
+                       f"{rng.block_bytes}-byte request where hashing it needs {rng.block_bytes // SHA256_BLOCK}, and "
+                       "each of its SHA-256 calls costs less than one more compression: expected "
+                       f"{low:.3f}..{high:.3f} (tolerance {tol:.1%})")
+        ok = low / (1 + tol) <= ratio <= high * (1 + tol)
         if not ok:
             side = "more" if ratio > high else "less"
             message += (f"; the RNG costs {side} than Hash_DRBG over this build's SHA-256 can: a different RNG "
@@ -125,7 +149,58 @@ def rule_drbg_vs_hash(figures: list[Figure], parts: dict[str, Part]) -> Result:
 
 
 def rule_gmac_vs_gcm(figures: list[Figure], parts: dict[str, Part]) -> Result:
-    """GMAC against the same section's software AES-128-GCM encryption (and CBC, for the cipher)."""
+    """GMAC against the same section's software AES-128-GCM encryption (and CBC, for the cipher);
+    in a hardware section, :func:`rule_gmac_vs_gcm_hardware`."""
+    return _gmac_vs_gcm_software(figures) + rule_gmac_vs_gcm_hardware(figures)
+
+
+def rule_gmac_vs_gcm_hardware(figures: list[Figure]) -> Result:
+    """GMAC against the same section's AES-128-GCM on the AES peripheral: never slower when the
+    peripheral computes GHASH; slower only on the driver's documented software-GHASH path for a
+    zero-length payload (invariants.GMAC_SOFTWARE_GHASH), and then it costs at least the software
+    GHASH of the same library on the same part (its software GMAC figure: GHASH of the same bytes,
+    with one block cipher call less than the hardware path's), less the repeatability."""
+    from refbench.sanity.invariants import GMAC_SOFTWARE_GHASH
+
+    out: Result = []
+    values = value_figures(figures)
+    for members in group_by(values, lambda f: (f.source, f.section, f.library, f.metric)).values():
+        gmac = next((f for f in members if f.algorithm == "GMAC" and f.implementation == "hardware"), None)
+        gcm = next((f for f in members if f.algorithm == "AES-128-GCM" and f.operation == "encrypt"
+                    and f.implementation == "hardware"), None)
+        if gmac is None or gcm is None:
+            continue
+        cm, cg = cost_for_compare(gmac), cost_for_compare(gcm)
+        tol = same_work_tolerance(gmac, gcm)
+        head = (f"GMAC {fmt(cm)} {per_unit(gmac)} ({gmac.text} {gmac.unit}) vs AES-128-GCM encryption {fmt(cg)} "
+                f"({gcm.text} {gcm.unit}), both on the {', '.join(gcm.hw)} peripheral")
+        if cm <= cg * (1 + tol):
+            out.append((gmac.id, Finding("gmac-vs-gcm", "consistent", (
+                f"{head}: GMAC is GCM without the CTR encryption (SP 800-38D §3), never slower when the peripheral "
+                f"computes GHASH (tolerance {tol:.1%})"))))
+            continue
+        software = [f for f in values if f.algorithm == "GMAC" and f.implementation == "software"
+                    and (f.library, f.part, f.metric) == (gmac.library, gmac.part, gmac.metric)]
+        if not software:
+            out.append((gmac.id, Finding("gmac-vs-gcm", "explained", (
+                f"{head}: GMAC is {cm / cg:.2f}x GCM; {GMAC_SOFTWARE_GHASH}; no software GMAC of this library on "
+                "this part bounds its cost"), tests="context")))
+            continue
+        ref = min(software, key=lambda f: abs(math.log(cm / cost_for_compare(f))))
+        cr = cost_for_compare(ref)
+        t = same_work_tolerance(gmac, ref)
+        ok = cm >= cr / (1 + t)
+        message = (f"{head}: GMAC is {cm / cg:.2f}x GCM; {GMAC_SOFTWARE_GHASH}; the software GMAC of this library on "
+                   f"this part ('{ref.section}') costs {fmt(cr)} ({ref.text} {ref.unit}): GMAC on the driver's "
+                   f"software path is {cm / cr:.2f}x it (at least 1/{1 + t:.3f}: the same GHASH plus the "
+                   "peripheral's set-up)")
+        if not ok:
+            message += ": faster than the software GHASH it must run, yet slower than GCM: neither path"
+        out.append((gmac.id, Finding("gmac-vs-gcm", "explained" if ok else "suspicious", message)))
+    return out
+
+
+def _gmac_vs_gcm_software(figures: list[Figure]) -> Result:
     out: Result = []
     sections = group_by([f for f in value_figures(figures) if f.implementation == "software"],
                         lambda f: (f.source, f.section, f.library, f.metric))
@@ -157,4 +232,44 @@ def rule_gmac_vs_gcm(figures: list[Figure], parts: dict[str, Part]) -> Result:
                 message += ": GMAC does not cost what GCM's GHASH costs in the same build"
         # GMAC is judged against its build's GCM (and CBC), not the other way round.
         out.append((gmac.id, Finding("gmac-vs-gcm", verdict, message)))
+    return out
+
+
+def rule_drbg_across_sections(figures: list[Figure], parts: dict[str, Part]) -> Result:
+    """``drbg-across-sections``: two sections of one part and library version whose SHA-256 runs
+    on the same code path (the same claim, :mod:`refbench.sanity.claims`). Their DRBGs are that
+    SHA-256's calls plus bookkeeping (SP 800-90A §10.1.1.4): the calls scale between the builds as
+    their SHA-256 figures do (ratio h), the bookkeeping as nothing (1), so the DRBG ratio lies
+    between 1 and h (with both pairs' repeatability). A page note about the DRBG in scope is quoted
+    beside the numbers."""
+    from refbench.sanity.claims import claims_of, statements_for
+
+    out: Result = []
+    wolf = [f for f in value_figures(figures) if f.library == "wolfSSL" and f.metric == "throughput"]
+    sections = group_by(wolf, lambda f: (f.source, f.section))
+    pairs = []
+    for members in sections.values():
+        rng = next((f for f in members if f.algorithm == "RNG"), None)
+        sha = next((f for f in members if f.algorithm == "SHA-256" and f.operation == "hash"), None)
+        if rng is not None and sha is not None:
+            pairs.append((rng, sha))
+    for (ra, sa), (rb, sb) in itertools.combinations(pairs, 2):
+        if (ra.source, ra.part, ra.version) != (rb.source, rb.part, rb.version) or claims_of(sa) != claims_of(sb):
+            continue
+        h = cost_for_compare(sa) / cost_for_compare(sb)
+        d = cost_for_compare(ra) / cost_for_compare(rb)
+        tol = same_work_tolerance(ra, rb) + same_work_tolerance(sa, sb)
+        low, high = min(1.0, h) / (1 + tol), max(1.0, h) * (1 + tol)
+        ok = low <= d <= high
+        notes = [st.text() for st in {*statements_for(ra), *statements_for(rb)} if "DRBG" in st.note.quote]
+        message = (f"RNG '{ra.section}' {ra.text} {ra.unit} vs '{rb.section}' {rb.text} {rb.unit}: ratio {d:.2f} "
+                   f"(per byte); their SHA-256 ({claims_of(sa).describe()} in both) {sa.text} {sa.unit} vs {sb.text} "
+                   f"{sb.unit}: ratio {h:.2f}. Hash_DRBG is SHA-256 calls plus bookkeeping, so its ratio lies between "
+                   f"1 and the hash's: expected {low:.2f}..{high:.2f} (tolerance {tol:.1%} for both pairs)")
+        if not ok:
+            message += ": the two builds differ in the DRBG itself, not in its hash"
+        if notes:
+            message += "; " + "; ".join(notes)
+        finding = Finding("drbg-across-sections", "consistent" if ok else "suspicious", message)
+        out += [(ra.id, finding), (rb.id, finding)]
     return out
