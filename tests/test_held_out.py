@@ -1,0 +1,137 @@
+"""``cortexm-emu validate --held-out``: whole programs with published board cycle counts
+(cortexm_emu/validation/held_out.toml). The default run checks the data file, the error arithmetic,
+the recorded summary and one small program end to end (its package fetched into the cache with the
+registry's client; skipped, saying why, when the registry cannot be reached). The whole set runs
+under ``-m validate``. No test asserts a model's agreement with a published number."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+
+import pytest
+
+from cortexm_emu.held_out import (
+    ERROR_RECORD,
+    HeldOutDataError,
+    HeldOutResult,
+    HeldOutUnavailable,
+    fetch_package,
+    held_out_error,
+    held_out_json,
+    load_held_out,
+    record_error,
+    run_held_out,
+    summarize_held_out,
+)
+
+SMALL = ["ml-kem-512"]
+
+
+def _result(core: str, published: float, share: float, total: int, hashing: int) -> HeldOutResult:
+    return HeldOutResult("p", "keypair", core, published, share, total, hashing, "a stated test source")
+
+
+def test_every_row_names_a_declared_program_and_cites_its_publication():
+    data = load_held_out()
+    assert len(data.rows) >= 12
+    for row in data.rows:
+        assert row.program in data.programs
+        assert row.source.startswith("[")
+    assert {p.package for p in data.programs.values()} <= set(data.packages)
+
+
+def test_error_compares_the_code_outside_hashing():
+    # published 1000 cycles of which 40 % hashing -> 600 outside; emulated 900 - 270 = 630
+    r = _result("m4", 1000.0, 40.0, 900, 270)
+    assert r.published_outside_hashing == pytest.approx(600.0)
+    assert r.emulated_outside_hashing == 630
+    assert r.error_percent == pytest.approx(5.0)
+
+
+def test_summary_keeps_the_sign_of_the_mean():
+    rows = [_result("m4", 1000.0, 0.0, 900, 0), _result("m4", 1000.0, 0.0, 1050, 0)]
+    (s,) = summarize_held_out(rows)
+    assert (s.n, s.mean_error, s.mean_abs_error, s.max_abs_error) == (
+        2, pytest.approx(-2.5), pytest.approx(7.5), pytest.approx(10.0))
+
+
+def test_recorded_error_round_trips(tmp_path):
+    path = tmp_path / "err.json"
+    record_error([_result("m3", 1000.0, 50.0, 800, 310)], path)
+    (core, summary), = held_out_error(path).items()
+    assert core == "m3" and summary.n == 1
+    assert summary.mean_error == pytest.approx((490 - 500) / 500 * 100)
+
+
+def test_recorded_error_file_is_the_current_schema():
+    summaries = held_out_error(ERROR_RECORD)
+    assert summaries and all(s.n > 0 and math.isfinite(s.max_abs_error) for s in summaries.values())
+    rows = json.loads(ERROR_RECORD.read_text())["rows"]
+    assert sum(s.n for s in summaries.values()) == len(rows)
+
+
+def test_unreadable_record_names_the_file(tmp_path):
+    path = tmp_path / "err.json"
+    path.write_text('{"schema": "other"}')
+    with pytest.raises(HeldOutDataError, match=r"err\.json"):
+        held_out_error(path)
+
+
+@pytest.mark.parametrize(
+    "old, new, field",
+    [
+        ('core = "m4"', 'core = "m9"', "row[0].core"),
+        ("hash_percent = 49.8", "hash_percent = 100", "row[0].hash_percent"),
+        ('operation = "keypair"', 'operation = "open"', "row[0].operation"),
+        ('registry = "npm"', 'registry = "pypi-sdist"', "package[0].registry"),
+    ],
+)
+def test_bad_data_names_file_and_field(tmp_path, old, new, field):
+    from cortexm_emu.held_out import HELD_OUT
+
+    text = HELD_OUT.read_text()
+    assert old in text
+    path = tmp_path / "held.toml"
+    path.write_text(text.replace(old, new, 1))
+    with pytest.raises(HeldOutDataError, match=r"held\.toml:\d+: field '" + re.escape(field) + "'"):
+        load_held_out(path)
+
+
+def test_missing_registry_client_is_a_clear_error(tmp_path, monkeypatch):
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path))
+    monkeypatch.setattr("cortexm_emu.held_out.shutil.which", lambda name: None)
+    package = next(iter(load_held_out().packages.values()))
+    with pytest.raises(HeldOutUnavailable, match=rf"{package.name}@{package.version}: the npm client"):
+        fetch_package(package)
+
+
+def _run_or_skip(programs=None):
+    try:
+        return run_held_out(programs=programs)
+    except HeldOutUnavailable as exc:
+        pytest.skip(f"held-out sources unavailable here (registry not reachable): {exc}")
+
+
+def test_small_program_runs_with_checked_outputs():
+    results = _run_or_skip(SMALL)
+    assert {(r.program, r.operation) for r in results} == {(SMALL[0], op) for op in ("keypair", "enc", "dec")}
+    for r in results:
+        # the hashing functions run in every ML-KEM operation, and are not all of it
+        assert 0 < r.emulated_hashing < r.emulated_total
+    again = _run_or_skip(SMALL)
+    assert [r.emulated_total for r in again] == [r.emulated_total for r in results]
+
+
+@pytest.mark.slow
+@pytest.mark.validate
+def test_whole_held_out_set_runs_and_matches_the_record():
+    results = _run_or_skip()
+    data = load_held_out()
+    assert len(results) == len(data.rows)
+    recorded = json.loads(ERROR_RECORD.read_text())["rows"]
+    fresh = held_out_json(results)["rows"]
+    assert [(r["program"], r["operation"], r["core"], r["emulated_total"]) for r in recorded] == [
+        (r["program"], r["operation"], r["core"], r["emulated_total"]) for r in fresh
+    ], "validation/held_out_error.json is stale: run cortexm-emu validate --held-out --record"
