@@ -3,9 +3,10 @@
 The set is ``validation/held_out.toml``: registry packages that ship the sources, the programs
 built from them and the published rows (see the file's header). For each program and core:
 
-1. the package is fetched with its registry's ordinary client into the cache
-   (``~/.cache/cortexm_emu/held_out`` or ``$CORTEXM_EMU_CACHE/held_out``), its tarball checked
-   against the registry's SHA-512 ``integrity`` and unpacked -- never into the repository;
+1. the package is fetched with its registry's ordinary client (``pip download`` of the sdist,
+   ``npm pack``) into the cache (``~/.cache/cortexm_emu/held_out`` or
+   ``$CORTEXM_EMU_CACHE/held_out``), its archive checked against the recorded ``integrity`` and
+   unpacked -- never into the repository;
 2. the program's sources, the common sources it names and this project's ``validation/runtime``
    (randombytes, allocator, memcpy/memset; written here) are built with the publishers' flags;
 3. each operation runs in the emulator and its output is checked (a KEM's two shared secrets agree
@@ -30,6 +31,7 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 from collections.abc import Sequence
@@ -50,6 +52,8 @@ VALIDATION = Path(__file__).resolve().parent / "validation"
 HELD_OUT = VALIDATION / "held_out.toml"
 ERROR_RECORD = VALIDATION / "held_out_error.json"
 RUNTIME = VALIDATION / "runtime"
+#: registry -> how its archives' integrity is recorded: npm's own SHA-512 field; PyPI's SHA-256
+INTEGRITY = {"npm": "sha512-", "pypi": "sha256:"}
 OPERATIONS = {"kem": ("keypair", "enc", "dec"), "sign": ("open",)}
 #: functions the published runs count as hashing besides those of common/fips202.c: the
 #: allocator of PQClean's incremental SHAKE contexts (the publishers' fips202 has none)
@@ -154,10 +158,11 @@ def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
         reader.check_keys(("package", i), ("name", "version", "registry", "integrity", "root", "note"))
         name = reader.string(("package", i, "name"))
         integrity = reader.string(("package", i, "integrity"))
-        if not integrity.startswith("sha512-"):
-            raise reader.fail(("package", i, "integrity"), f"expected the registry's 'sha512-...', got {integrity!r}")
-        packages[name] = Package(name, reader.string(("package", i, "version")),
-                                 reader.choice(("package", i, "registry"), ("npm",)), integrity,
+        registry = reader.choice(("package", i, "registry"), tuple(INTEGRITY))
+        if not integrity.startswith(INTEGRITY[registry]):
+            raise reader.fail(("package", i, "integrity"),
+                              f"expected '{INTEGRITY[registry]}...' for {registry}, got {integrity!r}")
+        packages[name] = Package(name, reader.string(("package", i, "version")), registry, integrity,
                                  reader.string(("package", i, "root")))
     programs: dict[str, Program] = {}
     for i in range(_count(reader, "program")):
@@ -218,31 +223,54 @@ def _integrity_of(data: bytes) -> str:
     return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
 
 
+def _integrity_ok(package: Package, data: bytes) -> tuple[bool, str]:
+    if package.integrity.startswith("sha256:"):
+        got = "sha256:" + hashlib.sha256(data).hexdigest()
+    else:
+        got = _integrity_of(data)
+    return got == package.integrity, got
+
+
+def _download(package: Package, folder: Path) -> Path:
+    """The package's archive, downloaded into ``folder`` with the registry's ordinary client."""
+    spec = f"{package.name}@{package.version}" if package.registry == "npm" else f"{package.name}=={package.version}"
+    if package.registry == "npm":
+        npm = shutil.which("npm")
+        if npm is None:
+            raise HeldOutUnavailable(f"package {spec}: the npm client is not installed")
+        command = [npm, "pack", spec, "--pack-destination", str(folder)]
+        pattern = "*.tgz"
+    else:
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+                   "--disable-pip-version-check", spec, "-d", str(folder)]
+        pattern = "*.tar.gz"
+    try:
+        out = subprocess.run(command, capture_output=True, text=True, check=False, timeout=900)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        raise HeldOutUnavailable(f"package {spec}: {command[0]} failed: {exc}") from exc
+    archives = list(folder.glob(pattern))
+    if out.returncode != 0 or len(archives) != 1:
+        reason = (out.stderr.strip().splitlines() or ["no archive"])[-1]
+        raise HeldOutUnavailable(f"package {spec}: {package.registry} download failed: {reason}")
+    return archives[0]
+
+
 def fetch_package(package: Package) -> Path:
     """The unpacked sources' folder of ``package`` (fetched once into the cache, then reused)."""
     target = _cache_root() / f"{package.registry}-{package.name}-{package.version}"
     done = target / ".integrity"
     if done.is_file() and done.read_text() == package.integrity:
         return target / package.root
-    npm = shutil.which("npm")
-    if npm is None:
-        raise HeldOutUnavailable(f"package {package.name}@{package.version}: the npm client is not installed")
     with tempfile.TemporaryDirectory() as tmp:
-        out = subprocess.run([npm, "pack", f"{package.name}@{package.version}", "--pack-destination", tmp],
-                             capture_output=True, text=True, check=False, timeout=600)
-        tarballs = list(Path(tmp).glob("*.tgz"))
-        if out.returncode != 0 or len(tarballs) != 1:
-            reason = (out.stderr.strip().splitlines() or ["no tarball"])[-1]
-            raise HeldOutUnavailable(f"package {package.name}@{package.version}: npm pack failed: {reason}")
-        data = tarballs[0].read_bytes()
-        got = _integrity_of(data)
-        if got != package.integrity:
-            raise HeldOutUnavailable(f"package {package.name}@{package.version}: integrity {got} does not "
+        archive = _download(package, Path(tmp))
+        ok, got = _integrity_ok(package, archive.read_bytes())
+        if not ok:
+            raise HeldOutUnavailable(f"package {package.name} {package.version}: integrity {got} does not "
                                      f"match the recorded {package.integrity}")
         if target.exists():
             shutil.rmtree(target)
         target.mkdir(parents=True)
-        with tarfile.open(tarballs[0]) as tar:
+        with tarfile.open(archive) as tar:
             tar.extractall(target, filter="data")
     done.write_text(package.integrity)
     return target / package.root

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import tarfile
 
 import pytest
 
@@ -26,7 +27,7 @@ from cortexm_emu.held_out import (
     summarize_held_out,
 )
 
-SMALL = ["ml-kem-512"]
+SMALL = ["kyber512"]  # sources from a PyPI sdist (pypqc): reachable wherever pip is
 
 
 def _result(core: str, published: float, share: float, total: int, hashing: int) -> HeldOutResult:
@@ -35,7 +36,7 @@ def _result(core: str, published: float, share: float, total: int, hashing: int)
 
 def test_every_row_names_a_declared_program_and_cites_its_publication():
     data = load_held_out()
-    assert len(data.rows) >= 12
+    assert len(data.rows) >= 25
     for row in data.rows:
         assert row.program in data.programs
         assert row.source.startswith("[")
@@ -86,6 +87,7 @@ def test_unreadable_record_names_the_file(tmp_path):
         ("hash_percent = 49.8", "hash_percent = 100", "row[0].hash_percent"),
         ('operation = "keypair"', 'operation = "open"', "row[0].operation"),
         ('registry = "npm"', 'registry = "pypi-sdist"', "package[0].registry"),
+        ('registry = "pypi"', 'registry = "npm"', "package[1].integrity"),
     ],
 )
 def test_bad_data_names_file_and_field(tmp_path, old, new, field):
@@ -102,9 +104,28 @@ def test_bad_data_names_file_and_field(tmp_path, old, new, field):
 def test_missing_registry_client_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path))
     monkeypatch.setattr("cortexm_emu.held_out.shutil.which", lambda name: None)
-    package = next(iter(load_held_out().packages.values()))
-    with pytest.raises(HeldOutUnavailable, match=rf"{package.name}@{package.version}: the npm client"):
-        fetch_package(package)
+    npm = next(p for p in load_held_out().packages.values() if p.registry == "npm")
+    with pytest.raises(HeldOutUnavailable, match=rf"{npm.name}@{npm.version}: the npm client"):
+        fetch_package(npm)
+
+
+def test_archive_that_does_not_match_its_integrity_is_refused(tmp_path, monkeypatch):
+    import subprocess
+
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path))
+    pypi = next(p for p in load_held_out().packages.values() if p.registry == "pypi")
+
+    def fake_download(command, **kwargs):
+        folder = command[command.index("-d") + 1]
+        (tmp_path / "fake").mkdir()
+        with tarfile.open(f"{folder}/{pypi.name}-{pypi.version}.tar.gz", "w:gz") as tar:
+            tar.add(tmp_path / "fake", arcname="fake")
+        return subprocess.CompletedProcess(command, 0, "", "")
+
+    monkeypatch.setattr("cortexm_emu.held_out.subprocess.run", fake_download)
+    with pytest.raises(HeldOutUnavailable, match=rf"{pypi.name} {pypi.version}: integrity sha256:[0-9a-f]+ does not"):
+        fetch_package(pypi)
+    assert not (tmp_path / "held_out" / f"pypi-{pypi.name}-{pypi.version}").exists()
 
 
 def _run_or_skip(programs=None):
