@@ -250,6 +250,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="instead: whole programs with published board cycle counts "
                      "(cortexm_emu/validation/held_out.toml; sources fetched from their registry package)")
     val.add_argument("--program", action="append", help="with --held-out: only this program (repeatable)")
+    val.add_argument("--fetch", choices=["flash", "ideal"], default="flash",
+                     help="with --held-out: the timing model's fetch option (default flash, where the "
+                     "published runs executed; ideal: without the flash-fetch rules)")
     val.add_argument("--record", action="store_true",
                      help="with --held-out: write the per-core error to validation/held_out_error.json")
     val.set_defaults(handler=_validate)
@@ -261,8 +264,8 @@ def _validate(args: argparse.Namespace) -> int:
 
     if args.held_out:
         return _validate_held_out(args)
-    if args.program or args.record:
-        raise ValueError("Invalid option: --program and --record go with --held-out")
+    if args.program or args.record or args.fetch != "flash":
+        raise ValueError("Invalid option: --program, --fetch and --record go with --held-out")
     rows = run_validation(args.core)
     if args.json:
         print(json.dumps(as_json(rows), indent=2))
@@ -282,14 +285,16 @@ def _validate(args: argparse.Namespace) -> int:
 def _validate_held_out(args: argparse.Namespace) -> int:
     from cortexm_emu.held_out import held_out_json, record_error, run_held_out, summarize_held_out
 
-    results = run_held_out(args.core, args.program)
+    results = run_held_out(args.core, args.program, fetch=args.fetch)
+    if args.record and args.fetch != "flash":
+        raise ValueError("Invalid --record with --fetch ideal: the record is of the published conditions (flash)")
     if args.record:
         record_error(results)
     if args.json:
         print(json.dumps(held_out_json(results), indent=2))
         return 0
     print("cortexm-emu validate --held-out: published vs emulated cycles outside the hashing functions "
-          "(ideal memory)")
+          f"(ideal memory, fetch={args.fetch})")
     right = ("published", "hash %", "published non-hash", "emulated non-hash", "error %")
     print(_text_table([
         {"core": r.core, "program": f"{r.program} {r.operation}", "published": f"{r.published:,.0f}",

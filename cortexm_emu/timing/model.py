@@ -214,6 +214,8 @@ class TimingModel:
         self._multiplier_cycles = data.multiplier[multiplier] if data.multiplier and multiplier else None
         #: the FPU's instruction classes are in use (model option fpu="on")
         self.fpu = options.get("fpu", "off") == "on"
+        #: code fetched from flash (model option fetch="flash"): the data's flash-fetch rules apply
+        self.flash_fetch = options.get("fetch", "ideal") == "flash"
         self._by_name: dict[str, list[ClassEntry]] = {}
         for entry in data.classes:
             if entry.fpu and not self.fpu:
@@ -473,6 +475,8 @@ class TimingModel:
             cycles += static
             per_insn.append((info.address, static, rule))
             classes[info.cls.name] += 1
+        if self.flash_fetch:
+            cycles += self._wide_groups(infos, per_insn)
         dynamic: list[tuple[int, str]] = []
         for info, extra in zip(infos, executed_extra):
             kinds = list(info.kinds)
@@ -497,6 +501,34 @@ class TimingModel:
         )
         self._block_cache[key] = price
         return price
+
+    def _wide_groups(self, infos: Sequence[InsnInfo], per_insn: list[tuple[int, int, str]]) -> int:
+        """Flash-fetch rule (option ``fetch="flash"``): a run of consecutive 32-bit instructions on
+        odd halfwords ("unaligned wide") of at least ``unaligned_wide_group_min`` instructions
+        (``unaligned_wide_store_group_min`` when all are stores) costs
+        ``unaligned_wide_group_extra`` once, charged to the instruction that completes the run.
+        Runs are counted within one block (a run split by a block edge is not charged: optimistic).
+        Returns the cycles added; ``per_insn`` is updated in place."""
+        shortest = int(self.rules["unaligned_wide_group_min"])
+        shortest_stores = int(self.rules["unaligned_wide_store_group_min"])
+        extra = int(self.rules["unaligned_wide_group_extra"])
+        added = 0
+        run: list[int] = []
+        for index in [*range(len(infos)), None]:
+            info = infos[index] if index is not None else None
+            if info is not None and info.size == 4 and info.address % 4 == 2:
+                run.append(index)
+                continue
+            if run:
+                stores = all(infos[i].cls.role == "store" for i in run)
+                need = shortest_stores if stores else shortest
+                if len(run) >= need:
+                    at = run[need - 1]
+                    address, cost, rule = per_insn[at]
+                    per_insn[at] = (address, cost + extra, rule + "+unaligned-wide-group")
+                    added += extra
+                run = []
+        return added
 
     def edge_cost(self, prev: BlockPrice, nxt: BlockPrice, fallthrough: bool) -> int:
         """Cycles added (negative: credited) when ``nxt`` runs right after ``prev``.
@@ -568,6 +600,7 @@ class TimingModel:
             "store-after-load": "store_after_load_stalls_load",
             "conditional": "skipped_conditional",
             "nop-eaten": "eats_following_nop",
+            "unaligned-wide-group": "unaligned_wide_group_extra",
         }
         for tag in parts[1:]:
             rule_name = tag_rules[tag]
