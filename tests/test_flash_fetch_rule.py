@@ -1,7 +1,9 @@
-"""The M4 flash-fetch rule (model option fetch="flash", cortexm_emu/timing/data/m4.toml
-[rules] unaligned_wide_group_*, APPROXIMATIONS.md 52), from the compendium's measurements on a
-Cortex-M4 running from flash: "Groups of three or more unaligned wide instructions will take one
-extra cycle"; "Groups of unaligned wide str only add the penalty cycle from a length of 4"."""
+"""The M4 flash-fetch rules (model option fetch="flash", cortexm_emu/timing/data/m4.toml
+[rules] unaligned_wide_group_* and literal_load_extra, APPROXIMATIONS.md 52-53): from the
+compendium's measurements on a Cortex-M4 running from flash, "Groups of three or more unaligned
+wide instructions will take one extra cycle", "Groups of unaligned wide str only add the penalty
+cycle from a length of 4"; from DDI 0439D 3.3.2, "LDR Rx,[PC,#imm] might add a cycle because of
+contention with the fetch unit"."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ BODIES = {
     "str4_unaligned": ["nop", "str.w r1, [r0, #4]", "str.w r2, [r0, #8]", "str.w r3, [r0, #12]",
                        "str.w r1, [r0, #16]"],
     "alu6_unaligned": ["nop", *["add.w r1, r2, r3"] * 6],
+    "literal_load": ["ldr r1, =0x12345678", "adds r2, #1"],
 }
 
 
@@ -31,7 +34,7 @@ def elf(tmp_path_factory):
         lines.append(f"        .balign 4\n        .global {name}\n        .type {name}, %function\n"
                      f"        .thumb_func\n{name}:\n")
         lines += [f"        {insn}\n" for insn in body]
-        lines.append(f"        bx lr\n        .size {name}, .-{name}\n")
+        lines.append(f"        bx lr\n        .ltorg\n        .size {name}, .-{name}\n")
     lines.append("        .balign 4\n        .global cortexm_emu_halt\n        .type cortexm_emu_halt, %function\n"
                  "        .thumb_func\ncortexm_emu_halt:\n        b cortexm_emu_halt\n")
     path = tmp_path_factory.mktemp("fetch") / "groups.S"
@@ -57,6 +60,7 @@ def _extra(elf, name: str) -> int:
         ("str3_unaligned", 0),  # stores only from four
         ("str4_unaligned", 1),
         ("alu6_unaligned", 1),  # one group, one cycle, however long
+        ("literal_load", 1),  # LDR Rx,[PC,#imm]: the literal read contends with the fetch
     ],
 )
 def test_flash_fetch_charges_groups_of_unaligned_wide_instructions(elf, name, extra):
@@ -75,3 +79,4 @@ def test_the_rule_is_an_option_of_the_m4_only():
 def test_annotated_rule_names_its_source(elf):
     timing = model_for("m4", fetch="flash")
     assert "compendium" in timing.source_of("alu+unaligned-wide-group")
+    assert "DDI 0439D 3.3.2" in timing.source_of("load+literal-fetch-contention")

@@ -64,6 +64,7 @@ OPTIONAL_RULES: dict[str, type] = {
     "unaligned_wide_group_min": int,
     "unaligned_wide_store_group_min": int,
     "unaligned_wide_group_extra": int,
+    "literal_load_extra": int,
 }
 
 

@@ -476,7 +476,7 @@ class TimingModel:
             per_insn.append((info.address, static, rule))
             classes[info.cls.name] += 1
         if self.flash_fetch:
-            cycles += self._wide_groups(infos, per_insn)
+            cycles += self._wide_groups(infos, per_insn) + self._literal_loads(infos, per_insn)
         dynamic: list[tuple[int, str]] = []
         for info, extra in zip(infos, executed_extra):
             kinds = list(info.kinds)
@@ -528,6 +528,19 @@ class TimingModel:
                     per_insn[at] = (address, cost + extra, rule + "+unaligned-wide-group")
                     added += extra
                 run = []
+        return added
+
+    def _literal_loads(self, infos: Sequence[InsnInfo], per_insn: list[tuple[int, int, str]]) -> int:
+        """Flash-fetch rule (option ``fetch="flash"``): a PC-relative (literal) load costs
+        ``literal_load_extra`` more; its data read and the instruction fetch both go to the flash,
+        where the data read wins. Returns the cycles added; ``per_insn`` is updated in place."""
+        extra = int(self.rules.get("literal_load_extra", 0))
+        added = 0
+        for index, info in enumerate(infos):
+            if extra and info.cls.role == "load" and "pc" in info.addr_regs:
+                address, cost, rule = per_insn[index]
+                per_insn[index] = (address, cost + extra, rule + "+literal-fetch-contention")
+                added += extra
         return added
 
     def edge_cost(self, prev: BlockPrice, nxt: BlockPrice, fallthrough: bool) -> int:
@@ -601,6 +614,7 @@ class TimingModel:
             "conditional": "skipped_conditional",
             "nop-eaten": "eats_following_nop",
             "unaligned-wide-group": "unaligned_wide_group_extra",
+            "literal-fetch-contention": "literal_load_extra",
         }
         for tag in parts[1:]:
             rule_name = tag_rules[tag]
