@@ -10,8 +10,9 @@ built from them and the published rows (see the file's header). For each program
 2. the program's sources, the common sources it names and this project's ``validation/runtime``
    (randombytes, allocator, memcpy/memset; written here) are built with the publishers' flags;
 3. each operation runs in the emulator and its output is checked (a KEM's two shared secrets agree
-   and a changed ciphertext gives another; a signature opens to its message and a changed one does
-   not open);
+   and a changed ciphertext gives another, and where the program names a ``reference`` its keypair
+   and encapsulation equal the pure-Python FIPS 203 ones of :mod:`cortexm_emu.mlkem_check` byte
+   for byte; a signature opens to its message and a changed one does not open);
 4. the cycles outside the hashing functions (those defined in ``common/fips202.c``, and the
    allocator their contexts call) are compared with the published count times the published
    non-hashing share.
@@ -41,6 +42,7 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
+from cortexm_emu import mlkem_check
 from cortexm_emu.annotate import annotate
 from cortexm_emu.call import Buffer, CallResult
 from cortexm_emu.datafile import DataFileError, TomlReader
@@ -59,6 +61,15 @@ OPERATIONS = {"kem": ("keypair", "enc", "dec"), "sign": ("open",)}
 #: functions the published runs count as hashing besides those of common/fips202.c: the
 #: allocator of PQClean's incremental SHAKE contexts (the publishers' fips202 has none)
 HASHING_EXTRA = ("malloc", "free")
+#: reference implementations a KEM program's keypair and encapsulation are compared with, byte for
+#: byte: name -> (parameter set, FIPS 203 initial public draft?) (cortexm_emu/mlkem_check.py)
+REFERENCES = {
+    "fips203-512": (512, False), "fips203-768": (768, False), "fips203-1024": (1024, False),
+    "fips203-ipd-512": (512, True), "fips203-ipd-768": (768, True), "fips203-ipd-1024": (1024, True),
+}
+#: the generator of validation/runtime/runtime.c's randombytes (32-bit xorshift 13/17/5 from this
+#: seed, the low byte of each state), restarted at every call
+RUNTIME_SEED = 0x6D2B79F5
 #: the message signed before ``open`` is timed: 59 bytes, as the publishers' crypto_sign/speed.c
 MESSAGE_BYTES = 59
 #: ML-DSA-87 signing keeps about 120 KB on the stack (pqm4's memory table: 122,740 bytes)
@@ -96,6 +107,7 @@ class Program:
     namespace: str
     kind: str
     flags: tuple[str, ...]
+    reference: str = ""  # "" or a key of REFERENCES: the outputs are also compared with it
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,7 +181,7 @@ def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
     for i in range(_count(reader, "program")):
         field = ("program", i)
         reader.check_keys(field, ("name", "package", "directory", "common", "namespace", "kind", "flags",
-                                  "built_as"))
+                                  "built_as", "reference"))
         name = reader.string((*field, "name"))
         if name in programs:
             raise reader.fail((*field, "name"), f"duplicate program {name!r}")
@@ -178,6 +190,7 @@ def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
             name, package, reader.string((*field, "directory")), _strings(reader, (*field, "common")),
             reader.string((*field, "namespace")), reader.choice((*field, "kind"), tuple(OPERATIONS)),
             _strings(reader, (*field, "flags")),
+            reader.choice((*field, "reference"), tuple(REFERENCES)) if reader.has((*field, "reference")) else "",
         )
         reader.string((*field, "built_as"))
     rows: list[PublishedRow] = []
@@ -340,6 +353,30 @@ def held_out_model(core: str, fetch: str = "flash") -> Any:
         return model_for(core)  # a core without flash-fetch rules: the same model either way
 
 
+def runtime_random_bytes(n: int) -> bytes:
+    """The bytes ``randombytes`` of validation/runtime/runtime.c gives a call asking for ``n``."""
+    x, out = RUNTIME_SEED, bytearray()
+    for _ in range(n):
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        out.append(x & 0xFF)
+    return bytes(out)
+
+
+def _check_reference(program: Program, core: str, keys: CallResult, enc: CallResult) -> None:
+    """The keypair (from 64 random bytes d || z) and the encapsulation (from 32, m) agree with
+    the pure-Python FIPS 203 reference byte for byte."""
+    level, draft = REFERENCES[program.reference]
+    coins = runtime_random_bytes(64)
+    ek, dk = mlkem_check.keygen(level, coins[:32], coins[32:], draft=draft)
+    _check(keys.buffer("pk") == ek and keys.buffer("sk") == dk, program, core,
+           f"the keypair differs from the {program.reference} reference")
+    secret, ciphertext = mlkem_check.encaps(level, ek, runtime_random_bytes(32))
+    _check(enc.buffer("ct") == ciphertext and enc.buffer("ss") == secret, program, core,
+           f"the encapsulation differs from the {program.reference} reference")
+
+
 def run_program(program: Program, core: str, sources_root: Path, fetch: str = "flash") -> dict[str, tuple[int, int]]:
     """operation -> (emulated cycles, of which in hashing functions), outputs checked."""
     elf = _program_elf(program, core, sources_root)
@@ -367,6 +404,8 @@ def run_program(program: Program, core: str, sources_root: Path, fetch: str = "f
         bad = machine.call(ns + "crypto_kem_dec", "ss", Buffer(bytes(changed)), Buffer(keys.buffer("sk")),
                            buffers={"ss": Buffer.zeros(ss)}, budget=None)
         _check(bad.buffer("ss") != enc.buffer("ss"), program, core, "a changed ciphertext gave the same secret")
+        if program.reference:
+            _check_reference(program, core, keys, enc)
         return out
     message = bytes(range(MESSAGE_BYTES))
     smlen = MESSAGE_BYTES + sizes["BYTES"]

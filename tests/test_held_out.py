@@ -156,3 +156,40 @@ def test_whole_held_out_set_runs_and_matches_the_record():
     assert [(r["program"], r["operation"], r["core"], r["emulated_total"]) for r in recorded] == [
         (r["program"], r["operation"], r["core"], r["emulated_total"]) for r in fresh
     ], "validation/held_out_error.json is stale: run cortexm-emu validate --held-out --record"
+
+
+def test_reference_ntt_round_trips_and_sizes_follow_fips203():
+    from cortexm_emu import mlkem_check
+
+    f = [(i * 7919) % mlkem_check.Q for i in range(mlkem_check.N)]
+    assert mlkem_check._intt(mlkem_check._ntt(f)) == f
+    for level, (ek_len, dk_len, ct_len) in {512: (800, 1632, 768), 768: (1184, 2400, 1088),
+                                           1024: (1568, 3168, 1568)}.items():
+        ek, dk = mlkem_check.keygen(level, bytes(32), bytes(range(32)))
+        secret, ct = mlkem_check.encaps(level, ek, bytes(32))
+        assert (len(ek), len(dk), len(ct), len(secret)) == (ek_len, dk_len, ct_len, 32)
+        assert dk.endswith(bytes(range(32)))  # z closes the decapsulation key
+    # the draft hashes d alone, the standard d || k: different keys from the same seed
+    assert mlkem_check.keygen(512, bytes(32), bytes(32)) != mlkem_check.keygen(512, bytes(32), bytes(32), draft=True)
+
+
+def test_runtime_random_bytes_restart_at_every_call():
+    from cortexm_emu.held_out import runtime_random_bytes
+
+    assert runtime_random_bytes(64)[:32] == runtime_random_bytes(32)
+    assert len(set(runtime_random_bytes(64))) > 32
+
+
+def test_output_that_differs_from_the_reference_is_an_error(monkeypatch):
+    from cortexm_emu import mlkem_check
+    from cortexm_emu.held_out import HeldOutOutputError
+
+    real = mlkem_check.keygen
+
+    def flipped(*args, **kwargs):
+        ek, dk = real(*args, **kwargs)
+        return bytes([ek[0] ^ 1]) + ek[1:], dk
+
+    monkeypatch.setattr(mlkem_check, "keygen", flipped)
+    with pytest.raises(HeldOutOutputError, match=r"kyber512 on m4: the keypair differs from the fips203-ipd-512"):
+        _run_or_skip(SMALL)
