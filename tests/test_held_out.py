@@ -129,6 +129,11 @@ def test_archive_that_does_not_match_its_integrity_is_refused(tmp_path, monkeypa
 
 
 def _run_or_skip(programs=None):
+    from cortexm_emu.toolchain import gcc_available
+
+    if not gcc_available():
+        pytest.skip("arm-none-eabi-gcc not installed (Debian gcc-arm-none-eabi): the held-out programs "
+                    "are built with GCC, as published")
     try:
         return run_held_out(programs=programs)
     except HeldOutUnavailable as exc:
@@ -193,3 +198,30 @@ def test_output_that_differs_from_the_reference_is_an_error(monkeypatch):
     monkeypatch.setattr(mlkem_check, "keygen", flipped)
     with pytest.raises(HeldOutOutputError, match=r"kyber512 on m4: the keypair differs from the fips203-ipd-512"):
         _run_or_skip(SMALL)
+
+
+def test_cli_held_out_prints_rows_and_the_fetch_setting(capsys):
+    from cortexm_emu.cli import main
+
+    _run_or_skip(SMALL)  # skips here when the sources cannot be fetched
+    assert main(["validate", "--held-out", "--program", SMALL[0]]) == 0
+    out = capsys.readouterr().out
+    assert "fetch=flash" in out and f"{SMALL[0]} keypair" in out and "m4: n=3 mean error" in out
+    assert main(["validate", "--held-out", "--program", SMALL[0], "--fetch", "ideal", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [r["operation"] for r in doc["rows"]] == ["keypair", "enc", "dec"]
+    assert doc["summary"][0]["n"] == 3
+
+
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["validate", "--program", "kyber512"], "--program, --fetch and --record go with --held-out"),
+        (["validate", "--held-out", "--program", "nope"], "Invalid held-out program"),
+    ],
+)
+def test_cli_held_out_misuse_is_a_clear_error(argv, message, capsys):
+    from cortexm_emu.cli import main
+
+    assert main(argv) != 0
+    assert message in capsys.readouterr().err
