@@ -246,15 +246,6 @@ def build_parser() -> argparse.ArgumentParser:
     )
     val.add_argument("--core", choices=list(CORES), action="append", help="only this core (repeatable)")
     val.add_argument("--json", action="store_true", help="print rows and summary as JSON")
-    val.add_argument("--held-out", action="store_true",
-                     help="instead: whole programs with published board cycle counts "
-                     "(cortexm_emu/validation/held_out.toml; sources fetched from their registry package)")
-    val.add_argument("--program", action="append", help="with --held-out: only this program (repeatable)")
-    val.add_argument("--fetch", choices=["flash", "ideal"], default="flash",
-                     help="with --held-out: the timing model's fetch option (default flash, where the "
-                     "published runs executed; ideal: without the flash-fetch rules)")
-    val.add_argument("--record", action="store_true",
-                     help="with --held-out: write the per-core error to validation/held_out_error.json")
     val.set_defaults(handler=_validate)
     return parser
 
@@ -262,10 +253,6 @@ def build_parser() -> argparse.ArgumentParser:
 def _validate(args: argparse.Namespace) -> int:
     from cortexm_emu.validate import as_json, run_validation, summarize
 
-    if args.held_out:
-        return _validate_held_out(args)
-    if args.program or args.record or args.fetch != "flash":
-        raise ValueError("Invalid option: --program, --fetch and --record go with --held-out")
     rows = run_validation(args.core)
     if args.json:
         print(json.dumps(as_json(rows), indent=2))
@@ -279,32 +266,6 @@ def _validate(args: argparse.Namespace) -> int:
     ], right=right))
     for s in summarize(rows):
         print(f"{s.core}: n={s.n} mean |error| {s.mean_abs_error:.1f} % max |error| {s.max_abs_error:.1f} %")
-    return 0
-
-
-def _validate_held_out(args: argparse.Namespace) -> int:
-    from cortexm_emu.held_out import held_out_json, record_error, run_held_out, summarize_held_out
-
-    results = run_held_out(args.core, args.program, fetch=args.fetch)
-    if args.record and args.fetch != "flash":
-        raise ValueError("Invalid --record with --fetch ideal: the record is of the published conditions (flash)")
-    if args.record:
-        record_error(results)
-    if args.json:
-        print(json.dumps(held_out_json(results), indent=2))
-        return 0
-    print("cortexm-emu validate --held-out: published vs emulated cycles outside the hashing functions "
-          f"(ideal memory, fetch={args.fetch})")
-    right = ("published", "hash %", "published non-hash", "emulated non-hash", "error %")
-    print(_text_table([
-        {"core": r.core, "program": f"{r.program} {r.operation}", "published": f"{r.published:,.0f}",
-         "hash %": f"{r.hash_percent:.1f}", "published non-hash": f"{r.published_outside_hashing:,.0f}",
-         "emulated non-hash": f"{r.emulated_outside_hashing:,}", "error %": f"{r.error_percent:+.1f}"}
-        for r in results
-    ], right=right))
-    for s in summarize_held_out(results):
-        print(f"{s.core}: n={s.n} mean error {s.mean_error:+.1f} % mean |error| {s.mean_abs_error:.1f} % "
-              f"max |error| {s.max_abs_error:.1f} %")
     return 0
 
 

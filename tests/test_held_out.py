@@ -1,5 +1,5 @@
-"""``cortexm-emu validate --held-out``: whole programs with published board cycle counts
-(cortexm_emu/validation/held_out.toml). The default run checks the data file, the error arithmetic,
+"""``refbench held-out``: whole programs with published board cycle counts
+(refbench/heldout/held_out.toml). The default run checks the data file, the error arithmetic,
 the recorded summary and one small program end to end (its package fetched into the cache with the
 registry's client; skipped, saying why, when the registry cannot be reached). The whole set runs
 under ``-m validate``. No test asserts a model's agreement with a published number."""
@@ -13,7 +13,7 @@ import tarfile
 
 import pytest
 
-from cortexm_emu.held_out import (
+from refbench.heldout.runner import (
     ERROR_RECORD,
     HeldOutDataError,
     HeldOutResult,
@@ -91,7 +91,7 @@ def test_unreadable_record_names_the_file(tmp_path):
     ],
 )
 def test_bad_data_names_file_and_field(tmp_path, old, new, field):
-    from cortexm_emu.held_out import HELD_OUT
+    from refbench.heldout.runner import HELD_OUT
 
     text = HELD_OUT.read_text()
     assert old in text
@@ -102,8 +102,8 @@ def test_bad_data_names_file_and_field(tmp_path, old, new, field):
 
 
 def test_missing_registry_client_is_a_clear_error(tmp_path, monkeypatch):
-    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path))
-    monkeypatch.setattr("cortexm_emu.held_out.shutil.which", lambda name: None)
+    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
+    monkeypatch.setattr("refbench.heldout.runner.shutil.which", lambda name: None)
     npm = next(p for p in load_held_out().packages.values() if p.registry == "npm")
     with pytest.raises(HeldOutUnavailable, match=rf"{npm.name}@{npm.version}: the npm client"):
         fetch_package(npm)
@@ -112,7 +112,7 @@ def test_missing_registry_client_is_a_clear_error(tmp_path, monkeypatch):
 def test_archive_that_does_not_match_its_integrity_is_refused(tmp_path, monkeypatch):
     import subprocess
 
-    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path))
+    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
     pypi = next(p for p in load_held_out().packages.values() if p.registry == "pypi")
 
     def fake_download(command, **kwargs):
@@ -122,7 +122,7 @@ def test_archive_that_does_not_match_its_integrity_is_refused(tmp_path, monkeypa
             tar.add(tmp_path / "fake", arcname="fake")
         return subprocess.CompletedProcess(command, 0, "", "")
 
-    monkeypatch.setattr("cortexm_emu.held_out.subprocess.run", fake_download)
+    monkeypatch.setattr("refbench.heldout.runner.subprocess.run", fake_download)
     with pytest.raises(HeldOutUnavailable, match=rf"{pypi.name} {pypi.version}: integrity sha256:[0-9a-f]+ does not"):
         fetch_package(pypi)
     assert not (tmp_path / "held_out" / f"pypi-{pypi.name}-{pypi.version}").exists()
@@ -160,11 +160,11 @@ def test_whole_held_out_set_runs_and_matches_the_record():
     fresh = held_out_json(results)["rows"]
     assert [(r["program"], r["operation"], r["core"], r["emulated_total"]) for r in recorded] == [
         (r["program"], r["operation"], r["core"], r["emulated_total"]) for r in fresh
-    ], "validation/held_out_error.json is stale: run cortexm-emu validate --held-out --record"
+    ], "refbench/heldout/held_out_error.json is stale: run refbench held-out --record"
 
 
 def test_reference_ntt_round_trips_and_sizes_follow_fips203():
-    from cortexm_emu import mlkem_check
+    from refbench.heldout import fips203 as mlkem_check
 
     f = [(i * 7919) % mlkem_check.Q for i in range(mlkem_check.N)]
     assert mlkem_check._intt(mlkem_check._ntt(f)) == f
@@ -179,15 +179,15 @@ def test_reference_ntt_round_trips_and_sizes_follow_fips203():
 
 
 def test_runtime_random_bytes_restart_at_every_call():
-    from cortexm_emu.held_out import runtime_random_bytes
+    from refbench.heldout.runner import runtime_random_bytes
 
     assert runtime_random_bytes(64)[:32] == runtime_random_bytes(32)
     assert len(set(runtime_random_bytes(64))) > 32
 
 
 def test_output_that_differs_from_the_reference_is_an_error(monkeypatch):
-    from cortexm_emu import mlkem_check
-    from cortexm_emu.held_out import HeldOutOutputError
+    from refbench.heldout import fips203 as mlkem_check
+    from refbench.heldout.runner import HeldOutOutputError
 
     real = mlkem_check.keygen
 
@@ -201,13 +201,13 @@ def test_output_that_differs_from_the_reference_is_an_error(monkeypatch):
 
 
 def test_cli_held_out_prints_rows_and_the_fetch_setting(capsys):
-    from cortexm_emu.cli import main
+    from refbench.cli import main
 
     _run_or_skip(SMALL)  # skips here when the sources cannot be fetched
-    assert main(["validate", "--held-out", "--program", SMALL[0]]) == 0
+    assert main(["held-out", "--program", SMALL[0]]) == 0
     out = capsys.readouterr().out
     assert "fetch=flash" in out and f"{SMALL[0]} keypair" in out and "m4: n=3 mean error" in out
-    assert main(["validate", "--held-out", "--program", SMALL[0], "--fetch", "ideal", "--json"]) == 0
+    assert main(["held-out", "--program", SMALL[0], "--fetch", "ideal", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert [r["operation"] for r in doc["rows"]] == ["keypair", "enc", "dec"]
     assert doc["summary"][0]["n"] == 3
@@ -216,12 +216,12 @@ def test_cli_held_out_prints_rows_and_the_fetch_setting(capsys):
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["validate", "--program", "kyber512"], "--program, --fetch and --record go with --held-out"),
-        (["validate", "--held-out", "--program", "nope"], "Invalid held-out program"),
+        (["held-out", "--record", "--fetch", "ideal"], "Invalid --record with --fetch ideal"),
+        (["held-out", "--program", "nope"], "Invalid held-out program(s) nope"),
     ],
 )
 def test_cli_held_out_misuse_is_a_clear_error(argv, message, capsys):
-    from cortexm_emu.cli import main
+    from refbench.cli import main
 
     assert main(argv) != 0
     assert message in capsys.readouterr().err

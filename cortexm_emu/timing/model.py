@@ -39,6 +39,7 @@ from capstone import arm as cs_arm
 from unicorn import arm_const as uc_arm
 
 from .data import ClassEntry, CoreData, pickled_by_fields
+from .flash_fetch import flash_fetch_cycles
 from .fpu import fp_refusal, transfer_words
 
 CORES: tuple[str, ...] = ("m0", "m0plus", "m3", "m4", "m7", "m33")
@@ -206,7 +207,8 @@ class TimingModel:
         self.rules = data.rules
         digest = hashlib.sha256(data.text.encode())
         digest.update(repr(sorted(options.items())).encode())
-        for module in ("model.py", "fpu.py", "data.py"):  # the rules, the FPU's refusals, the class records
+        # the rules, the flash-fetch rules, the FPU's refusals, the class records
+        for module in ("model.py", "flash_fetch.py", "fpu.py", "data.py"):
             digest.update(Path(__file__).with_name(module).read_bytes())
         #: Changes whenever the data file, the options or this module change (for result cache keys).
         self.version = digest.hexdigest()[:16]
@@ -476,7 +478,7 @@ class TimingModel:
             per_insn.append((info.address, static, rule))
             classes[info.cls.name] += 1
         if self.flash_fetch:
-            cycles += self._wide_groups(infos, per_insn) + self._literal_loads(infos, per_insn)
+            cycles += flash_fetch_cycles(self.rules, infos, per_insn)
         dynamic: list[tuple[int, str]] = []
         for info, extra in zip(infos, executed_extra):
             kinds = list(info.kinds)
@@ -501,47 +503,6 @@ class TimingModel:
         )
         self._block_cache[key] = price
         return price
-
-    def _wide_groups(self, infos: Sequence[InsnInfo], per_insn: list[tuple[int, int, str]]) -> int:
-        """Flash-fetch rule (option ``fetch="flash"``): a run of consecutive 32-bit instructions on
-        odd halfwords ("unaligned wide") of at least ``unaligned_wide_group_min`` instructions
-        (``unaligned_wide_store_group_min`` when all are stores) costs
-        ``unaligned_wide_group_extra`` once, charged to the instruction that completes the run.
-        Runs are counted within one block (a run split by a block edge is not charged: optimistic).
-        Returns the cycles added; ``per_insn`` is updated in place."""
-        shortest = int(self.rules["unaligned_wide_group_min"])
-        shortest_stores = int(self.rules["unaligned_wide_store_group_min"])
-        extra = int(self.rules["unaligned_wide_group_extra"])
-        added = 0
-        run: list[int] = []
-        for index in [*range(len(infos)), None]:
-            info = infos[index] if index is not None else None
-            if info is not None and info.size == 4 and info.address % 4 == 2:
-                run.append(index)
-                continue
-            if run:
-                stores = all(infos[i].cls.role == "store" for i in run)
-                need = shortest_stores if stores else shortest
-                if len(run) >= need:
-                    at = run[need - 1]
-                    address, cost, rule = per_insn[at]
-                    per_insn[at] = (address, cost + extra, rule + "+unaligned-wide-group")
-                    added += extra
-                run = []
-        return added
-
-    def _literal_loads(self, infos: Sequence[InsnInfo], per_insn: list[tuple[int, int, str]]) -> int:
-        """Flash-fetch rule (option ``fetch="flash"``): a PC-relative (literal) load costs
-        ``literal_load_extra`` more; its data read and the instruction fetch both go to the flash,
-        where the data read wins. Returns the cycles added; ``per_insn`` is updated in place."""
-        extra = int(self.rules.get("literal_load_extra", 0))
-        added = 0
-        for index, info in enumerate(infos):
-            if extra and info.cls.role == "load" and "pc" in info.addr_regs:
-                address, cost, rule = per_insn[index]
-                per_insn[index] = (address, cost + extra, rule + "+literal-fetch-contention")
-                added += extra
-        return added
 
     def edge_cost(self, prev: BlockPrice, nxt: BlockPrice, fallthrough: bool) -> int:
         """Cycles added (negative: credited) when ``nxt`` runs right after ``prev``.

