@@ -257,7 +257,7 @@ def _download(package: Package, folder: Path) -> Path:
         command = [npm, "pack", spec, "--pack-destination", str(folder)]
         pattern = "*.tgz"
     else:
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:",
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", package.name,
                    "--disable-pip-version-check", spec, "-d", str(folder)]
         pattern = "*.tar.gz"
     try:
