@@ -80,3 +80,13 @@ def test_annotated_rule_names_its_source(elf):
     timing = model_for("m4", fetch="flash")
     assert "compendium" in timing.source_of("alu+unaligned-wide-group")
     assert "DDI 0439D 3.3.2" in timing.source_of("load+literal-fetch-contention")
+
+
+def test_a_board_machine_running_from_flash_uses_the_flash_fetch_rules():
+    # the F407 profile: an M4 with an FPU; code in flash by default
+    from_flash = Machine.for_board("stm32f407vg", 24)
+    assert from_flash.timing.flash_fetch and from_flash.timing.fpu
+    from_ram = Machine.for_board("stm32f407vg", 24, code="ram")
+    assert not from_ram.timing.flash_fetch
+    # a core without the rules on the same board: no fetch option
+    assert not getattr(Machine.for_board("stm32f407vg", 24, core="m3").timing, "flash_fetch", False)

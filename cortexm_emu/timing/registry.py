@@ -36,6 +36,12 @@ def _model(core: str, options: tuple[tuple[str, str], ...]) -> TimingModel:
     return TimingModel(_core_data(core), dict(options))
 
 
+def has_flash_fetch_rules(core: str) -> bool:
+    """Whether ``core``'s data states flash-fetch rules (the model option ``fetch``)."""
+    base = FPU_VARIANTS.get(core, core)
+    return base in CORES and "unaligned_wide_group_extra" in _core_data(base).rules
+
+
 def model_for(core: str, **options: str) -> TimingModel:
     """The timing model of ``core`` ("m0", "m0plus", "m3", "m4", "m7", "m33").
 
