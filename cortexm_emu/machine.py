@@ -227,10 +227,15 @@ class Machine:
         memory = board_memory(
             board, clock_mhz, cache, prefetch=prefetch, code=code, start=start, tables=tables
         )
-        if core is None and memory.board.fpu.present and "timing" not in options:
+        if "timing" not in options:
             from cortexm_emu.timing import model_for
+            from cortexm_emu.timing.registry import has_flash_fetch_rules
 
-            options["timing"] = model_for(memory.board.core, fpu="on")  # the part's FPU (board [fpu])
+            chosen = {"fpu": "on"} if core is None and memory.board.fpu.present else {}  # the part's FPU
+            if code == "flash" and has_flash_fetch_rules(core or memory.board.core):
+                chosen["fetch"] = "flash"  # code from the board's flash (APPROXIMATIONS.md 52-53)
+            if chosen:
+                options["timing"] = model_for(core or memory.board.core, **chosen)
         return cls(core or memory.board.core, memory, **options)
 
     @property

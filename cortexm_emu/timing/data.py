@@ -58,6 +58,15 @@ RULES: dict[str, type] = {
     "eats_following_nop": bool,
 }
 
+#: Rules a file may state (each with a ``<rule>_source``): the flash-fetch rules that the model
+#: option ``fetch="flash"`` turns on (code fetched from flash, as on a board; not with ideal memory).
+OPTIONAL_RULES: dict[str, type] = {
+    "unaligned_wide_group_min": int,
+    "unaligned_wide_store_group_min": int,
+    "unaligned_wide_group_extra": int,
+    "literal_load_extra": int,
+}
+
 
 class TimingDataError(DataFileError):
     """A timing data file is malformed (the project's data-file error: file:line, field, problem)."""
@@ -173,9 +182,15 @@ def parse_core_data(path: Path) -> CoreData:
         rule_sources[name] = chk.get(rules, f"{name}_source", str, "rules")
         if kind is int and rule_values[name] < 0:
             raise chk.fail(f"rules.{name}", f"must be >= 0, got {rule_values[name]}")
+    for name, kind in OPTIONAL_RULES.items():
+        if name in rules:
+            rule_values[name] = chk.get(rules, name, kind, "rules")
+            rule_sources[name] = chk.get(rules, f"{name}_source", str, "rules")
+            if rule_values[name] < 0:
+                raise chk.fail(f"rules.{name}", f"must be >= 0, got {rule_values[name]}")
     for key in rules:
-        if key.removesuffix("_source") not in RULES:
-            raise chk.fail(f"rules.{key}", f"unknown rule; accepted: {', '.join(RULES)}")
+        if key.removesuffix("_source") not in RULES and key.removesuffix("_source") not in OPTIONAL_RULES:
+            raise chk.fail(f"rules.{key}", f"unknown rule; accepted: {', '.join([*RULES, *OPTIONAL_RULES])}")
 
     multiplier = None
     multiplier_default = None

@@ -39,6 +39,7 @@ from capstone import arm as cs_arm
 from unicorn import arm_const as uc_arm
 
 from .data import ClassEntry, CoreData, pickled_by_fields
+from .flash_fetch import flash_fetch_cycles
 from .fpu import fp_refusal, transfer_words
 
 CORES: tuple[str, ...] = ("m0", "m0plus", "m3", "m4", "m7", "m33")
@@ -206,7 +207,8 @@ class TimingModel:
         self.rules = data.rules
         digest = hashlib.sha256(data.text.encode())
         digest.update(repr(sorted(options.items())).encode())
-        for module in ("model.py", "fpu.py", "data.py"):  # the rules, the FPU's refusals, the class records
+        # the rules, the flash-fetch rules, the FPU's refusals, the class records
+        for module in ("model.py", "flash_fetch.py", "fpu.py", "data.py"):
             digest.update(Path(__file__).with_name(module).read_bytes())
         #: Changes whenever the data file, the options or this module change (for result cache keys).
         self.version = digest.hexdigest()[:16]
@@ -214,6 +216,8 @@ class TimingModel:
         self._multiplier_cycles = data.multiplier[multiplier] if data.multiplier and multiplier else None
         #: the FPU's instruction classes are in use (model option fpu="on")
         self.fpu = options.get("fpu", "off") == "on"
+        #: code fetched from flash (model option fetch="flash"): the data's flash-fetch rules apply
+        self.flash_fetch = options.get("fetch", "ideal") == "flash"
         self._by_name: dict[str, list[ClassEntry]] = {}
         for entry in data.classes:
             if entry.fpu and not self.fpu:
@@ -473,6 +477,8 @@ class TimingModel:
             cycles += static
             per_insn.append((info.address, static, rule))
             classes[info.cls.name] += 1
+        if self.flash_fetch:
+            cycles += flash_fetch_cycles(self.rules, infos, per_insn)
         dynamic: list[tuple[int, str]] = []
         for info, extra in zip(infos, executed_extra):
             kinds = list(info.kinds)
@@ -568,6 +574,8 @@ class TimingModel:
             "store-after-load": "store_after_load_stalls_load",
             "conditional": "skipped_conditional",
             "nop-eaten": "eats_following_nop",
+            "unaligned-wide-group": "unaligned_wide_group_extra",
+            "literal-fetch-contention": "literal_load_extra",
         }
         for tag in parts[1:]:
             rule_name = tag_rules[tag]

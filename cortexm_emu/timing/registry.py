@@ -20,6 +20,9 @@ from .model import (
 )
 from .pipeline import ScheduledModel
 
+#: model option ``fetch``: where the code is fetched from (the flash-fetch rules apply to "flash")
+FETCH_SETTINGS = ("ideal", "flash")
+
 
 @cache
 def _core_data(core: str) -> CoreData:
@@ -33,6 +36,12 @@ def _model(core: str, options: tuple[tuple[str, str], ...]) -> TimingModel:
     return TimingModel(_core_data(core), dict(options))
 
 
+def has_flash_fetch_rules(core: str) -> bool:
+    """Whether ``core``'s data states flash-fetch rules (the model option ``fetch``)."""
+    base = FPU_VARIANTS.get(core, core)
+    return base in CORES and "unaligned_wide_group_extra" in _core_data(base).rules
+
+
 def model_for(core: str, **options: str) -> TimingModel:
     """The timing model of ``core`` ("m0", "m0plus", "m3", "m4", "m7", "m33").
 
@@ -42,7 +51,9 @@ def model_for(core: str, **options: str) -> TimingModel:
     implementation option of the silicon; default "fast"); ``prediction="static" | "dynamic"`` on
     m7 (conditional branches predicted from per-branch history kept by the accounting and cleared at
     each call, ``prediction.py``: the default, the BTAC being on out of reset; or from the static
-    backward-taken/forward-not-taken rule).
+    backward-taken/forward-not-taken rule); ``fetch="ideal" | "flash"`` on cores whose data states
+    flash-fetch rules (m4): "flash" charges them, for code that runs from a board's flash (the
+    default "ideal" is the zero-wait-state core without them).
     """
     if core in FPU_VARIANTS:
         if options.get("fpu", "on") != "on":
@@ -55,6 +66,7 @@ def model_for(core: str, **options: str) -> TimingModel:
         (["multiplier"] if data.multiplier else [])
         + (["prediction"] if core in PREDICTION_CORES else [])
         + (["fpu"] if data.fpu_option else [])
+        + (["fetch"] if "unaligned_wide_group_extra" in data.rules else [])
     )
     for key, value in options.items():
         if key not in accepted:
@@ -67,10 +79,14 @@ def model_for(core: str, **options: str) -> TimingModel:
             )
         if key == "fpu" and value not in FPU_SETTINGS:
             raise ValueError(f"Invalid fpu {value!r} for core {core!r}; accepted: {', '.join(FPU_SETTINGS)}")
+        if key == "fetch" and value not in FETCH_SETTINGS:
+            raise ValueError(f"Invalid fetch {value!r} for core {core!r}; accepted: {', '.join(FETCH_SETTINGS)}")
         if key == "prediction" and value not in PREDICTIONS:
             raise ValueError(f"Invalid prediction {value!r} for core {core!r}; accepted: {', '.join(PREDICTIONS)}")
     if core in PREDICTION_CORES:
         options.setdefault("prediction", DEFAULT_PREDICTION)  # one model (and version) per behaviour
     if options.get("fpu") == "off":
         del options["fpu"]  # the default: the same model as without the option
+    if options.get("fetch") == "ideal":
+        del options["fetch"]  # the default
     return _model(core, tuple(sorted(options.items())))
