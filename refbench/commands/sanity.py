@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from cortexm_emu.machine_options import check_values
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
 from refbench.datafile import DataFileError
 from refbench.inputs.options import (
@@ -174,6 +175,7 @@ def print_blocks(console: Console, judgements: list[Judgement], reasons_mode: st
 
 def run(args: argparse.Namespace) -> int:
     try:
+        check_values(args)  # --clock, --wait-states: finite and bounded, before anything is read
         sources = resolve_sources(args.source)
         # one local process per usable CPU, or $REFBENCH_WORKERS (a bad value is an option error,
         # said before any work)
