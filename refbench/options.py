@@ -83,6 +83,22 @@ def check_leakage_work(secrets: int, size: int | None) -> None:
                          f"{max(2, MAX_LEAKAGE_TRACED_BYTES // size)} at --size {size}")
 
 
+#: the start of a kernel catalogue or input error -> what it is about (:func:`naming_option`)
+_CATALOGUE_ERRORS = (("Unknown kernel", "kernel"), ("Unknown variant", "variant"), ("Unknown operation", "operation"),
+                     ("Invalid key", "key"), ("Invalid inputs", "key"))
+
+
+def naming_option(exc: ValueError, options: dict[str, str]) -> ValueError:
+    """A catalogue's ``ValueError`` ("Unknown kernel 'x'; valid: ...") with the option it is about
+    in front: ``options`` maps kernel, variant, operation and key to how this command spells them
+    (``--kernel``, or the positional ``KERNEL/VARIANT``)."""
+    text = str(exc)
+    for prefix, what in _CATALOGUE_ERRORS:
+        if text.startswith(prefix) and what in options:
+            return ValueError(f"Invalid {options[what]}: {text}")
+    return exc
+
+
 @cache
 def _page_boards() -> dict[str, str]:
     """Each board name the pages write (upper case) -> the board profile of its figures' part."""

@@ -20,7 +20,7 @@ from refbench.kernels.catalog import family
 from refbench.kernels.harness import KernelHarness
 from refbench.kernels.references import reference
 from refbench.measure import COMPILERS, OPT_LEVELS, Measurer, make_inputs, operation_of
-from refbench.options import board_name, key_bytes, message_size, option, top
+from refbench.options import board_name, key_bytes, message_size, naming_option, option, top
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -49,18 +49,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     try:
+        names = {"kernel": "KERNEL/VARIANT", "variant": "KERNEL/VARIANT", "operation": "--operation",
+                 "key": "--key-bytes"}
         name, _, variant = args.kernel.partition("/")
-        fam = family(name)
-        if not variant:
-            raise ValueError(f"Invalid KERNEL/VARIANT ({args.kernel!r}); variants of {name}: "
-                             f"{', '.join(fam.variants)}")
-        fam.variant(variant)
+        try:
+            fam = family(name)
+            if not variant:
+                raise ValueError(f"Unknown variant (none given) of kernel {name!r}; valid: {', '.join(fam.variants)}")
+            fam.variant(variant)
+            op = operation_of(fam, args.operation)
+            inputs = make_inputs(op, args.size, key_bytes=args.key_bytes)
+        except ValueError as exc:
+            raise naming_option(exc, names) from None
         (board,) = check_machine(args) or (None,)
         measurer = Measurer(None if board else (args.core or DEFAULT_CORE), board=board and board.name,
                             clock_mhz=args.clock, memory_cache=(args.cache or "on") if board else None, opt=args.opt,
                             compiler=args.compiler, use_cache=False)
-        op = operation_of(fam, args.operation)
-        inputs = make_inputs(op, args.size, key_bytes=args.key_bytes)
         try:  # a size the operation refuses (e.g. CBC and a partial block) is the option's fault, not the kernel's
             reference(op.reference)(inputs)
         except ValueError as exc:

@@ -27,7 +27,7 @@ from refbench.measure import (
     cache_root,
     plan,
 )
-from refbench.options import aad_bytes, board_name, key_bytes, option, plot_path
+from refbench.options import aad_bytes, board_name, key_bytes, naming_option, option, plot_path
 from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
 
 EXAMPLES = (
@@ -181,8 +181,12 @@ def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     try:
         targets = _targets(args)
-        jobs = plan(_list(args.kernel), _list(args.variant), _list(args.operation), args.sizes,
-                    key_bytes=args.key_bytes, aad_bytes=args.aad_bytes)
+        try:
+            jobs = plan(_list(args.kernel), _list(args.variant), _list(args.operation), args.sizes,
+                        key_bytes=args.key_bytes, aad_bytes=args.aad_bytes)
+        except ValueError as exc:
+            raise naming_option(exc, {"kernel": "--kernel", "variant": "--variant", "operation": "--operation",
+                                      "key": "--key-bytes"}) from None
         measurers = [Measurer(core, board=board, clock_mhz=args.clock,
                               memory_cache=(args.cache or "on") if board else None, opt=args.opt,
                               compiler=args.compiler, use_cache=not args.no_cache)
@@ -195,7 +199,8 @@ def run(args: argparse.Namespace) -> int:
     if not jobs:
         if cluster is not None:
             cluster.close()
-        print("refbench cycles: the selection is empty (no variant has the chosen operation)", file=sys.stderr)
+        print("refbench cycles: the selection is empty: no variant of --kernel has the --operation chosen",
+              file=sys.stderr)
         return 2
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     runs: list[tuple[Measurer, list[Measurement]]] = []

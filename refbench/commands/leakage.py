@@ -25,6 +25,7 @@ from refbench.options import (
     check_leakage_work,
     leakage_secrets,
     leakage_size,
+    naming_option,
     option,
 )
 
@@ -76,10 +77,14 @@ def _selection(args: argparse.Namespace, target) -> list:  # type: ignore[no-unt
     if args.kernel:
         kernel, _, variant = args.kernel.partition("/")
         variant = variant or None
-    chosen = selections(target, kernel, variant, args.operation)
+    try:
+        chosen = selections(target, kernel, variant, args.operation)
+    except ValueError as exc:
+        raise naming_option(exc, {"kernel": "KERNEL[/VARIANT]", "variant": "KERNEL[/VARIANT]",
+                                  "operation": "--operation"}) from None
     if not chosen:
-        raise ValueError(f"the selection is empty: no variant of {args.kernel or 'any kernel'} runs on core "
-                         f"{target.core}" + (f" with operation {args.operation}" if args.operation else ""))
+        raise ValueError(f"the selection is empty: no variant of KERNEL {args.kernel or '(any)'} runs on core "
+                         f"{target.core}" + (f" with --operation {args.operation}" if args.operation else ""))
     return chosen
 
 
