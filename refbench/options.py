@@ -16,7 +16,9 @@ from functools import cache
 from pathlib import Path
 
 from cortexm_emu.machine_options import resolve_board
-from refbench.measure import MAX_MESSAGE_BYTES, MAX_MESSAGE_REASON
+from refbench.kernels.catalog import Operation
+from refbench.kernels.references import prepare, reference
+from refbench.measure import MAX_MESSAGE_BYTES, MAX_MESSAGE_REASON, make_inputs
 
 #: ``refbench leakage``: each traced secret keeps the trace of every instruction it ran, so memory
 #: grows with secrets x size (aes/ttable4 ecb-encrypt on m4: about 3 KB per traced byte per secret,
@@ -71,6 +73,18 @@ leakage_size = bounded_int("--size", 1, MAX_LEAKAGE_SIZE, "at least one byte of 
 key_bytes = bounded_int("--key-bytes", 1, MAX_KEY_BYTES)
 aad_bytes = bounded_int("--aad-bytes", 0, MAX_AAD_BYTES)
 top = bounded_int("--top", 1, MAX_TOP)
+
+
+def operation_inputs(op: Operation, size: int, label: str, *, key_bytes: int | None = None) -> dict[str, object]:
+    """The deterministic inputs of ``op`` at ``size`` bytes, after the reference has accepted them:
+    a size the operation refuses (CBC and a partial block, a field of another length) is an error
+    of ``--size`` naming ``label`` and the reference's reason, before the kernel runs."""
+    inputs = make_inputs(op, size, key_bytes=key_bytes)
+    try:
+        reference(op.reference)(prepare(op.reference)(inputs))
+    except ValueError as exc:
+        raise ValueError(f"Invalid --size ({size}) for {label}: {exc}") from None
+    return inputs
 
 
 def check_leakage_work(secrets: int, size: int | None) -> None:

@@ -152,6 +152,12 @@ def test_annotate_a_partial_cbc_block_is_an_option_error_not_a_fault(capsys) -> 
     assert "faulted" not in err
 
 
+def test_leakage_a_size_the_operation_refuses_is_an_option_error(capsys) -> None:
+    assert main(["leakage", "bignum/c32", "--operation", "p256-mul", "--core", "m4", "--size", "31"]) == 2
+    err = capsys.readouterr().err
+    assert "Invalid --size (31) for bignum/c32 p256-mul" in err and "accepted: 32 bytes" in err
+
+
 @pytest.mark.parametrize(("plot", "message"), [
     ("", "Invalid --plot (''): empty"),
     (".", "Invalid --plot ('.'): a folder"),

@@ -14,9 +14,11 @@ from rich.table import Table
 from cortexm_emu.errors import EmulatorError
 from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine
 from cortexm_emu.timing import CORES as TIMED_CORES
+from refbench.kernels.catalog import family
 from refbench.leakage.check import DEFAULT_SECRETS, VERDICTS, LeakageReport, analyze
 from refbench.leakage.matrix import Failed, run_matrix, selections
 from refbench.leakage.runner import make_target
+from refbench.measure import operation_of
 from refbench.options import (
     MAX_LEAKAGE_SIZE,
     MAX_LEAKAGE_TRACED_BYTES,
@@ -26,6 +28,7 @@ from refbench.options import (
     leakage_secrets,
     leakage_size,
     naming_option,
+    operation_inputs,
     option,
 )
 
@@ -96,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
         target = make_target(None if board else (args.core or DEFAULT_CORE), board and board.name,
                              clock_mhz=args.clock, cache=args.cache or "on", start=args.start or "cold")
         chosen = _selection(args, target)
+        if args.size is not None and len(chosen) == 1 and not args.all:  # --all: a size some refuse is a row each
+            item = chosen[0]
+            operation_inputs(operation_of(family(item.kernel), item.operation), args.size,
+                             f"{item.kernel}/{item.variant} {item.operation}")
     except ValueError as exc:
         print(f"refbench leakage: {exc}", file=sys.stderr)
         return 2
