@@ -201,3 +201,15 @@ def test_usage_errors_exit_2_from_main_without_raising(capsys) -> None:
     assert main(["nosuchcommand"]) == 2
     assert main(["cycles", "--help"]) == 0
     capsys.readouterr()
+
+
+def test_sanity_board_filter_takes_a_profile_name_like_every_command(capsys) -> None:
+    """Without --input, --board selects the pages' figures; a profile name (as every other command's
+    --board takes) selects the same figures as the page's own board name."""
+    import json
+
+    selected = {}
+    for board in ("stm32l4a6zg", "NUCLEO-L4A6ZG", "STM32L4A6ZG"):
+        assert main(["sanity", "--no-emulator", "--board", board, "--format", "json"]) == 0
+        selected[board] = {f["id"] for f in json.loads(capsys.readouterr().out)["figures"]}
+    assert selected["stm32l4a6zg"] and len(set(map(frozenset, selected.values()))) == 1
