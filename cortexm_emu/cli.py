@@ -264,7 +264,7 @@ def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:
             part,
             clock,
             args.cache or "on",
-            core=args.core,
+            core=None,  # the board's core, FPU included ([fpu]); --core was checked against it
             prefetch=args.prefetch,
             code=args.code or "flash",
             tables=args.tables,

@@ -197,13 +197,22 @@ def check_machine(args: argparse.Namespace) -> list[Board]:
     if len(cores) > 1:
         raise ValueError(f"Invalid --core ({','.join(cores)}) with --board: a board has one core")
     for profile in profiles:
-        if cores and cores[0] != profile.core:
+        accepted = board_cores(profile)
+        if cores and cores[0] not in accepted:
             raise ValueError(f"Invalid --core ({cores[0]}) with --board {profile.name}: that part has a "
-                             f"{profile.core} core; accepted: --core {profile.core}, or no --core")
+                             f"{profile.core} core{' with an FPU' if len(accepted) > 1 else ''}; accepted: --core "
+                             f"{' or '.join(accepted)}, or no --core (the board's core, with its FPU if it has one)")
         if clock is not None and clock > profile.max_clock_mhz:
             raise ValueError(f"Invalid --clock ({clock:g}) with --board {profile.name}: above the part maximum, "
                              f"{profile.max_clock_mhz:g} MHz")
     return profiles
+
+
+def board_cores(board: Board) -> tuple[str, ...]:
+    """The --core names of ``board``'s core: its core, and the same core with an FPU when the part has
+    one (``m4``, ``m4f``); either runs the board's core as its profile says, FPU included."""
+    with_fpu = f"{board.core}f"
+    return (board.core, with_fpu) if board.fpu.present and with_fpu in CORES else (board.core,)
 
 
 def board_clock(board: Board, clock: float | None) -> tuple[float, str]:

@@ -213,3 +213,24 @@ def test_sanity_board_filter_takes_a_profile_name_like_every_command(capsys) -> 
         assert main(["sanity", "--no-emulator", "--board", board, "--format", "json"]) == 0
         selected[board] = {f["id"] for f in json.loads(capsys.readouterr().out)["figures"]}
     assert selected["stm32l4a6zg"] and len(set(map(frozenset, selected.values()))) == 1
+
+
+def test_emulator_core_with_a_board_is_the_boards_core_with_its_fpu(capsys) -> None:
+    """--board stm32f407vg (an M4 with an FPU): --core m4, --core m4f and no --core all run the
+    board's core with its FPU; a core of another part is refused naming both options."""
+    import json
+    from pathlib import Path
+
+    from cortexm_emu.toolchain import build
+
+    elf = str(build([Path(__file__).parent / "asm" / "machine" / "calls.c"], "m4").elf)
+    runs = {}
+    for core in ([], ["--core", "m4"], ["--core", "m4f"]):
+        argv = ["run", elf, "negate", "--arg", "5", "--board", "stm32f407vg", "--clock", "24", "--json", *core]
+        assert _emu(argv) == 0
+        out = json.loads(capsys.readouterr().out)
+        runs[" ".join(core)] = (out["core"], out["cycles"], out["return_value"])
+    assert len(set(runs.values())) == 1, runs
+    assert _emu(["run", elf, "negate", "--board", "stm32f407vg", "--core", "m7f"]) == 2
+    assert "Invalid --core (m7f) with --board stm32f407vg: that part has a m4 core with an FPU; accepted: --core m4 " \
+           "or m4f" in capsys.readouterr().err
