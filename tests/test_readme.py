@@ -65,3 +65,32 @@ def test_no_product_file_cites_the_research_notes_outside_the_product():
              for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
              if "shared/notes" in line]
     assert not cited, "cites shared/notes (not in the product): " + ", ".join(cited)
+
+
+def _validation_table() -> dict[str, tuple[str, str, str]]:
+    """The README's model-accuracy table: core -> (sequences, mean |error|, max |error|) as written."""
+    table = README.split("| core | sequences | mean \\|error\\| | max \\|error\\| |", 1)[1].split("\n\n", 1)[0]
+    rows = [line.strip("|").split("|") for line in table.strip().splitlines()[1:]]
+    return {cells[0].strip(): tuple(cell.strip() for cell in cells[1:4]) for cells in rows}
+
+
+def test_the_model_accuracy_table_counts_the_sequences_file():
+    """Per core, the sequences (and those with the FPU on) of cortexm_emu/validation/sequences.toml."""
+    from cortexm_emu.validate import load_sequences
+
+    sequences = load_sequences()
+    counts = {core: sum(core in s.published for s in sequences) for s in sequences for core in s.published}
+    fpu = {core: sum(core in s.published and dict(s.options).get("fpu") == "on" for s in sequences) for core in counts}
+    written = {core: row[0] for core, row in _validation_table().items()}
+    expected = {core: f"{n}" + (f" ({fpu[core]} with the FPU on)" if fpu[core] else "") for core, n in counts.items()}
+    assert written == expected
+
+
+@pytest.mark.slow
+@pytest.mark.validate
+def test_the_model_accuracy_table_is_what_validate_prints():
+    from cortexm_emu.validate import run_validation, summarize
+
+    written = {core: row[1:] for core, row in _validation_table().items()}
+    measured = {s.core: (f"{s.mean_abs_error:.1f} %", f"{s.max_abs_error:.1f} %") for s in summarize(run_validation())}
+    assert written == measured
