@@ -234,3 +234,16 @@ def test_emulator_core_with_a_board_is_the_boards_core_with_its_fpu(capsys) -> N
     assert _emu(["run", elf, "negate", "--board", "stm32f407vg", "--core", "m7f"]) == 2
     assert "Invalid --core (m7f) with --board stm32f407vg: that part has a m4 core with an FPU; accepted: --core m4 " \
            "or m4f" in capsys.readouterr().err
+
+
+def test_sanity_input_board_is_named_as_every_command_names_it(capsys) -> None:
+    """With --input, --board names the input's board: a page's board name is an alias there too,
+    and an unknown one is an error naming --board."""
+    from pathlib import Path
+
+    template = str(Path(__file__).resolve().parents[1] / "refbench" / "inputs" / "template.csv")
+    assert main(["sanity", "--input", template, "--board", "nope", "--no-emulator"]) == 2
+    assert "Invalid --board ('nope')" in capsys.readouterr().err
+    assert main(["sanity", "--input", template, "--board", "STM32F437I-EVAL", "--no-emulator",
+                 "--format", "json"]) in (0, 1)
+    assert "Invalid" not in capsys.readouterr().err

@@ -197,6 +197,8 @@ def print_blocks(console: Console, judgements: list[Judgement], reasons_mode: st
 def run(args: argparse.Namespace) -> int:
     try:
         check_values(args)  # --clock, --wait-states: finite and bounded, before anything is read
+        if uses_inputs(args) and args.board:  # the input's board: a profile, named as every command names it
+            args.board = [board_name(board) for board in args.board]
         sources = resolve_sources(args.source)
         # one local process per usable CPU, or $REFBENCH_WORKERS (a bad value is an option error,
         # said before any work)
