@@ -1,6 +1,7 @@
 """The transcript checker behind the docs' console blocks (docs/console.py)."""
 
 import importlib.util
+import re
 import sys
 from pathlib import Path
 
@@ -75,3 +76,29 @@ def test_every_number_in_the_prose_is_printed_by_a_block_of_its_page(page):
         pytest.skip(NOT_CHECKED_YET[page.name])
     missing = console.unsupported_numbers(page.read_text(encoding="utf-8"))
     assert not missing, f"{page.name}: numbers in the prose that no block of the page prints: {', '.join(missing)}"
+
+
+FIGURE_ID = re.compile(r"\b\d{3}-\d{4}\b")  # a published figure's id, e.g. 000-0586
+
+
+def pinned_verdicts(markdown: str) -> list[str]:
+    """Transcript lines that state a published figure's verdict or its emulator finding (which
+    depend on the timing models): no tutorial pins them."""
+    out = []
+    for match in console.FENCE.finditer(markdown):
+        for command in console.parse_block(match.group("body")):
+            text = "\n".join(command.expected)
+            if FIGURE_ID.search(command.line + "\n" + text):
+                out += [line for line in command.expected if line.startswith("verdict: ") or "[emulator]" in line]
+    return out
+
+
+def test_a_pinned_figure_verdict_is_found():
+    page = "```console\n$ refbench sanity | show 000-0586\n000-0586: row\nverdict: explained\n- [emulator] consistent\n```\n"
+    assert pinned_verdicts(page) == ["verdict: explained", "- [emulator] consistent"]
+    assert pinned_verdicts(page.replace("000-0586", "F1")) == []
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_no_tutorial_pins_a_published_figures_verdict(page):
+    assert not pinned_verdicts(page.read_text(encoding="utf-8")), page.name
