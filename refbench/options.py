@@ -27,7 +27,9 @@ from refbench.measure import MAX_MESSAGE_BYTES, MAX_MESSAGE_REASON, make_inputs
 MAX_SECRETS = 1024
 MAX_LEAKAGE_SIZE = 4096
 MAX_LEAKAGE_TRACED_BYTES = 65536
-#: a guard on --key-bytes: no kernel's key is longer (RSA and DH keys are operands, given by --size)
+#: a guard on --key-bytes, not a limit of any algorithm: 16 times the longest default key length
+#: (refbench.measure.LENGTH_CANDIDATES, 32 bytes); a longer HMAC key is hashed to one block first
+#: (RFC 2104 §2), so it measures nothing a 512-byte key does not
 MAX_KEY_BYTES = 512
 #: a guard on --aad-bytes and --top
 MAX_AAD_BYTES = 65536
