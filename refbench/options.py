@@ -28,8 +28,8 @@ MAX_SECRETS = 1024
 MAX_LEAKAGE_SIZE = 4096
 MAX_LEAKAGE_TRACED_BYTES = 65536
 #: a guard on --key-bytes, not a limit of any algorithm: 16 times the longest default key length
-#: (refbench.measure.LENGTH_CANDIDATES, 32 bytes); a longer HMAC key is hashed to one block first
-#: (RFC 2104 §2), so it measures nothing a 512-byte key does not
+#: (refbench.measure.LENGTH_CANDIDATES, 32 bytes); an HMAC key longer than the hash's block is
+#: hashed first (RFC 2104 §2), work that hashing a message of that --size measures already
 MAX_KEY_BYTES = 512
 #: a guard on --aad-bytes and --top
 MAX_AAD_BYTES = 65536
