@@ -94,3 +94,19 @@ def test_the_model_accuracy_table_is_what_validate_prints():
     written = {core: row[1:] for core, row in _validation_table().items()}
     measured = {s.core: (f"{s.mean_abs_error:.1f} %", f"{s.max_abs_error:.1f} %") for s in summarize(run_validation())}
     assert written == measured
+
+
+def test_the_count_of_emulated_measurements_is_the_plans():
+    """"about N emulated measurements (M of them the ... public-key figures)": the distinct jobs of
+    the whole report's plan and of its public-key figures, to the hundred."""
+    from refbench.published.model import load_figures, load_parts
+    from refbench.sanity.plan import make_plan
+    from refbench.sanity.pubkey_plan import PubkeyPlan
+
+    plan = make_plan(load_figures(), load_parts())
+    pubkey = {m for p in plan.figures if isinstance(p, PubkeyPlan) for m in p.jobs()}
+    match = re.search(r"about ([\d,]+) emulated measurements \(([\d,]+) of them the field and bignum calls",
+                      README.replace("\n", " "))
+    assert match, "README.md no longer states the count of emulated measurements"
+    written = tuple(int(n.replace(",", "")) for n in match.groups())
+    assert written == (round(len(plan.jobs()), -2), round(len(pubkey), -2))
