@@ -176,7 +176,7 @@ def _assert_clean(argv: list[str], code: int, err: str) -> None:
     assert "Traceback" not in err, (argv, err)
     assert code in (0, 1, 2), (argv, code, err)
     if code == 2:
-        last = [line for line in err.splitlines() if line.strip()][-1]
+        last = [line for line in err.split("\n") if line.strip()][-1]  # not splitlines: \x1e etc. are not line ends here
         given = {token.split("=", 1)[0] for token in argv if token.startswith("--")}
         assert any(flag in last for flag in given) or any(name in last for name in POSITIONALS), (argv, last)
 
