@@ -1,6 +1,6 @@
 """Property-based fuzzing of every command's options (issue 32): whatever the options, each command
 of ``refbench`` and ``cortexm-emu`` ends with exit status 0, 1 or 2, never a traceback, and a usage
-error (2) names an option given (or the positional argument) on its last line.
+error (2) names an option given (or the positional argument, or the file whose content it is about).
 
 The property is about the checks made before any work, so each command's work is replaced by a
 sentinel (:class:`Reached`, counted as success): the measurements of ``cycles``, the kernel run of
@@ -176,9 +176,19 @@ def _assert_clean(argv: list[str], code: int, err: str) -> None:
     assert "Traceback" not in err, (argv, err)
     assert code in (0, 1, 2), (argv, code, err)
     if code == 2:
-        last = [line for line in err.split("\n") if line.strip()][-1]  # not splitlines: \x1e etc. are not line ends here
+        message = _message(err)
         given = {token.split("=", 1)[0] for token in argv if token.startswith("--")}
-        assert any(flag in last for flag in given) or any(name in last for name in POSITIONALS), (argv, last)
+        inputs = {token.split("=", 1)[1] for token in argv if token.startswith("--input=")}
+        assert (any(flag in message for flag in given) or any(name in message for name in POSITIONALS)
+                or any(path in message for path in inputs)), (argv, message)  # an input's content: its file named
+
+
+def _message(err: str) -> str:
+    """The error message: from the last line that starts with the program's name (after argparse's
+    usage lines) to the end, so a value with a line break in it stays in it."""
+    lines = err.split("\n")  # not splitlines: \x1e and the like are not line ends on a terminal
+    starts = [i for i, line in enumerate(lines) if line.startswith(("refbench", "cortexm-emu"))]
+    return "\n".join(lines[starts[-1]:] if starts else lines)
 
 
 def _check(command: str, examples: int, capsys: pytest.CaptureFixture[str]) -> None:
