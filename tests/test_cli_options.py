@@ -247,3 +247,37 @@ def test_sanity_input_board_is_named_as_every_command_names_it(capsys) -> None:
     assert main(["sanity", "--input", template, "--board", "STM32F437I-EVAL", "--no-emulator",
                  "--format", "json"]) in (0, 1)
     assert "Invalid" not in capsys.readouterr().err
+
+
+#: Declarations of a machine option outside cortexm_emu/machine_options.py, each with its reason.
+#: A new one fails the test below: declare it with add_machine_options instead.
+OTHER_DECLARATIONS = {
+    ("refbench/commands/sanity.py", "--board"): "the pages' filter and the input's board; its values are "
+    "resolved with refbench.options.board_name",
+    ("refbench/inputs/options.py", "--core"): "what a user's input ran on (m4f ... accepted as spelled in logs)",
+    ("refbench/inputs/options.py", "--clock"): "the clock a user's input ran at; checked by check_values",
+    ("refbench/inputs/options.py", "--wait-states"): "a part without a profile; checked by check_values",
+    ("refbench/inputs/options.py", "--cache"): "on, off or unknown: what a user's input states",
+    ("refbench/inputs/options.py", "--prefetch"): "on, off or unknown: what a user's input states",
+    ("refbench/sanity/matrix.py", "--core"): "the maintainer's sweep script (python -m refbench.sanity.matrix)",
+}
+MACHINE_FLAGS = ("--core", "--board", "--clock", "--cache", "--prefetch", "--code", "--tables", "--start",
+                 "--wait-states")
+
+
+def test_machine_options_are_declared_in_one_module() -> None:
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    found = set()
+    for package in ("refbench", "cortexm_emu"):
+        for path in sorted((root / package).rglob("*.py")):
+            if path.name == "machine_options.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                        and node.func.attr in ("add_argument", "addoption") and node.args
+                        and isinstance(node.args[0], ast.Constant) and node.args[0].value in MACHINE_FLAGS):
+                    found.add((path.relative_to(root).as_posix(), node.args[0].value))
+    assert found == set(OTHER_DECLARATIONS), sorted(found ^ set(OTHER_DECLARATIONS))
