@@ -110,3 +110,14 @@ def test_the_count_of_emulated_measurements_is_the_plans():
     assert match, "README.md no longer states the count of emulated measurements"
     written = tuple(int(n.replace(",", "")) for n in match.groups())
     assert written == (round(len(plan.jobs()), -2), round(len(pubkey), -2))
+
+
+def test_the_count_of_tutorials_is_the_docs():
+    """The README's count of tutorials is the number of pages in docs/tutorials/, and docs/index.md's
+    table lists each of them."""
+    pages = sorted(p.name for p in (ROOT / "docs" / "tutorials").glob("*.md"))
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| \d+ \| \[[^]]+\]\(tutorials/([\w-]+\.md)\)", index, flags=re.MULTILINE)
+    assert sorted(listed) == pages
+    words = {8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+    assert f"a site of {words.get(len(pages), len(pages))} tutorials" in README.replace("\n", " ")
