@@ -121,3 +121,11 @@ def test_the_count_of_tutorials_is_the_docs():
     assert sorted(listed) == pages
     words = {8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
     assert f"a site of {words.get(len(pages), len(pages))} tutorials" in README.replace("\n", " ")
+
+
+def test_the_layout_table_names_every_package():
+    """Each package of refbench (a folder with an __init__.py) is a row of the Layout table."""
+    table = README.split("## Layout", 1)[1].split("\n\n", 2)[1]
+    packages = sorted(p.name for p in (ROOT / "refbench").iterdir() if (p / "__init__.py").is_file())
+    missing = [name for name in packages if f"`refbench/{name}/`" not in table]
+    assert not missing, f"README.md's Layout table does not name refbench/{', refbench/'.join(missing)}/"
