@@ -8,7 +8,8 @@ everywhere, and with ``$REFBENCH_CACHE``/``$CORTEXM_EMU_CACHE`` left as the call
 output shows the cache folder as ``~/.cache/...``).
 
 ``python docs/console.py --update [FILE.md ...]`` re-runs every block and writes the real output
-back into the Markdown: after a model change, run it, read the diff, commit.
+back into the Markdown, then names every number of the prose that no block prints any more (exit
+status 1): after a model change, run it, rewrite that prose, read the diff, commit.
 
 The prose around the blocks cannot drift from them: :func:`unsupported_numbers` lists each number
 of the prose (a decimal, a count with thousands separators, a percentage) that no code block of
@@ -169,10 +170,15 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     files = [Path(a) for a in argv[1:]] or sorted(DOCS.rglob("*.md"))
+    stale = 0
     for path in files:
         n = update_file(path)
         print(f"{path}: {n} block(s) updated")
-    return 0
+        missing = unsupported_numbers(path.read_text(encoding="utf-8"))
+        if missing:  # the prose around a block that changed: rewrite it by hand
+            stale += 1
+            print(f"{path}: the prose says {', '.join(missing)}, which no block prints now: rewrite it")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":
