@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from cortexm_emu.annotate import annotate, as_json, render_text
-from cortexm_emu.boards import board_names, find_board, load_board, wait_states
+from cortexm_emu.boards import board_names, load_board, wait_states
 from cortexm_emu.call import Pointer
 from cortexm_emu.cli_args import (
     Ordered,
@@ -23,14 +23,14 @@ from cortexm_emu.cli_args import (
     parse_budget,
     parse_buffer,
     parse_int,
-    parse_mhz,
     parse_reg,
     parse_stack,
     parse_top,
 )
-from cortexm_emu.cores import CORES
 from cortexm_emu.errors import EmulatorError
 from cortexm_emu.machine import DEFAULT_BUDGET, DEFAULT_STACK_SIZE, Buffer, CallResult, Machine
+from cortexm_emu.machine_options import add_machine_options, board_clock, check_machine
+from cortexm_emu.timing import CORES as TIMED_CORES
 
 COUNT_NOTE = (
     "The count runs from the function's first instruction to its own return included "
@@ -66,71 +66,25 @@ examples:
                so "--buf 64" is 64 zero bytes and "--buf 0064" or "--buf hex:64" is the byte 0x64.
                The stack and all buffers must fit the 512 MiB SRAM region 0x20000000-0x3FFFFFFF.
                A struct holding pointers: use the library (Buffer(..., pointers={0: Pointer("name")})).
---board NAME   run with that board's memory system (cortexm-emu boards lists them): flash wait
-               states at --clock MHZ (default: the part's maximum clock, said on stderr), prefetch, and
-               ART / ICACHE / L1 caches switched by --cache on|off (default on); the core
-               defaults to the board's. Results add the memory stall cycles and the time at
-               the clock. --core, if given, must be the board's core. Board options are for "run" only.
+--board NAME   run with that board's memory system (cortexm-emu boards lists them; a part number
+               or board name such as STM32F407VG or NUCLEO-H753ZI is accepted): flash wait states at
+               --clock MHZ (default: the board's default clock, said on stderr: the part maximum
+               unless its profile's [default_clock] names another), prefetch, and ART / ICACHE / L1
+               caches switched by --cache on|off (default on); the core defaults to the board's.
+               Results add the memory stall cycles and the time at the clock. --core, if given,
+               must be the board's core. Board options are for "run" only.
 Arguments are passed in the order given. Exit status: 0 ok, 1 emulator fault or bad ELF, 2 bad arguments.
 """
 
 
 def _add_board_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--board",
-        metavar="NAME",
-        default=None,
-        help="board memory system (see 'cortexm-emu boards'); default: ideal 0-wait-state memory",
-    )
-    parser.add_argument(
-        "--clock",
-        type=parse_mhz,
-        metavar="MHZ",
-        default=None,
-        help="core clock with --board (default: the board's default clock, the part maximum unless its "
-        "profile's [default_clock] names another: cortexm-emu boards, default_mhz)",
-    )
-    parser.add_argument(
-        "--cache",
-        choices=["on", "off"],
-        default=None,
-        help="ART / ICACHE / L1 caches with --board (default on)",
-    )
-    parser.add_argument(
-        "--prefetch",
-        choices=["on", "off"],
-        default=None,
-        help="flash prefetch buffer with --board (default: same as --cache)",
-    )
-    parser.add_argument(
-        "--code",
-        choices=["flash", "ram"],
-        default=None,
-        help="with --board: where the code runs from (default flash; ram: 0-wait-state SRAM)",
-    )
-    parser.add_argument(
-        "--tables",
-        choices=["flash", "ram"],
-        default=None,
-        help="with --board: where the read-only data (constant tables) is read from (default: with the code)",
-    )
-    parser.add_argument(
-        "--start",
-        choices=["warm", "cold"],
-        default=None,
-        help="with --board: caches filled by an identical earlier call (warm, default) or empty",
-    )
+    add_machine_options(parser, ("board", "clock", "cache", "prefetch", "code", "tables", "start"))
 
 
 def _add_call_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("elf", help="the ELF file (32-bit little-endian Arm, with symbols)")
     parser.add_argument("function", help="the function symbol to call")
-    parser.add_argument(
-        "--core",
-        choices=list(CORES),
-        default=None,
-        help="the core to emulate (default m4, or the board's core with --board)",
-    )
+    add_machine_options(parser, ("core",))
     parser.add_argument(
         "--arg",
         type=parse_arg,
@@ -244,7 +198,7 @@ def build_parser() -> argparse.ArgumentParser:
         "worked examples, hardware measurements; each cited) on each core and print published, "
         "emulated and error per sequence, then n, mean and max |error| per core.",
     )
-    val.add_argument("--core", choices=list(CORES), action="append", help="only this core (repeatable)")
+    add_machine_options(val, ("core",), cores=TIMED_CORES, repeatable=True)
     val.add_argument("--json", action="store_true", help="print rows and summary as JSON")
     val.set_defaults(handler=_validate)
     return parser
@@ -270,18 +224,13 @@ def _validate(args: argparse.Namespace) -> int:
 
 
 def _board_and_clock(args: argparse.Namespace) -> tuple[Any, float]:
-    """The board of --board, checked against --core, and the clock: --clock or the board's default clock
-    (said on stderr)."""
-    board = find_board(args.board)
-    if args.core is not None and args.core != board.core:
-        raise ValueError(
-            f"Invalid --core {args.core} with --board {board.name}: that part has a {board.core} core; "
-            f"accepted: --core {board.core}, or no --core"
-        )
-    if args.clock is not None:
-        return board, args.clock
-    print(f"cortexm-emu: note: no --clock; running {board.name} at {board.default_clock_note()}", file=sys.stderr)
-    return board, board.default_clock_mhz
+    """The board of --board (checked against --core and --clock) and the clock: --clock or the
+    board's default clock (said on stderr)."""
+    (board,) = check_machine(args)
+    clock, note = board_clock(board, args.clock)
+    if note:
+        print(f"cortexm-emu: note: {note}", file=sys.stderr)
+    return board, clock
 
 
 def _arguments(args: argparse.Namespace) -> tuple[list[Any], dict[str, Buffer]]:
@@ -315,7 +264,7 @@ def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:
             part,
             clock,
             args.cache or "on",
-            core=args.core,
+            core=None,  # the board's core, FPU included ([fpu]); --core was checked against it
             prefetch=args.prefetch,
             code=args.code or "flash",
             tables=args.tables,
@@ -324,17 +273,7 @@ def _call(args: argparse.Namespace) -> tuple[Machine, CallResult]:
             stack_size=args.stack,
         )
     else:
-        if getattr(args, "clock", None) is not None:
-            raise ValueError(
-                f"Invalid --clock {args.clock:g} without --board; accepted: --board NAME --clock MHZ"
-            )
-        for option in ("cache", "prefetch", "code", "tables", "start"):
-            value = getattr(args, option, None)
-            if value is not None:
-                raise ValueError(
-                    f"Invalid --{option} {value} without --board; the memory system belongs to a board "
-                    f"(accepted: --board NAME --{option} {value})"
-                )
+        check_machine(args)
         machine = Machine(args.core or "m4", accounting=args.accounting, stack_size=args.stack)
     machine.load_elf(args.elf)
     call_args, named = _arguments(args)

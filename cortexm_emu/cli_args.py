@@ -150,16 +150,3 @@ class Ordered(argparse.Action):
         items.append(values)
         namespace.call_args = items
 
-
-def parse_mhz(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"invalid clock {text!r}; expected a number of MHz such as 168 or 80.5"
-        ) from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(
-            f"invalid clock {text!r}; expected a positive number of MHz"
-        )
-    return value

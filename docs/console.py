@@ -8,7 +8,14 @@ everywhere, and with ``$REFBENCH_CACHE``/``$CORTEXM_EMU_CACHE`` left as the call
 output shows the cache folder as ``~/.cache/...``).
 
 ``python docs/console.py --update [FILE.md ...]`` re-runs every block and writes the real output
-back into the Markdown: after a model change, run it, read the diff, commit.
+back into the Markdown, then names every number of the prose that no block prints any more (exit
+status 1): after a model change, run it, rewrite that prose, read the diff, commit.
+
+The prose around the blocks cannot drift from them: :func:`unsupported_numbers` lists each number
+of the prose (a decimal, a count with thousands separators, a percentage) that no code block of
+the page prints or computes at the prose's precision; the tests require none. Section and table
+numbers (``§3.3.2``, ``Table 3.1``), versions (``5.6.0``) and quoted text in backticks are not
+figures and are left out.
 """
 
 from __future__ import annotations
@@ -131,15 +138,47 @@ def update_file(path: Path) -> int:
     return changed
 
 
+ANY_FENCE = re.compile(r"^[ \t]*```.*?^[ \t]*```[ \t]*$", re.M | re.S)
+INLINE_CODE = re.compile(r"`[^`\n]*`")
+#: a decimal (not a version), a count with thousands separators, or a whole percentage
+PROSE_NUMBER = re.compile(r"(?<![\w.§#,])(?<!Table )(?<!Figure )(?<!DDI )(?:\d[\d,]*\.\d+(?![.\d])|\d{1,3}(?:,\d{3})+(?![\d,])"
+                          r"|\d+(?=\s?%))")
+CODE_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _value(text: str) -> float:
+    return float(text.replace(",", ""))
+
+
+def unsupported_numbers(markdown: str) -> list[str]:
+    """The numbers of ``markdown``'s prose that none of its code blocks shows at the prose's precision
+    (``16.6`` is supported by a printed ``16.64``; ``82,659`` only by ``82,659`` or ``82659``)."""
+    shown = [_value(n) for block in ANY_FENCE.findall(markdown) for n in CODE_NUMBER.findall(block)
+             if n.replace(",", "").replace(".", "").isdigit()]
+    prose = INLINE_CODE.sub(" ", ANY_FENCE.sub(" ", markdown))
+    missing = []
+    for match in PROSE_NUMBER.finditer(prose):
+        text = match.group(0)
+        digits = len(text.split(".")[1]) if "." in text else 0
+        if not any(round(value, digits) == _value(text) for value in shown):
+            missing.append(text)
+    return missing
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] != "--update":
         print(__doc__)
         return 2
     files = [Path(a) for a in argv[1:]] or sorted(DOCS.rglob("*.md"))
+    stale = 0
     for path in files:
         n = update_file(path)
         print(f"{path}: {n} block(s) updated")
-    return 0
+        missing = unsupported_numbers(path.read_text(encoding="utf-8"))
+        if missing:  # the prose around a block that changed: rewrite it by hand
+            stale += 1
+            print(f"{path}: the prose says {', '.join(missing)}, which no block prints now: rewrite it")
+    return 1 if stale else 0
 
 
 if __name__ == "__main__":

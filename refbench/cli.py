@@ -48,7 +48,10 @@ _DEFAULT_SHOWWARNING = warnings.showwarning
 def main(argv: list[str] | None = None) -> int:
     warnings.showwarning = _show_warning
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help (0) or a usage error (2), its message already printed
+        return exc.code if isinstance(exc.code, int) else 2
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2

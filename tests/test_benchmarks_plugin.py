@@ -67,7 +67,7 @@ def test_parse_board_accepts_every_board_with_an_emulated_core() -> None:
 def test_unknown_board_is_rejected_naming_the_valid_ones() -> None:
     with pytest.raises(argparse.ArgumentTypeError) as info:
         parse_board("stm32nope")
-    assert "Unknown board 'stm32nope'; valid: " in str(info.value)
+    assert "Invalid --refbench-board ('stm32nope'); accepted: a board profile (" in str(info.value)
     assert all(name in str(info.value) for name in emulated_boards())
 
 
@@ -78,8 +78,14 @@ def test_board_whose_core_is_not_emulated_is_rejected(monkeypatch: pytest.Monkey
     monkeypatch.setattr(cortexm_emu.cores, "CORES", without_m7)
     assert "stm32f756zg" not in emulated_boards() and "stm32l4a6zg" in emulated_boards()
     with pytest.raises(argparse.ArgumentTypeError,
-                       match=r"Invalid board 'stm32f756zg': its core 'm7' is not emulated by cortexm_emu yet; valid: "):
+                       match=r"Invalid --refbench-board \('stm32f756zg'\): its core 'm7' is not emulated by cortexm_emu yet; valid: "):
         parse_board("stm32f756zg")
+
+
+@pytest.mark.parametrize(("alias", "profile"), [("STM32L4A6ZG", "stm32l4a6zg"), ("NUCLEO-G071RB", "stm32g071rb"),
+                                               ("Stm32G071RB", "stm32g071rb")])
+def test_board_is_named_as_every_command_names_it(alias: str, profile: str) -> None:
+    assert parse_board(alias) == profile
 
 
 def test_unknown_kernel_family_is_rejected_naming_the_valid_ones() -> None:
@@ -249,7 +255,7 @@ def test_json_and_terminal_say_rounds_are_exact_repeats(board_json: tuple[dict, 
 def test_bad_board_option_stops_pytest_naming_valid_ones() -> None:
     result = run_pytest(BOARDS_FILE, "--collect-only", "-q", "--refbench-board", "stm32nope")
     assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout + result.stderr
-    assert "argument --refbench-board: Unknown board 'stm32nope'; valid: stm32f407vg" in result.stderr
+    assert "argument --refbench-board: Invalid --refbench-board ('stm32nope'); accepted: a board profile (stm32f407vg" in result.stderr
 
 
 def test_bad_host_algorithm_stops_pytest_naming_valid_ones() -> None:

@@ -172,7 +172,7 @@ def test_annotate_text_shows_rules_and_hottest_first(capsys, calls_elf):
         (["--buf", "zz"], "invalid buffer 'zz'"),
         (["--arg", "twelve"], "invalid integer 'twelve'; expected e.g. 42"),
         (["--arg", "0x1ffffffff"], "does not fit 32 bits"),
-        (["--core", "m5"], "invalid choice: 'm5'"),
+        (["--core", "m5"], "argument --core: Invalid --core ('m5'); accepted: m0, m0plus"),
         # issue 19 item 7: sizes beyond the memory map, before anything is allocated
         (["--buf", "size:1000000000"], "invalid buffer size 1000000000 in 'size:1000000000': larger than the 536870912-byte SRAM region"),
         (["--buf", "99999999999999999999"], "invalid buffer size 99999999999999999999"),
@@ -237,7 +237,7 @@ def test_annotate_top_must_be_positive(capsys, calls_elf):
 def test_board_with_a_contradicting_core_is_an_error(capsys, calls_elf):
     assert main(["run", calls_elf, "negate", "--arg", "1", "--board", "stm32f407vg", "--core", "m0plus"]) == 2
     err = capsys.readouterr().err
-    assert "Invalid --core m0plus with --board stm32f407vg: that part has a m4 core" in err
+    assert "Invalid --core (m0plus) with --board stm32f407vg: that part has a m4 core" in err
     assert main(["run", calls_elf, "negate", "--arg", "1", "--board", "stm32f407vg", "--core", "m4", "--clock", "24"]) == 0
 
 

@@ -101,7 +101,7 @@ def test_trace_aes_128_with_a_32_byte_key_is_an_error(capsys):
 
 def test_cycles_board_with_a_contradicting_core_is_an_error(caches, capsys):
     assert main(["cycles", "--kernel", "sha256", "--board", "stm32f407vg", "--core", "m0plus"]) == 2
-    assert "Invalid core ('m0plus') for board stm32f407vg; its core is m4" in capsys.readouterr().err
+    assert "Invalid --core (m0plus) with --board stm32f407vg: that part has a m4 core" in capsys.readouterr().err
 
 
 def test_cycles_board_without_clock_runs_at_the_boards_default_clock_and_says_so(caches, capsys):

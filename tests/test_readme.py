@@ -65,3 +65,67 @@ def test_no_product_file_cites_the_research_notes_outside_the_product():
              for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1)
              if "shared/notes" in line]
     assert not cited, "cites shared/notes (not in the product): " + ", ".join(cited)
+
+
+def _validation_table() -> dict[str, tuple[str, str, str]]:
+    """The README's model-accuracy table: core -> (sequences, mean |error|, max |error|) as written."""
+    table = README.split("| core | sequences | mean \\|error\\| | max \\|error\\| |", 1)[1].split("\n\n", 1)[0]
+    rows = [line.strip("|").split("|") for line in table.strip().splitlines()[1:]]
+    return {cells[0].strip(): tuple(cell.strip() for cell in cells[1:4]) for cells in rows}
+
+
+def test_the_model_accuracy_table_counts_the_sequences_file():
+    """Per core, the sequences (and those with the FPU on) of cortexm_emu/validation/sequences.toml."""
+    from cortexm_emu.validate import load_sequences
+
+    sequences = load_sequences()
+    counts = {core: sum(core in s.published for s in sequences) for s in sequences for core in s.published}
+    fpu = {core: sum(core in s.published and dict(s.options).get("fpu") == "on" for s in sequences) for core in counts}
+    written = {core: row[0] for core, row in _validation_table().items()}
+    expected = {core: f"{n}" + (f" ({fpu[core]} with the FPU on)" if fpu[core] else "") for core, n in counts.items()}
+    assert written == expected
+
+
+@pytest.mark.slow
+@pytest.mark.validate
+def test_the_model_accuracy_table_is_what_validate_prints():
+    from cortexm_emu.validate import run_validation, summarize
+
+    written = {core: row[1:] for core, row in _validation_table().items()}
+    measured = {s.core: (f"{s.mean_abs_error:.1f} %", f"{s.max_abs_error:.1f} %") for s in summarize(run_validation())}
+    assert written == measured
+
+
+def test_the_count_of_emulated_measurements_is_the_plans():
+    """"about N emulated measurements (M of them the ... public-key figures)": the distinct jobs of
+    the whole report's plan and of its public-key figures, to the hundred."""
+    from refbench.published.model import load_figures, load_parts
+    from refbench.sanity.plan import make_plan
+    from refbench.sanity.pubkey_plan import PubkeyPlan
+
+    plan = make_plan(load_figures(), load_parts())
+    pubkey = {m for p in plan.figures if isinstance(p, PubkeyPlan) for m in p.jobs()}
+    match = re.search(r"about ([\d,]+) emulated measurements \(([\d,]+) of them the field and bignum calls",
+                      README.replace("\n", " "))
+    assert match, "README.md no longer states the count of emulated measurements"
+    written = tuple(int(n.replace(",", "")) for n in match.groups())
+    assert written == (round(len(plan.jobs()), -2), round(len(pubkey), -2))
+
+
+def test_the_count_of_tutorials_is_the_docs():
+    """The README's count of tutorials is the number of pages in docs/tutorials/, and docs/index.md's
+    table lists each of them."""
+    pages = sorted(p.name for p in (ROOT / "docs" / "tutorials").glob("*.md"))
+    index = (ROOT / "docs" / "index.md").read_text(encoding="utf-8")
+    listed = re.findall(r"^\| \d+ \| \[[^]]+\]\(tutorials/([\w-]+\.md)\)", index, flags=re.MULTILINE)
+    assert sorted(listed) == pages
+    words = {8: "eight", 9: "nine", 10: "ten", 11: "eleven", 12: "twelve"}
+    assert f"a site of {words.get(len(pages), len(pages))} tutorials" in README.replace("\n", " ")
+
+
+def test_the_layout_table_names_every_package():
+    """Each package of refbench (a folder with an __init__.py) is a row of the Layout table."""
+    table = README.split("## Layout", 1)[1].split("\n\n", 2)[1]
+    packages = sorted(p.name for p in (ROOT / "refbench").iterdir() if (p / "__init__.py").is_file())
+    missing = [name for name in packages if f"`refbench/{name}/`" not in table]
+    assert not missing, f"README.md's Layout table does not name refbench/{', refbench/'.join(missing)}/"

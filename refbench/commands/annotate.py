@@ -14,9 +14,20 @@ import sys
 
 from cortexm_emu.annotate import annotate, as_json, render_text
 from cortexm_emu.errors import EmulatorError
+from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine
+from cortexm_emu.timing import CORES as TIMED_CORES
 from refbench.kernels.catalog import family
 from refbench.kernels.harness import KernelHarness
-from refbench.measure import Measurer, make_inputs, operation_of
+from refbench.measure import COMPILERS, OPT_LEVELS, Measurer, make_inputs, operation_of
+from refbench.options import (
+    board_name,
+    key_bytes,
+    message_size,
+    naming_option,
+    operation_inputs,
+    option,
+    top,
+)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -32,39 +43,36 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("kernel", metavar="KERNEL/VARIANT", help="e.g. aes/ttable4, sha256/rolled")
     parser.add_argument("--operation", metavar="NAME", help="the operation (default: the kernel's first)")
-    parser.add_argument("--size", type=int, default=64, metavar="BYTES", help="message size (default 64)")
-    target = parser.add_mutually_exclusive_group()
-    target.add_argument("--core", metavar="CORE", help="core with ideal memory (default m4)")
-    target.add_argument("--board", metavar="BOARD", help="board profile: its core and memory system")
-    parser.add_argument("--clock", type=float, metavar="MHZ", help="with --board: the clock (default: the board's default clock, the part maximum unless its profile's [default_clock] names another (cortexm-emu boards: default_mhz))")
-    parser.add_argument("--cache", metavar="on|off", help="with --board: caches/ART and prefetch (default on)")
-    parser.add_argument("--opt", default="Os", metavar="LEVEL", help="optimisation level (default Os)")
-    parser.add_argument("--compiler", default="zig", metavar="NAME", help="zig or gcc (default zig)")
-    parser.add_argument("--key-bytes", type=int, metavar="N", help="key length (default as refbench cycles)")
-    parser.add_argument("--top", type=int, metavar="N", help="show only the N hottest blocks")
+    parser.add_argument("--size", type=option(message_size), default=64, metavar="BYTES",
+                        help="message size (default 64)")
+    add_machine_options(parser, ("core", "board", "clock", "cache"), cores=TIMED_CORES, board=board_name)
+    parser.add_argument("--opt", default="Os", choices=OPT_LEVELS, help="optimisation level (default Os)")
+    parser.add_argument("--compiler", default="zig", choices=COMPILERS, help="the kernel's compiler (default zig)")
+    parser.add_argument("--key-bytes", type=option(key_bytes), metavar="N", help="key length (default as refbench cycles)")
+    parser.add_argument("--top", type=option(top), metavar="N", help="show only the N hottest blocks")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     try:
+        names = {"kernel": "KERNEL/VARIANT", "variant": "KERNEL/VARIANT", "operation": "--operation",
+                 "key": "--key-bytes"}
         name, _, variant = args.kernel.partition("/")
-        fam = family(name)
-        if not variant:
-            raise ValueError(f"Invalid KERNEL/VARIANT ({args.kernel!r}); variants of {name}: "
-                             f"{', '.join(fam.variants)}")
-        fam.variant(variant)
-        if args.top is not None and args.top < 1:
-            raise ValueError(f"Invalid --top ({args.top}); expected 1 or more")
-        if args.size < 0:
-            raise ValueError(f"Invalid --size ({args.size}); expected 0 or more bytes")
-        if (args.clock is not None or args.cache is not None) and not args.board:
-            raise ValueError("Invalid --clock/--cache without --board; they belong to a board")
-        measurer = Measurer(None if args.board else (args.core or "m4"), board=args.board, clock_mhz=args.clock,
-                            memory_cache=(args.cache or "on") if args.board else None, opt=args.opt,
+        try:
+            fam = family(name)
+            if not variant:
+                raise ValueError(f"Unknown variant (none given) of kernel {name!r}; valid: {', '.join(fam.variants)}")
+            fam.variant(variant)
+            op = operation_of(fam, args.operation)
+            make_inputs(op, args.size, key_bytes=args.key_bytes)
+        except ValueError as exc:
+            raise naming_option(exc, names) from None
+        inputs = operation_inputs(op, args.size, f"{args.kernel} {op.name}", key_bytes=args.key_bytes)
+        (board,) = check_machine(args) or (None,)
+        measurer = Measurer(None if board else (args.core or DEFAULT_CORE), board=board and board.name,
+                            clock_mhz=args.clock, memory_cache=(args.cache or "on") if board else None, opt=args.opt,
                             compiler=args.compiler, use_cache=False)
-        op = operation_of(fam, args.operation)
-        inputs = make_inputs(op, args.size, key_bytes=args.key_bytes)
         harness = KernelHarness(name, variant, measurer.core, opt=args.opt, compiler=args.compiler,
                                 memory=measurer.memory)
         kernel_run = harness.run(inputs, op.name)

@@ -13,6 +13,8 @@ from rich.measure import Measurement as RichMeasurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine
+from cortexm_emu.timing import CORES as TIMED_CORES
 from refbench.kernels.catalog import families
 from refbench.measure import (
     COMPILERS,
@@ -25,6 +27,7 @@ from refbench.measure import (
     cache_root,
     plan,
 )
+from refbench.options import aad_bytes, board_name, key_bytes, naming_option, option, plot_path
 from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
 
 EXAMPLES = (
@@ -78,32 +81,24 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="only these variants of the selected kernels (repeatable or comma-separated)")
     parser.add_argument("--operation", action="append", metavar="NAME",
                         help="only these operations (repeatable or comma-separated), e.g. cbc-encrypt")
-    parser.add_argument("--core", action="append", metavar="CORE",
-                        help="core to emulate (default m4); repeatable or comma-separated to compare cores; with "
-                             "--board: its core, and another core is an error")
-    parser.add_argument("--board", action="append", metavar="BOARD",
-                        help="board profile (cortexm_emu/boards); uses its core and reports time at its clock; "
-                             "repeatable or comma-separated to compare boards")
-    parser.add_argument("--clock", type=float, metavar="MHZ",
-                        help="with --board: core clock in MHz, which sets the flash wait states and the time column "
-                             "(default: the board's default clock, the part maximum unless its profile's [default_clock] names another (cortexm-emu boards: default_mhz))")
-    parser.add_argument("--cache", metavar="on|off",
-                        help="with --board: the board's caches/ART and flash prefetch on (default) or off")
-    parser.add_argument("--sizes", default=",".join(map(str, DEFAULT_SIZES)), metavar="N,N,...",
+    add_machine_options(parser, ("core", "board", "clock", "cache"), cores=TIMED_CORES, repeatable=True,
+                        board=board_name)
+    parser.add_argument("--sizes", type=option(parse_sizes), default=",".join(map(str, DEFAULT_SIZES)),
+                        metavar="N,N,...",
                         help=f"message sizes in bytes (default {','.join(map(str, DEFAULT_SIZES))})")
-    parser.add_argument("--compiler", default="zig", metavar="NAME", help=f"{' or '.join(COMPILERS)} (default zig)")
-    parser.add_argument("--opt", default="Os", metavar="LEVEL", help=f"{', '.join(OPT_LEVELS)} (default Os)")
-    parser.add_argument("--key-bytes", type=int, metavar="N",
+    parser.add_argument("--compiler", default="zig", choices=COMPILERS, help="the kernels' compiler (default zig)")
+    parser.add_argument("--opt", default="Os", choices=OPT_LEVELS, help="optimisation level (default Os)")
+    parser.add_argument("--key-bytes", type=option(key_bytes), metavar="N",
                         help="key length for operations with a key (default: the first of 16, 32, 24, 8 bytes "
                              "the reference accepts), e.g. 32 for AES-256, 24 for three-key TDEA")
-    parser.add_argument("--aad-bytes", type=int, default=0, metavar="N",
+    parser.add_argument("--aad-bytes", type=option(aad_bytes), default=0, metavar="N",
                         help="associated data for AEAD operations (default 0)")
     parser.add_argument("--no-cache", action="store_true", help="run everything again and do not store results")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                         help="run the measurements the cache does not answer on a Dask cluster (needs "
                              "'refbench[cluster]'; default $REFBENCH_SCHEDULER, else in this process)")
     parser.add_argument("--json", action="store_true", help="print a JSON list of measurements instead of the table")
-    parser.add_argument("--plot", metavar="FILE",
+    parser.add_argument("--plot", type=option(plot_path), metavar="FILE",
                         help="also draw cycles/byte against size, one curve per kernel/variant, operation and "
                              "core or board, into FILE (.png, .svg or .pdf)")
     parser.set_defaults(handler=run)
@@ -174,36 +169,28 @@ def fits(console: Console, renderable: Table) -> bool:
 
 
 def _targets(args: argparse.Namespace) -> list[tuple[str | None, str | None]]:
-    """(core, board) per selected target, in the order given. With boards, a given core must be each
-    board's core (the Measurer says so otherwise)."""
-    boards, cores = _list(args.board), _list(args.core)
+    """(core, board) per selected target, in the order given (the options are checked together by
+    :func:`cortexm_emu.machine_options.check_machine` first)."""
+    boards = [profile.name for profile in check_machine(args)]
     if boards:
-        if cores and len(cores) > 1:
-            raise ValueError(f"Invalid --core ({','.join(cores)}) with --board: a board has one core")
-        return [(cores[0] if cores else None, board) for board in boards]
-    return [(core, None) for core in (cores or ["m4"])]
+        return [(args.core[0] if args.core else None, board) for board in boards]
+    return [(core, None) for core in (args.core or [DEFAULT_CORE])]
 
 
 def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     try:
-        sizes = parse_sizes(args.sizes)
-        if args.clock is not None and not args.board:
-            raise ValueError(f"Invalid --clock ({args.clock:g}) without --board; the clock belongs to a board")
-        if args.cache is not None and not args.board:
-            raise ValueError(f"Invalid --cache ({args.cache}) without --board; the caches belong to a board")
-        if args.cache is not None and args.cache not in ("on", "off"):
-            raise ValueError(f"Invalid --cache ({args.cache!r}); accepted: on, off")
-        if args.plot:
-            from refbench.plotting import check_plot_path
-
-            check_plot_path(args.plot)
-        jobs = plan(_list(args.kernel), _list(args.variant), _list(args.operation), sizes,
-                    key_bytes=args.key_bytes, aad_bytes=args.aad_bytes)
+        targets = _targets(args)
+        try:
+            jobs = plan(_list(args.kernel), _list(args.variant), _list(args.operation), args.sizes,
+                        key_bytes=args.key_bytes, aad_bytes=args.aad_bytes)
+        except ValueError as exc:
+            raise naming_option(exc, {"kernel": "--kernel", "variant": "--variant", "operation": "--operation",
+                                      "key": "--key-bytes"}) from None
         measurers = [Measurer(core, board=board, clock_mhz=args.clock,
                               memory_cache=(args.cache or "on") if board else None, opt=args.opt,
                               compiler=args.compiler, use_cache=not args.no_cache)
-                     for core, board in _targets(args)]
+                     for core, board in targets]
         address = scheduler_address(args.scheduler)
         cluster = DaskExecutor(address) if address is not None else None
     except ValueError as exc:
@@ -212,7 +199,8 @@ def run(args: argparse.Namespace) -> int:
     if not jobs:
         if cluster is not None:
             cluster.close()
-        print("refbench cycles: the selection is empty (no variant has the chosen operation)", file=sys.stderr)
+        print("refbench cycles: the selection is empty: no variant of --kernel has the --operation chosen",
+              file=sys.stderr)
         return 2
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     runs: list[tuple[Measurer, list[Measurement]]] = []
@@ -236,7 +224,11 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         from refbench.plotting import plot_cycles_per_byte
 
-        curves = plot_cycles_per_byte(everything, args.plot, title=f"refbench cycles, {args.compiler} -{args.opt}")
+        try:
+            curves = plot_cycles_per_byte(everything, args.plot, title=f"refbench cycles, {args.compiler} -{args.opt}")
+        except (ValueError, OSError) as exc:
+            print(f"refbench cycles: --plot {str(args.plot)!r}: {exc}", file=sys.stderr)
+            return 1
         print(f"refbench cycles: {curves} curve(s) drawn in {args.plot}", file=sys.stderr)
     if args.json:
         print(json.dumps([m.as_json() for m in everything], indent=1))

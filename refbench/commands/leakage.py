@@ -12,9 +12,25 @@ from rich.markup import escape
 from rich.table import Table
 
 from cortexm_emu.errors import EmulatorError
+from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine
+from cortexm_emu.timing import CORES as TIMED_CORES
+from refbench.kernels.catalog import family
 from refbench.leakage.check import DEFAULT_SECRETS, VERDICTS, LeakageReport, analyze
 from refbench.leakage.matrix import Failed, run_matrix, selections
 from refbench.leakage.runner import make_target
+from refbench.measure import operation_of
+from refbench.options import (
+    MAX_LEAKAGE_SIZE,
+    MAX_LEAKAGE_TRACED_BYTES,
+    MAX_SECRETS,
+    board_name,
+    check_leakage_work,
+    leakage_secrets,
+    leakage_size,
+    naming_option,
+    operation_inputs,
+    option,
+)
 
 EXAMPLES = (
     "Examples: refbench leakage aes/ttable4 --core m4 ; "
@@ -43,19 +59,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="kernel family, optionally with a variant (default: every variant of the family)")
     parser.add_argument("--all", action="store_true", help="every kernel variant: a table of verdicts")
     parser.add_argument("--operation", metavar="OP", help="operation (default: each family's first)")
-    target = parser.add_mutually_exclusive_group()
-    target.add_argument("--core", metavar="CORE", help="core with ideal memory (default m4)")
-    target.add_argument("--board", metavar="BOARD", help="board profile: its core and memory system")
-    parser.add_argument("--clock", type=float, metavar="MHZ", help="with --board: core clock (default: the board's default clock, the part maximum unless its profile's [default_clock] names another (cortexm-emu boards: default_mhz))")
-    parser.add_argument("--cache", default="on", metavar="on|off", help="with --board: caches/ART (default on)")
-    parser.add_argument("--start", default="cold", metavar="cold|warm",
-                        help="with --board: caches empty before each call (default cold: every distinct line a "
-                             "secret touches is a miss) or warm (filled by the same call first)")
-    parser.add_argument("--secrets", type=int, default=DEFAULT_SECRETS, metavar="N",
-                        help=f"secrets in the traced set and pairs in the fixed-vs-random set (default {DEFAULT_SECRETS})")
-    parser.add_argument("--size", type=int, metavar="BYTES",
+    add_machine_options(parser, ("core", "board", "clock", "cache", "start"), cores=TIMED_CORES,
+                        default_start="cold", board=board_name)
+    parser.add_argument("--secrets", type=option(leakage_secrets), default=DEFAULT_SECRETS, metavar="N",
+                        help=f"secrets in the traced set and pairs in the fixed-vs-random set (default {DEFAULT_SECRETS}; "
+                             f"2 to {MAX_SECRETS}, and --secrets x --size at most {MAX_LEAKAGE_TRACED_BYTES:,})")
+    parser.add_argument("--size", type=option(leakage_size), metavar="BYTES",
                         help="message or operand length (default: the first of 32, 48, 56, 68, 16, 64, 8 bytes the "
-                             "operation accepts)")
+                             f"operation accepts; 1 to {MAX_LEAKAGE_SIZE})")
     parser.add_argument("--json", action="store_true", help="print JSON instead of tables")
     parser.set_defaults(handler=run)
 
@@ -69,27 +80,29 @@ def _selection(args: argparse.Namespace, target) -> list:  # type: ignore[no-unt
     if args.kernel:
         kernel, _, variant = args.kernel.partition("/")
         variant = variant or None
-    chosen = selections(target, kernel, variant, args.operation)
+    try:
+        chosen = selections(target, kernel, variant, args.operation)
+    except ValueError as exc:
+        raise naming_option(exc, {"kernel": "KERNEL[/VARIANT]", "variant": "KERNEL[/VARIANT]",
+                                  "operation": "--operation"}) from None
     if not chosen:
-        raise ValueError(f"the selection is empty: no variant of {args.kernel or 'any kernel'} runs on core "
-                         f"{target.core}" + (f" with operation {args.operation}" if args.operation else ""))
+        raise ValueError(f"the selection is empty: no variant of KERNEL {args.kernel or '(any)'} runs on core "
+                         f"{target.core}" + (f" with --operation {args.operation}" if args.operation else ""))
     return chosen
 
 
 def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
     try:
-        if not args.board and (args.clock is not None or args.cache != "on" or args.start != "cold"):
-            raise ValueError("--clock, --cache and --start belong to a board; give --board BOARD")
-        if args.cache not in ("on", "off"):
-            raise ValueError(f"Invalid --cache ({args.cache!r}); accepted: on, off")
-        if args.start not in ("cold", "warm"):
-            raise ValueError(f"Invalid --start ({args.start!r}); accepted: cold, warm")
-        if args.secrets < 2:
-            raise ValueError(f"Invalid --secrets ({args.secrets}); accepted: an integer >= 2")
-        target = make_target(None if args.board else (args.core or "m4"), args.board, clock_mhz=args.clock,
-                             cache=args.cache, start=args.start)
+        (board,) = check_machine(args) or (None,)
+        check_leakage_work(args.secrets, args.size)
+        target = make_target(None if board else (args.core or DEFAULT_CORE), board and board.name,
+                             clock_mhz=args.clock, cache=args.cache or "on", start=args.start or "cold")
         chosen = _selection(args, target)
+        if args.size is not None and len(chosen) == 1 and not args.all:  # --all: a size some refuse is a row each
+            item = chosen[0]
+            operation_inputs(operation_of(family(item.kernel), item.operation), args.size,
+                             f"{item.kernel}/{item.variant} {item.operation}")
     except ValueError as exc:
         print(f"refbench leakage: {exc}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from refbench.options import option, part_name
 from refbench.parts import PartProfile, load_part_profile, part_profile_names
 
 
@@ -25,8 +26,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
         epilog="Examples: refbench parts ; refbench parts --part stm32u585ai ; refbench parts --json",
     )
-    parser.add_argument("--part", action="append", metavar="NAME",
-                        help="only this part file (a board profile name, e.g. stm32f437ii); repeatable")
+    parser.add_argument("--part", action="append", type=option(part_name), metavar="NAME",
+                        help="only this part file: a board profile (e.g. stm32f437ii), or its part number or board "
+                             "name as a page writes it (STM32H753ZI, NUCLEO-H753ZI), case-insensitive; repeatable")
     parser.add_argument("--json", action="store_true", help="print every selected part file as JSON")
     parser.set_defaults(handler=run)
 

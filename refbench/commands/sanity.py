@@ -7,11 +7,13 @@ import json
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
+from functools import cache
 
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from cortexm_emu.machine_options import check_values
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
 from refbench.datafile import DataFileError
 from refbench.inputs.options import (
@@ -23,6 +25,7 @@ from refbench.inputs.options import (
     uses_inputs,
 )
 from refbench.inputs.summary import grouped_problems, input_counts, yielded_nothing
+from refbench.options import board_name
 from refbench.published.model import Figure, Part, load_figures, load_parts
 from refbench.report import emulation_progress
 from refbench.report import text as text_report
@@ -95,9 +98,28 @@ def _validate(args: argparse.Namespace, figures: Sequence[Figure]) -> str | None
         ("--algorithm", args.algorithm, sorted({f.algorithm for f in figures})),
     ):
         for value in values or ():
-            if not any(value.lower() in k.lower() for k in known):
-                return f"Invalid {option} ({value!r}); accepted: any part of {', '.join(known)}"
+            if not any(value.lower() in k.lower() for k in known) and not (
+                    option == "--board" and _names_a_profile_of(value, figures)):
+                return (f"Invalid {option} ({value!r}); accepted: any part of {', '.join(known)}"
+                        + (", or a board profile with figures (cortexm-emu boards)" if option == "--board" else ""))
     return None
+
+
+def _names_a_profile_of(value: str, figures: Sequence[Figure]) -> bool:
+    """True when ``value`` names (as every command's --board does) the board profile of a figure's part."""
+    try:
+        profile = board_name(value)
+    except ValueError:
+        return False
+    return any(_profile_of(part) == profile for part in {f.part for f in figures})
+
+
+@cache
+def _profile_of(part: str) -> str | None:
+    try:
+        return board_name(part)
+    except ValueError:
+        return None
 
 
 Selection = tuple[list[Figure], dict[str, Part], set[str], dict[str, StatedMachine]]
@@ -174,6 +196,9 @@ def print_blocks(console: Console, judgements: list[Judgement], reasons_mode: st
 
 def run(args: argparse.Namespace) -> int:
     try:
+        check_values(args)  # --clock, --wait-states: finite and bounded, before anything is read
+        if uses_inputs(args) and args.board:  # the input's board: a profile, named as every command names it
+            args.board = [board_name(board) for board in args.board]
         sources = resolve_sources(args.source)
         # one local process per usable CPU, or $REFBENCH_WORKERS (a bad value is an option error,
         # said before any work)

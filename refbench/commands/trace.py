@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from rich.console import Console
 from rich.table import Table
@@ -40,12 +41,14 @@ def run(args: argparse.Namespace) -> int:
         try:
             values[param] = bytes.fromhex(text)
         except ValueError:
-            Console(stderr=True).print(f"--{param.replace('_', '-')}: {text!r} is not hex (expected e.g. 00112233)")
+            print(f"refbench trace {args.algorithm}: Invalid --{param.replace('_', '-')} ({text!r}): not hex; "
+                  "accepted: hex digits, e.g. 00112233", file=sys.stderr)
             return 2
     try:
         rows = spec.run(**values)
     except ValueError as exc:
-        Console(stderr=True).print(f"refbench trace {args.algorithm}: {exc}")
+        given = ", ".join(f"--{param.replace('_', '-')}" for param in spec.inputs)
+        print(f"refbench trace {args.algorithm}: {exc} (the inputs {given})", file=sys.stderr)
         return 2
     if args.json:
         print(json.dumps([{"step": r.step, "name": r.name, "value": r.value} for r in rows], indent=1))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 from rich.console import Console
 from rich.progress import Progress
@@ -32,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     suites = list(select(all_suites(), args.algorithm, args.slow))
     console = Console(stderr=True)
     if not suites:
-        console.print(f"no vector suite matches --algorithm {args.algorithm!r}")
+        print(f"refbench verify: Invalid --algorithm ({args.algorithm!r}): no vector suite matches", file=sys.stderr)
         return 2
     reports = []
     with Progress(console=console, transient=True, disable=args.json or not console.is_terminal) as progress:

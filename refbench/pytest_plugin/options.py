@@ -8,6 +8,7 @@ import argparse
 import pytest
 
 from cortexm_emu.boards import board_names, load_board
+from cortexm_emu.machine_options import BOARD_HELP, resolve_board
 from cortexm_emu.toolchain import gcc_available
 
 #: Boards of the default run: one Cortex-M4 and one Cortex-M0+, both with published figures.
@@ -56,17 +57,20 @@ def emulated_boards() -> list[str]:
 
 
 def parse_board(value: str) -> str:
-    """``--refbench-board``: a board file of :mod:`cortexm_emu.boards` whose core is emulated."""
-    names = board_names()
+    """``--refbench-board``: a board profile whose core is emulated, named as every command's
+    ``--board`` names it (:func:`cortexm_emu.machine_options.resolve_board`: the profile name, or
+    its part number or board name, case-insensitive)."""
     valid = ", ".join(emulated_boards())
-    if value not in names:
-        raise argparse.ArgumentTypeError(f"Unknown board {value!r}; valid: {valid}")
-    if value not in emulated_boards():
-        core = load_board(value).core
+    try:
+        board = resolve_board(value, "--refbench-board")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    if board.name not in emulated_boards():
         raise argparse.ArgumentTypeError(
-            f"Invalid board {value!r}: its core {core!r} is not emulated by cortexm_emu yet; valid: {valid}"
+            f"Invalid --refbench-board ({value!r}): its core {board.core!r} is not emulated by cortexm_emu yet; "
+            f"valid: {valid}"
         )
-    return value
+    return board.name
 
 
 def parse_kernel(value: str) -> str:
@@ -134,7 +138,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     )
     group.addoption(
         "--refbench-board", action="append", type=parse_board, metavar="NAME", default=None,
-        help=f"Board profile to emulate (repeatable), e.g. --refbench-board stm32l4a6zg. "
+        help=f"Board to emulate (repeatable), e.g. --refbench-board stm32l4a6zg: {BOARD_HELP}. "
+        f"It runs at its default clock (cortexm-emu boards: default_mhz). "
         f"Default: {', '.join(DEFAULT_BOARDS)}; with --refbench-full: every board whose core is "
         f"emulated. Valid: {', '.join(emulated_boards())}.",
     )
