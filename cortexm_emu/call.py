@@ -166,6 +166,10 @@ class CallResult:
     clock_mhz: float | None = None
     #: board memory region of the stack and of each buffer ("stack", buffer names or indices)
     placement: dict[str, str] = field(default_factory=dict)
+    #: ``dynamic_cycles`` split by the block that ran the instruction: (block start, instruction
+    #: address) -> cycles. An instruction in two overlapping blocks (a branch into the middle
+    #: of a block) has one entry per block; annotation sums these, so rows add up to ``cycles``
+    dynamic_by_block: dict[tuple[int, int], int] = field(default_factory=dict)
 
     @property
     def time_us(self) -> float | None:

@@ -325,6 +325,9 @@ class Machine:
         dynamic = dict(self._dynamic_cycles)  # + the mispredictions the accounting counted (M7)
         for address, extra in acc.mispredictions().items():
             dynamic[address] = dynamic.get(address, 0) + extra
+        by_block = dict(self._dynamic_by_block)
+        for key, extra in acc.mispredictions_by_block().items():
+            by_block[key] = by_block.get(key, 0) + extra
         cycles = acc.cycles - acc.branch_cycles + sum(dynamic.values()) + final_taken + replay.cycles
         counts = block_counts(edges)
         executed = self.pricing.executed_functions(image, counts)
@@ -351,6 +354,7 @@ class Machine:
             block_counts=counts,
             edge_counts=edges,
             dynamic_cycles=dynamic,
+            dynamic_by_block=by_block,
             exit_block=acc.current if acc.current is not None else entry,
             accounting=acc.kind,
             memory=self.memory.name,
@@ -416,6 +420,7 @@ class Machine:
         self._invalid: InvalidAccess | None = None
         self._interrupt: tuple[int, int] | None = None
         self._dynamic_cycles: dict[int, int] = {}
+        self._dynamic_by_block: dict[tuple[int, int], int] = {}
         self.pricing.access_seq = (-1, 0)
         self._flash_reads = FlashReads()
         if self._read_log is not None:
@@ -516,6 +521,10 @@ class Machine:
             return
         extra = self.timing.dynamic_cost(kind, uc)
         self._dynamic_cycles[address] = self._dynamic_cycles.get(address, 0) + extra
+        # the block hook ran before this block's code hooks: the accounting's current block is
+        # the one executing this instruction (an instruction may sit in two overlapping blocks)
+        key = (self.accounting.current or 0, address)
+        self._dynamic_by_block[key] = self._dynamic_by_block.get(key, 0) + extra
 
     def _cycles_at_access(self, address: int) -> int:
         return self.pricing.cycles_at_access(
