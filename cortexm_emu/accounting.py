@@ -57,6 +57,7 @@ class Accounting(Protocol):
         stay (no code changed since they were priced), so a warm call asks ``discover`` only
         for edges it has not seen; the counts are the same either way."""
     def clear_stop(self) -> None: ...
+    def set_instruction_limit(self, limit: int) -> None: ...
     @property
     def cycles(self) -> int: ...
     @property
@@ -136,6 +137,11 @@ class NativeAccounting:
     def clear_stop(self) -> None:
         """Keep the counts, forget the stop reason (the run resumes after a discover stop)."""
         self._state.contents.stop_reason = RUNNING
+
+    def set_instruction_limit(self, limit: int) -> None:
+        """Stop before the block that would take the count past ``limit`` (0: no limit); the
+        counts are kept (the run loop resumes in slices, see ``Machine._run``)."""
+        self._state.contents.insn_limit = limit if limit else (1 << 64) - 1
 
     @property
     def cycles(self) -> int:
@@ -284,6 +290,9 @@ class PythonAccounting:
 
     def clear_stop(self) -> None:
         self._stop = RUNNING
+
+    def set_instruction_limit(self, limit: int) -> None:
+        self._insn_budget = limit
 
     @property
     def cycles(self) -> int:

@@ -494,6 +494,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `cortexm-emu annotate ... | head`: the reader left; not an error
         sys.stdout = None  # type: ignore[assignment]
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: the run loop returns to Python every slice (machine.RUN_SLICE)
+        print("cortexm-emu: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130  # 128 + SIGINT, the shell's convention
 
 
 if __name__ == "__main__":

@@ -97,6 +97,12 @@ if TYPE_CHECKING:
     from cortexm_emu.flash import OnOff, Placement, Start
 
 
+#: instructions per slice of a run (see ``Machine._run``): the run loop returns to Python this
+#: often, so a Ctrl-C is honoured within a fraction of a second (Unicorn with the native
+#: counter runs some 10-300 million instructions a second on the hosts measured)
+RUN_SLICE = 5_000_000
+
+
 def _weak(method: Callable[..., Any]) -> Callable[..., Any]:
     """A callable that forwards to ``method`` without keeping its object alive."""
     ref = weakref.WeakMethod(method)
@@ -313,7 +319,7 @@ class Machine:
         # edges priced by earlier calls stay while no code changed: Python is asked for new ones only
         self.accounting.reset(budget or 0, cycle_budget or 0, self.pricing.code_unchanged_since_last_call())
         try:
-            self._run(entry, function)
+            self._run(entry, function, budget or 0)
         finally:
             self.pricing.price_cache.flush()  # blocks priced by this call, for later runs
         acc = self.accounting
@@ -415,7 +421,7 @@ class Machine:
 
     # -- the run loop -------------------------------------------------------------------------
     def _reset_run_state(self) -> None:
-        self._pending: Exception | None = None
+        self._pending: BaseException | None = None
         self._restart_block: Block | None = None
         self._invalid: InvalidAccess | None = None
         self._interrupt: tuple[int, int] | None = None
@@ -428,9 +434,23 @@ class Machine:
         if getattr(self, "_block_switches", None) is not None:
             self._block_switches.reset()
 
-    def _run(self, entry: int, function: str) -> None:
+    def _slice_limit(self, budget: int, length: int) -> int:
+        """The instruction count at which the run next returns to Python: ``length``
+        instructions on, never past the call's ``budget`` (0: none)."""
+        limit = self.accounting.instructions + length
+        return min(limit, budget) if budget else limit
+
+    def _run(self, entry: int, function: str, budget: int = 0) -> None:
+        """Run to the return. Unicorn runs native hooks without returning to Python, where a
+        Ctrl-C (SIGINT) is raised: the run goes in slices of :data:`RUN_SLICE` instructions.
+        A slice ends like an instruction budget, before a block is counted, and the run resumes
+        at that block, so the counts are those of one uninterrupted run."""
         start = entry
         halt = self.halt_address
+        length = RUN_SLICE
+        limit = self._slice_limit(budget, length)
+        self.accounting.set_instruction_limit(limit)
+        stopped_at = -1
         while True:
             try:
                 self.uc.emu_start(start | 1, halt)
@@ -453,6 +473,18 @@ class Machine:
                 self.accounting.clear_stop()
                 start = block.address
                 continue
+            if reason == acct.STOP_INSN_BUDGET and limit != budget:
+                # the end of a slice, not of the budget: a pending KeyboardInterrupt is raised
+                # here, else the run resumes at the block that was not counted (a slice shorter
+                # than that block grows until the block fits)
+                if self.accounting.instructions == stopped_at:
+                    length *= 2
+                stopped_at = self.accounting.instructions
+                limit = self._slice_limit(budget, length)
+                self.accounting.set_instruction_limit(limit)
+                self.accounting.clear_stop()
+                start = self.uc.reg_read(uc_arm.UC_ARM_REG_PC)
+                continue
             if reason in (acct.STOP_INSN_BUDGET, acct.STOP_CYCLE_BUDGET):
                 pc = self.uc.reg_read(uc_arm.UC_ARM_REG_PC)
                 what = "instruction" if reason == acct.STOP_INSN_BUDGET else "cycle"
@@ -472,7 +504,7 @@ class Machine:
                 )
             return
 
-    def _fault_from(self, exc: UcError) -> Exception:
+    def _fault_from(self, exc: UcError) -> BaseException:
         if self._pending is not None:
             error, self._pending = self._pending, None
             return error
@@ -501,7 +533,7 @@ class Machine:
                 block.hooks_ready = True
             info = self.pricing.edge(prev, block)
             return info.cost, block.count, info.branch
-        except Exception as exc:  # noqa: BLE001 - raised again by _run once Unicorn has stopped
+        except BaseException as exc:  # noqa: BLE001 - raised again by _run once Unicorn has stopped (Ctrl-C too)
             self._pending = exc
             return None
 
