@@ -193,6 +193,8 @@ def load_elf_image(path: str | Path) -> ElfImage:
     path = Path(path)
     name = str(path)
     try:
+        if path.exists() and not path.is_file():  # a folder, a device (/dev/zero would never end)
+            raise ElfError(name, "not a regular file (a folder, device or pipe)")
         raw = path.read_bytes()
     except OSError as exc:
         raise ElfError(name, f"cannot read the file ({exc.strerror or exc})") from exc

@@ -9,29 +9,25 @@ Usage::
     r.cycles, r.instructions, r.stack_bytes, r.buffers[1]
 
 What the count covers
-    From the first instruction of the function to its own return included
-    (BX LR / POP {PC}, with the pipeline refill of that branch); the caller's BL
-    is not counted. ``instructions`` counts every instruction issued, including
-    IT-block instructions whose condition failed.
+    From the first instruction of the function to its own return included (BX LR / POP {PC},
+    with the pipeline refill of that branch); the caller's BL is not counted. ``instructions``
+    counts every instruction issued, including IT-block instructions whose condition failed.
 
 How it counts (per block, not per instruction)
-    Unicorn reports each translated block it enters (UC_HOOK_BLOCK). The
-    accounting (native C by default, see :mod:`cortexm_emu.accounting`) counts
-    EDGES: previous block -> this block. Each new block and each new edge is
-    decoded, checked and priced once (:mod:`cortexm_emu.pricing`), and
-    cycles = sum(count(edge) x cost(edge)) + dynamic costs + the return's
-    taken_extra + the memory system's replayed stalls. Operand-dependent
-    instructions (divides, M3 long multiplies) get a UC_HOOK_CODE at their
-    address only, which adds ``model.dynamic_cost(kind, uc)`` each time they run.
+    Unicorn reports each translated block it enters (UC_HOOK_BLOCK). The accounting (native C by
+    default, see :mod:`cortexm_emu.accounting`) counts EDGES: previous block -> this block. Each
+    new block and each new edge is decoded, checked and priced once (:mod:`cortexm_emu.pricing`),
+    and cycles = sum(count(edge) x cost(edge)) + dynamic costs + the return's taken_extra + the
+    memory system's replayed stalls. Operand-dependent instructions (divides, M3 long multiplies)
+    get a UC_HOOK_CODE at their address only, adding ``model.dynamic_cost(kind, uc)`` each time.
 
 The parts
-    :mod:`cortexm_emu.memory_map` (segments, stack, guards, return address),
-    :mod:`cortexm_emu.call` (Buffer, U64, CallResult, AAPCS marshalling, buffers with
-    canaries), :mod:`cortexm_emu.pricing` (blocks, edges, cycles at a PPB access),
-    :mod:`cortexm_emu.faults` (what stopped Unicorn, as a named fault). This module
-    builds them, installs the hooks (each only when a feature needs it, each holding the
-    machine weakly) and runs the call. DWT and SysTick are memory-mapped callbacks
-    (:mod:`cortexm_emu.ppb`) reading :meth:`cortexm_emu.pricing.Pricing.cycles_at_access`.
+    :mod:`cortexm_emu.memory_map` (segments, stack, guards, return address), :mod:`cortexm_emu.call`
+    (Buffer, U64, CallResult, AAPCS marshalling, buffers with canaries), :mod:`cortexm_emu.pricing`
+    (blocks, edges, cycles at a PPB access), :mod:`cortexm_emu.faults` (what stopped Unicorn, as a
+    named fault). This module builds them, installs the hooks (each only when a feature needs it,
+    each holding the machine weakly) and runs the call, in slices (Ctrl-C). DWT and SysTick are
+    memory-mapped callbacks (:mod:`cortexm_emu.ppb`) reading ``Pricing.cycles_at_access``.
 """
 
 from __future__ import annotations
@@ -97,9 +93,7 @@ if TYPE_CHECKING:
     from cortexm_emu.flash import OnOff, Placement, Start
 
 
-#: instructions per slice of a run (see ``Machine._run``): the run loop returns to Python this
-#: often, so a Ctrl-C is honoured within a fraction of a second (Unicorn with the native
-#: counter runs some 10-300 million instructions a second on the hosts measured)
+#: instructions per slice of a run (``Machine._run``): Python, and so Ctrl-C, gets control this often
 RUN_SLICE = 5_000_000
 
 
@@ -435,16 +429,12 @@ class Machine:
             self._block_switches.reset()
 
     def _slice_limit(self, budget: int, length: int) -> int:
-        """The instruction count at which the run next returns to Python: ``length``
-        instructions on, never past the call's ``budget`` (0: none)."""
-        limit = self.accounting.instructions + length
-        return min(limit, budget) if budget else limit
+        """The count the run next returns to Python at: ``length`` on, not past ``budget`` (0: none)."""
+        return min(self.accounting.instructions + length, budget) if budget else self.accounting.instructions + length
 
     def _run(self, entry: int, function: str, budget: int = 0) -> None:
-        """Run to the return. Unicorn runs native hooks without returning to Python, where a
-        Ctrl-C (SIGINT) is raised: the run goes in slices of :data:`RUN_SLICE` instructions.
-        A slice ends like an instruction budget, before a block is counted, and the run resumes
-        at that block, so the counts are those of one uninterrupted run."""
+        """Run to the return, in slices of :data:`RUN_SLICE` instructions (a Ctrl-C is raised in Python
+        only): a slice ends like a budget, before a block is counted, and the run resumes at it."""
         start = entry
         halt = self.halt_address
         length = RUN_SLICE
@@ -474,9 +464,8 @@ class Machine:
                 start = block.address
                 continue
             if reason == acct.STOP_INSN_BUDGET and limit != budget:
-                # the end of a slice, not of the budget: a pending KeyboardInterrupt is raised
-                # here, else the run resumes at the block that was not counted (a slice shorter
-                # than that block grows until the block fits)
+                # a slice ended (a pending KeyboardInterrupt is raised here); a slice shorter than
+                # the uncounted block grows until it fits
                 if self.accounting.instructions == stopped_at:
                     length *= 2
                 stopped_at = self.accounting.instructions
@@ -553,8 +542,7 @@ class Machine:
             return
         extra = self.timing.dynamic_cost(kind, uc)
         self._dynamic_cycles[address] = self._dynamic_cycles.get(address, 0) + extra
-        # the block hook ran before this block's code hooks: the accounting's current block is
-        # the one executing this instruction (an instruction may sit in two overlapping blocks)
+        # the block hook ran first: the current block is the one running this instruction
         key = (self.accounting.current or 0, address)
         self._dynamic_by_block[key] = self._dynamic_by_block.get(key, 0) + extra
 
@@ -608,14 +596,5 @@ class Machine:
         uc.emu_stop()
 
 
-__all__ = [
-    "DEFAULT_BUDGET",
-    "DEFAULT_STACK_SIZE",
-    "HALT_SYMBOL",
-    "U64",
-    "Block",
-    "Buffer",
-    "CallResult",
-    "EdgeInfo",
-    "Machine",
-]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_STACK_SIZE", "HALT_SYMBOL", "U64", "Block", "Buffer", "CallResult", "EdgeInfo",
+           "Machine"]
