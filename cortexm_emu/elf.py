@@ -80,6 +80,11 @@ class ElfImage:
     functions: dict[str, Symbol]
     objects: dict[str, Symbol]
     sections: list[Section] = field(default_factory=list)
+    #: Tag_ABI_VFP_args of the build attributes (.ARM.attributes; Addenda to, and Errata in, the
+    #: ABI for the Arm Architecture, IHI 0045, "Tag_ABI_VFP_args"): 0 base AAPCS (soft float, also
+    #: when the tag or the section is absent), 1 VFP registers (hard float), 2 toolchain-specific,
+    #: 3 compatible with both (no FP arguments)
+    vfp_args: int = 0
     _sorted: list[Symbol] = field(default_factory=list, repr=False)
     _starts: list[int] = field(default_factory=list, repr=False)
 
@@ -330,4 +335,29 @@ def _parse(path: Path, raw: bytes) -> ElfImage:
         functions=functions,
         objects=objects,
         sections=sections,
+        vfp_args=_vfp_args(name, elf),
     )
+
+
+#: Tag_ABI_VFP_args values (IHI 0045 "Tag_ABI_VFP_args, (=28), uleb128")
+VFP_ARGS = {0: "base AAPCS (soft float)", 1: "VFP registers (hard float)", 2: "toolchain-specific (custom)",
+            3: "compatible with both (no floating-point arguments)"}
+
+
+def _vfp_args(name: str, elf: ELFFile) -> int:
+    """Tag_ABI_VFP_args of the file's public ("aeabi") build attributes; 0 when absent."""
+    section = elf.get_section_by_name(".ARM.attributes")
+    if section is None or not hasattr(section, "iter_subsections"):
+        return 0
+    value = 0
+    for subsection in section.iter_subsections():
+        if subsection.header["vendor_name"] != "aeabi":
+            continue
+        for sub in subsection.iter_subsubsections():
+            for attribute in sub.iter_attributes():
+                if attribute.tag == "TAG_ABI_VFP_ARGS":
+                    value = attribute.value
+    if value not in VFP_ARGS:
+        raise ElfError(name, f"Tag_ABI_VFP_args = {value!r} in .ARM.attributes; known values: "
+                             + ", ".join(f"{k} {v}" for k, v in VFP_ARGS.items()))
+    return value

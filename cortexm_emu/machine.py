@@ -73,6 +73,13 @@ from cortexm_emu.cores import CoreInfo, core_info
 from cortexm_emu.elf import ElfImage, load_elf_image
 from cortexm_emu.errors import BudgetExceeded, EmulatorError
 from cortexm_emu.faults import FaultDecoder, InvalidAccess
+from cortexm_emu.float_abi import (
+    check_float_abi,
+    check_vfp_used,
+    read_vfp_result,
+    split_vfp,
+    write_vfp,
+)
 from cortexm_emu.memory import FlashReads, HistoryMemory, IdealMemory, MemoryReplay, MemorySystem
 from cortexm_emu.memory_blocks import BlockSwitches
 from cortexm_emu.memory_map import (
@@ -195,6 +202,7 @@ class Machine:
                 f"{self.image.path} is already loaded; use a new Machine for another ELF"
             )
         image = load_elf_image(path)
+        check_float_abi(image, self.info.title, self.has_fpu)
         self.layout = map_image(self.uc, image, self.page, self.stack_size)
         self.image = image
         self._arena = BufferArena(self.uc, self.page, self.layout.buffers_base)
@@ -232,6 +240,10 @@ class Machine:
 
             options["timing"] = model_for(memory.board.core, fpu="on")  # the part's FPU (board [fpu])
         return cls(core or memory.board.core, memory, **options)
+
+    @property
+    def has_fpu(self) -> bool:  # core m4f/m7f/m33f, or a board whose part has one
+        return self.info.fpu or bool(getattr(self.timing, "fpu", False))
 
     @property
     def halt_address(self) -> int:
@@ -278,21 +290,19 @@ class Machine:
     ) -> CallResult:
         """Call ``function`` with AAPCS arguments and run it to its return.
 
-        ``args``: ints (32-bit, signed or unsigned), :class:`U64` (64-bit), :class:`Buffer`
-        (its SRAM address is passed) or the name of a buffer given in ``buffers`` (a mapping
-        name -> Buffer; its address is passed and ``result.buffer(name)`` reads it back;
-        named buffers no argument refers to are allocated too). ``budget``: instructions the call may execute
-        (checked before each block; ``None``: no limit); ``cycle_budget``: the same in
-        cycles (static block costs). ``keep_state``: keep .data/.bss from the previous
-        call instead of restoring them from the ELF (the default restores, so the same
-        call always gives the same result). ``registers``: values of r4-r12 for a function with
-        its own calling convention ({"r4": 1, ...}; the others start at 0); without it r4-r11
-        start with known values
-        and a function that returns with one of them or SP changed raises CalleeSavedClobbered
-        (AAPCS IHI 0042 §6.1.1); ``aapcs=False`` skips that check for code with its own
-        convention (e.g. measurement sequences that use r4-r11 freely; r4-r12 then start at 0).
-        Arguments may also be :class:`Pointer` (a named buffer's address
-        plus an offset), and a Buffer's ``pointers`` make it a struct holding pointers.
+        ``args``: ints (32-bit, signed or unsigned), :class:`U64` (64-bit), :class:`F32`/:class:`F64`
+        (in s/d registers for a hard-float ELF, else as their bits), :class:`Buffer` (its SRAM address)
+        or the name of a buffer given in ``buffers`` (name -> Buffer; its address is passed and
+        ``result.buffer(name)`` reads it back; named buffers no argument refers to are allocated too),
+        or :class:`Pointer` (a named buffer's address plus an offset); a Buffer's ``pointers`` make it
+        a struct holding pointers. ``budget``: instructions the call may execute (checked before each
+        block; ``None``: no limit); ``cycle_budget``: the same in cycles (static block costs).
+        ``keep_state``: keep .data/.bss from the previous call instead of restoring them from the ELF
+        (the default restores, so the same call always gives the same result). ``registers``: r4-r12
+        for a function with its own calling convention ({"r4": 1, ...}; the others start at 0);
+        without it r4-r11 start with known values and a function that returns with one of them or SP
+        changed raises CalleeSavedClobbered (AAPCS IHI 0042 §6.1.1); ``aapcs=False`` skips that check
+        (e.g. measurement sequences that use r4-r11 freely; r4-r12 then start at 0).
         """
         image = self._require_image()
         layout, arena = self._require_layout(), self._arena
@@ -303,11 +313,15 @@ class Machine:
         if not keep_state:
             restore_writable(self.uc, image, self.page)
         arena.free()
+        hard = image.vfp_args == 1
+        args, vfp_words = split_vfp(args) if hard else (args, {})
         words, stack_words = marshal(args, dict(buffers or {}), arena.allocate, arena.write)
         uc = self.uc
         paint_stack(uc, layout)
         check_abi = aapcs and registers is None
         sp = enter(uc, self._entry_registers, words, stack_words, layout.stack_top, layout.halt_address, extra, check_abi)
+        if hard:
+            write_vfp(uc, vfp_words)
         self.ppb.reset()
         self._reset_run_state()
         # edges priced by earlier calls stay while no code changed: Python is asked for new ones only
@@ -337,6 +351,10 @@ class Machine:
         if check_abi:
             check_callee_saved(returned, function, sp, self.info.title)
         r0, r1 = returned[:2]
+        classes = self.pricing.classes(counts)
+        if vfp_words:
+            check_vfp_used(image, function, classes, self.timing)
+        s0, s1 = read_vfp_result(uc) if hard else (0, 0)
         return CallResult(
             function=function,
             core=self.core,
@@ -344,7 +362,7 @@ class Machine:
             return_value64=(r1 << 32) | r0,
             cycles=cycles,
             instructions=acc.instructions,
-            classes=self.pricing.classes(counts),
+            classes=classes,
             stack_bytes=stack_depth(uc, layout, sp),
             code_bytes=sum(sym.size for sym in executed),
             functions=tuple(sym.name for sym in executed),
@@ -355,6 +373,9 @@ class Machine:
             edge_counts=edges,
             dynamic_cycles=dynamic,
             dynamic_by_block=by_block,
+            abi="hard" if hard else "soft",
+            return_s0=s0,
+            return_s1=s1,
             exit_block=acc.current if acc.current is not None else entry,
             accounting=acc.kind,
             memory=self.memory.name,
