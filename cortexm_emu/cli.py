@@ -32,6 +32,7 @@ from cortexm_emu.cli_args import (
 from cortexm_emu.cores import CORES
 from cortexm_emu.errors import EmulatorError
 from cortexm_emu.machine import DEFAULT_BUDGET, DEFAULT_STACK_SIZE, Buffer, CallResult, Machine
+from cortexm_emu.timing import CORES as TIMING_CORES
 
 COUNT_NOTE = (
     "The count runs from the function's first instruction to its own return included "
@@ -247,7 +248,9 @@ def build_parser() -> argparse.ArgumentParser:
         "worked examples, hardware measurements; each cited) on each core and print published, "
         "emulated and error per sequence, then n, mean and max |error| per core.",
     )
-    val.add_argument("--core", choices=list(CORES), action="append", help="only this core (repeatable)")
+    # the timing models' cores: an FPU variant's sequences are its core's rows with fpu = "on"
+    val.add_argument("--core", choices=list(TIMING_CORES), action="append",
+                     help="only this core (repeatable; the FP sequences are in the rows of m4, m7, ...)")
     val.add_argument("--json", action="store_true", help="print rows and summary as JSON")
     val.set_defaults(handler=_validate)
     return parser
@@ -276,10 +279,14 @@ def _board_and_clock(args: argparse.Namespace) -> tuple[Any, float]:
     """The board of --board, checked against --core, and the clock: --clock or the board's default clock
     (said on stderr)."""
     board = find_board(args.board)
-    if args.core is not None and args.core != board.core:
+    # the part's core, also named with its FPU when the part has one (m4f on an STM32F407)
+    accepted = [board.core] + ([f"{board.core}f"] if board.fpu.present and f"{board.core}f" in CORES else [])
+    if args.core is not None and args.core not in accepted:
         raise ValueError(
-            f"Invalid --core {args.core} with --board {board.name}: that part has a {board.core} core; "
-            f"accepted: --core {board.core}, or no --core"
+            f"Invalid --core {args.core} with --board {board.name}: that part has a {board.core} core"
+            f"{' with an FPU' if len(accepted) > 1 else ' without an FPU'}; "
+            f"accepted: --core {' or --core '.join(accepted)}, or no --core (the part's core"
+            f"{' with its FPU' if len(accepted) > 1 else ''})"
         )
     if args.clock is not None:
         return board, args.clock
