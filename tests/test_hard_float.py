@@ -46,7 +46,7 @@ def test_bad_floats_are_named(value):
 
 
 @needs_gcc
-@pytest.mark.parametrize("core", ["m4f"])
+@pytest.mark.parametrize("core", ["m4f", "m7f", "m33f"])
 def test_a_hard_float_function_gets_its_arguments_and_result_in_s_registers(core):
     m = Machine(core)
     image = m.load_elf(_hard())
