@@ -320,3 +320,52 @@ def test_refbench_cycles_with_a_full_build_cache_disk_warns_and_measures(tmp_pat
     # refbench's main shows cache warnings as one stderr line (its own warnings.showwarning)
     said = _said(caught, BuildCacheWarning) + [line for line in captured.err.splitlines() if "build cache" in line]
     assert len(said) == 1 and str(tmp_path / "full") in said[0] and "failed writing there" in said[0], said
+
+
+# -- the native library cache (cortexm_emu/native.py) ---------------------------------------------
+
+from cortexm_emu import native  # noqa: E402
+
+
+@pytest.fixture
+def native_cache(emu_cache, monkeypatch):
+    monkeypatch.setattr(native, "_SAID", set())
+    path, reason = native.compile_library(native.SOURCE, "libtest.so")
+    if path is None:
+        pytest.skip(f"no host C compiler: {reason}")
+    return path
+
+
+@pytest.mark.parametrize("how", ["replaced", "dev-zero"])
+def test_native_a_replaced_cached_library_is_named_and_compiled_again(native_cache, how):
+    good = native_cache.read_bytes()
+    native_cache.unlink()
+    if how == "dev-zero":
+        native_cache.symlink_to("/dev/zero")
+    else:
+        native_cache.write_bytes(good[:-64] + bytes(64))  # still a file, not the one compiled
+    with pytest.warns(native.NativeCacheWarning, match=rf"{native_cache} (does not match|is not a regular file)"):
+        again, _reason = native.compile_library(native.SOURCE, "libtest.so")
+    record = again.with_name(again.name + ".sha256").read_text()
+    assert hashlib.sha256(again.read_bytes()).hexdigest() == record
+
+
+def test_native_a_compiler_that_cannot_write_into_the_cache_warns_once(emu_cache, monkeypatch):
+    monkeypatch.setattr(native, "_SAID", set())
+    real = subprocess.run
+
+    def run(cmd, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
+        if "-o" in cmd and str(cmd[cmd.index("-o") + 1]).startswith(str(emu_cache)):
+            return subprocess.CompletedProcess(cmd, 1, "", "")
+        return real(cmd, *args, **kwargs)
+
+    monkeypatch.setattr(native.subprocess, "run", run)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        first, _ = native.compile_library(native.SOURCE, "liba.so")
+        second, _ = native.compile_library(native.SOURCE, "libb.so")
+    said = _said(caught, native.NativeCacheWarning)
+    if first is None:
+        pytest.skip("no host C compiler")
+    assert first.is_file() and second.is_file() and not str(first).startswith(str(emu_cache))
+    assert len(said) == 1 and "failed writing there" in said[0]
