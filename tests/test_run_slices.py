@@ -81,7 +81,10 @@ def test_ctrl_c_stops_cortexm_emu_run_with_status_130(tmp_path):
     env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
     argv = [sys.executable, "-m", "cortexm_emu", "run", str(elf), "spin", "--core", "m4",
             "--budget", str(10**15)]
-    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # SIGINT as in a user's shell: an ignored SIGINT (a test runner's worker, a shell's background
+    # job) is inherited and Python then installs no KeyboardInterrupt handler
+    proc = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         # the process announces nothing before it runs: wait for its first CPU second
         import time
