@@ -84,6 +84,13 @@ class Buffer:
             )
         return cls(bytes(size), name)
 
+    @classmethod
+    def floats(cls, values: Sequence[float], double: bool = False, name: str = "") -> Buffer:
+        """An array of ``float`` (binary32) or, with ``double``, ``double`` values, little-endian
+        (``CallResult.floats`` reads one back)."""
+        kind = F64 if double else F32
+        return cls(b"".join(kind(v).bits().to_bytes(8 if double else 4, "little") for v in values), name)
+
     def __post_init__(self) -> None:
         if not isinstance(self.data, (bytes, bytearray, memoryview)):
             raise ValueError(  # noqa: TRY004 - project rule: a bad parameter is a ValueError
@@ -201,6 +208,14 @@ class CallResult:
         return (
             self.return_value - (1 << 32) if self.return_value & 0x8000_0000 else self.return_value
         )
+
+    def floats(self, buffer: str | int, double: bool = False) -> tuple[float, ...]:
+        """A buffer (by name, or by index in ``buffers``) read as ``float`` (or ``double``) values."""
+        data = self.buffer(buffer) if isinstance(buffer, str) else self.buffers[buffer]
+        width = 8 if double else 4
+        if len(data) % width:
+            raise ValueError(f"Invalid floats of buffer {buffer!r}: {len(data)} bytes is not a multiple of {width}")
+        return struct.unpack(f"<{len(data) // width}{'d' if double else 'f'}", data)
 
     def buffer(self, name: str) -> bytes:
         if name not in self.buffer_names:

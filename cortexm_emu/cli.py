@@ -67,6 +67,7 @@ examples:
 --buf SPEC     a buffer in SRAM, its address passed as the argument:
                  size:N  or bare decimal N without a leading zero (64)  -> N zero bytes
                  hex:HEX or any other bare value (00112233, deadbeef)   -> those bytes
+                 f32:1.5,-2 / f64:1.5,-2  -> floats / doubles, little-endian
                so "--buf 64" is 64 zero bytes and "--buf 0064" or "--buf hex:64" is the byte 0x64.
                The stack and all buffers must fit the 512 MiB SRAM region 0x20000000-0x3FFFFFFF.
                A struct holding pointers: use the library (Buffer(..., pointers={0: Pointer("name")})).
@@ -74,7 +75,7 @@ examples:
                states at --clock MHZ (default: the part's maximum clock, said on stderr), prefetch, and
                ART / ICACHE / L1 caches switched by --cache on|off (default on); the core
                defaults to the board's. Results add the memory stall cycles and the time at
-               the clock. --core, if given, must be the board's core. Board options are for "run" only.
+               the clock. --core, if given, must be the board's core (with an f if the part has an FPU). Board options are for "run" only.
 Arguments are passed in the order given. Exit status: 0 ok, 1 emulator fault or bad ELF, 2 bad arguments.
 """
 

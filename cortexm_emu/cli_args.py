@@ -24,7 +24,13 @@ def parse_int(text: str) -> int:
 
 
 def parse_buffer(text: str) -> Buffer:
-    form = "expected size:N, hex:HEX, a decimal size such as 64 or hex bytes such as 00112233"
+    form = ("expected size:N, hex:HEX, f32:X,Y,.. or f64:X,Y,.. (floats or doubles), a decimal size such "
+            "as 64 or hex bytes such as 00112233")
+    if text.startswith(("f32:", "f64:")):
+        try:
+            return Buffer.floats([float(v) for v in text[4:].split(",")], double=text.startswith("f64:"))
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"invalid buffer {text!r} ({exc}); {form}") from None
     if text.startswith("size:"):
         size_text = text[5:]
         if not size_text.isdigit():

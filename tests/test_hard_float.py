@@ -6,11 +6,12 @@ refused by name."""
 from __future__ import annotations
 
 import json
+import struct
 from pathlib import Path
 
 import pytest
 
-from cortexm_emu import F32, F64, ElfError, Machine
+from cortexm_emu import F32, F64, Buffer, ElfError, Machine
 from cortexm_emu.cli import main
 from cortexm_emu.float_abi import split_vfp
 from cortexm_emu.toolchain import build, gcc_available
@@ -103,3 +104,30 @@ def test_the_cli_names_bad_float_arguments(capsys, text, message):
     with pytest.raises(SystemExit) as info:
         main(["run", "x.elf", "fmac", "--arg", text])
     assert info.value.code == 2 and message in capsys.readouterr().err
+
+
+@needs_gcc
+def test_a_buffer_of_floats_and_a_float_argument():
+    m = Machine("m4f")
+    m.load_elf(_hard())
+    result = m.call("scale", Buffer.floats([1.0, -2.5, 3.0]), 3, F32(2.0))
+    assert result.floats(0) == (2.0, -5.0, 6.0)
+
+
+def test_a_buffer_of_doubles_reads_back():
+    data = Buffer.floats([1.5, -0.25], double=True).data
+    assert len(data) == 16 and struct.unpack("<2d", data) == (1.5, -0.25)
+
+
+@needs_gcc
+def test_the_cli_takes_a_buffer_of_floats(capsys):
+    code = main(["run", str(_hard()), "scale", "--core", "m4f", "--buf", "f32:1,-2.5,3", "--arg", "3", "--arg", "2f",
+                 "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and struct.unpack("<3f", bytes.fromhex(out["buffers"][0]["hex"])) == (2.0, -5.0, 6.0)
+
+
+def test_the_cli_names_a_bad_float_buffer(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "x.elf", "scale", "--buf", "f32:1,x"])
+    assert "invalid buffer 'f32:1,x'" in capsys.readouterr().err
