@@ -25,11 +25,14 @@ from cortexm_emu.errors import (
     UnmappedAccess,
 )
 from cortexm_emu.flash import board_memory
+from cortexm_emu.float_abi import F32, F64
 from cortexm_emu.machine import Machine
 from cortexm_emu.memory import IdealMemory
 
 __all__ = [
     "U64",
+    "F32",
+    "F64",
     "board_memory",
     "BudgetExceeded",
     "Buffer",

@@ -57,6 +57,7 @@ class Accounting(Protocol):
         stay (no code changed since they were priced), so a warm call asks ``discover`` only
         for edges it has not seen; the counts are the same either way."""
     def clear_stop(self) -> None: ...
+    def set_instruction_limit(self, limit: int) -> None: ...
     @property
     def cycles(self) -> int: ...
     @property
@@ -69,6 +70,8 @@ class Accounting(Protocol):
     def stop_reason(self) -> int: ...
     def edges(self) -> dict[tuple[int | None, int], int]: ...
     def mispredictions(self) -> dict[int, int]: ...
+
+    def mispredictions_by_block(self) -> dict[tuple[int, int], int]: ...
     @property
     def branch_cycles(self) -> int: ...
     @property
@@ -135,6 +138,11 @@ class NativeAccounting:
         """Keep the counts, forget the stop reason (the run resumes after a discover stop)."""
         self._state.contents.stop_reason = RUNNING
 
+    def set_instruction_limit(self, limit: int) -> None:
+        """Stop before the block that would take the count past ``limit`` (0: no limit); the
+        counts are kept (the run loop resumes in slices, see ``Machine._run``)."""
+        self._state.contents.insn_limit = limit if limit else (1 << 64) - 1
+
     @property
     def cycles(self) -> int:
         return self._state.contents.cycles
@@ -198,6 +206,12 @@ class NativeAccounting:
     def mispredictions(self) -> dict[int, int]:
         """Misprediction cycles per predicted branch address since the last reset."""
         return _misprediction_cycles((edge.branch, edge.mispredicted) for edge in self._export())
+
+    def mispredictions_by_block(self) -> dict[tuple[int, int], int]:
+        """Misprediction cycles per (block ending in the branch, branch address)."""
+        return _misprediction_cycles_by_block(
+            (edge.prev, edge.branch, edge.mispredicted) for edge in self._export() if edge.prev != native.NO_PREV
+        )
 
 
 class PythonAccounting:
@@ -277,6 +291,9 @@ class PythonAccounting:
     def clear_stop(self) -> None:
         self._stop = RUNNING
 
+    def set_instruction_limit(self, limit: int) -> None:
+        self._insn_budget = limit
+
     @property
     def cycles(self) -> int:
         return self._cycles
@@ -307,6 +324,12 @@ class PythonAccounting:
     def mispredictions(self) -> dict[int, int]:
         return _misprediction_cycles((entry[3], entry[4]) for entry in self._table.values())
 
+    def mispredictions_by_block(self) -> dict[tuple[int, int], int]:
+        """Misprediction cycles per (block ending in the branch, branch address)."""
+        return _misprediction_cycles_by_block(
+            (key[0], entry[3], entry[4]) for key, entry in self._table.items() if key[0] is not None
+        )
+
     @property
     def tracing(self) -> bool:
         return self._trace_on
@@ -323,6 +346,17 @@ def _misprediction_cycles(edges: Iterable[tuple[int, int]]) -> dict[int, int]:
         if decoded is not None:
             address, penalty, _taken, _initial = decoded
             result[address] = result.get(address, 0) + mispredicted * penalty
+    return result
+
+
+def _misprediction_cycles_by_block(edges: Iterable[tuple[int, int, int]]) -> dict[tuple[int, int], int]:
+    """(block, branch, mispredicted count) per edge -> misprediction cycles per (block, branch
+    address): an edge's predicted branch is the final branch of its previous block, so a branch
+    shared by two overlapping blocks gets the cycles of each block apart."""
+    result: dict[tuple[int, int], int] = {}
+    for block, branch, mispredicted in edges:
+        for address, cycles in _misprediction_cycles([(branch, mispredicted)]).items():
+            result[(block, address)] = result.get((block, address), 0) + cycles
     return result
 
 

@@ -11,6 +11,11 @@ Every cycle of ``CallResult.cycles`` lands on exactly one row:
   into it (``edge_cost``, e.g. load pipelining across a block split) and
   memory-system extras (0 with ideal memory).
 
+An instruction that sits in two overlapping blocks (a branch into the middle of a block starts
+a second Unicorn block ending at the same place) has a row in each, each with that block's
+executions and the operand-dependent cycles of those executions only
+(``CallResult.dynamic_by_block``).
+
 Blocks are listed hottest first (most cycles).
 """
 
@@ -114,7 +119,7 @@ def annotate(machine: Machine, result: CallResult) -> list[BlockRows]:
                 cycles_each=cycles_each,
                 rule=rule,
                 source=_source(machine.timing, rule) if rule else "",
-                dynamic_cycles=result.dynamic_cycles.get(insn.address, 0),
+                dynamic_cycles=result.dynamic_by_block.get((address, insn.address), 0),
             )
             if index == 0:
                 row.carry_cycles = carry.get(address, 0)

@@ -15,6 +15,7 @@ follows each region.
 
 from __future__ import annotations
 
+import struct
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,6 +25,7 @@ from unicorn import arm_const as uc_arm
 
 from cortexm_emu.elf import ElfImage
 from cortexm_emu.errors import BufferOverrun, CalleeSavedClobbered, ElfError, FaultSite
+from cortexm_emu.float_abi import F32, F64
 from cortexm_emu.memory_map import (
     BUFFER_GUARD,
     HALT_SYMBOL,
@@ -81,6 +83,13 @@ class Buffer:
                 "(the 512 MiB SRAM region 0x20000000-0x3FFFFFFF holds the stack and every buffer)"
             )
         return cls(bytes(size), name)
+
+    @classmethod
+    def floats(cls, values: Sequence[float], double: bool = False, name: str = "") -> Buffer:
+        """An array of ``float`` (binary32) or, with ``double``, ``double`` values, little-endian
+        (``CallResult.floats`` reads one back)."""
+        kind = F64 if double else F32
+        return cls(b"".join(kind(v).bits().to_bytes(8 if double else 4, "little") for v in values), name)
 
     def __post_init__(self) -> None:
         if not isinstance(self.data, (bytes, bytearray, memoryview)):
@@ -166,6 +175,16 @@ class CallResult:
     clock_mhz: float | None = None
     #: board memory region of the stack and of each buffer ("stack", buffer names or indices)
     placement: dict[str, str] = field(default_factory=dict)
+    #: the calling convention used: "soft" (AAPCS base: everything in core registers) or "hard"
+    #: (VFP variant: F32/F64 arguments and the FP result in s/d registers; Tag_ABI_VFP_args = 1)
+    abi: str = "soft"
+    #: s0 and s1 after the call (hard float: the float result in s0, a double's in d0 = s1:s0)
+    return_s0: int = 0
+    return_s1: int = 0
+    #: ``dynamic_cycles`` split by the block that ran the instruction: (block start, instruction
+    #: address) -> cycles. An instruction in two overlapping blocks (a branch into the middle
+    #: of a block) has one entry per block; annotation sums these, so rows add up to ``cycles``
+    dynamic_by_block: dict[tuple[int, int], int] = field(default_factory=dict)
 
     @property
     def time_us(self) -> float | None:
@@ -173,10 +192,30 @@ class CallResult:
         return None if self.clock_mhz is None else self.cycles / self.clock_mhz
 
     @property
+    def return_float(self) -> float:
+        """The result as a ``float``: s0 (hard float) or r0's 32 bits (soft float)."""
+        bits = self.return_s0 if self.abi == "hard" else self.return_value
+        return struct.unpack("<f", bits.to_bytes(4, "little"))[0]
+
+    @property
+    def return_double(self) -> float:
+        """The result as a ``double``: d0 = s1:s0 (hard float) or r1:r0 (soft float)."""
+        bits = (self.return_s1 << 32) | self.return_s0 if self.abi == "hard" else self.return_value64
+        return struct.unpack("<d", bits.to_bytes(8, "little"))[0]
+
+    @property
     def return_value_signed(self) -> int:
         return (
             self.return_value - (1 << 32) if self.return_value & 0x8000_0000 else self.return_value
         )
+
+    def floats(self, buffer: str | int, double: bool = False) -> tuple[float, ...]:
+        """A buffer (by name, or by index in ``buffers``) read as ``float`` (or ``double``) values."""
+        data = self.buffer(buffer) if isinstance(buffer, str) else self.buffers[buffer]
+        width = 8 if double else 4
+        if len(data) % width:
+            raise ValueError(f"Invalid floats of buffer {buffer!r}: {len(data)} bytes is not a multiple of {width}")
+        return struct.unpack(f"<{len(data) // width}{'d' if double else 'f'}", data)
 
     def buffer(self, name: str) -> bytes:
         if name not in self.buffer_names:
@@ -343,6 +382,11 @@ def marshal(
             words = [named_buffer(arg, f"argument {position}").address]
         elif isinstance(arg, Buffer):
             words = [place(arg).address]
+        elif isinstance(arg, F32):  # soft-float ABI: the float's bits in a core register
+            words = [arg.bits()]
+        elif isinstance(arg, F64):
+            bits = arg.bits()
+            words = [bits & 0xFFFF_FFFF, bits >> 32]
         elif isinstance(arg, U64):
             if not isinstance(arg.value, int) or not -(1 << 63) <= arg.value < (1 << 64):
                 raise ValueError(
@@ -360,7 +404,7 @@ def marshal(
             words = [arg & 0xFFFF_FFFF]
         else:
             raise ValueError(  # noqa: TRY004 - project rule: a bad parameter is a ValueError
-                f"Invalid argument {position} of type {type(arg).__name__}; accepted: int, U64, Buffer, buffer name, Pointer"
+                f"Invalid argument {position} of type {type(arg).__name__}; accepted: int, U64, F32, F64, Buffer, buffer name, Pointer"
             )
         if len(words) == 2:
             ncrn = align_up(ncrn, 2)

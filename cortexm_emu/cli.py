@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -56,6 +57,8 @@ examples:
                bytes (0 .. its size): a pointer into the middle of a buffer (bufK alone is offset 0)
 --data SPEC    a buffer like --buf that is not passed as an argument itself (only --arg bufK+OFF
                points into it); printed with the others
+--arg 1.5f     a float argument (F32; 1.5d: a double, F64): in s0-s15/d0-d7 for a hard-float ELF
+               (Tag_ABI_VFP_args = 1, core m4f/m7f/m33f), else its bits in core registers
 --arg64 INT    a 64-bit argument (-2**63 .. 2**64-1; AAPCS: even register pair or 8-aligned stack slot)
 --reg rN=INT   set r4..r12 before the call (a function with its own calling convention); without
                --reg, r4-r11 start with known values and a function that returns with one of them
@@ -63,6 +66,7 @@ examples:
 --buf SPEC     a buffer in SRAM, its address passed as the argument:
                  size:N  or bare decimal N without a leading zero (64)  -> N zero bytes
                  hex:HEX or any other bare value (00112233, deadbeef)   -> those bytes
+                 f32:1.5,-2 / f64:1.5,-2  -> floats / doubles, little-endian
                so "--buf 64" is 64 zero bytes and "--buf 0064" or "--buf hex:64" is the byte 0x64.
                The stack and all buffers must fit the 512 MiB SRAM region 0x20000000-0x3FFFFFFF.
                A struct holding pointers: use the library (Buffer(..., pointers={0: Pointer("name")})).
@@ -290,6 +294,11 @@ def _buffers(result: CallResult) -> list[tuple[str, int, bytes]]:
     return sorted(rows, key=lambda row: int(row[0][3:]) if row[0][3:].isdigit() else -1)
 
 
+def _json_float(value: float) -> float | str:
+    """A float for JSON: finite as a number, inf/nan as their names (JSON has no such numbers)."""
+    return value if math.isfinite(value) else repr(value)
+
+
 def result_json(result: CallResult) -> dict[str, Any]:
     return {
         "function": result.function,
@@ -301,6 +310,9 @@ def result_json(result: CallResult) -> dict[str, Any]:
         "functions": list(result.functions),
         "return_value": result.return_value,
         "return_value64": result.return_value64,
+        "abi": result.abi,
+        **({"return_float": _json_float(result.return_float), "return_double": _json_float(result.return_double)}
+           if result.abi == "hard" else {}),
         "classes": dict(sorted(result.classes.items())),
         "buffers": [
             {"index": i, "name": name, "address": address, "size": len(data), "hex": data.hex()}
@@ -329,7 +341,8 @@ def _run(args: argparse.Namespace) -> int:
         f"instructions  {result.instructions}",
         f"stack         {result.stack_bytes} bytes",
         f"code          {result.code_bytes} bytes ({', '.join(result.functions)})",
-        f"return        r0 = {result.return_value} (0x{result.return_value:08x}), r1:r0 = 0x{result.return_value64:016x}",
+        f"return        r0 = {result.return_value} (0x{result.return_value:08x}), r1:r0 = 0x{result.return_value64:016x}"
+        + (f"; hard float: s0 = {result.return_float!r}, d0 = {result.return_double!r}" if result.abi == "hard" else ""),
         "classes       "
         + ", ".join(
             f"{name} {n}" for name, n in sorted(result.classes.items(), key=lambda kv: -kv[1])
@@ -433,6 +446,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `cortexm-emu annotate ... | head`: the reader left; not an error
         sys.stdout = None  # type: ignore[assignment]
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: the run loop returns to Python every slice (machine.RUN_SLICE)
+        print("cortexm-emu: interrupted (Ctrl-C)", file=sys.stderr)
+        return 130  # 128 + SIGINT, the shell's convention
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cortexm_emu.call import MAX_BUFFER_SIZE, SETTABLE_REGISTERS, U64, Buffer, Pointer
+from cortexm_emu.float_abi import F32, F64
 from cortexm_emu.memory_map import SRAM_END, SRAM_START
 
 
@@ -23,7 +24,13 @@ def parse_int(text: str) -> int:
 
 
 def parse_buffer(text: str) -> Buffer:
-    form = "expected size:N, hex:HEX, a decimal size such as 64 or hex bytes such as 00112233"
+    form = ("expected size:N, hex:HEX, f32:X,Y,.. or f64:X,Y,.. (floats or doubles), a decimal size such "
+            "as 64 or hex bytes such as 00112233")
+    if text.startswith(("f32:", "f64:")):
+        try:
+            return Buffer.floats([float(v) for v in text[4:].split(",")], double=text.startswith("f64:"))
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"invalid buffer {text!r} ({exc}); {form}") from None
     if text.startswith("size:"):
         size_text = text[5:]
         if not size_text.isdigit():
@@ -59,17 +66,27 @@ def _zeros(size_text: str, text: str, form: str) -> Buffer:
 _POINTER = re.compile(r"buf(\d{1,6})(?:\+(0x[0-9a-fA-F]{1,8}|\d{1,10}))?")
 
 
-def parse_arg(text: str) -> int | Pointer:
-    """``--arg``: an integer, or ``bufK[+OFF]`` (the K-th --buf's address plus OFF)."""
+_FLOAT = re.compile(r"([-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|inf|nan))([fd])", re.IGNORECASE)
+
+
+def parse_arg(text: str) -> int | Pointer | F32 | F64:
+    """``--arg``: an integer, ``bufK[+OFF]`` (the K-th --buf's address plus OFF), or a float with
+    the suffix ``f`` (float, F32) or ``d`` (double, F64): ``1.5f``, ``-2e3d``."""
     match = _POINTER.fullmatch(text)
     if match is not None:
         return Pointer(f"buf{int(match.group(1))}", int(match.group(2) or "0", 0))
+    floating = _FLOAT.fullmatch(text.strip())
+    if floating is not None:
+        try:
+            return (F32 if floating.group(2).lower() == "f" else F64)(float(floating.group(1)))
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"invalid float {text!r}: {exc}") from None
     try:
         return parse_int(text)
     except argparse.ArgumentTypeError:
         raise argparse.ArgumentTypeError(
             f"invalid integer {text!r}; expected e.g. 42, -1, 0x2A or 0b101010, "
-            "or bufK+OFF (the K-th --buf plus OFF bytes) such as buf0+16"
+            "bufK+OFF (the K-th --buf plus OFF bytes) such as buf0+16, or a float 1.5f / double 1.5d"
         ) from None
 
 

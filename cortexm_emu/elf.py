@@ -80,6 +80,11 @@ class ElfImage:
     functions: dict[str, Symbol]
     objects: dict[str, Symbol]
     sections: list[Section] = field(default_factory=list)
+    #: Tag_ABI_VFP_args of the build attributes (.ARM.attributes; Addenda to, and Errata in, the
+    #: ABI for the Arm Architecture, IHI 0045, "Tag_ABI_VFP_args"): 0 base AAPCS (soft float, also
+    #: when the tag or the section is absent), 1 VFP registers (hard float), 2 toolchain-specific,
+    #: 3 compatible with both (no FP arguments)
+    vfp_args: int = 0
     _sorted: list[Symbol] = field(default_factory=list, repr=False)
     _starts: list[int] = field(default_factory=list, repr=False)
 
@@ -142,6 +147,36 @@ def _region_problem(address: int, size: int) -> str:
     return "outside the 32-bit address space"
 
 
+def _segment_ranges(segments: list[Segment]) -> list[tuple[int, int, str]]:
+    """Every byte range the segments occupy: each one at its VMA (``memsz`` bytes) and its load
+    image at the LMA (``filesz`` bytes) when that differs."""
+    ranges = []
+    for index, seg in enumerate(segments):
+        kind = "writable" if seg.writable else ("executable" if seg.executable else "read-only")
+        label = f"PT_LOAD #{index} ({kind}, 0x{seg.vaddr:08x}-0x{seg.end - 1:08x})"
+        ranges.append((seg.vaddr, seg.end, label))
+        if seg.paddr != seg.vaddr and seg.data:
+            lma_end = seg.paddr + len(seg.data)
+            ranges.append((seg.paddr, lma_end, f"the load image (LMA 0x{seg.paddr:08x}-0x{lma_end - 1:08x}) of {label}"))
+    return ranges
+
+
+def _check_no_overlap(name: str, segments: list[Segment]) -> None:
+    """Refuse segments whose bytes overlap: a loader that writes them in turn would let the later
+    one silently replace the earlier (a writable segment over code zeroes or rewrites it). ELF
+    gABI (System V ABI, "Program Header": PT_LOAD entries are sorted by p_vaddr and each maps its
+    own bytes) has no meaning for two segments claiming the same address."""
+    ranges = sorted(r for r in _segment_ranges(segments) if r[1] > r[0])
+    for (_start_a, end_a, label_a), (start_b, end_b, label_b) in zip(ranges, ranges[1:]):
+        if start_b < end_a:
+            raise ElfError(
+                name,
+                f"overlapping segments: {label_a} and {label_b} share 0x{start_b:08x}-"
+                f"0x{min(end_a, end_b) - 1:08x}; a loader cannot place both (a linker script "
+                "that puts two output sections at the same address)",
+            )
+
+
 def _thumb_state(value: int, mapping: list[tuple[int, str]]) -> tuple[bool, str]:
     """Whether a function symbol is Thumb code. ELF for the Arm Architecture (IHI 0044) §5.5.3:
     bit 0 of an STT_FUNC value is set for a Thumb function; §5.5.5: mapping symbols $a / $t mark
@@ -163,6 +198,8 @@ def load_elf_image(path: str | Path) -> ElfImage:
     path = Path(path)
     name = str(path)
     try:
+        if path.exists() and not path.is_file():  # a folder, a device (/dev/zero would never end)
+            raise ElfError(name, "not a regular file (a folder, device or pipe)")
         raw = path.read_bytes()
     except OSError as exc:
         raise ElfError(name, f"cannot read the file ({exc.strerror or exc})") from exc
@@ -236,6 +273,7 @@ def _parse(path: Path, raw: bytes) -> ElfImage:
         )
     if not segments:
         raise ElfError(name, "no loadable (PT_LOAD) segment")
+    _check_no_overlap(name, segments)
     sections = [
         Section(
             name=sec.name,
@@ -297,4 +335,29 @@ def _parse(path: Path, raw: bytes) -> ElfImage:
         functions=functions,
         objects=objects,
         sections=sections,
+        vfp_args=_vfp_args(name, elf),
     )
+
+
+#: Tag_ABI_VFP_args values (IHI 0045 "Tag_ABI_VFP_args, (=28), uleb128")
+VFP_ARGS = {0: "base AAPCS (soft float)", 1: "VFP registers (hard float)", 2: "toolchain-specific (custom)",
+            3: "compatible with both (no floating-point arguments)"}
+
+
+def _vfp_args(name: str, elf: ELFFile) -> int:
+    """Tag_ABI_VFP_args of the file's public ("aeabi") build attributes; 0 when absent."""
+    section = elf.get_section_by_name(".ARM.attributes")
+    if section is None or not hasattr(section, "iter_subsections"):
+        return 0
+    value = 0
+    for subsection in section.iter_subsections():
+        if subsection.header["vendor_name"] != "aeabi":
+            continue
+        for sub in subsection.iter_subsubsections():
+            for attribute in sub.iter_attributes():
+                if attribute.tag == "TAG_ABI_VFP_ARGS":
+                    value = attribute.value
+    if value not in VFP_ARGS:
+        raise ElfError(name, f"Tag_ABI_VFP_args = {value!r} in .ARM.attributes; known values: "
+                             + ", ".join(f"{k} {v}" for k, v in VFP_ARGS.items()))
+    return value

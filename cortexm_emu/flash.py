@@ -245,6 +245,8 @@ class BoardMemory:
     def __post_init__(self) -> None:
         if not self.name:
             caches = "caches on" if self.cache else "caches off"
+            if not self.board.accelerators:  # e.g. the STM32WL33: no ART, ICACHE or flash cache
+                caches = "no caches"
             prefetch = "prefetch on" if self.prefetch else "prefetch off"
             if not self.board.prefetch.present:
                 prefetch = "no prefetch"
@@ -754,6 +756,9 @@ def board_memory(
         dcache: CacheGeometry | None = icache
     else:
         dcache = _geometry_for(d_choice, read_bytes, notes)
+    if not board.accelerators:
+        cache_on = False  # nothing to switch on: the name says "no caches", describe() cache False
+        notes.append(f"no cache on {board.part} (the profile lists no [[accelerators]])")
     if not board.prefetch.present:
         prefetch_on = False
         notes.append(f"no flash prefetch buffer ({board.prefetch.citation.source})")

@@ -9,29 +9,25 @@ Usage::
     r.cycles, r.instructions, r.stack_bytes, r.buffers[1]
 
 What the count covers
-    From the first instruction of the function to its own return included
-    (BX LR / POP {PC}, with the pipeline refill of that branch); the caller's BL
-    is not counted. ``instructions`` counts every instruction issued, including
-    IT-block instructions whose condition failed.
+    From the first instruction of the function to its own return included (BX LR / POP {PC},
+    with the pipeline refill of that branch); the caller's BL is not counted. ``instructions``
+    counts every instruction issued, including IT-block instructions whose condition failed.
 
 How it counts (per block, not per instruction)
-    Unicorn reports each translated block it enters (UC_HOOK_BLOCK). The
-    accounting (native C by default, see :mod:`cortexm_emu.accounting`) counts
-    EDGES: previous block -> this block. Each new block and each new edge is
-    decoded, checked and priced once (:mod:`cortexm_emu.pricing`), and
-    cycles = sum(count(edge) x cost(edge)) + dynamic costs + the return's
-    taken_extra + the memory system's replayed stalls. Operand-dependent
-    instructions (divides, M3 long multiplies) get a UC_HOOK_CODE at their
-    address only, which adds ``model.dynamic_cost(kind, uc)`` each time they run.
+    Unicorn reports each translated block it enters (UC_HOOK_BLOCK). The accounting (native C by
+    default, see :mod:`cortexm_emu.accounting`) counts EDGES: previous block -> this block. Each
+    new block and each new edge is decoded, checked and priced once (:mod:`cortexm_emu.pricing`),
+    and cycles = sum(count(edge) x cost(edge)) + dynamic costs + the return's taken_extra + the
+    memory system's replayed stalls. Operand-dependent instructions (divides, M3 long multiplies)
+    get a UC_HOOK_CODE at their address only, adding ``model.dynamic_cost(kind, uc)`` each time.
 
 The parts
-    :mod:`cortexm_emu.memory_map` (segments, stack, guards, return address),
-    :mod:`cortexm_emu.call` (Buffer, U64, CallResult, AAPCS marshalling, buffers with
-    canaries), :mod:`cortexm_emu.pricing` (blocks, edges, cycles at a PPB access),
-    :mod:`cortexm_emu.faults` (what stopped Unicorn, as a named fault). This module
-    builds them, installs the hooks (each only when a feature needs it, each holding the
-    machine weakly) and runs the call. DWT and SysTick are memory-mapped callbacks
-    (:mod:`cortexm_emu.ppb`) reading :meth:`cortexm_emu.pricing.Pricing.cycles_at_access`.
+    :mod:`cortexm_emu.memory_map` (segments, stack, guards, return address), :mod:`cortexm_emu.call`
+    (Buffer, U64, CallResult, AAPCS marshalling, buffers with canaries), :mod:`cortexm_emu.pricing`
+    (blocks, edges, cycles at a PPB access), :mod:`cortexm_emu.faults` (what stopped Unicorn, as a
+    named fault). This module builds them, installs the hooks (each only when a feature needs it,
+    each holding the machine weakly) and runs the call, in slices (Ctrl-C). DWT and SysTick are
+    memory-mapped callbacks (:mod:`cortexm_emu.ppb`) reading ``Pricing.cycles_at_access``.
 """
 
 from __future__ import annotations
@@ -77,6 +73,13 @@ from cortexm_emu.cores import CoreInfo, core_info
 from cortexm_emu.elf import ElfImage, load_elf_image
 from cortexm_emu.errors import BudgetExceeded, EmulatorError
 from cortexm_emu.faults import FaultDecoder, InvalidAccess
+from cortexm_emu.float_abi import (
+    check_float_abi,
+    check_vfp_used,
+    read_vfp_result,
+    split_vfp,
+    write_vfp,
+)
 from cortexm_emu.memory import FlashReads, HistoryMemory, IdealMemory, MemoryReplay, MemorySystem
 from cortexm_emu.memory_blocks import BlockSwitches
 from cortexm_emu.memory_map import (
@@ -95,6 +98,10 @@ from cortexm_emu.registers import RegisterBatch
 if TYPE_CHECKING:
     from cortexm_emu.boards import Board
     from cortexm_emu.flash import OnOff, Placement, Start
+
+
+#: instructions per slice of a run (``Machine._run``): Python, and so Ctrl-C, gets control this often
+RUN_SLICE = 5_000_000
 
 
 def _weak(method: Callable[..., Any]) -> Callable[..., Any]:
@@ -195,6 +202,7 @@ class Machine:
                 f"{self.image.path} is already loaded; use a new Machine for another ELF"
             )
         image = load_elf_image(path)
+        check_float_abi(image, self.info.title, self.has_fpu)
         self.layout = map_image(self.uc, image, self.page, self.stack_size)
         self.image = image
         self._arena = BufferArena(self.uc, self.page, self.layout.buffers_base)
@@ -237,6 +245,10 @@ class Machine:
             if chosen:
                 options["timing"] = model_for(core or memory.board.core, **chosen)
         return cls(core or memory.board.core, memory, **options)
+
+    @property
+    def has_fpu(self) -> bool:  # core m4f/m7f/m33f, or a board whose part has one
+        return self.info.fpu or bool(getattr(self.timing, "fpu", False))
 
     @property
     def halt_address(self) -> int:
@@ -283,21 +295,19 @@ class Machine:
     ) -> CallResult:
         """Call ``function`` with AAPCS arguments and run it to its return.
 
-        ``args``: ints (32-bit, signed or unsigned), :class:`U64` (64-bit), :class:`Buffer`
-        (its SRAM address is passed) or the name of a buffer given in ``buffers`` (a mapping
-        name -> Buffer; its address is passed and ``result.buffer(name)`` reads it back;
-        named buffers no argument refers to are allocated too). ``budget``: instructions the call may execute
-        (checked before each block; ``None``: no limit); ``cycle_budget``: the same in
-        cycles (static block costs). ``keep_state``: keep .data/.bss from the previous
-        call instead of restoring them from the ELF (the default restores, so the same
-        call always gives the same result). ``registers``: values of r4-r12 for a function with
-        its own calling convention ({"r4": 1, ...}; the others start at 0); without it r4-r11
-        start with known values
-        and a function that returns with one of them or SP changed raises CalleeSavedClobbered
-        (AAPCS IHI 0042 §6.1.1); ``aapcs=False`` skips that check for code with its own
-        convention (e.g. measurement sequences that use r4-r11 freely; r4-r12 then start at 0).
-        Arguments may also be :class:`Pointer` (a named buffer's address
-        plus an offset), and a Buffer's ``pointers`` make it a struct holding pointers.
+        ``args``: ints (32-bit, signed or unsigned), :class:`U64` (64-bit), :class:`F32`/:class:`F64`
+        (in s/d registers for a hard-float ELF, else as their bits), :class:`Buffer` (its SRAM address)
+        or the name of a buffer given in ``buffers`` (name -> Buffer; its address is passed and
+        ``result.buffer(name)`` reads it back; named buffers no argument refers to are allocated too),
+        or :class:`Pointer` (a named buffer's address plus an offset); a Buffer's ``pointers`` make it
+        a struct holding pointers. ``budget``: instructions the call may execute (checked before each
+        block; ``None``: no limit); ``cycle_budget``: the same in cycles (static block costs).
+        ``keep_state``: keep .data/.bss from the previous call instead of restoring them from the ELF
+        (the default restores, so the same call always gives the same result). ``registers``: r4-r12
+        for a function with its own calling convention ({"r4": 1, ...}; the others start at 0);
+        without it r4-r11 start with known values and a function that returns with one of them or SP
+        changed raises CalleeSavedClobbered (AAPCS IHI 0042 §6.1.1); ``aapcs=False`` skips that check
+        (e.g. measurement sequences that use r4-r11 freely; r4-r12 then start at 0).
         """
         image = self._require_image()
         layout, arena = self._require_layout(), self._arena
@@ -308,17 +318,21 @@ class Machine:
         if not keep_state:
             restore_writable(self.uc, image, self.page)
         arena.free()
+        hard = image.vfp_args == 1
+        args, vfp_words = split_vfp(args) if hard else (args, {})
         words, stack_words = marshal(args, dict(buffers or {}), arena.allocate, arena.write)
         uc = self.uc
         paint_stack(uc, layout)
         check_abi = aapcs and registers is None
         sp = enter(uc, self._entry_registers, words, stack_words, layout.stack_top, layout.halt_address, extra, check_abi)
+        if hard:
+            write_vfp(uc, vfp_words)
         self.ppb.reset()
         self._reset_run_state()
         # edges priced by earlier calls stay while no code changed: Python is asked for new ones only
         self.accounting.reset(budget or 0, cycle_budget or 0, self.pricing.code_unchanged_since_last_call())
         try:
-            self._run(entry, function)
+            self._run(entry, function, budget or 0)
         finally:
             self.pricing.price_cache.flush()  # blocks priced by this call, for later runs
         acc = self.accounting
@@ -330,6 +344,9 @@ class Machine:
         dynamic = dict(self._dynamic_cycles)  # + the mispredictions the accounting counted (M7)
         for address, extra in acc.mispredictions().items():
             dynamic[address] = dynamic.get(address, 0) + extra
+        by_block = dict(self._dynamic_by_block)
+        for key, extra in acc.mispredictions_by_block().items():
+            by_block[key] = by_block.get(key, 0) + extra
         cycles = acc.cycles - acc.branch_cycles + sum(dynamic.values()) + final_taken + replay.cycles
         counts = block_counts(edges)
         executed = self.pricing.executed_functions(image, counts)
@@ -339,6 +356,10 @@ class Machine:
         if check_abi:
             check_callee_saved(returned, function, sp, self.info.title)
         r0, r1 = returned[:2]
+        classes = self.pricing.classes(counts)
+        if vfp_words:
+            check_vfp_used(image, function, classes, self.timing)
+        s0, s1 = read_vfp_result(uc) if hard else (0, 0)
         return CallResult(
             function=function,
             core=self.core,
@@ -346,7 +367,7 @@ class Machine:
             return_value64=(r1 << 32) | r0,
             cycles=cycles,
             instructions=acc.instructions,
-            classes=self.pricing.classes(counts),
+            classes=classes,
             stack_bytes=stack_depth(uc, layout, sp),
             code_bytes=sum(sym.size for sym in executed),
             functions=tuple(sym.name for sym in executed),
@@ -356,6 +377,10 @@ class Machine:
             block_counts=counts,
             edge_counts=edges,
             dynamic_cycles=dynamic,
+            dynamic_by_block=by_block,
+            abi="hard" if hard else "soft",
+            return_s0=s0,
+            return_s1=s1,
             exit_block=acc.current if acc.current is not None else entry,
             accounting=acc.kind,
             memory=self.memory.name,
@@ -416,11 +441,12 @@ class Machine:
 
     # -- the run loop -------------------------------------------------------------------------
     def _reset_run_state(self) -> None:
-        self._pending: Exception | None = None
+        self._pending: BaseException | None = None
         self._restart_block: Block | None = None
         self._invalid: InvalidAccess | None = None
         self._interrupt: tuple[int, int] | None = None
         self._dynamic_cycles: dict[int, int] = {}
+        self._dynamic_by_block: dict[tuple[int, int], int] = {}
         self.pricing.access_seq = (-1, 0)
         self._flash_reads = FlashReads()
         if self._read_log is not None:
@@ -428,9 +454,19 @@ class Machine:
         if getattr(self, "_block_switches", None) is not None:
             self._block_switches.reset()
 
-    def _run(self, entry: int, function: str) -> None:
+    def _slice_limit(self, budget: int, length: int) -> int:
+        """The count the run next returns to Python at: ``length`` on, not past ``budget`` (0: none)."""
+        return min(self.accounting.instructions + length, budget) if budget else self.accounting.instructions + length
+
+    def _run(self, entry: int, function: str, budget: int = 0) -> None:
+        """Run to the return, in slices of :data:`RUN_SLICE` instructions (a Ctrl-C is raised in Python
+        only): a slice ends like a budget, before a block is counted, and the run resumes at it."""
         start = entry
         halt = self.halt_address
+        length = RUN_SLICE
+        limit = self._slice_limit(budget, length)
+        self.accounting.set_instruction_limit(limit)
+        stopped_at = -1
         while True:
             try:
                 self.uc.emu_start(start | 1, halt)
@@ -453,6 +489,17 @@ class Machine:
                 self.accounting.clear_stop()
                 start = block.address
                 continue
+            if reason == acct.STOP_INSN_BUDGET and limit != budget:
+                # a slice ended (a pending KeyboardInterrupt is raised here); a slice shorter than
+                # the uncounted block grows until it fits
+                if self.accounting.instructions == stopped_at:
+                    length *= 2
+                stopped_at = self.accounting.instructions
+                limit = self._slice_limit(budget, length)
+                self.accounting.set_instruction_limit(limit)
+                self.accounting.clear_stop()
+                start = self.uc.reg_read(uc_arm.UC_ARM_REG_PC)
+                continue
             if reason in (acct.STOP_INSN_BUDGET, acct.STOP_CYCLE_BUDGET):
                 pc = self.uc.reg_read(uc_arm.UC_ARM_REG_PC)
                 what = "instruction" if reason == acct.STOP_INSN_BUDGET else "cycle"
@@ -472,7 +519,7 @@ class Machine:
                 )
             return
 
-    def _fault_from(self, exc: UcError) -> Exception:
+    def _fault_from(self, exc: UcError) -> BaseException:
         if self._pending is not None:
             error, self._pending = self._pending, None
             return error
@@ -501,7 +548,7 @@ class Machine:
                 block.hooks_ready = True
             info = self.pricing.edge(prev, block)
             return info.cost, block.count, info.branch
-        except Exception as exc:  # noqa: BLE001 - raised again by _run once Unicorn has stopped
+        except BaseException as exc:  # noqa: BLE001 - raised again by _run once Unicorn has stopped (Ctrl-C too)
             self._pending = exc
             return None
 
@@ -521,6 +568,9 @@ class Machine:
             return
         extra = self.timing.dynamic_cost(kind, uc)
         self._dynamic_cycles[address] = self._dynamic_cycles.get(address, 0) + extra
+        # the block hook ran first: the current block is the one running this instruction
+        key = (self.accounting.current or 0, address)
+        self._dynamic_by_block[key] = self._dynamic_by_block.get(key, 0) + extra
 
     def _cycles_at_access(self, address: int) -> int:
         return self.pricing.cycles_at_access(
@@ -572,14 +622,5 @@ class Machine:
         uc.emu_stop()
 
 
-__all__ = [
-    "DEFAULT_BUDGET",
-    "DEFAULT_STACK_SIZE",
-    "HALT_SYMBOL",
-    "U64",
-    "Block",
-    "Buffer",
-    "CallResult",
-    "EdgeInfo",
-    "Machine",
-]
+__all__ = ["DEFAULT_BUDGET", "DEFAULT_STACK_SIZE", "HALT_SYMBOL", "U64", "Block", "Buffer", "CallResult", "EdgeInfo",
+           "Machine"]

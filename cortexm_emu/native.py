@@ -20,8 +20,11 @@ import os
 import shutil
 import subprocess
 import tempfile
+import warnings
 from functools import cache
 from pathlib import Path
+
+from cortexm_emu.toolchain import BuildCacheWarning
 
 SOURCE = Path(__file__).resolve().parent / "blockcount.c"
 CFLAGS = ("-O2", "-shared", "-fPIC", "-std=c99")
@@ -120,30 +123,102 @@ def compile_library(source: Path, library_name: str) -> tuple[Path | None, str]:
         key.update(part)
     out_dir = cache_root() / key.hexdigest()[:24]
     lib = out_dir / library_name
-    if lib.is_file():
+    if lib.exists() and _cached_library_ok(lib):
         return lib, ""
     try:
         out_dir.mkdir(parents=True, exist_ok=True)
         (out_dir / f"probe.{os.getpid()}.tmp").touch()
         (out_dir / f"probe.{os.getpid()}.tmp").unlink()
-    except OSError:  # an unwritable cache (the build cache says so): compile in a temporary folder
-        out_dir = Path(tempfile.mkdtemp(prefix="cortexm_emu-native-"))
-        atexit.register(shutil.rmtree, out_dir, ignore_errors=True)
-        lib = out_dir / library_name
+    except OSError as exc:  # an unwritable cache: compile in a temporary folder
+        out_dir, lib = _elsewhere(library_name, f"{exc.strerror or exc}")
     tmp = out_dir / f"tmp.{os.getpid()}.so"
     try:
-        result = subprocess.run(
-            [compiler, *CFLAGS, str(source), "-o", str(tmp)],
-            capture_output=True,
-            text=True,
-            check=False,
-        )
-        if result.returncode != 0:
-            return None, f"{compiler} failed on {source.name}: {result.stderr.strip()}"
-        tmp.replace(lib)  # atomic: parallel test workers may race here
+        failure = _cc(compiler, source, tmp)
+        if failure and out_dir.parent == cache_root():
+            # a compiler that cannot write its output (a full disk) fails like one that rejects
+            # the source: compile once more outside the cache to tell which it is
+            scratch, scratch_lib = _elsewhere(library_name, "")
+            if not _cc(compiler, source, scratch_lib):
+                _say_once(cache_root(), f"{compiler} failed writing there and succeeded elsewhere: {failure}")
+                return scratch_lib, ""
+        if failure:
+            return None, f"{compiler} failed on {source.name}: {failure}"
+        try:
+            record = lib.with_name(lib.name + ".sha256")
+            _write_atomic(record, hashlib.sha256(tmp.read_bytes()).hexdigest().encode())
+            tmp.replace(lib)  # atomic: parallel test workers may race here
+        except OSError as exc:  # a full disk: use the library from a temporary folder
+            _say_once(cache_root(), f"{exc.strerror or exc}")
+            elsewhere, lib = _elsewhere(library_name, "")
+            shutil.move(tmp, lib)
     finally:
         tmp.unlink(missing_ok=True)
     return lib, ""
+
+
+class NativeCacheWarning(BuildCacheWarning):
+    """A cached native library failed its checksum (compiled again) or the native cache cannot be
+    written (compiled in a temporary folder); names the file or folder."""
+
+
+_SAID: set[Path] = set()
+
+
+def _say_once(folder: Path, problem: str) -> None:
+    if folder not in _SAID:
+        _SAID.add(folder)
+        warnings.warn(f"native library cache {folder} cannot be written ({problem}): compiling in a temporary "
+                      "folder", NativeCacheWarning, stacklevel=4)
+
+
+def _elsewhere(library_name: str, problem: str) -> tuple[Path, Path]:
+    folder = Path(tempfile.mkdtemp(prefix="cortexm_emu-native-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    if problem:
+        _say_once(cache_root(), problem)
+    return folder, folder / library_name
+
+
+def _cc(compiler: str, source: Path, output: Path) -> str:
+    """Compile ``source`` to ``output``: "" on success, else the compiler's message (or status)."""
+    result = subprocess.run([compiler, *CFLAGS, str(source), "-o", str(output)], capture_output=True, text=True,
+                            check=False)
+    if result.returncode == 0 and output.is_file():
+        return ""
+    return result.stderr.strip() or f"it exited with status {result.returncode} and printed nothing"
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+    try:
+        tmp.write_bytes(data)
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+def _cached_library_ok(lib: Path) -> bool:
+    """Whether the cached ``lib`` is the one compiled there: a regular file whose SHA-256 is its record's
+    (``<lib>.sha256``). A library of the format before records is compiled again quietly; one that fails
+    its record (replaced, corrupted: loading it could count differently or crash) with a warning."""
+    record = lib.with_name(lib.name + ".sha256")
+    try:
+        if not lib.is_file() or (record.exists() and not record.is_file()):
+            problem = "is not a regular file"
+        elif not record.exists():
+            return False
+        elif hashlib.sha256(lib.read_bytes()).hexdigest() == record.read_text(encoding="ascii").strip():
+            return True
+        else:
+            problem = "does not match its checksum (replaced or corrupted)"
+    except (OSError, ValueError) as exc:
+        problem = f"is unreadable ({exc})"
+    warnings.warn(f"cached native library {lib} {problem}: compiling it again", NativeCacheWarning, stacklevel=4)
+    try:
+        lib.unlink()
+    except OSError:
+        pass
+    return False
 
 
 def open_library(source: Path, library_name: str) -> tuple[ctypes.CDLL | None, str]:

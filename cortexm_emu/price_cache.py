@@ -11,22 +11,54 @@ checks are stored, so a stored price is a block this model accepts.
 
 The file is this package's own cache (a pickle of its dataclasses, written atomically with a
 temporary file and a rename; parallel writers may each drop the other's new entries, never
-corrupt the file). ``$CORTEXM_EMU_NO_PRICE_CACHE`` turns it off; an unreadable file is
-ignored and rewritten.
+corrupt the file). ``$CORTEXM_EMU_NO_PRICE_CACHE`` turns it off.
+
+Every read and write is checked: each entry carries the SHA-256 of its bytes, and an entry that
+does not match it (a price edited or corrupted on disk) is priced again, never used; a file that
+cannot be read or is not this format is ignored and rewritten; a write that fails (any OSError:
+a full disk, a read-only folder) leaves the run on its in-memory prices. Each of these is said
+once per file with a :class:`PriceCacheWarning` naming it. The checksum finds corruption and
+edits, not a forger who recomputes it.
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import pickle
+import warnings
 from pathlib import Path
 from typing import Any
 
+from cortexm_emu.toolchain import BuildCacheWarning
+
 #: one stored block: (price, branches, always_branches, instruction count)
 Entry = tuple[Any, bool, bool, int, bool]  # price, branches, always branches, count, alignment-free
-#: a cache file holds (_FORMAT, {(address, code): pickled Entry}): each entry is unpickled only
-#: when its block runs, so a file that holds the blocks of many programs loads fast
-_FORMAT = 3
+#: a cache file holds (_FORMAT, {(address, code): checksum + pickled Entry}): each entry is
+#: checked and unpickled only when its block runs, so a file that holds the blocks of many
+#: programs loads fast
+_FORMAT = 4
+_DIGEST = 16  # bytes of SHA-256 before each stored entry
+
+
+class PriceCacheWarning(BuildCacheWarning):
+    """The price cache file is unreadable, holds an entry that fails its checksum, or cannot be
+    written; names the file (a BuildCacheWarning, so every front end shows it as a cache warning)."""
+
+
+#: (path, problem kind) already said in this process
+_SAID: set[tuple[Path, str]] = set()
+
+
+def _say_once(path: Path, kind: str, message: str) -> None:
+    if (path, kind) not in _SAID:
+        _SAID.add((path, kind))
+        warnings.warn(f"price cache {path} {message}", PriceCacheWarning, stacklevel=4)
+
+
+def _sealed(entry: Entry) -> bytes:
+    stored = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+    return hashlib.sha256(stored).digest()[:_DIGEST] + stored
 
 
 def cache_dir() -> Path:
@@ -50,11 +82,22 @@ class PriceCache:
 
     def _read(self) -> dict[tuple[int, bytes], bytes]:
         try:
+            if not self.path.is_file():
+                if self.path.exists():
+                    _say_once(self.path, "read", "is not a regular file: ignored, prices computed again")
+                return {}
             with open(self.path, "rb") as handle:
                 fmt, entries = pickle.load(handle)
-        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError):
+        except FileNotFoundError:
             return {}
-        return entries if fmt == _FORMAT and isinstance(entries, dict) else {}
+        except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError,
+                IndexError, MemoryError) as exc:
+            _say_once(self.path, "read", f"cannot be read ({type(exc).__name__}: {exc}): ignored, prices computed "
+                                         "again and the file rewritten")
+            return {}
+        if fmt != _FORMAT or not isinstance(entries, dict):
+            return {}  # another format of this package (an older version): replaced quietly
+        return entries
 
     def get(self, address: int, code: bytes) -> Entry | None:
         if not self.enabled:
@@ -62,14 +105,18 @@ class PriceCache:
         stored = self._load().get((address, code))
         if stored is None:
             return None
+        if not isinstance(stored, bytes) or hashlib.sha256(stored[_DIGEST:]).digest()[:_DIGEST] != stored[:_DIGEST]:
+            _say_once(self.path, "checksum", f"holds a price that fails its checksum (block at 0x{address:08x}; "
+                                             "edited or corrupted): priced again, never used")
+            return None
         try:
-            return pickle.loads(stored)
+            return pickle.loads(stored[_DIGEST:])
         except (pickle.UnpicklingError, EOFError, ValueError, TypeError, AttributeError, ImportError):
             return None  # priced again, and stored again
 
     def put(self, address: int, code: bytes, entry: Entry) -> None:
         if self.enabled:
-            stored = pickle.dumps(entry, protocol=pickle.HIGHEST_PROTOCOL)
+            stored = _sealed(entry)
             self._load()[(address, code)] = stored
             self._new[(address, code)] = stored
 
@@ -80,11 +127,16 @@ class PriceCache:
         entries = self._read()
         entries.update(self._new)
         self._new = {}
+        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
             with open(tmp, "wb") as handle:
                 pickle.dump((_FORMAT, entries), handle, protocol=pickle.HIGHEST_PROTOCOL)
             tmp.replace(self.path)
-        except OSError:
-            pass  # a read-only or full cache directory only costs the next run its pricing
+        except OSError as exc:  # a read-only or full cache directory costs the next run its pricing only
+            _say_once(self.path, "write", f"cannot be written ({exc.strerror or exc}): prices kept in memory only")
+        finally:
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass

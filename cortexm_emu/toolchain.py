@@ -197,28 +197,60 @@ def build(
         out_dir = _unwritable(_cache_dir(), exc) / digest
         out_dir.mkdir(parents=True, exist_ok=True)
         elf = out_dir / "out.elf"
+    what = f"{', '.join(s.name for s in sources)} ({core}, -{opt})"
     tmp = out_dir / f"out.{os.getpid()}.tmp"
-    cmd = list(command[:-1]) + [f"-ffile-prefix-map={root}=.", "-o", str(tmp)]
     try:
-        result = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=root)
-        if result.returncode != 0:
-            raise ToolchainError(f"{compiler} failed for {', '.join(s.name for s in sources)} ({core}, -{opt}):\n"
-                                 f"{result.stderr.strip()}")
+        failure = _compile(command, root, tmp)
+        if failure and out_dir.parent == _cache_dir():
+            # A compiler that cannot write its output (a full disk, a quota) fails like one that
+            # rejects the sources: build once more outside the cache to tell which it is.
+            scratch = Path(tempfile.mkdtemp(prefix="cortexm_emu-probe-"))
+            try:
+                if not _compile(command, root, scratch / "out.elf"):
+                    said = OSError(f"{compiler} failed writing there and succeeded elsewhere: {failure}")
+                    out_dir = _unwritable(_cache_dir(), said) / digest
+                    out_dir.mkdir(parents=True, exist_ok=True)
+                    elf = out_dir / "out.elf"
+                    tmp.unlink(missing_ok=True)
+                    tmp = out_dir / f"out.{os.getpid()}.tmp"
+                    shutil.move(scratch / "out.elf", tmp)
+                    failure = ""
+            finally:
+                shutil.rmtree(scratch, ignore_errors=True)
+        if failure:
+            raise ToolchainError(f"{compiler} failed for {what}:\n{failure}")
         record = {"schema": BUILD_RECORD_SCHEMA, "key": digest, "elf_sha256": _sha256(tmp.read_bytes()),
                   "compiler": compiler, "compiler_version": version, "command": [*command, str(elf)]}
         # The record first, then the ELF: an out.elf that exists always has its record beside it.
         try:
             _write_atomic(out_dir / "build.json", json.dumps(record, indent=1).encode())
             tmp.replace(elf)
-        except OSError as exc:  # e.g. a folder where out.elf should be: keep this build elsewhere
-            out_dir = _unwritable(_cache_dir(), exc, f"{elf} cannot be replaced") / digest
-            out_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:  # a folder where out.elf should be, a full disk
+            out_dir = _unwritable(_cache_dir(), exc, f"{elf} cannot be written") / digest
             elf = out_dir / "out.elf"
-            _write_atomic(out_dir / "build.json", json.dumps(record, indent=1).encode())
-            shutil.move(tmp, elf)
+            try:
+                out_dir.mkdir(parents=True, exist_ok=True)
+                _write_atomic(out_dir / "build.json", json.dumps(record, indent=1).encode())
+                shutil.move(tmp, elf)
+            except OSError as again:
+                raise ToolchainError(f"cannot store the build of {what} in the cache nor in {out_dir}: "
+                                     f"{again.strerror or again}") from again
     finally:
         tmp.unlink(missing_ok=True)
     return Build(elf, compiler, version, command + (str(elf),), cached=False)
+
+
+def _compile(command: tuple[str, ...], root: Path, output: Path) -> str:
+    """Run the compiler driver writing ``output``: "" on success, else what went wrong (its stderr,
+    or its exit status when it printed nothing)."""
+    cmd = list(command[:-1]) + [f"-ffile-prefix-map={root}=.", "-o", str(output)]
+    result = subprocess.run(cmd, capture_output=True, text=True, check=False, cwd=root)
+    if result.returncode == 0 and output.is_file():
+        return ""
+    message = (result.stderr or "").strip() or (result.stdout or "").strip()
+    if result.returncode == 0:
+        return f"it exited with status 0 but wrote no {output.name}"
+    return message or f"it exited with status {result.returncode} and printed nothing"
 
 
 _QUOTED_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.MULTILINE)
@@ -273,13 +305,17 @@ def _cached_elf_ok(elf: Path, digest: str) -> bool:
     (the caller rebuilds it)."""
     record_path = elf.with_name("build.json")
     try:
+        if record_path.exists() and not record_path.is_file():  # e.g. a symlink to /dev/zero
+            raise ValueError("not a regular file")
         record = json.loads(record_path.read_text(encoding="utf-8"))
     except FileNotFoundError:
         problem, name = "has no build record (build.json)", elf
     except (OSError, ValueError) as exc:
         problem, name = f"is unreadable or not JSON ({exc})", record_path
     else:
-        if not isinstance(record, dict) or record.get("schema") != BUILD_RECORD_SCHEMA \
+        if not elf.is_file():  # e.g. a symlink to /dev/zero: never read it whole
+            problem, name = "is not a regular file", elf
+        elif not isinstance(record, dict) or record.get("schema") != BUILD_RECORD_SCHEMA \
                 or record.get("key") != digest or not isinstance(record.get("elf_sha256"), str):
             problem, name = "does not describe this build (schema, key or elf_sha256)", record_path
         else:

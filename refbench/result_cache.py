@@ -1,9 +1,13 @@
 """The measurement result cache: one self-describing JSON record per key, written atomically.
 
-A record is trusted only when its ``key`` equals the fields it is looked up by and its ``result``
-has every field with the right type (:data:`RESULT_FIELDS`). A record that cannot be read, is not
-JSON, or carries a malformed result is discarded with a :class:`ResultCacheWarning` naming the
-file, and the measurement runs again. A cache folder that cannot be written is said once (naming
+A record is trusted only when its ``key`` equals the fields it is looked up by, its ``checksum``
+is the SHA-256 of the rest of the record (:func:`record_checksum`: an edited number, e.g. cycles
+raised to 10^30 or halved, no longer matches) and its ``result`` has every field with the right
+type (:data:`RESULT_FIELDS`). A record that cannot be read, is not JSON, fails its checksum or
+carries a malformed result is discarded with a :class:`ResultCacheWarning` naming the file, and
+the measurement runs again; a record without a checksum (written before records had one) is
+measured again and replaced. The checksum finds corruption and edits, not a forger who
+recomputes it. A cache folder that cannot be written is said once (naming
 the folder); the run goes on without storing. Writes go through ``<key>.<pid>.tmp`` and
 ``os.replace``, and the temporary file is removed whatever stops the write (an interrupt too).
 """
@@ -44,6 +48,12 @@ RESULT_FIELDS: dict[str, tuple[str, Any]] = {
 }
 
 
+def record_checksum(record: dict[str, Any]) -> str:
+    """SHA-256 of ``record`` without its ``checksum`` field (canonical JSON: sorted keys)."""
+    body = {name: value for name, value in record.items() if name != "checksum"}
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
 def result_problem(record: Any) -> str:
     """Why ``record``'s result is malformed (the first field that fails), or ""."""
     result = record.get("result") if isinstance(record, dict) else None
@@ -77,6 +87,8 @@ class ResultCache:
         other fields, or when it is unusable (then discarded with a warning naming the file)."""
         path = self.path(self.key_of(fields))
         try:
+            if not path.is_file() and path.exists():  # a folder, a device: /dev/zero would never end
+                return self._discard(path, "is not a regular file")
             text = path.read_text(encoding="utf-8")
         except (FileNotFoundError, NotADirectoryError):  # no record (or no cache folder at all)
             return None
@@ -88,6 +100,10 @@ class ResultCache:
             return self._discard(path, f"is not JSON ({exc})")
         if not isinstance(record, dict) or record.get("key") != fields:
             return None
+        if "checksum" not in record:  # a record of the format before checksums: measured again
+            return None
+        if record["checksum"] != record_checksum(record):
+            return self._discard(path, "does not match its checksum (edited or corrupted)")
         problem = result_problem(record)
         if problem:
             return self._discard(path, f"has a malformed result: {problem}")
@@ -109,6 +125,7 @@ class ResultCache:
             return None
         path = self.path(self.key_of(fields))
         tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        record = {**record, "checksum": record_checksum(record)}
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
             tmp.write_text(json.dumps(record, indent=1, sort_keys=True), encoding="utf-8")

@@ -324,7 +324,7 @@ def test_bad_function_and_arguments_are_named():
         m.call("negate", 2**32)
     with pytest.raises(
         ValueError,
-        match=r"Invalid argument 1 of type float; accepted: int, U64, Buffer, buffer name",
+        match=r"Invalid argument 1 of type float; accepted: int, U64, F32, F64, Buffer, buffer name",
     ):
         m.call("weighted", 1, 2.0)
     with pytest.raises(ValueError, match=r"Invalid budget 0"):

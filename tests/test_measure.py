@@ -12,6 +12,7 @@ from refbench import measure
 from refbench.kernels import harness as harness_module
 from refbench.kernels.catalog import family
 from refbench.measure import Job, Measurer, ResultCache, make_inputs, plan
+from refbench.result_cache import record_checksum
 
 
 @pytest.fixture
@@ -126,6 +127,7 @@ def test_cache_hit_keeps_the_verified_flag_of_the_stored_run(cache):
     record = json.loads(path.read_text())
     record["result"]["verified"] = False
     record["result"]["mismatch"] = "digest: stored failure"
+    record["checksum"] = record_checksum(record)  # as a failed run stores it (an edit without it is refused)
     path.write_text(json.dumps(record))
     hit = Measurer("m4").measure(job)
     assert hit.cached and not hit.verified and hit.mismatch == "digest: stored failure"

@@ -46,6 +46,16 @@ def fp_refusal(model: Any, insn: Any, name: str, text: str, groups: set[int]) ->
         return f"{text}: Advanced SIMD or A-profile extension instruction, not in the {title} FPU"
     if cs_arm.ARM_GRP_DPVFP in groups and model.core in _SINGLE_PRECISION and name not in _TRANSFERS:
         return f"{text}: double-precision arithmetic; {_SINGLE_PRECISION[model.core]}"
+    if cs_arm.ARM_GRP_DPVFP in groups and name not in _TRANSFERS:
+        # double-precision arithmetic is priced only by a class that says so (pattern "double"):
+        # a single-precision count is never taken for it
+        doubles = sorted({m for e in model.data.classes if e.fpu and e.pattern == "double" for m in e.mnemonics}
+                         - _TRANSFERS)
+        if name not in doubles:
+            return (
+                f"{text}: double-precision {name!r} has no cycle count in {model.data.path.name} "
+                f"(double precision priced: {', '.join(doubles) or 'none'}); not modelled on {model.core}f"
+            )
     if model._class_of(insn, name) is None:
         priced = ", ".join(sorted({m for e in model.data.classes if e.fpu for m in e.mnemonics}))
         return (
