@@ -25,9 +25,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from refbench.datafile import DataFileError
 from refbench.inputs import TEMPLATE_PATH, Assumptions, detect_format, read_input
@@ -429,3 +433,168 @@ def test_cache_and_prefetch_stated_with_a_board_are_kept():
     assert figures[0].clock_mhz == 400
     assert figures[0].cache == "cache off, prefetch unknown (assumed); wait states from the board profile"
     assert "at 400 MHz as given; flash wait states, prefetch and caches from the profile (cache off" in figures[0].notes
+
+
+# --- what editors, terminals and spreadsheets save (issue 32) -------------------------------
+
+def test_one_line_that_is_not_utf8_is_reported_and_the_others_read(tmp_path):
+    lines = WOLF4_LOG.encode("utf-8").split(b"\n")
+    lines[7] = lines[7].replace(b"SHA-256", b"SHA-256\xb5")  # line 8: a Latin-1 'µ' inside a row
+    lines[0] += b" \xff\xfe noise"                            # line 1: noise on a line without a figure
+    path = tmp_path / "serial.log"
+    path.write_bytes(b"\n".join(lines))
+    figures, problems = read_input(path, assumptions=M4_170)
+    assert [f.line for f in figures] == [6, 7, 9, 10]
+    assert [(p.line, p.why.split(";")[0]) for p in problems] == [
+        (1, "the line has bytes that are not UTF-8 (shown as U+FFFD)"),
+        (8, "the line has bytes that are not UTF-8 (shown as U+FFFD)")]
+    assert "\ufffd" in problems[1].text and "unknown algorithm" in problems[1].why
+
+
+@pytest.mark.parametrize("encoding, prefix", [("utf-8", b"\xef\xbb\xbf"), ("utf-16-le", b"\xff\xfe"),
+                                              ("utf-16-be", b"\xfe\xff"), ("utf-16-le", b"")])
+def test_byte_order_marks_and_utf16_are_read(tmp_path, encoding, prefix):
+    table = "algorithm,operation,value,unit\nSHA-256,hash,978.5,KiB/s\nAES-128-CBC,encrypt,10.4,MiB/s\n"
+    path = tmp_path / "excel.csv"
+    path.write_bytes(prefix + table.replace("\n", "\r\n").encode(encoding))
+    figures, problems = read_input(path, assumptions=M4_170)
+    assert problems == [] and [(f.algorithm, f.value, f.line) for f in figures] == [
+        ("SHA-256", 978.5, 2), ("AES-128-CBC", 10.4, 3)]
+    log = tmp_path / "powershell.log"
+    log.write_bytes(prefix + WOLF4_LOG.encode(encoding))
+    assert [f.line for f in read_input(log, assumptions=M4_170)[0]] == [6, 7, 8, 9, 10]
+
+
+def test_binary_directory_and_too_large_inputs_name_the_file(tmp_path):
+    from refbench.inputs.decode import MAX_INPUT_BYTES
+
+    binary = tmp_path / "firmware.bin"
+    binary.write_bytes(b"\x7fELF\x01\x01\x01\x00" + bytes(range(256)))
+    with pytest.raises(ValueError, match=r"Invalid input \(.*firmware.bin\): a NUL byte at offset 7: not a text"):
+        read_input(binary, assumptions=M4_170)
+    with pytest.raises(ValueError, match=r"Invalid input \(.*\): a directory; give the log or table file in it"):
+        read_input(tmp_path, assumptions=M4_170)
+    huge = tmp_path / "capture.log"
+    with huge.open("wb") as handle:  # sparse: nothing is written or read
+        handle.truncate(50 * 1024 * 1024)
+    with pytest.raises(ValueError, match=r"capture.log\): 52,428,800 bytes, more than the 8 MiB"):
+        read_input(huge, assumptions=M4_170)
+    with pytest.raises(ValueError, match=r"<stdin>\): .* bytes, more than the 8 MiB"):
+        read_input("x" * (MAX_INPUT_BYTES + 1), assumptions=M4_170)
+
+
+def test_deeply_nested_json_is_a_data_file_error_not_a_recursion_error():
+    with pytest.raises(DataFileError, match="JSON nested too deeply"):
+        read_input("[" * 100_000 + "]" * 100_000, name="deep.json", assumptions=M4_170)
+    nested = json.dumps([{"algorithm": "SHA-256", "operation": "hash", "value": [[[1]]], "unit": "KiB/s"}])
+    figures, problems = read_input(nested, name="nested.json", assumptions=M4_170)
+    assert figures == [] and problems[0].why.startswith("Invalid value (a JSON array); a value must be a string")
+
+
+@pytest.mark.parametrize("row", [
+    wolf_sym(WOLF4_SYM, "SHA-256", 0, "KB", 1.022, 0.0),
+    WOLF4_ASYM % ("RSA", 2048, "public", "", 99999, "ops took", 0.0, "sec", "avg", 0.0, 0.0, "ops/sec"),
+])
+def test_a_zero_rate_is_reported_as_below_the_resolution_not_judged(row):
+    text = "\n".join([WOLF_VERSION % "4.4.1", WOLF_HEADER % (1024, 1.0), row]) + "\n"
+    figures, problems = read_input(text, assumptions=M4_170)
+    assert figures == [] and "below the printed resolution" in problems[0].why and problems[0].line == 5
+    mbed_text = mbed("SHA-256", MBED_SYM % (0, 0)) + "\n" + mbed("MD5", MBED_SYM % (9000, 13)) + "\n"
+    figures, problems = read_input(mbed_text, assumptions=M4_170, format="mbedtls")
+    assert [f.algorithm for f in figures] == ["MD5"] and "0 KiB/s printed: below" in problems[0].why
+
+
+def test_duplicate_rows_and_the_same_file_twice_are_judged_once(tmp_path):
+    from refbench.inputs.options import read_inputs
+
+    log = tmp_path / "run.log"
+    log.write_text(WOLF4_LOG + WOLF4_LOG, encoding="utf-8")  # a log pasted twice
+    read = read_inputs([str(log)], M4_170)
+    assert [f.line for f in read.figures] == [6, 7, 8, 9, 10]
+    assert [(p.line, p.why) for p in read.problems][:1] == [
+        (18, f"the same figure as {log}:6 (a duplicate row): judged once, there")]
+    assert [p.line for p in read.problems] == [18, 19, 20, 21, 22]
+    copy = tmp_path / "copy.log"
+    copy.write_text(WOLF4_LOG, encoding="utf-8")
+    both = read_inputs([str(log), str(copy)], M4_170)
+    assert len(both.figures) == 5 and {p.file for p in both.problems} == {str(log), str(copy)}
+    link = tmp_path / "link.log"
+    link.symlink_to(log)
+    for again in (str(link), f"{tmp_path}/./run.log"):
+        with pytest.raises(ValueError, match=rf"Invalid --input \('{re.escape(again)}'\): given twice \(the same file "
+                                             rf"as --input '{re.escape(str(log))}'\)"):
+            read_inputs([str(log), again], M4_170)
+
+
+@pytest.mark.parametrize("clock", [float("inf"), float("nan"), 0.0, -1.0])
+def test_a_clock_that_is_not_a_finite_positive_number_is_refused(clock):
+    with pytest.raises(ValueError, match=r"Invalid clock_mhz \(.*\); must be a finite number > 0"):
+        Assumptions(core="m4", clock_mhz=clock)
+
+
+# --- fuzz: any bytes end in figures, reported lines or one named error -----------------------
+
+_REAL_LINES = [t for p in sorted((Path(__file__).parent / "fixtures" / "logs").glob("*.txt"))
+               for t in p.read_text(encoding="utf-8").splitlines() if t.strip()]
+_TABLE_LINES = TEMPLATE_PATH.read_text(encoding="utf-8").splitlines() + [
+    "algorithm,operation,value,unit", '[{"algorithm": "SHA-256", "value": 1, "unit": "ms"}]', '{"figures": [',
+    "]}", "[", "{", '"x": 1e999', "SHA-256,hash,1e308,KiB/s", "SHA-256,hash,nan,KiB/s"]
+
+
+def _mutate(line: str, data: st.DataObject) -> str:
+    """A real line with a slice cut out, a character replaced or digits changed."""
+    how = data.draw(st.sampled_from(["keep", "cut", "replace", "digits"]))
+    if how == "keep" or not line:
+        return line
+    i = data.draw(st.integers(0, len(line) - 1))
+    if how == "cut":
+        return line[:i] + line[data.draw(st.integers(i, len(line))):]
+    if how == "replace":
+        return line[:i] + data.draw(st.characters()) + line[i + 1:]
+    return re.sub(r"\d+", lambda m: data.draw(st.sampled_from(["0", "0.000", "99999999999", m[0] * 40, ""])), line)
+
+
+_LINE = st.one_of(st.sampled_from(_REAL_LINES), st.sampled_from(_TABLE_LINES), st.text(max_size=40))
+
+
+def _fuzz_input(data: st.DataObject) -> bytes:
+    lines = [_mutate(t, data) for t in data.draw(st.lists(_LINE, max_size=30))]
+    raw = "\n".join(lines).encode(data.draw(st.sampled_from(["utf-8", "utf-8-sig", "utf-16"])), "surrogatepass")
+    if data.draw(st.booleans()):  # stray bytes: serial noise, a truncated multi-byte character
+        at = data.draw(st.integers(0, len(raw)))
+        raw = raw[:at] + data.draw(st.binary(max_size=6)) + raw[at:]
+    return raw
+
+
+def _check_reading(data: st.DataObject) -> None:
+    raw = _fuzz_input(data)
+    fmt = data.draw(st.sampled_from([None, "wolfcrypt", "mbedtls", "csv", "json"]))
+    try:
+        figures, problems = read_input(raw, name="fuzz.log", format=fmt, assumptions=M4_170)
+    except DataFileError as exc:
+        assert "fuzz.log" in str(exc)
+        return
+    except ValueError as exc:
+        assert "fuzz.log" in str(exc) or str(exc).startswith("Invalid ")
+        return
+    from refbench.inputs.decode import decode
+
+    lines = len(decode(raw, "fuzz.log").text.splitlines())  # str.splitlines: the readers' line numbers
+    for f in figures:
+        assert math.isfinite(f.value) and f.value > 0, f
+        assert 1 <= f.line <= lines and f.source == "fuzz.log"
+    for p in problems:
+        assert 1 <= p.line <= lines and p.file == "fuzz.log" and p.why
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fuzz_readers_small_budget(data):
+    _check_reading(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_fuzz_readers_large_budget(data):
+    _check_reading(data)

@@ -5,6 +5,7 @@ memory system, and the library build. Every figure read from an input carries th
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Literal
@@ -68,8 +69,8 @@ class Assumptions:
             value = getattr(self, name)
             if value not in SETTINGS:
                 raise ValueError(f"Invalid {name} ({value!r}); accepted: {', '.join(SETTINGS)}")
-        if self.clock_mhz is not None and not self.clock_mhz > 0:
-            raise ValueError(f"Invalid clock_mhz ({self.clock_mhz!r}); must be > 0")
+        if self.clock_mhz is not None and not (math.isfinite(self.clock_mhz) and self.clock_mhz > 0):
+            raise ValueError(f"Invalid clock_mhz ({self.clock_mhz!r}); must be a finite number > 0")
         if self.wait_states is not None and (isinstance(self.wait_states, bool) or self.wait_states < 0):
             raise ValueError(f"Invalid wait_states ({self.wait_states!r}); must be an integer >= 0")
         if self.core is not None:

@@ -277,7 +277,7 @@ def read_mbedtls(lines: list[Line], *, assumptions: Assumptions, placement: Plac
             problems.append(line.problem(f"unknown algorithm: {exc}"))
             continue
         rows.append((line, title, fields, match))
-    clock_rows = [(m["kib"], m["cpb"]) for _, _, _, m in rows if m.re is SYM and m["cpb"]]
+    clock_rows = [(m["kib"], m["cpb"]) for _, _, _, m in rows if m.re is SYM and m["cpb"] and float(m["kib"]) > 0]
     version, notes = _build_notes(banner, assumptions, placement, clock_rows)
     figures: list[Figure] = []
     for line, title, fields, match in rows:
@@ -293,6 +293,8 @@ def _figure(line: Line, title: str, fields: dict, m: re.Match[str], assumptions:
                   fields=fields)
     heap = f"; {m['heap']} heap bytes" if "heap" in m.groupdict() and m["heap"] else ""
     if m.re is SYM:
+        if float(m["kib"]) == 0:
+            return line.problem(f"0 {m['unit']} printed: below the printed resolution, too coarse to judge")
         label = ("'KB/s' read as 1024 bytes (the benchmark divides by 1024 under every label)"
                  if m["unit"] == "KB/s" else "KiB/s")
         cpb = (f"the benchmark's own {m['cpb']} cycles/byte (mbedtls_timing_hardclock)" if m["cpb"]

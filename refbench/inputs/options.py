@@ -10,6 +10,7 @@ built-in pages' boards (:func:`uses_inputs` tells which).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,6 +19,8 @@ from typing import TextIO
 from refbench.datafile import DataFileError
 from refbench.inputs import FORMATS, Assumptions, Problem, read_input
 from refbench.inputs.assumptions import SETTINGS
+from refbench.inputs.decode import MAX_INPUT_BYTES
+from refbench.inputs.duplicates import drop_duplicates
 from refbench.published.model import PERIPHERALS, Figure
 
 #: options that state the assumptions of an input; without --input they are an error
@@ -59,8 +62,8 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                             "depends on it)")
     group.add_argument("--compiler", metavar="TEXT", help="with --input: the compiler that built the benchmark")
     group.add_argument("--options", dest="build_options", metavar="FLAGS",
-                       help="with --input: the optimisation options, written --options=-O2 (-Os, -O2, -O3: the level "
-                            "the kernels are built at for rule e)")
+                       help="with --input: the optimisation level, written --options=-O2 (-Os, -O2 or -O3: the level "
+                            "the kernels are built at for rule e; any other is refused, not dropped)")
     group.add_argument("--hardware", action="append", metavar="PERIPHERALS",
                        help=f"with --input: crypto peripherals the run used ({', '.join(sorted(PERIPHERALS))}; "
                             "comma-separated or repeated); their algorithms' figures are hardware figures")
@@ -89,8 +92,23 @@ def check_options(args: argparse.Namespace) -> str | None:
     return None
 
 
+def check_level(text: str | None) -> None:
+    """``ValueError`` unless ``--options`` names a level the kernels are built at for rule e
+    (``workloads.toml [build] opt_of_options``): a level it does not know would be dropped, and
+    every level compared, without a word."""
+    from refbench.sanity.workloads import WORKLOADS
+
+    levels = WORKLOADS.build["opt_of_options"]
+    if text is None or text in levels:
+        return
+    raise ValueError(f"Invalid --options ({text!r}): not an optimisation level the kernels are built at; accepted: "
+                     f"{', '.join(repr(k) for k in levels)} (written --options=-O2; leave it out when the level is "
+                     "not known: every level is then compared)")
+
+
 def assumptions_from(args: argparse.Namespace) -> Assumptions:
     """The :class:`Assumptions` the options state (``ValueError`` naming the bad option)."""
+    check_level(args.build_options)
     hardware = tuple(p.strip().upper() for text in args.hardware or () for p in text.split(",") if p.strip())
     try:
         assumptions = Assumptions(board=args.board[0] if args.board else None, core=args.core, clock_mhz=args.clock,
@@ -118,28 +136,28 @@ class ReadInputs:
 
 def read_inputs(paths: list[str], assumptions: Assumptions, format: str | None = None,
                 stdin: TextIO | None = None) -> ReadInputs:
-    """Read each of ``paths`` (``-``: ``stdin``, default ``sys.stdin``, once). Raises ``ValueError``
-    naming the input for a missing or unreadable file, an undetectable format or assumptions that
-    place no part; :class:`DataFileError` for a table with a bad header."""
+    """Read each of ``paths`` (``-``: ``stdin``, default ``sys.stdin``, once); a figure that
+    repeats an earlier one (in any input) is reported and judged once. Raises ``ValueError``
+    naming the input for a file given twice (under any name), a directory, a missing, unreadable,
+    binary or too large file, an undetectable format or assumptions that place no part;
+    :class:`DataFileError` for a table with a bad header."""
     figures: list[Figure] = []
     problems: list[Problem] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # the file each input is (its real path), the name it was given as
     for path in paths:
-        if path in seen:
-            raise ValueError(f"Invalid --input ({path!r}): given twice")
-        seen.add(path)
         if path == "-":
-            source: Path | str = (stdin or sys.stdin).read()
-            name = "<stdin>"
+            stream = stdin or sys.stdin
+            buffer = getattr(stream, "buffer", None)
+            source: Path | bytes | str = (buffer.read(MAX_INPUT_BYTES + 1) if buffer is not None
+                                          else stream.read(MAX_INPUT_BYTES + 1))
+            name, identity = "<stdin>", "-"
         else:
-            file = Path(path)
-            if not file.is_file():
-                raise ValueError(f"Invalid --input ({path!r}): no such file")
-            try:
-                source = file.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise ValueError(f"Invalid --input ({path!r}): cannot be read as UTF-8 text ({exc})") from None
-            name = path
+            source, name = Path(path), path
+            identity = os.path.realpath(path)
+        if identity in seen:
+            same = "" if seen[identity] == path else f" (the same file as --input {seen[identity]!r})"
+            raise ValueError(f"Invalid --input ({path!r}): given twice{same}; each input is judged once")
+        seen[identity] = path
         try:
             found, skipped = read_input(source, assumptions=assumptions, name=name, format=format)
         except DataFileError:
@@ -148,4 +166,5 @@ def read_inputs(paths: list[str], assumptions: Assumptions, format: str | None =
             raise ValueError(f"{exc}" if name in str(exc) else f"{name}: {exc}") from None
         figures += found
         problems += skipped
-    return ReadInputs(figures, problems)
+    figures, duplicates = drop_duplicates(figures)
+    return ReadInputs(figures, problems + duplicates)

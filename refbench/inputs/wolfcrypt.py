@@ -207,12 +207,18 @@ def _row(line: Line, m: re.Match[str], run: _Run, assumptions: Assumptions, plac
             input_unit_bytes(LIBRARY, version, m["rate_unit"])
         except ValueError as exc:
             return line.problem(str(exc))
+        if float(m["rate"]) == 0:
+            return line.problem(f"0 {m['rate_unit']}/s printed: below the printed resolution (0.001), too coarse "
+                                "to judge")
         aux = [Aux("amount", float(m["amount"]), m["amount_unit"], m["amount"]),
                Aux("duration", float(m["seconds"]), "s", m["seconds"])]
         if m["cpb"]:
             aux.append(Aux("cycles_per_byte", float(m["cpb"]), "cycles/byte", m["cpb"]))
         return build_figure(metric="throughput", value=float(m["rate"]), unit=m["rate_unit"] + "/s",
                             text=m["rate"], aux=tuple(aux), **common)
+    if float(m["avg"]) == 0:
+        return line.problem("0 ms per operation printed: below the printed resolution (0.001 ms), too coarse to "
+                            "judge")
     aux = (Aux("ops", float(m["ops"]), "ops", m["ops"]), Aux("duration", float(m["seconds"]), "s", m["seconds"]),
            Aux("ops_per_s", float(m["ops_per_s"]), "ops/s", m["ops_per_s"]))
     return build_figure(metric="time_per_op", value=float(m["avg"]), unit="ms", text=m["avg"], aux=aux, **common)
@@ -237,6 +243,9 @@ def _csv_row(line: Line, text: str, run: _Run, assumptions: Assumptions, placeme
     avg, ops_per_s = cells[columns.index("avg ms")], cells[columns.index("ops/sec")]
     if not (_NUMBER.fullmatch(avg) and _NUMBER.fullmatch(ops_per_s)):
         return line.problem("wolfCrypt -csv public-key row: avg ms and ops/sec must be numbers")
+    if float(avg) == 0:
+        return line.problem("0 ms per operation printed: below the printed resolution (0.001 ms), too coarse to "
+                            "judge")
     name = " ".join(" ".join(cells[: columns.index("avg ms")]).split())
     fields = _classify(line, name)
     if isinstance(fields, Problem):
