@@ -249,6 +249,10 @@ def test_wolfssl_page_section_fed_back_as_a_log_gives_the_built_in_verdicts(tmp_
     (["--input", "-", "--core", "m4", "--clock", "170", "--options=-O1"],
      "Invalid --options ('-O1'): not an optimisation level the kernels are built at; accepted: '-Os', '-O2', '-O3'"),
     (["--input", "-", "--core", "m4", "--clock", "170", "--options=-Ofast -flto"], "Invalid --options ('-Ofast -flto')"),
+    (["--input", "-", "--core", "m4", "--clock", "170", "--option", "GCM_HUGE"], "Invalid --option ('GCM_HUGE')"),
+    (["--input", "-", "--core", "m4", "--clock", "170", "--hardware", "AES,GPU"], "Invalid --hardware ('GPU')"),
+    (["--input", "-", "--core", "m4", "--clock", "170", "--hardware", "AES-GCX"], "Invalid --hardware ('AES-GCX')"),
+    (["--option", "GCM_SMALL"], "Invalid --option: it states what an --input ran on"),
     (["--input", "tests", "--core", "m4", "--clock", "170"],
      "Invalid input (tests): a directory; give the log or table file in it"),
 ])

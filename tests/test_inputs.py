@@ -148,7 +148,7 @@ def test_wolfcrypt_5x_newer_units_cycles_device_and_curves():
     assert normalise(cbc).cycles_per_byte == pytest.approx(96e6 / (17.261 * 1048576))
     assert cbc.implementation == "hardware" and cbc.hw == ("AES",)  # AES stated as used
     assert figures[1].implementation == "hardware"                  # 'HW' device column
-    assert figures[2].implementation == "software" and figures[2].unit == "KiB/s"
+    assert figures[2].implementation == "hardware" and figures[2].unit == "KiB/s"  # GMAC follows AES-GCM
     assert cbc.board is None and cbc.core == "Cortex-M33" and cbc.clock_mhz == 96
     assert "no board profile; Cortex-M33 at 96 MHz; 3 flash wait states; cache on; prefetch off" in cbc.notes
     assert cbc.cache.startswith("cache on, prefetch off, 3 wait states")
@@ -598,3 +598,74 @@ def test_fuzz_readers_small_budget(data):
 @given(st.data())
 def test_fuzz_readers_large_budget(data):
     _check_reading(data)
+
+
+# --- the build: --option NAME[=VALUE] and --hardware with its followers ---------------------
+
+BUILD_LOG = "\n".join([
+    WOLF_VERSION % "5.6.6", WOLF_HEADER % (1024, 1.0),                                         # lines 1-4
+    wolf_sym(WOLF5_SYM, "AES-128-GCM-enc", 2, "MiB", 1.000, 2.000),                            # 5
+    wolf_sym(WOLF5_SYM, "AES-128-CBC-enc", 3, "MiB", 1.000, 3.000),                            # 6
+    wolf_sym(WOLF5_SYM, "GMAC Table 4-bit", 4, "MiB", 1.000, 4.000),                           # 7
+    wolf_sym(WOLF5_SYM, "SHA-256", 2, "MiB", 1.000, 2.000),                                    # 8
+    wolf_sym(WOLF5_SYM, "MD5", 5, "MiB", 1.000, 5.000),                                        # 9
+    wolf5_asym("ECDSA", 256, "sign", 20, 1.000),                                               # 10
+]) + "\n"
+
+
+def test_build_options_set_math_assembly_and_the_kernel_option_rule_e_reads():
+    from refbench.sanity.libraries import stated_options
+
+    stated = ("WOLFSSL_SP_ARM_CORTEX_M_ASM", "WOLFSSL_SP_SMALL=1", "USE_FAST_MATH", "GCM_SMALL", "WOLFSSL_ARMASM",
+              "MBEDTLS_AES_ROM_TABLES")
+    figures, problems = read_input(BUILD_LOG, name="build.log",
+                                   assumptions=Assumptions(core="m4", clock_mhz=120, build=stated))
+    assert problems == []
+    ecdsa = figure_at(figures, 10)
+    assert ecdsa.math == "SP math, Cortex-M assembly (small)"  # the SP assembly outranks fastmath
+    assert ecdsa.asm.startswith("WOLFSSL_ARMASM")
+    assert ecdsa.config == "as logged; built with GCM_SMALL"
+    assert "WOLFSSL_SP_SMALL=1 (the smaller, slower SP code" in ecdsa.notes
+    assert "not applied (options of another library): MBEDTLS_AES_ROM_TABLES" in ecdsa.notes
+    assert stated_options(figures)[("build.log", ecdsa.section)] == {"gcm": "GCM_TABLE_4BIT"}  # the log's GMAC row
+    without_gmac = [f for f in figures if f.algorithm != "GMAC"]
+    assert stated_options(without_gmac)[("build.log", ecdsa.section)] == {"gcm": "GCM_SMALL"}
+    plain, _ = read_input(BUILD_LOG, name="build.log", assumptions=Assumptions(core="m4", clock_mhz=120))
+    assert figure_at(plain, 10).math is None and figure_at(plain, 10).config == "as logged"
+    assert ("build.log", ecdsa.section) not in stated_options([f for f in plain if f.algorithm != "GMAC"])
+    with pytest.raises(ValueError, match=r"Invalid --option \('GCM_HUGE'\): not a library build option refbench "
+                                         r"knows; accepted \(the library's own names.*GCM_SMALL"):
+        Assumptions(core="m4", clock_mhz=120, build=("GCM_HUGE",))
+
+
+@pytest.mark.parametrize("hardware, expected", [
+    (("AES",), {5: ["AES"], 6: ["AES"], 7: ["AES"]}),
+    (("AES-GCM",), {5: ["AES"], 7: ["AES"]}),
+    (("AES-128-GCM",), {5: ["AES"], 7: ["AES"]}),
+    (("SHA-256",), {8: ["HASH"]}),
+    (("HASH",), {8: ["HASH"], 9: ["HASH"]}),
+    (("AES-CBC", "PKA"), {6: ["AES"], 10: ["PKA"]}),
+])
+def test_hardware_per_algorithm_with_its_followers(hardware, expected):
+    figures, _ = read_input(BUILD_LOG, assumptions=Assumptions(core="m4", clock_mhz=120, hardware=hardware))
+    assert {f.line: list(f.hw) for f in figures if f.hw} == expected
+    assert {f.line for f in figures if f.implementation == "hardware"} == set(expected)
+    if 7 in expected:
+        assert "GMAC follows AES-128-GCM, AES-192-GCM, AES-256-GCM in hardware (wolfSSL/wolfssl" in \
+            figure_at(figures, 7).notes
+
+
+def test_build_options_file_names_what_the_rules_know():
+    from refbench.inputs.build import load_build_options
+    from refbench.sanity.libraries import LIBRARIES
+    from refbench.sanity.pubkey_cost import load_costs
+
+    options, followers = load_build_options()
+    kernels = {k: spec.options for k, spec in LIBRARIES["wolfssl"].kernels.items()}
+    matches = [rule["match"] for rule in load_costs()["libraries"] if rule["library"] == "wolfSSL" and rule["match"]]
+    for option in options.values():
+        if option.kernel:
+            assert option.name in kernels[option.kernel], option.name
+        for math_name in filter(None, (option.math, option.math_small)):
+            assert any(m.lower() in math_name.lower() for m in matches), math_name
+    assert followers and all(f.leaders for f in followers)

@@ -11,8 +11,12 @@ from dataclasses import dataclass
 from typing import Literal
 
 from cortexm_emu.boards import Board, find_board
+from refbench.inputs.build import parse_option
 from refbench.published.model import CORE_NAMES, PERIPHERALS
 
+#: a ``--hardware`` entry that names an algorithm rather than a peripheral (checked against the
+#: known names by the command line, refbench.inputs.options)
+_ALGORITHM = re.compile(r"[A-Z0-9][A-Z0-9-]*-[A-Z0-9-]+")
 Setting = Literal["on", "off", "unknown"]
 SETTINGS: tuple[str, ...] = ("on", "off", "unknown")
 
@@ -49,7 +53,10 @@ class Assumptions:
     emulated verdicts try every setting). ``library``/``version``/``compiler``/``options``
     fill what the input itself does not print. ``hardware`` lists the crypto peripherals
     (``AES``, ``DES``, ``HASH``, ``PKA``, ``RNG``) the run used; figures of algorithms they
-    compute are marked as hardware figures.
+    compute are marked as hardware figures; an entry may also name one algorithm
+    (``SHA-256``) or every key size of an AES mode (``AES-GCM``), and the algorithms that follow
+    it in the library's driver follow it (:mod:`refbench.inputs.build`). ``build`` lists the
+    library build options stated (``--option NAME[=VALUE]``, the library's own names).
     """
 
     board: str | None = None
@@ -63,6 +70,7 @@ class Assumptions:
     compiler: str | None = None
     options: str | None = None
     hardware: tuple[str, ...] = ()
+    build: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("cache", "prefetch"):
@@ -75,9 +83,12 @@ class Assumptions:
             raise ValueError(f"Invalid wait_states ({self.wait_states!r}); must be an integer >= 0")
         if self.core is not None:
             core_key(self.core)
-        unknown = [p for p in self.hardware if p not in PERIPHERALS]
+        unknown = [p for p in self.hardware if p not in PERIPHERALS and not _ALGORITHM.fullmatch(p)]
         if unknown:
-            raise ValueError(f"Invalid hardware ({unknown[0]!r}); accepted: {', '.join(sorted(PERIPHERALS))}")
+            raise ValueError(f"Invalid hardware ({unknown[0]!r}); accepted: a peripheral "
+                             f"({', '.join(sorted(PERIPHERALS))}) or an algorithm (SHA-256, AES-128-GCM, AES-GCM)")
+        for text in self.build:
+            parse_option(text)
         if self.board is not None and self.wait_states is not None:
             raise ValueError(f"Invalid wait_states ({self.wait_states!r}) with board {self.board!r}: "
                              "the board profile gives the wait states for the clock")
@@ -119,6 +130,8 @@ class Assumptions:
                                                   ("compiler", self.compiler), ("options", self.options)) if v)
         hardware = f"; crypto peripherals used: {', '.join(self.hardware)}" if self.hardware else \
             "; no crypto peripheral stated (software figures)"
+        if self.build:
+            build = ", ".join(filter(None, [build, f"build options {' '.join(self.build)}"]))
         if board is not None:
             clock = (f"{self.clock_mhz:g} MHz as given" if self.clock_mhz is not None else
                      f"{board.max_clock_mhz:g} MHz (no clock given: the part's maximum from the profile)")
@@ -145,7 +158,7 @@ class Assumptions:
 
 #: the end of every :meth:`Assumptions.describe` text: what it says of the crypto peripherals
 _DESCRIBED = re.compile(r"assumed: .*?(?:no crypto peripheral stated \(software figures\)|"
-                        r"crypto peripherals used: [A-Z0-9]+(?:, [A-Z0-9]+)*)")
+                        r"crypto peripherals used: [A-Z0-9-]+(?:, [A-Z0-9-]+)*)")
 
 
 def described_assumptions(notes: str | None) -> str | None:

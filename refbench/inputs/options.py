@@ -19,13 +19,16 @@ from typing import TextIO
 from refbench.datafile import DataFileError
 from refbench.inputs import FORMATS, Assumptions, Problem, read_input
 from refbench.inputs.assumptions import SETTINGS
+from refbench.inputs.build import load_build_options
 from refbench.inputs.decode import MAX_INPUT_BYTES
 from refbench.inputs.duplicates import drop_duplicates
+from refbench.inputs.records import covers
+from refbench.inputs.table import known_names
 from refbench.published.model import PERIPHERALS, Figure
 
 #: options that state the assumptions of an input; without --input they are an error
 ASSUMPTION_OPTIONS = ("core", "clock", "wait_states", "cache", "prefetch", "library", "lib_version", "compiler",
-                      "build_options", "hardware", "input_format", "pages")
+                      "build_options", "build", "hardware", "input_format", "pages")
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -64,9 +67,25 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--options", dest="build_options", metavar="FLAGS",
                        help="with --input: the optimisation level, written --options=-O2 (-Os, -O2 or -O3: the level "
                             "the kernels are built at for rule e; any other is refused, not dropped)")
-    group.add_argument("--hardware", action="append", metavar="PERIPHERALS",
-                       help=f"with --input: crypto peripherals the run used ({', '.join(sorted(PERIPHERALS))}; "
-                            "comma-separated or repeated); their algorithms' figures are hardware figures")
+    group.add_argument("--option", dest="build", action="append", metavar="NAME[=VALUE]",
+                       help="with --input: a library build option the benchmark was built with, in the library's "
+                            f"own name (repeatable): {_option_names()}. Each sets what the rules read (the math "
+                            "library, the assembly, the kernel variant rule e compares) or, where no rule reads it, "
+                            "is kept in every figure's notes (refbench/inputs/build_options.toml)")
+    group.add_argument("--hardware", action="append", metavar="WHAT",
+                       help=f"with --input: crypto hardware the run used, comma-separated or repeated: a peripheral "
+                            f"({', '.join(sorted(PERIPHERALS))}: all its algorithms), an algorithm (SHA-256, "
+                            "AES-128-GCM) or an AES mode at every key size (AES-GCM); those figures are hardware "
+                            "figures, and the algorithms the library's driver computes with them follow (wolfSSL's "
+                            "GMAC with AES-GCM)")
+
+
+def _option_names() -> str:
+    """The --option names by library, for --help."""
+    by_library: dict[str, list[str]] = {}
+    for option in load_build_options()[0].values():
+        by_library.setdefault(option.library, []).append(option.name)
+    return "; ".join(f"{library} {', '.join(names)}" for library, names in by_library.items())
 
 
 def uses_inputs(args: argparse.Namespace) -> bool:
@@ -87,7 +106,7 @@ def check_options(args: argparse.Namespace) -> str | None:
     defaults = {"cache": "unknown", "prefetch": "unknown", "pages": False}
     for name in ASSUMPTION_OPTIONS:
         if getattr(args, name) not in (None, defaults.get(name)):
-            option = {"build_options": "--options"}.get(name, "--" + name.replace("_", "-"))
+            option = {"build_options": "--options", "build": "--option"}.get(name, "--" + name.replace("_", "-"))
             return f"Invalid {option}: it states what an --input ran on; give --input FILE (or '-' for stdin)"
     return None
 
@@ -106,15 +125,28 @@ def check_level(text: str | None) -> None:
                      "not known: every level is then compared)")
 
 
+def check_hardware(entries: tuple[str, ...]) -> None:
+    """``ValueError`` for a ``--hardware`` entry that is no peripheral, no algorithm refbench
+    knows and no ``AES-<MODE>`` of one."""
+    algorithms = known_names()[0]
+    for entry in entries:
+        if entry in PERIPHERALS or entry in algorithms or any(covers(entry, a) for a in algorithms):
+            continue
+        raise ValueError(f"Invalid --hardware ({entry!r}); accepted: a peripheral ({', '.join(sorted(PERIPHERALS))}), "
+                         "an algorithm of the built-in figures (refbench sanity --list: SHA-256, AES-128-GCM ...) or "
+                         "an AES mode at every key size (AES-GCM, AES-CBC ...)")
+
+
 def assumptions_from(args: argparse.Namespace) -> Assumptions:
     """The :class:`Assumptions` the options state (``ValueError`` naming the bad option)."""
     check_level(args.build_options)
     hardware = tuple(p.strip().upper() for text in args.hardware or () for p in text.split(",") if p.strip())
+    check_hardware(hardware)
     try:
         assumptions = Assumptions(board=args.board[0] if args.board else None, core=args.core, clock_mhz=args.clock,
                                   wait_states=args.wait_states, cache=args.cache, prefetch=args.prefetch,
                                   library=args.library, version=args.lib_version, compiler=args.compiler,
-                                  options=args.build_options, hardware=hardware)
+                                  options=args.build_options, hardware=hardware, build=tuple(args.build or ()))
         if assumptions.complete or assumptions.board is not None:
             assumptions.resolve()  # an unknown board, a clock above its maximum: said before reading
         return assumptions
