@@ -669,3 +669,40 @@ def test_build_options_file_names_what_the_rules_know():
         for math_name in filter(None, (option.math, option.math_small)):
             assert any(m.lower() in math_name.lower() for m in matches), math_name
     assert followers and all(f.leaders for f in followers)
+
+
+# --- measurement resolution: the log's own timer ---------------------------------------------
+
+def _timed_log(seconds: list[float]) -> str:
+    rows = [wolf_sym(WOLF5_SYM, name, 2 * s, "MiB", s, 2.000)
+            for name, s in zip(["AES-128-CBC-enc", "AES-128-CBC-dec", "SHA-256", "MD5", "SHA-512"], seconds)]
+    return "\n".join([WOLF_VERSION % "5.6.6", WOLF_HEADER % (1024, 1.0), *rows]) + "\n"
+
+
+@pytest.mark.parametrize("seconds, step", [
+    ([1.0, 1.0, 2.0, 1.0, 3.0], 1.0),          # a 1 s timer: whole seconds
+    ([1.01, 1.02, 1.01, 1.0, 1.05], 0.01),     # a 10 ms tick
+    ([1.024, 1.024, 1.024, 1.024, 1.024], 1.024),  # the same duration every row
+    ([1.019, 1.022, 1.054, 1.0, 1.003], None),  # a millisecond timer: no common step
+    ([1.0, 2.0, 3.0], None),                   # too few rows to tell
+])
+def test_the_timer_resolution_a_log_shows_widens_each_figure_and_is_said(seconds, step):
+    from refbench.inputs.assumptions import described_assumptions
+    from refbench.sanity.numbers import printed_resolution, relative_resolution
+
+    figures, problems = read_input(_timed_log(seconds), assumptions=M4_170)
+    assert problems == [] and len(figures) == len(seconds)
+    for f in figures:
+        printed = printed_resolution(f.text) / f.value
+        said = described_assumptions(f.notes)
+        if step is None:
+            assert f.aux_value("timer_resolution") is None and "timer resolution" not in f.notes
+            assert relative_resolution(f) == pytest.approx(printed)
+        else:
+            assert f.aux_value("timer_resolution").value == pytest.approx(step)
+            duration = f.aux_value("duration").value
+            assert relative_resolution(f) == pytest.approx(printed + step / duration)
+            assert said.endswith(f"the log's timer resolution is {step:g} s (" + (
+                "every duration a whole number of seconds" if step == 1.0 else f"every duration a multiple of "
+                f"{step:g} s") + f" over {len(seconds)} rows): each figure is known only to one timer step over "
+                "its duration, and is judged with that band")

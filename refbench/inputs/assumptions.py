@@ -158,12 +158,14 @@ class Assumptions:
 
 #: the end of every :meth:`Assumptions.describe` text: what it says of the crypto peripherals
 _DESCRIBED = re.compile(r"assumed: .*?(?:no crypto peripheral stated \(software figures\)|"
-                        r"crypto peripherals used: [A-Z0-9-]+(?:, [A-Z0-9-]+)*)")
+                        r"crypto peripherals used: [A-Z0-9-]+(?:, [A-Z0-9-]+)*)"
+                        r"(?:; the log's timer resolution is [^;]*)?")  # refbench.inputs.resolution.sentence
 
 
 def described_assumptions(notes: str | None) -> str | None:
     """The :meth:`Assumptions.describe` text a figure read from an input starts its notes with
-    (:func:`refbench.inputs.records.build_figure`), or None for a figure of a built-in page."""
+    (:func:`refbench.inputs.records.build_figure`) and, when the log's timer is coarse, what it
+    shows of it (:mod:`refbench.inputs.resolution`); None for a figure of a built-in page."""
     match = _DESCRIBED.match(notes or "")
     return match.group(0) if match else None
 

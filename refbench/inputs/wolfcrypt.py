@@ -46,6 +46,7 @@ import re
 
 from refbench.inputs.assumptions import Assumptions, Placement
 from refbench.inputs.records import Line, Problem, build_figure
+from refbench.inputs.resolution import apply_timer_resolution
 from refbench.published.library_units import input_unit_bytes
 from refbench.published.model import Aux, Figure
 from refbench.published.transcribe import wolfssl_classify
@@ -134,7 +135,10 @@ def read_wolfcrypt(lines: list[Line], *, assumptions: Assumptions, placement: Pl
         elif run.in_run or _LOOKS_LIKE_ROW.search(text):
             problems.append(line.problem("not a wolfCrypt benchmark row, header or summary line "
                                          "(benchmark.c bench_stats_sym_finish / bench_stats_asym_finish formats)"))
-    return figures, problems
+    runs: dict[str, list[Figure]] = {}
+    for f in figures:
+        runs.setdefault(f.section, []).append(f)
+    return [f for run_figures in runs.values() for f in apply_timer_resolution(run_figures, placement.text)], problems
 
 
 def _section(line: Line, run: _Run) -> str:
