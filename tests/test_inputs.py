@@ -706,3 +706,15 @@ def test_the_timer_resolution_a_log_shows_widens_each_figure_and_is_said(seconds
                 "every duration a whole number of seconds" if step == 1.0 else f"every duration a multiple of "
                 f"{step:g} s") + f" over {len(seconds)} rows): each figure is known only to one timer step over "
                 "its duration, and is judged with that band")
+
+
+def test_a_board_without_a_clock_runs_at_its_default_clock():
+    from cortexm_emu.boards import load_board
+
+    for name in ("rp2040", "stm32h563zi", "stm32g071rb"):
+        board = load_board(name)
+        figure = read_input(WOLF4_LOG, assumptions=Assumptions(board=name))[0][0]
+        assert figure.clock_mhz == board.default_clock_mhz
+        said = ("the board's default clock: " + board.default_clock_reason if board.default_clock_reason
+                else "the part's maximum from the profile")
+        assert f"at {board.default_clock_mhz:g} MHz (no clock given: {said})" in figure.notes

@@ -47,8 +47,9 @@ def core_key(core: str) -> str:
 class Assumptions:
     """A board profile name or part (``board``), or a core and clock without one.
 
-    ``clock_mhz`` may accompany a board (the run's clock); without it the part's maximum
-    clock from the profile is assumed, and said so. ``wait_states``, ``cache`` and
+    ``clock_mhz`` may accompany a board (the run's clock); without it the board's default
+    clock (``Board.default_clock_mhz``: the part maximum unless the profile names another) is
+    assumed, and said so. ``wait_states``, ``cache`` and
     ``prefetch`` describe the memory system when no board profile does (``"unknown"``: the
     emulated verdicts try every setting). ``library``/``version``/``compiler``/``options``
     fill what the input itself does not print. ``hardware`` lists the crypto peripherals
@@ -110,7 +111,7 @@ class Assumptions:
             if self.clock_mhz is not None and self.clock_mhz > board.max_clock_mhz:
                 raise ValueError(f"Invalid clock_mhz ({self.clock_mhz:g}) for board {board.name}: above the "
                                  f"part's maximum {board.max_clock_mhz:g} MHz")
-            clock = self.clock_mhz if self.clock_mhz is not None else float(board.max_clock_mhz)
+            clock = self.clock_mhz if self.clock_mhz is not None else float(board.default_clock_mhz)
             return Placement(board=board, part=board.part, core=CORE_NAMES[board.core], clock_mhz=clock,
                              text=self.describe(board))
         if self.core is None or self.clock_mhz is None:
@@ -133,8 +134,10 @@ class Assumptions:
         if self.build:
             build = ", ".join(filter(None, [build, f"build options {' '.join(self.build)}"]))
         if board is not None:
+            default = (f"the board's default clock: {board.default_clock_reason}" if board.default_clock_reason
+                       else "the part's maximum from the profile")
             clock = (f"{self.clock_mhz:g} MHz as given" if self.clock_mhz is not None else
-                     f"{board.max_clock_mhz:g} MHz (no clock given: the part's maximum from the profile)")
+                     f"{board.default_clock_mhz:g} MHz (no clock given: {default})")
             memory = ("" if self.cache == "unknown" and self.prefetch == "unknown" else
                       f" (cache {self.cache}, prefetch {self.prefetch} as given)")
             text = (f"assumed: board profile {board.name} ({board.part}, {CORE_NAMES[board.core]}) at {clock}; "

@@ -49,8 +49,8 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--core", metavar="CORE", help="with --input and no --board: the core (m0plus, m4, m7, m33; m4f, m7f, m33f "
                             "are the same cores with an FPU)")
     group.add_argument("--clock", type=float, metavar="MHZ",
-                       help="with --input: the core clock the input ran at, MHz (with --board: default the part "
-                            "maximum, said so)")
+                       help="with --input: the core clock the input ran at, MHz (with --board: default the board's "
+                            "default clock, the part maximum unless its profile names another, said so)")
     group.add_argument("--wait-states", type=int, metavar="N",
                        help="with --core: flash wait states per read at --clock (your reference manual's latency "
                             "table); without it rule e runs no kernel")
