@@ -162,7 +162,9 @@ class Assumptions:
 #: the end of every :meth:`Assumptions.describe` text: what it says of the crypto peripherals
 _DESCRIBED = re.compile(r"assumed: .*?(?:no crypto peripheral stated \(software figures\)|"
                         r"crypto peripherals used: [A-Z0-9-]+(?:, [A-Z0-9-]+)*)"
-                        r"(?:; the log's timer resolution is [^;]*)?")  # refbench.inputs.resolution.sentence
+                        r"(?:; the log's timer resolution is [^;]*)?"  # refbench.inputs.resolution.sentence
+                        # a stated clock the log's own cycles/byte contradict (refbench.inputs.mbedtls)
+                        r"(?:; the log's rate x cycles/byte implies [^;]*; (?:it contradicts|the stated) [^;]*)?")
 
 
 def described_assumptions(notes: str | None) -> str | None:
