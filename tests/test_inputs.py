@@ -718,3 +718,17 @@ def test_a_board_without_a_clock_runs_at_its_default_clock():
         said = ("the board's default clock: " + board.default_clock_reason if board.default_clock_reason
                 else "the part's maximum from the profile")
         assert f"at {board.default_clock_mhz:g} MHz (no clock given: {said})" in figure.notes
+
+
+def test_more_figures_than_one_run_judges_is_refused_naming_the_input(tmp_path, monkeypatch):
+    from refbench.inputs import options
+
+    monkeypatch.setattr(options, "MAX_FIGURES", 4)
+    log = tmp_path / "capture.log"
+    log.write_text(WOLF4_LOG, encoding="utf-8")  # five distinct figures
+    with pytest.raises(ValueError, match=rf"Invalid --input \({re.escape(str(log))}\): 5 figures \(duplicates "
+                                         r"removed\), more than the 4 one run judges"):
+        options.read_inputs([str(log)], M4_170)
+    doubled = tmp_path / "doubled.log"
+    doubled.write_text("\n".join(WOLF4_LOG.splitlines()[:9]) * 2 + "\n", encoding="utf-8")  # 4 rows, twice
+    assert len(options.read_inputs([str(doubled)], M4_170).figures) == 4  # duplicates do not count

@@ -158,6 +158,13 @@ def assumptions_from(args: argparse.Namespace) -> Assumptions:
         raise ValueError(text) from None
 
 
+#: Figures one ``refbench sanity --input`` judges at most: 5,000 distinct rows take 8.5 s and
+#: 150 MB without the emulator on this project's machine, 30,000 took 194 s and 660 MB (the
+#: rules pair figures, so the time grows faster than their number); a wolfCrypt or Mbed TLS
+#: benchmark run prints about a hundred.
+MAX_FIGURES = 5000
+
+
 @dataclass(frozen=True)
 class ReadInputs:
     """Every input's figures (in order) and the lines that were skipped."""
@@ -171,7 +178,8 @@ def read_inputs(paths: list[str], assumptions: Assumptions, format: str | None =
     """Read each of ``paths`` (``-``: ``stdin``, default ``sys.stdin``, once); a figure that
     repeats an earlier one (in any input) is reported and judged once. Raises ``ValueError``
     naming the input for a file given twice (under any name), a directory, a missing, unreadable,
-    binary or too large file, an undetectable format or assumptions that place no part;
+    binary or too large file, more than :data:`MAX_FIGURES` figures, an undetectable format or
+    assumptions that place no part;
     :class:`DataFileError` for a table with a bad header."""
     figures: list[Figure] = []
     problems: list[Problem] = []
@@ -199,4 +207,9 @@ def read_inputs(paths: list[str], assumptions: Assumptions, format: str | None =
         figures += found
         problems += skipped
     figures, duplicates = drop_duplicates(figures)
+    if len(figures) > MAX_FIGURES:
+        raise ValueError(f"Invalid --input ({', '.join(paths)}): {len(figures):,} figures (duplicates removed), more "
+                         f"than the {MAX_FIGURES:,} one run judges (a benchmark run prints about a hundred; the rules "
+                         "compare figures with each other, so the time grows faster than their number); give the "
+                         "runs to judge in separate commands")
     return ReadInputs(figures, problems + duplicates)
