@@ -43,6 +43,8 @@ EXPECTED_CORES = {
     "stm32f756zg": "m7",
     "stm32u385rg": "m33",
     "stm32f407vg": "m4",
+    "rp2040": "m0plus",
+    "mimxrt1062": "m7",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -63,11 +65,15 @@ EXPECTED_WAIT_STATES = {
     "stm32f756zg": {216: 7},
     "stm32u385rg": {96: 2},
     "stm32f407vg": {24: 0, 168: 5},
+    # execute in place (cortexm_emu.xip): 28 SSI clocks at clk_sys/2 per 8-byte line = 56 cycles
+    "rp2040": {125: 55, 133: 55},
+    # FlexSPI 1-4-4 at 133 MHz: 8 + 6 + 2 + 4 + 64 = 84 clocks per 32-byte line = 379 cycles at 600 MHz
+    "mimxrt1062": {600: 378},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
 #: [default_clock] names another (with its reason).
-EXPECTED_DEFAULT_CLOCKS = {"stm32f407vg": 24, "stm32f437ii": 160, "stm32h563zi": 150}
+EXPECTED_DEFAULT_CLOCKS = {"stm32f407vg": 24, "stm32f437ii": 160, "stm32h563zi": 150, "rp2040": 125}
 
 
 #: Datasheet numbers as settled when the part facts were merged (repositories citing the ST
@@ -544,7 +550,7 @@ EXPECTED_FPU = {
     "stm32f407vg": "single", "stm32f437ii": "single", "stm32f756zg": "single", "stm32f777xi": "double",
     "stm32g071rb": "none", "stm32h563zi": "single", "stm32h753zi": "double", "stm32l4a6zg": "single",
     "stm32l562qe": "single", "stm32u385rg": "single", "stm32u585ai": "single", "stm32wb55rg": "single",
-    "stm32wl33cc": "none", "stm32wl55jc": "none",
+    "stm32wl33cc": "none", "stm32wl55jc": "none", "rp2040": "none", "mimxrt1062": "double",
 }
 
 

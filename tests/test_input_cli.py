@@ -238,13 +238,23 @@ def test_wolfssl_page_section_fed_back_as_a_log_gives_the_built_in_verdicts(tmp_
 @pytest.mark.parametrize(("argv", "message"), [
     (["--core", "m4"], "Invalid --core: it states what an --input ran on"),
     (["--options=-O2"], "Invalid --options: it states what an --input ran on"),
-    (["--input", "no-such.log", "--core", "m4", "--clock", "170"], "Invalid --input ('no-such.log'): no such file"),
+    (["--input", "no-such.log", "--core", "m4", "--clock", "170"], "Invalid input (no-such.log): no such file"),
     (["--input", "-", "--board", "stm32g071rb", "--board", "stm32l562qe"], "names the one board profile"),
     (["--input", "-", "--core", "m4", "--clock", "170", "--cache", "maybe"], "Invalid --cache ('maybe')"),
     (["--input", "-", "--core", "m5", "--clock", "170"], "Invalid --core ('m5')"),
     (["--input", "-", "--board", "stm32g071rb", "--clock", "170"], "Invalid --clock (170) for board stm32g071rb: "
                                                                    "above the part's maximum 64 MHz"),
     (["--input", "-", "--core", "m4", "--clock", "170", "--input-format", "yaml"], "Invalid format ('yaml')"),
+    (["--input", "-", "--core", "m4", "--clock", "inf"], "Invalid --clock (inf); must be a finite number > 0"),
+    (["--input", "-", "--core", "m4", "--clock", "170", "--options=-O1"],
+     "Invalid --options ('-O1'): not an optimisation level the kernels are built at; accepted: '-Os', '-O2', '-O3'"),
+    (["--input", "-", "--core", "m4", "--clock", "170", "--options=-Ofast -flto"], "Invalid --options ('-Ofast -flto')"),
+    (["--input", "-", "--core", "m4", "--clock", "170", "--option", "GCM_HUGE"], "Invalid --option ('GCM_HUGE')"),
+    (["--input", "-", "--core", "m4", "--clock", "170", "--hardware", "AES,GPU"], "Invalid --hardware ('GPU')"),
+    (["--input", "-", "--core", "m4", "--clock", "170", "--hardware", "AES-GCX"], "Invalid --hardware ('AES-GCX')"),
+    (["--option", "GCM_SMALL"], "Invalid --option: it states what an --input ran on"),
+    (["--input", "tests", "--core", "m4", "--clock", "170"],
+     "Invalid input (tests): a directory; give the log or table file in it"),
 ])
 def test_bad_options_name_the_option(argv, message, capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", __import__("io").StringIO(WOLF4_LOG))

@@ -25,9 +25,13 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 import re
+from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from refbench.datafile import DataFileError
 from refbench.inputs import TEMPLATE_PATH, Assumptions, detect_format, read_input
@@ -144,7 +148,7 @@ def test_wolfcrypt_5x_newer_units_cycles_device_and_curves():
     assert normalise(cbc).cycles_per_byte == pytest.approx(96e6 / (17.261 * 1048576))
     assert cbc.implementation == "hardware" and cbc.hw == ("AES",)  # AES stated as used
     assert figures[1].implementation == "hardware"                  # 'HW' device column
-    assert figures[2].implementation == "software" and figures[2].unit == "KiB/s"
+    assert figures[2].implementation == "hardware" and figures[2].unit == "KiB/s"  # GMAC follows AES-GCM
     assert cbc.board is None and cbc.core == "Cortex-M33" and cbc.clock_mhz == 96
     assert "no board profile; Cortex-M33 at 96 MHz; 3 flash wait states; cache on; prefetch off" in cbc.notes
     assert cbc.cache.startswith("cache on, prefetch off, 3 wait states")
@@ -429,3 +433,302 @@ def test_cache_and_prefetch_stated_with_a_board_are_kept():
     assert figures[0].clock_mhz == 400
     assert figures[0].cache == "cache off, prefetch unknown (assumed); wait states from the board profile"
     assert "at 400 MHz as given; flash wait states, prefetch and caches from the profile (cache off" in figures[0].notes
+
+
+# --- what editors, terminals and spreadsheets save (issue 32) -------------------------------
+
+def test_one_line_that_is_not_utf8_is_reported_and_the_others_read(tmp_path):
+    lines = WOLF4_LOG.encode("utf-8").split(b"\n")
+    lines[7] = lines[7].replace(b"SHA-256", b"SHA-256\xb5")  # line 8: a Latin-1 'µ' inside a row
+    lines[0] += b" \xff\xfe noise"                            # line 1: noise on a line without a figure
+    path = tmp_path / "serial.log"
+    path.write_bytes(b"\n".join(lines))
+    figures, problems = read_input(path, assumptions=M4_170)
+    assert [f.line for f in figures] == [6, 7, 9, 10]
+    assert [(p.line, p.why.split(";")[0]) for p in problems] == [
+        (1, "the line has bytes that are not UTF-8 (shown as U+FFFD)"),
+        (8, "the line has bytes that are not UTF-8 (shown as U+FFFD)")]
+    assert "\ufffd" in problems[1].text and "unknown algorithm" in problems[1].why
+
+
+@pytest.mark.parametrize("encoding, prefix", [("utf-8", b"\xef\xbb\xbf"), ("utf-16-le", b"\xff\xfe"),
+                                              ("utf-16-be", b"\xfe\xff"), ("utf-16-le", b"")])
+def test_byte_order_marks_and_utf16_are_read(tmp_path, encoding, prefix):
+    table = "algorithm,operation,value,unit\nSHA-256,hash,978.5,KiB/s\nAES-128-CBC,encrypt,10.4,MiB/s\n"
+    path = tmp_path / "excel.csv"
+    path.write_bytes(prefix + table.replace("\n", "\r\n").encode(encoding))
+    figures, problems = read_input(path, assumptions=M4_170)
+    assert problems == [] and [(f.algorithm, f.value, f.line) for f in figures] == [
+        ("SHA-256", 978.5, 2), ("AES-128-CBC", 10.4, 3)]
+    log = tmp_path / "powershell.log"
+    log.write_bytes(prefix + WOLF4_LOG.encode(encoding))
+    assert [f.line for f in read_input(log, assumptions=M4_170)[0]] == [6, 7, 8, 9, 10]
+
+
+def test_binary_directory_and_too_large_inputs_name_the_file(tmp_path):
+    from refbench.inputs.decode import MAX_INPUT_BYTES
+
+    binary = tmp_path / "firmware.bin"
+    binary.write_bytes(b"\x7fELF\x01\x01\x01\x00" + bytes(range(256)))
+    with pytest.raises(ValueError, match=r"Invalid input \(.*firmware.bin\): a NUL byte at offset 7: not a text"):
+        read_input(binary, assumptions=M4_170)
+    with pytest.raises(ValueError, match=r"Invalid input \(.*\): a directory; give the log or table file in it"):
+        read_input(tmp_path, assumptions=M4_170)
+    huge = tmp_path / "capture.log"
+    with huge.open("wb") as handle:  # sparse: nothing is written or read
+        handle.truncate(50 * 1024 * 1024)
+    with pytest.raises(ValueError, match=r"capture.log\): 52,428,800 bytes, more than the 8 MiB"):
+        read_input(huge, assumptions=M4_170)
+    with pytest.raises(ValueError, match=r"<stdin>\): .* bytes, more than the 8 MiB"):
+        read_input("x" * (MAX_INPUT_BYTES + 1), assumptions=M4_170)
+
+
+def test_deeply_nested_json_is_a_data_file_error_not_a_recursion_error():
+    with pytest.raises(DataFileError, match="JSON nested too deeply"):
+        read_input("[" * 100_000 + "]" * 100_000, name="deep.json", assumptions=M4_170)
+    nested = json.dumps([{"algorithm": "SHA-256", "operation": "hash", "value": [[[1]]], "unit": "KiB/s"}])
+    figures, problems = read_input(nested, name="nested.json", assumptions=M4_170)
+    assert figures == [] and problems[0].why.startswith("Invalid value (a JSON array); a value must be a string")
+
+
+@pytest.mark.parametrize("row", [
+    wolf_sym(WOLF4_SYM, "SHA-256", 0, "KB", 1.022, 0.0),
+    WOLF4_ASYM % ("RSA", 2048, "public", "", 99999, "ops took", 0.0, "sec", "avg", 0.0, 0.0, "ops/sec"),
+])
+def test_a_zero_rate_is_reported_as_below_the_resolution_not_judged(row):
+    text = "\n".join([WOLF_VERSION % "4.4.1", WOLF_HEADER % (1024, 1.0), row]) + "\n"
+    figures, problems = read_input(text, assumptions=M4_170)
+    assert figures == [] and "below the printed resolution" in problems[0].why and problems[0].line == 5
+    mbed_text = mbed("SHA-256", MBED_SYM % (0, 0)) + "\n" + mbed("MD5", MBED_SYM % (9000, 13)) + "\n"
+    figures, problems = read_input(mbed_text, assumptions=M4_170, format="mbedtls")
+    assert [f.algorithm for f in figures] == ["MD5"] and "0 KiB/s printed: below" in problems[0].why
+
+
+def test_duplicate_rows_and_the_same_file_twice_are_judged_once(tmp_path):
+    from refbench.inputs.options import read_inputs
+
+    log = tmp_path / "run.log"
+    log.write_text(WOLF4_LOG + WOLF4_LOG, encoding="utf-8")  # a log pasted twice
+    read = read_inputs([str(log)], M4_170)
+    assert [f.line for f in read.figures] == [6, 7, 8, 9, 10]
+    assert [(p.line, p.why) for p in read.problems][:1] == [
+        (18, f"the same figure as {log}:6 (a duplicate row): judged once, there")]
+    assert [p.line for p in read.problems] == [18, 19, 20, 21, 22]
+    copy = tmp_path / "copy.log"
+    copy.write_text(WOLF4_LOG, encoding="utf-8")
+    both = read_inputs([str(log), str(copy)], M4_170)
+    assert len(both.figures) == 5 and {p.file for p in both.problems} == {str(log), str(copy)}
+    link = tmp_path / "link.log"
+    link.symlink_to(log)
+    for again in (str(link), f"{tmp_path}/./run.log"):
+        with pytest.raises(ValueError, match=rf"Invalid --input \('{re.escape(again)}'\): given twice \(the same file "
+                                             rf"as --input '{re.escape(str(log))}'\)"):
+            read_inputs([str(log), again], M4_170)
+
+
+@pytest.mark.parametrize("clock", [float("inf"), float("nan"), 0.0, -1.0])
+def test_a_clock_that_is_not_a_finite_positive_number_is_refused(clock):
+    with pytest.raises(ValueError, match=r"Invalid clock_mhz \(.*\); must be a finite number > 0"):
+        Assumptions(core="m4", clock_mhz=clock)
+
+
+# --- fuzz: any bytes end in figures, reported lines or one named error -----------------------
+
+_REAL_LINES = [t for p in sorted((Path(__file__).parent / "fixtures" / "logs").glob("*.txt"))
+               for t in p.read_text(encoding="utf-8").splitlines() if t.strip()]
+_TABLE_LINES = TEMPLATE_PATH.read_text(encoding="utf-8").splitlines() + [
+    "algorithm,operation,value,unit", '[{"algorithm": "SHA-256", "value": 1, "unit": "ms"}]', '{"figures": [',
+    "]}", "[", "{", '"x": 1e999', "SHA-256,hash,1e308,KiB/s", "SHA-256,hash,nan,KiB/s"]
+
+
+def _mutate(line: str, data: st.DataObject) -> str:
+    """A real line with a slice cut out, a character replaced or digits changed."""
+    how = data.draw(st.sampled_from(["keep", "cut", "replace", "digits"]))
+    if how == "keep" or not line:
+        return line
+    i = data.draw(st.integers(0, len(line) - 1))
+    if how == "cut":
+        return line[:i] + line[data.draw(st.integers(i, len(line))):]
+    if how == "replace":
+        return line[:i] + data.draw(st.characters()) + line[i + 1:]
+    return re.sub(r"\d+", lambda m: data.draw(st.sampled_from(["0", "0.000", "99999999999", m[0] * 40, ""])), line)
+
+
+_LINE = st.one_of(st.sampled_from(_REAL_LINES), st.sampled_from(_TABLE_LINES), st.text(max_size=40))
+
+
+def _fuzz_input(data: st.DataObject) -> bytes:
+    lines = [_mutate(t, data) for t in data.draw(st.lists(_LINE, max_size=30))]
+    raw = "\n".join(lines).encode(data.draw(st.sampled_from(["utf-8", "utf-8-sig", "utf-16"])), "surrogatepass")
+    if data.draw(st.booleans()):  # stray bytes: serial noise, a truncated multi-byte character
+        at = data.draw(st.integers(0, len(raw)))
+        raw = raw[:at] + data.draw(st.binary(max_size=6)) + raw[at:]
+    return raw
+
+
+def _check_reading(data: st.DataObject) -> None:
+    raw = _fuzz_input(data)
+    fmt = data.draw(st.sampled_from([None, "wolfcrypt", "mbedtls", "csv", "json"]))
+    try:
+        figures, problems = read_input(raw, name="fuzz.log", format=fmt, assumptions=M4_170)
+    except DataFileError as exc:
+        assert "fuzz.log" in str(exc)
+        return
+    except ValueError as exc:
+        assert "fuzz.log" in str(exc) or str(exc).startswith("Invalid ")
+        return
+    from refbench.inputs.decode import decode
+
+    lines = len(decode(raw, "fuzz.log").text.splitlines())  # str.splitlines: the readers' line numbers
+    for f in figures:
+        assert math.isfinite(f.value) and f.value > 0, f
+        assert 1 <= f.line <= lines and f.source == "fuzz.log"
+    for p in problems:
+        assert 1 <= p.line <= lines and p.file == "fuzz.log" and p.why
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_fuzz_readers_small_budget(data):
+    _check_reading(data)
+
+
+@pytest.mark.slow
+@settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(st.data())
+def test_fuzz_readers_large_budget(data):
+    _check_reading(data)
+
+
+# --- the build: --option NAME[=VALUE] and --hardware with its followers ---------------------
+
+BUILD_LOG = "\n".join([
+    WOLF_VERSION % "5.6.6", WOLF_HEADER % (1024, 1.0),                                         # lines 1-4
+    wolf_sym(WOLF5_SYM, "AES-128-GCM-enc", 2, "MiB", 1.000, 2.000),                            # 5
+    wolf_sym(WOLF5_SYM, "AES-128-CBC-enc", 3, "MiB", 1.000, 3.000),                            # 6
+    wolf_sym(WOLF5_SYM, "GMAC Table 4-bit", 4, "MiB", 1.000, 4.000),                           # 7
+    wolf_sym(WOLF5_SYM, "SHA-256", 2, "MiB", 1.000, 2.000),                                    # 8
+    wolf_sym(WOLF5_SYM, "MD5", 5, "MiB", 1.000, 5.000),                                        # 9
+    wolf5_asym("ECDSA", 256, "sign", 20, 1.000),                                               # 10
+]) + "\n"
+
+
+def test_build_options_set_math_assembly_and_the_kernel_option_rule_e_reads():
+    from refbench.sanity.libraries import stated_options
+
+    stated = ("WOLFSSL_SP_ARM_CORTEX_M_ASM", "WOLFSSL_SP_SMALL=1", "USE_FAST_MATH", "GCM_SMALL", "WOLFSSL_ARMASM",
+              "MBEDTLS_AES_ROM_TABLES")
+    figures, problems = read_input(BUILD_LOG, name="build.log",
+                                   assumptions=Assumptions(core="m4", clock_mhz=120, build=stated))
+    assert problems == []
+    ecdsa = figure_at(figures, 10)
+    assert ecdsa.math == "SP math, Cortex-M assembly (small)"  # the SP assembly outranks fastmath
+    assert ecdsa.asm.startswith("WOLFSSL_ARMASM")
+    assert ecdsa.config == "as logged; built with GCM_SMALL"
+    assert "WOLFSSL_SP_SMALL=1 (the smaller, slower SP code" in ecdsa.notes
+    assert "not applied (options of another library): MBEDTLS_AES_ROM_TABLES" in ecdsa.notes
+    assert stated_options(figures)[("build.log", ecdsa.section)] == {"gcm": "GCM_TABLE_4BIT"}  # the log's GMAC row
+    without_gmac = [f for f in figures if f.algorithm != "GMAC"]
+    assert stated_options(without_gmac)[("build.log", ecdsa.section)] == {"gcm": "GCM_SMALL"}
+    plain, _ = read_input(BUILD_LOG, name="build.log", assumptions=Assumptions(core="m4", clock_mhz=120))
+    assert figure_at(plain, 10).math is None and figure_at(plain, 10).config == "as logged"
+    assert ("build.log", ecdsa.section) not in stated_options([f for f in plain if f.algorithm != "GMAC"])
+    with pytest.raises(ValueError, match=r"Invalid --option \('GCM_HUGE'\): not a library build option refbench "
+                                         r"knows; accepted \(the library's own names.*GCM_SMALL"):
+        Assumptions(core="m4", clock_mhz=120, build=("GCM_HUGE",))
+
+
+@pytest.mark.parametrize("hardware, expected", [
+    (("AES",), {5: ["AES"], 6: ["AES"], 7: ["AES"]}),
+    (("AES-GCM",), {5: ["AES"], 7: ["AES"]}),
+    (("AES-128-GCM",), {5: ["AES"], 7: ["AES"]}),
+    (("SHA-256",), {8: ["HASH"]}),
+    (("HASH",), {8: ["HASH"], 9: ["HASH"]}),
+    (("AES-CBC", "PKA"), {6: ["AES"], 10: ["PKA"]}),
+])
+def test_hardware_per_algorithm_with_its_followers(hardware, expected):
+    figures, _ = read_input(BUILD_LOG, assumptions=Assumptions(core="m4", clock_mhz=120, hardware=hardware))
+    assert {f.line: list(f.hw) for f in figures if f.hw} == expected
+    assert {f.line for f in figures if f.implementation == "hardware"} == set(expected)
+    if 7 in expected:
+        assert "GMAC follows AES-128-GCM, AES-192-GCM, AES-256-GCM in hardware (wolfSSL/wolfssl" in \
+            figure_at(figures, 7).notes
+
+
+def test_build_options_file_names_what_the_rules_know():
+    from refbench.inputs.build import load_build_options
+    from refbench.sanity.libraries import LIBRARIES
+    from refbench.sanity.pubkey_cost import load_costs
+
+    options, followers = load_build_options()
+    kernels = {k: spec.options for k, spec in LIBRARIES["wolfssl"].kernels.items()}
+    matches = [rule["match"] for rule in load_costs()["libraries"] if rule["library"] == "wolfSSL" and rule["match"]]
+    for option in options.values():
+        if option.kernel:
+            assert option.name in kernels[option.kernel], option.name
+        for math_name in filter(None, (option.math, option.math_small)):
+            assert any(m.lower() in math_name.lower() for m in matches), math_name
+    assert followers and all(f.leaders for f in followers)
+
+
+# --- measurement resolution: the log's own timer ---------------------------------------------
+
+def _timed_log(seconds: list[float]) -> str:
+    rows = [wolf_sym(WOLF5_SYM, name, 2 * s, "MiB", s, 2.000)
+            for name, s in zip(["AES-128-CBC-enc", "AES-128-CBC-dec", "SHA-256", "MD5", "SHA-512"], seconds)]
+    return "\n".join([WOLF_VERSION % "5.6.6", WOLF_HEADER % (1024, 1.0), *rows]) + "\n"
+
+
+@pytest.mark.parametrize("seconds, step", [
+    ([1.0, 1.0, 2.0, 1.0, 3.0], 1.0),          # a 1 s timer: whole seconds
+    ([1.01, 1.02, 1.01, 1.0, 1.05], 0.01),     # a 10 ms tick
+    ([1.024, 1.024, 1.024, 1.024, 1.024], 1.024),  # the same duration every row
+    ([1.019, 1.022, 1.054, 1.0, 1.003], None),  # a millisecond timer: no common step
+    ([1.0, 2.0, 3.0], None),                   # too few rows to tell
+])
+def test_the_timer_resolution_a_log_shows_widens_each_figure_and_is_said(seconds, step):
+    from refbench.inputs.assumptions import described_assumptions
+    from refbench.sanity.numbers import printed_resolution, relative_resolution
+
+    figures, problems = read_input(_timed_log(seconds), assumptions=M4_170)
+    assert problems == [] and len(figures) == len(seconds)
+    for f in figures:
+        printed = printed_resolution(f.text) / f.value
+        said = described_assumptions(f.notes)
+        if step is None:
+            assert f.aux_value("timer_resolution") is None and "timer resolution" not in f.notes
+            assert relative_resolution(f) == pytest.approx(printed)
+        else:
+            assert f.aux_value("timer_resolution").value == pytest.approx(step)
+            duration = f.aux_value("duration").value
+            assert relative_resolution(f) == pytest.approx(printed + step / duration)
+            assert said.endswith(f"the log's timer resolution is {step:g} s (" + (
+                "every duration a whole number of seconds" if step == 1.0 else f"every duration a multiple of "
+                f"{step:g} s") + f" over {len(seconds)} rows): each figure is known only to one timer step over "
+                "its duration, and is judged with that band")
+
+
+def test_a_board_without_a_clock_runs_at_its_default_clock():
+    from cortexm_emu.boards import load_board
+
+    for name in ("rp2040", "stm32h563zi", "stm32g071rb"):
+        board = load_board(name)
+        figure = read_input(WOLF4_LOG, assumptions=Assumptions(board=name))[0][0]
+        assert figure.clock_mhz == board.default_clock_mhz
+        said = ("the board's default clock: " + board.default_clock_reason if board.default_clock_reason
+                else "the part's maximum from the profile")
+        assert f"at {board.default_clock_mhz:g} MHz (no clock given: {said})" in figure.notes
+
+
+def test_more_figures_than_one_run_judges_is_refused_naming_the_input(tmp_path, monkeypatch):
+    from refbench.inputs import options
+
+    monkeypatch.setattr(options, "MAX_FIGURES", 4)
+    log = tmp_path / "capture.log"
+    log.write_text(WOLF4_LOG, encoding="utf-8")  # five distinct figures
+    with pytest.raises(ValueError, match=rf"Invalid --input \({re.escape(str(log))}\): 5 figures \(duplicates "
+                                         r"removed\), more than the 4 one run judges"):
+        options.read_inputs([str(log)], M4_170)
+    doubled = tmp_path / "doubled.log"
+    doubled.write_text("\n".join(WOLF4_LOG.splitlines()[:9]) * 2 + "\n", encoding="utf-8")  # 4 rows, twice
+    assert len(options.read_inputs([str(doubled)], M4_170).figures) == 4  # duplicates do not count

@@ -96,6 +96,8 @@ EXPECTED_PROVIDES = {
         {"SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512", "SHA-512/224", "SHA-512/256"},
     ),
     "stm32g071rb": (set(), set(), set()),
+    "rp2040": (set(), set(), set()),
+    "mimxrt1062": ({"AES", "HASH", "RNG"}, {128}, {"SHA-1", "SHA-256"}),
     # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table); the former parts.toml had one.
     "stm32wl33cc": ({"AES", "RNG"}, {128, 256}, set()),
     "stm32u385rg": (

@@ -191,3 +191,18 @@ def test_missing_assumptions_are_said_in_the_users_words():
         read_input(LOGS / "wolfcrypt-nrf52.txt", assumptions=Assumptions(core="m4f"))
     assert "clock_mhz" not in str(info.value)
     assert "a core (m4f) but no clock" in str(info.value) and "--core m4 --clock 168" in str(info.value)
+
+
+def test_a_stated_clock_the_logs_cycles_per_byte_contradict_is_stated_by_every_finding():
+    from refbench.inputs.assumptions import described_assumptions
+
+    path = LOGS / "mbedtls-frdm-k64f.txt"
+    right = read_input(path, assumptions=M4_120)[0]
+    wrong = read_input(path, assumptions=Assumptions(core="m4", clock_mhz=100))[0]
+    assert all("implies" not in described_assumptions(f.notes) for f in right)
+    assert all("agrees with the stated 120 MHz on every row" in f.notes for f in right)
+    for f in wrong:
+        said = described_assumptions(f.notes)
+        assert said.startswith("assumed: no board profile; Cortex-M4 at 100 MHz")
+        assert said.endswith("it contradicts the stated 100 MHz on every row: the stated clock is not the one the "
+                             "log ran at (or the port's hardclock counts another clock)")

@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from cortexm_emu.xip import XipFlash
+
 __all__ = [
     "CACHE_KINDS",
     "CONFIDENCES",
@@ -193,6 +195,9 @@ class Board:
     notes: tuple[str, ...]
     path: Path
     memory: MemoryRules = MemoryRules()
+    #: execute in place from external serial flash (``[xip]``): the read command of a cache
+    #: miss, from which ``flash.latency`` is computed (:mod:`cortexm_emu.xip`)
+    xip: XipFlash | None = None
 
     def default_clock_note(self) -> str:
         """Where the default clock comes from, in words: "168 MHz, the part maximum (source)" or

@@ -30,13 +30,14 @@ from cortexm_emu.boards.model import (
 )
 from cortexm_emu.datafile import Field, TomlReader
 from cortexm_emu.errors import BoardDataError
+from cortexm_emu.xip import XipFlash
 
 __all__ = ["parse_board", "read_citation"]
 
 _CITED = ("source", "confidence", "note")
 KEYS: dict[str, tuple[str, ...]] = {
     "": ("name", "board", "part", "core", "datasheet", "reference_manual", "notes", "max_clock",
-         "default_clock", "flash", "prefetch", "fpu", "accelerators", "sram", "memory"),
+         "default_clock", "flash", "prefetch", "fpu", "accelerators", "sram", "memory", "xip"),
     "max_clock": ("mhz", "source", "confidence"),
     "default_clock": ("mhz", "reason"),
     "flash": ("base", "size_kib", "line_bits", "clock", "hclk_divider", "voltage_range",
@@ -47,6 +48,8 @@ KEYS: dict[str, tuple[str, ...]] = {
     "accelerators": ("name", "kind", "size_bytes", "lines", "line_bits", "ways", "enabled_at_reset",
                      *_CITED),
     "sram": ("name", "base", "size_kib", "bus", "wait_states", *_CITED),
+    "xip": ("controller", "protocol", "dtr", "command_bits", "address_bits", "mode_bits", "dummy_cycles",
+            "line_bytes", "clock_mhz", "clock_divider", *_CITED),
     "memory": ("load_pipelining", "data_block", "stack_block", "uncached_path", "uncached_rule", "uncached_read_bits", *_CITED),
 }
 
@@ -74,7 +77,8 @@ def parse_board(path: Path) -> Board:
 
     max_clock_mhz = r.number(("max_clock", "mhz"))
     default_mhz, default_reason = _default_clock(r, max_clock_mhz)
-    flash = _flash(r, max_clock_mhz)
+    xip = _xip(r)
+    flash = _flash(r, max_clock_mhz, xip)
     accelerators = tuple(_cache(r, i) for i in range(r.table_list(("accelerators",))))
     sram = tuple(_sram(r, i) for i in range(r.table_list(("sram",))))
     if not sram:
@@ -109,6 +113,7 @@ def parse_board(path: Path) -> Board:
         notes=notes,
         path=path,
         memory=_memory(r, sram),
+        xip=xip,
     )
 
 
@@ -186,10 +191,38 @@ def _default_clock(r: TomlReader, max_clock_mhz: float) -> tuple[float, str]:
     return mhz, r.string(("default_clock", "reason"))
 
 
-def _flash(r: TomlReader, max_clock_mhz: float) -> Flash:
+def _xip(r: TomlReader) -> XipFlash | None:
+    """``[xip]`` (optional): the external flash's read command on a cache miss
+    (:mod:`cortexm_emu.xip`); the flash latency table is then computed from it."""
+    if not r.has(("xip",)):
+        return None
+    field: Field = ("xip",)
+    r.check_keys(field, KEYS["xip"])
+    read_citation(r, field)
+    clock = r.number((*field, "clock_mhz")) if r.has((*field, "clock_mhz")) else None
+    divider = r.integer((*field, "clock_divider"), minimum=1) if r.has((*field, "clock_divider")) else None
+    try:
+        return XipFlash(
+            controller=r.string((*field, "controller")), protocol=r.string((*field, "protocol")),
+            dtr=r.boolean((*field, "dtr")), command_bits=r.integer((*field, "command_bits")),
+            address_bits=r.integer((*field, "address_bits")), mode_bits=r.integer((*field, "mode_bits")),
+            dummy_cycles=r.integer((*field, "dummy_cycles")), line_bytes=r.integer((*field, "line_bytes")),
+            clock_mhz=clock, clock_divider=divider)
+    except ValueError as exc:
+        raise r.fail(field, str(exc)) from None
+
+
+def _flash(r: TomlReader, max_clock_mhz: float, xip: XipFlash | None = None) -> Flash:
     rows: list[FlashLatency] = []
-    count = r.table_list(("flash", "wait_states"))
-    if count == 0:
+    if xip is not None:
+        if r.has(("flash", "wait_states")):
+            raise r.fail(("flash", "wait_states"), "not with [xip]: the latency is the refill [xip] describes")
+        if r.integer(("flash", "line_bits")) != xip.line_bytes * 8:
+            raise r.fail(("flash", "line_bits"), f"must equal [xip] line_bytes x 8 ({xip.line_bytes * 8}): one "
+                         "refill is one read")
+        rows = [FlashLatency(max_mhz=mhz, wait_states=ws) for mhz, ws in xip.latency_rows(max_clock_mhz)]
+    count = 0 if xip is not None else r.table_list(("flash", "wait_states"))
+    if count == 0 and not rows:
         raise r.fail(("flash", "wait_states"), "the latency table must have at least one row")
     for i in range(count):
         r.check_keys(("flash", "wait_states", i), KEYS["flash.wait_states"])
@@ -206,7 +239,7 @@ def _flash(r: TomlReader, max_clock_mhz: float) -> Flash:
             )
         rows.append(row)
     divider = r.integer(("flash", "hclk_divider"), minimum=1)
-    if rows[-1].max_mhz * divider < max_clock_mhz:
+    if rows[-1].max_mhz * divider < max_clock_mhz - 1e-9:
         raise r.fail(
             ("flash", "wait_states", count - 1, "max_mhz"),
             f"the table ends at {rows[-1].max_mhz:g} MHz flash clock (x{divider}), "

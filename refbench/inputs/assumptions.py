@@ -5,13 +5,18 @@ memory system, and the library build. Every figure read from an input carries th
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass
 from typing import Literal
 
 from cortexm_emu.boards import Board, find_board
+from refbench.inputs.build import parse_option
 from refbench.published.model import CORE_NAMES, PERIPHERALS
 
+#: a ``--hardware`` entry that names an algorithm rather than a peripheral (checked against the
+#: known names by the command line, refbench.inputs.options)
+_ALGORITHM = re.compile(r"[A-Z0-9][A-Z0-9-]*-[A-Z0-9-]+")
 Setting = Literal["on", "off", "unknown"]
 SETTINGS: tuple[str, ...] = ("on", "off", "unknown")
 
@@ -42,13 +47,17 @@ def core_key(core: str) -> str:
 class Assumptions:
     """A board profile name or part (``board``), or a core and clock without one.
 
-    ``clock_mhz`` may accompany a board (the run's clock); without it the part's maximum
-    clock from the profile is assumed, and said so. ``wait_states``, ``cache`` and
+    ``clock_mhz`` may accompany a board (the run's clock); without it the board's default
+    clock (``Board.default_clock_mhz``: the part maximum unless the profile names another) is
+    assumed, and said so. ``wait_states``, ``cache`` and
     ``prefetch`` describe the memory system when no board profile does (``"unknown"``: the
     emulated verdicts try every setting). ``library``/``version``/``compiler``/``options``
     fill what the input itself does not print. ``hardware`` lists the crypto peripherals
     (``AES``, ``DES``, ``HASH``, ``PKA``, ``RNG``) the run used; figures of algorithms they
-    compute are marked as hardware figures.
+    compute are marked as hardware figures; an entry may also name one algorithm
+    (``SHA-256``) or every key size of an AES mode (``AES-GCM``), and the algorithms that follow
+    it in the library's driver follow it (:mod:`refbench.inputs.build`). ``build`` lists the
+    library build options stated (``--option NAME[=VALUE]``, the library's own names).
     """
 
     board: str | None = None
@@ -62,21 +71,25 @@ class Assumptions:
     compiler: str | None = None
     options: str | None = None
     hardware: tuple[str, ...] = ()
+    build: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         for name in ("cache", "prefetch"):
             value = getattr(self, name)
             if value not in SETTINGS:
                 raise ValueError(f"Invalid {name} ({value!r}); accepted: {', '.join(SETTINGS)}")
-        if self.clock_mhz is not None and not self.clock_mhz > 0:
-            raise ValueError(f"Invalid clock_mhz ({self.clock_mhz!r}); must be > 0")
+        if self.clock_mhz is not None and not (math.isfinite(self.clock_mhz) and self.clock_mhz > 0):
+            raise ValueError(f"Invalid clock_mhz ({self.clock_mhz!r}); must be a finite number > 0")
         if self.wait_states is not None and (isinstance(self.wait_states, bool) or self.wait_states < 0):
             raise ValueError(f"Invalid wait_states ({self.wait_states!r}); must be an integer >= 0")
         if self.core is not None:
             core_key(self.core)
-        unknown = [p for p in self.hardware if p not in PERIPHERALS]
+        unknown = [p for p in self.hardware if p not in PERIPHERALS and not _ALGORITHM.fullmatch(p)]
         if unknown:
-            raise ValueError(f"Invalid hardware ({unknown[0]!r}); accepted: {', '.join(sorted(PERIPHERALS))}")
+            raise ValueError(f"Invalid hardware ({unknown[0]!r}); accepted: a peripheral "
+                             f"({', '.join(sorted(PERIPHERALS))}) or an algorithm (SHA-256, AES-128-GCM, AES-GCM)")
+        for text in self.build:
+            parse_option(text)
         if self.board is not None and self.wait_states is not None:
             raise ValueError(f"Invalid wait_states ({self.wait_states!r}) with board {self.board!r}: "
                              "the board profile gives the wait states for the clock")
@@ -98,7 +111,7 @@ class Assumptions:
             if self.clock_mhz is not None and self.clock_mhz > board.max_clock_mhz:
                 raise ValueError(f"Invalid clock_mhz ({self.clock_mhz:g}) for board {board.name}: above the "
                                  f"part's maximum {board.max_clock_mhz:g} MHz")
-            clock = self.clock_mhz if self.clock_mhz is not None else float(board.max_clock_mhz)
+            clock = self.clock_mhz if self.clock_mhz is not None else float(board.default_clock_mhz)
             return Placement(board=board, part=board.part, core=CORE_NAMES[board.core], clock_mhz=clock,
                              text=self.describe(board))
         if self.core is None or self.clock_mhz is None:
@@ -118,9 +131,13 @@ class Assumptions:
                                                   ("compiler", self.compiler), ("options", self.options)) if v)
         hardware = f"; crypto peripherals used: {', '.join(self.hardware)}" if self.hardware else \
             "; no crypto peripheral stated (software figures)"
+        if self.build:
+            build = ", ".join(filter(None, [build, f"build options {' '.join(self.build)}"]))
         if board is not None:
+            default = (f"the board's default clock: {board.default_clock_reason}" if board.default_clock_reason
+                       else "the part's maximum from the profile")
             clock = (f"{self.clock_mhz:g} MHz as given" if self.clock_mhz is not None else
-                     f"{board.max_clock_mhz:g} MHz (no clock given: the part's maximum from the profile)")
+                     f"{board.default_clock_mhz:g} MHz (no clock given: {default})")
             memory = ("" if self.cache == "unknown" and self.prefetch == "unknown" else
                       f" (cache {self.cache}, prefetch {self.prefetch} as given)")
             text = (f"assumed: board profile {board.name} ({board.part}, {CORE_NAMES[board.core]}) at {clock}; "
@@ -144,12 +161,16 @@ class Assumptions:
 
 #: the end of every :meth:`Assumptions.describe` text: what it says of the crypto peripherals
 _DESCRIBED = re.compile(r"assumed: .*?(?:no crypto peripheral stated \(software figures\)|"
-                        r"crypto peripherals used: [A-Z0-9]+(?:, [A-Z0-9]+)*)")
+                        r"crypto peripherals used: [A-Z0-9-]+(?:, [A-Z0-9-]+)*)"
+                        r"(?:; the log's timer resolution is [^;]*)?"  # refbench.inputs.resolution.sentence
+                        # a stated clock the log's own cycles/byte contradict (refbench.inputs.mbedtls)
+                        r"(?:; the log's rate x cycles/byte implies [^;]*; (?:it contradicts|the stated) [^;]*)?")
 
 
 def described_assumptions(notes: str | None) -> str | None:
     """The :meth:`Assumptions.describe` text a figure read from an input starts its notes with
-    (:func:`refbench.inputs.records.build_figure`), or None for a figure of a built-in page."""
+    (:func:`refbench.inputs.records.build_figure`) and, when the log's timer is coarse, what it
+    shows of it (:mod:`refbench.inputs.resolution`); None for a figure of a built-in page."""
     match = _DESCRIBED.match(notes or "")
     return match.group(0) if match else None
 

@@ -34,9 +34,9 @@ Formats, from Mbed-TLS/mbedtls ``programs/test/benchmark.c`` (2.x, e.g. 2.16 and
 **The log's own clock.** ``rate x cycles/byte`` is the clock of the counter
 ``mbedtls_timing_hardclock`` reads (bytes per second x cycles per byte = cycles per second). Each
 row's range, from the printed resolution of both numbers, is compared with the stated clock:
-:func:`clock_check` says whether they agree, and its sentence is in every figure's notes (a
-disagreement is a finding about the stated clock, or about a port whose counter runs at another
-clock).
+:func:`clock_check` says whether they agree, and its sentence is in every figure's notes; a
+disagreement is a finding about the stated clock (or about a port whose counter runs at another
+clock), stated with the assumptions at the end of every finding on the log's figures.
 """
 
 from __future__ import annotations
@@ -238,7 +238,11 @@ def _build_notes(banner: _Banner, assumptions: Assumptions, placement: Placement
     if banner.implementations:
         notes.append("the log's implementations: " + "; ".join(banner.implementations))
     check = clock_check(clock_rows, placement.clock_mhz)
-    if check:
+    if check and check.agree < check.rows:
+        # a finding about the stated clock: first, so every finding on these figures states it with
+        # the assumptions (refbench.inputs.assumptions.described_assumptions)
+        notes.insert(0, check.sentence())
+    elif check:
         notes.append(check.sentence())
     return version, "; ".join(notes)
 
@@ -277,7 +281,7 @@ def read_mbedtls(lines: list[Line], *, assumptions: Assumptions, placement: Plac
             problems.append(line.problem(f"unknown algorithm: {exc}"))
             continue
         rows.append((line, title, fields, match))
-    clock_rows = [(m["kib"], m["cpb"]) for _, _, _, m in rows if m.re is SYM and m["cpb"]]
+    clock_rows = [(m["kib"], m["cpb"]) for _, _, _, m in rows if m.re is SYM and m["cpb"] and float(m["kib"]) > 0]
     version, notes = _build_notes(banner, assumptions, placement, clock_rows)
     figures: list[Figure] = []
     for line, title, fields, match in rows:
@@ -293,6 +297,8 @@ def _figure(line: Line, title: str, fields: dict, m: re.Match[str], assumptions:
                   fields=fields)
     heap = f"; {m['heap']} heap bytes" if "heap" in m.groupdict() and m["heap"] else ""
     if m.re is SYM:
+        if float(m["kib"]) == 0:
+            return line.problem(f"0 {m['unit']} printed: below the printed resolution, too coarse to judge")
         label = ("'KB/s' read as 1024 bytes (the benchmark divides by 1024 under every label)"
                  if m["unit"] == "KB/s" else "KiB/s")
         cpb = (f"the benchmark's own {m['cpb']} cycles/byte (mbedtls_timing_hardclock)" if m["cpb"]

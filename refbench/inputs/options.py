@@ -10,6 +10,7 @@ built-in pages' boards (:func:`uses_inputs` tells which).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,11 +19,16 @@ from typing import TextIO
 from refbench.datafile import DataFileError
 from refbench.inputs import FORMATS, Assumptions, Problem, read_input
 from refbench.inputs.assumptions import SETTINGS
+from refbench.inputs.build import load_build_options
+from refbench.inputs.decode import MAX_INPUT_BYTES
+from refbench.inputs.duplicates import drop_duplicates
+from refbench.inputs.records import covers
+from refbench.inputs.table import known_names
 from refbench.published.model import PERIPHERALS, Figure
 
 #: options that state the assumptions of an input; without --input they are an error
 ASSUMPTION_OPTIONS = ("core", "clock", "wait_states", "cache", "prefetch", "library", "lib_version", "compiler",
-                      "build_options", "hardware", "input_format", "pages")
+                      "build_options", "build", "hardware", "input_format", "pages")
 
 
 def add_input_options(parser: argparse.ArgumentParser) -> None:
@@ -43,8 +49,8 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--core", metavar="CORE", help="with --input and no --board: the core (m0plus, m4, m7, m33; m4f, m7f, m33f "
                             "are the same cores with an FPU)")
     group.add_argument("--clock", type=float, metavar="MHZ",
-                       help="with --input: the core clock the input ran at, MHz (with --board: default the part "
-                            "maximum, said so)")
+                       help="with --input: the core clock the input ran at, MHz (with --board: default the board's "
+                            "default clock, the part maximum unless its profile names another, said so)")
     group.add_argument("--wait-states", type=int, metavar="N",
                        help="with --core: flash wait states per read at --clock (your reference manual's latency "
                             "table); without it rule e runs no kernel")
@@ -59,11 +65,27 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                             "depends on it)")
     group.add_argument("--compiler", metavar="TEXT", help="with --input: the compiler that built the benchmark")
     group.add_argument("--options", dest="build_options", metavar="FLAGS",
-                       help="with --input: the optimisation options, written --options=-O2 (-Os, -O2, -O3: the level "
-                            "the kernels are built at for rule e)")
-    group.add_argument("--hardware", action="append", metavar="PERIPHERALS",
-                       help=f"with --input: crypto peripherals the run used ({', '.join(sorted(PERIPHERALS))}; "
-                            "comma-separated or repeated); their algorithms' figures are hardware figures")
+                       help="with --input: the optimisation level, written --options=-O2 (-Os, -O2 or -O3: the level "
+                            "the kernels are built at for rule e; any other is refused, not dropped)")
+    group.add_argument("--option", dest="build", action="append", metavar="NAME[=VALUE]",
+                       help="with --input: a library build option the benchmark was built with, in the library's "
+                            f"own name (repeatable): {_option_names()}. Each sets what the rules read (the math "
+                            "library, the assembly, the kernel variant rule e compares) or, where no rule reads it, "
+                            "is kept in every figure's notes (refbench/inputs/build_options.toml)")
+    group.add_argument("--hardware", action="append", metavar="WHAT",
+                       help=f"with --input: crypto hardware the run used, comma-separated or repeated: a peripheral "
+                            f"({', '.join(sorted(PERIPHERALS))}: all its algorithms), an algorithm (SHA-256, "
+                            "AES-128-GCM) or an AES mode at every key size (AES-GCM); those figures are hardware "
+                            "figures, and the algorithms the library's driver computes with them follow (wolfSSL's "
+                            "GMAC with AES-GCM)")
+
+
+def _option_names() -> str:
+    """The --option names by library, for --help."""
+    by_library: dict[str, list[str]] = {}
+    for option in load_build_options()[0].values():
+        by_library.setdefault(option.library, []).append(option.name)
+    return "; ".join(f"{library} {', '.join(names)}" for library, names in by_library.items())
 
 
 def uses_inputs(args: argparse.Namespace) -> bool:
@@ -84,19 +106,47 @@ def check_options(args: argparse.Namespace) -> str | None:
     defaults = {"cache": "unknown", "prefetch": "unknown", "pages": False}
     for name in ASSUMPTION_OPTIONS:
         if getattr(args, name) not in (None, defaults.get(name)):
-            option = {"build_options": "--options"}.get(name, "--" + name.replace("_", "-"))
+            option = {"build_options": "--options", "build": "--option"}.get(name, "--" + name.replace("_", "-"))
             return f"Invalid {option}: it states what an --input ran on; give --input FILE (or '-' for stdin)"
     return None
 
 
+def check_level(text: str | None) -> None:
+    """``ValueError`` unless ``--options`` names a level the kernels are built at for rule e
+    (``workloads.toml [build] opt_of_options``): a level it does not know would be dropped, and
+    every level compared, without a word."""
+    from refbench.sanity.workloads import WORKLOADS
+
+    levels = WORKLOADS.build["opt_of_options"]
+    if text is None or text in levels:
+        return
+    raise ValueError(f"Invalid --options ({text!r}): not an optimisation level the kernels are built at; accepted: "
+                     f"{', '.join(repr(k) for k in levels)} (written --options=-O2; leave it out when the level is "
+                     "not known: every level is then compared)")
+
+
+def check_hardware(entries: tuple[str, ...]) -> None:
+    """``ValueError`` for a ``--hardware`` entry that is no peripheral, no algorithm refbench
+    knows and no ``AES-<MODE>`` of one."""
+    algorithms = known_names()[0]
+    for entry in entries:
+        if entry in PERIPHERALS or entry in algorithms or any(covers(entry, a) for a in algorithms):
+            continue
+        raise ValueError(f"Invalid --hardware ({entry!r}); accepted: a peripheral ({', '.join(sorted(PERIPHERALS))}), "
+                         "an algorithm of the built-in figures (refbench sanity --list: SHA-256, AES-128-GCM ...) or "
+                         "an AES mode at every key size (AES-GCM, AES-CBC ...)")
+
+
 def assumptions_from(args: argparse.Namespace) -> Assumptions:
     """The :class:`Assumptions` the options state (``ValueError`` naming the bad option)."""
+    check_level(args.build_options)
     hardware = tuple(p.strip().upper() for text in args.hardware or () for p in text.split(",") if p.strip())
+    check_hardware(hardware)
     try:
         assumptions = Assumptions(board=args.board[0] if args.board else None, core=args.core, clock_mhz=args.clock,
                                   wait_states=args.wait_states, cache=args.cache, prefetch=args.prefetch,
                                   library=args.library, version=args.lib_version, compiler=args.compiler,
-                                  options=args.build_options, hardware=hardware)
+                                  options=args.build_options, hardware=hardware, build=tuple(args.build or ()))
         if assumptions.complete or assumptions.board is not None:
             assumptions.resolve()  # an unknown board, a clock above its maximum: said before reading
         return assumptions
@@ -106,6 +156,13 @@ def assumptions_from(args: argparse.Namespace) -> Assumptions:
                               ("core", "--core")):
             text = text.replace(f"Invalid {field} ", f"Invalid {option} ")
         raise ValueError(text) from None
+
+
+#: Figures one ``refbench sanity --input`` judges at most: 5,000 distinct rows take 8.5 s and
+#: 150 MB without the emulator on this project's machine, 30,000 took 194 s and 660 MB (the
+#: rules pair figures, so the time grows faster than their number); a wolfCrypt or Mbed TLS
+#: benchmark run prints about a hundred.
+MAX_FIGURES = 5000
 
 
 @dataclass(frozen=True)
@@ -118,28 +175,29 @@ class ReadInputs:
 
 def read_inputs(paths: list[str], assumptions: Assumptions, format: str | None = None,
                 stdin: TextIO | None = None) -> ReadInputs:
-    """Read each of ``paths`` (``-``: ``stdin``, default ``sys.stdin``, once). Raises ``ValueError``
-    naming the input for a missing or unreadable file, an undetectable format or assumptions that
-    place no part; :class:`DataFileError` for a table with a bad header."""
+    """Read each of ``paths`` (``-``: ``stdin``, default ``sys.stdin``, once); a figure that
+    repeats an earlier one (in any input) is reported and judged once. Raises ``ValueError``
+    naming the input for a file given twice (under any name), a directory, a missing, unreadable,
+    binary or too large file, more than :data:`MAX_FIGURES` figures, an undetectable format or
+    assumptions that place no part;
+    :class:`DataFileError` for a table with a bad header."""
     figures: list[Figure] = []
     problems: list[Problem] = []
-    seen: set[str] = set()
+    seen: dict[str, str] = {}  # the file each input is (its real path), the name it was given as
     for path in paths:
-        if path in seen:
-            raise ValueError(f"Invalid --input ({path!r}): given twice")
-        seen.add(path)
         if path == "-":
-            source: Path | str = (stdin or sys.stdin).read()
-            name = "<stdin>"
+            stream = stdin or sys.stdin
+            buffer = getattr(stream, "buffer", None)
+            source: Path | bytes | str = (buffer.read(MAX_INPUT_BYTES + 1) if buffer is not None
+                                          else stream.read(MAX_INPUT_BYTES + 1))
+            name, identity = "<stdin>", "-"
         else:
-            file = Path(path)
-            if not file.is_file():
-                raise ValueError(f"Invalid --input ({path!r}): no such file")
-            try:
-                source = file.read_text(encoding="utf-8")
-            except (OSError, UnicodeDecodeError) as exc:
-                raise ValueError(f"Invalid --input ({path!r}): cannot be read as UTF-8 text ({exc})") from None
-            name = path
+            source, name = Path(path), path
+            identity = os.path.realpath(path)
+        if identity in seen:
+            same = "" if seen[identity] == path else f" (the same file as --input {seen[identity]!r})"
+            raise ValueError(f"Invalid --input ({path!r}): given twice{same}; each input is judged once")
+        seen[identity] = path
         try:
             found, skipped = read_input(source, assumptions=assumptions, name=name, format=format)
         except DataFileError:
@@ -148,4 +206,10 @@ def read_inputs(paths: list[str], assumptions: Assumptions, format: str | None =
             raise ValueError(f"{exc}" if name in str(exc) else f"{name}: {exc}") from None
         figures += found
         problems += skipped
-    return ReadInputs(figures, problems)
+    figures, duplicates = drop_duplicates(figures)
+    if len(figures) > MAX_FIGURES:
+        raise ValueError(f"Invalid --input ({', '.join(paths)}): {len(figures):,} figures (duplicates removed), more "
+                         f"than the {MAX_FIGURES:,} one run judges (a benchmark run prints about a hundred; the rules "
+                         "compare figures with each other, so the time grows faster than their number); give the "
+                         "runs to judge in separate commands")
+    return ReadInputs(figures, problems + duplicates)

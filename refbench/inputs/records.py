@@ -3,10 +3,12 @@ file and line, and :class:`Problem` records for the lines that were skipped."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from refbench.inputs.assumptions import Assumptions, Placement
+from refbench.inputs.build import BUILT_WITH, build_fields, followers_of
 from refbench.published.model import Aux, Figure
 
 
@@ -52,9 +54,33 @@ _PERIPHERAL_OF = (
 )
 
 
-def peripherals_for(algorithm: str, hardware: tuple[str, ...]) -> list[str]:
-    """The stated peripherals (``hardware``) that compute ``algorithm``."""
-    return sorted({p for prefixes, p in _PERIPHERAL_OF if p in hardware and algorithm.startswith(prefixes)})
+def peripheral_of(algorithm: str) -> str | None:
+    """The crypto peripheral (PERIPHERALS) that computes ``algorithm``, by its name's prefix."""
+    return next((p for prefixes, p in _PERIPHERAL_OF if algorithm.startswith(prefixes)), None)
+
+
+#: ``--hardware AES-GCM``: every key size of one AES mode
+_AES_MODE = re.compile(r"AES-([A-Z0-9]+)")
+
+
+def covers(entry: str, algorithm: str) -> bool:
+    """True when the ``--hardware`` entry (a peripheral, an algorithm name, or ``AES-<MODE>``)
+    names ``algorithm``."""
+    if entry == algorithm:
+        return True
+    if (m := _AES_MODE.fullmatch(entry)) and re.fullmatch(rf"AES-\d+-{m[1]}", algorithm):
+        return True
+    return entry == peripheral_of(algorithm)
+
+
+def peripherals_for(algorithm: str, hardware: tuple[str, ...], library: str = "") -> tuple[list[str], str | None]:
+    """The stated peripherals (``hardware`` entries) that compute ``algorithm``, and the reason
+    when it follows a leader (``build_options.toml [[follower]]``: wolfSSL's GMAC is its AES-GCM)."""
+    found = {peripheral_of(algorithm) for entry in hardware if covers(entry, algorithm)} - {None}
+    for f in followers_of(algorithm, library):
+        if any(entry == f.peripheral or any(covers(entry, leader) for leader in f.leaders) for entry in hardware):
+            return sorted(found | {f.peripheral}), f"{algorithm} follows {', '.join(f.leaders)} in hardware ({f.source})"
+    return sorted(found), None  # type: ignore[arg-type]
 
 
 def build_figure(*, line: Line, placement: Placement, assumptions: Assumptions, section: str, label: str,
@@ -64,15 +90,17 @@ def build_figure(*, line: Line, placement: Placement, assumptions: Assumptions, 
                  options: str | None = None, implementation: str | None = None, math: str | None = None) -> Figure:
     """A :class:`Figure` for one input line; ``fields`` holds algorithm, mode, operation,
     key_bits and curve (as :func:`refbench.published.transcribe.wolfssl_classify` returns them)."""
-    hw = peripherals_for(fields["algorithm"], assumptions.hardware)
-    note = placement.text + (f"; {notes}" if notes else "")
+    hw, followed = peripherals_for(fields["algorithm"], assumptions.hardware, library)
+    build = build_fields(assumptions.build, library)
+    note = "; ".join(filter(None, [placement.text, notes, build.note, followed]))
+    config = "as logged" + (f"; {BUILT_WITH}{', '.join(build.kernel_options)}" if build.kernel_options else "")
     return Figure(
         id=f"{line.file}:{line.number}", source=line.file, section=section, row=line.text, offset=line.offset,
         label=label, board=placement.board.board if placement.board else None, part=placement.part,
         core=placement.core, clock_mhz=placement.clock_mhz, library=library, version=version,
         compiler=compiler or assumptions.compiler or "not stated",
-        options=options or assumptions.options or "not stated", config="as logged", hw=tuple(hw),
-        implementation=implementation or ("hardware" if hw else "software"), math=math, asm=None,
+        options=options or assumptions.options or "not stated", config=config, hw=tuple(hw),
+        implementation=implementation or ("hardware" if hw else "software"), math=math or build.math, asm=build.asm,
         cache=assumptions.memory_text(), notes=note, variant=None, algorithm=fields["algorithm"],
         mode=fields.get("mode"), operation=fields["operation"], key_bits=fields.get("key_bits"),
         curve=fields.get("curve"), message_bytes=message_bytes, chunk_bytes=None, block_bytes=block_bytes,

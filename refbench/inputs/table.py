@@ -86,12 +86,16 @@ def read_csv(lines: list[Line], *, assumptions: Assumptions) -> tuple[list[Figur
     return _read_records(records, assumptions)
 
 
-def read_json(lines: list[Line], text: str, *, assumptions: Assumptions) -> tuple[list[Figure], list[Problem]]:
-    name = lines[0].file if lines else "<json>"
+def read_json(lines: list[Line], text: str, *, assumptions: Assumptions, name: str
+              ) -> tuple[list[Figure], list[Problem]]:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise DataFileError(name, exc.lineno, None, f"not valid JSON: {exc.msg}") from None
+    except RecursionError:
+        depth = max(text.count("["), text.count("{"))
+        raise DataFileError(name, 1, None, f"JSON nested too deeply (up to {depth} levels) to be a table of "
+                                           "figures: a list of objects whose values are strings or numbers") from None
     if isinstance(data, dict):
         if set(data) != {"figures"} or not isinstance(data["figures"], list):
             raise DataFileError(name, 1, None, 'expected a list of figures or {"figures": [...]}')
@@ -102,17 +106,24 @@ def read_json(lines: list[Line], text: str, *, assumptions: Assumptions) -> tupl
         raise DataFileError(name, 1, None, 'expected a list of figures or {"figures": [...]}')
     by_number = {line.number: line for line in lines}
     decoder, pos, records = json.JSONDecoder(), start, []
+    number, counted = 1, 0  # the line of ``pos``, counted incrementally (the newlines before ``counted``)
     for _ in range(len(data if isinstance(data, list) else data["figures"])):
         while text[pos] in " \t\r\n,":
             pos += 1
         item, end = decoder.raw_decode(text, pos)
-        number = text.count("\n", 0, pos) + 1
+        number += text.count("\n", counted, pos)
+        counted = pos
         line = dataclasses.replace(by_number[number], text=text[pos:end].replace("\n", " "))
         if isinstance(item, dict):
             header = list(item)
             _check_columns(line, header, required=False)
-            records.append((line, {k: "" if v is None else (json.dumps(v) if isinstance(v, (int, float))
-                                                            else str(v)) for k, v in item.items()}))
+            nested = next((k for k, v in item.items() if isinstance(v, (dict, list))), None)
+            if nested is not None:
+                records.append((line, f"Invalid {nested} (a JSON {'object' if isinstance(item[nested], dict) else 'array'}); a value must be a "
+                                      "string, a number or null"))
+            else:
+                records.append((line, {k: "" if v is None else (json.dumps(v) if isinstance(v, (int, float))
+                                                                else str(v)) for k, v in item.items()}))
         else:
             records.append((line, "a figure must be a JSON object"))
         pos = end

@@ -46,6 +46,7 @@ import re
 
 from refbench.inputs.assumptions import Assumptions, Placement
 from refbench.inputs.records import Line, Problem, build_figure
+from refbench.inputs.resolution import apply_timer_resolution
 from refbench.published.library_units import input_unit_bytes
 from refbench.published.model import Aux, Figure
 from refbench.published.transcribe import wolfssl_classify
@@ -134,7 +135,10 @@ def read_wolfcrypt(lines: list[Line], *, assumptions: Assumptions, placement: Pl
         elif run.in_run or _LOOKS_LIKE_ROW.search(text):
             problems.append(line.problem("not a wolfCrypt benchmark row, header or summary line "
                                          "(benchmark.c bench_stats_sym_finish / bench_stats_asym_finish formats)"))
-    return figures, problems
+    runs: dict[str, list[Figure]] = {}
+    for f in figures:
+        runs.setdefault(f.section, []).append(f)
+    return [f for run_figures in runs.values() for f in apply_timer_resolution(run_figures, placement.text)], problems
 
 
 def _section(line: Line, run: _Run) -> str:
@@ -207,12 +211,18 @@ def _row(line: Line, m: re.Match[str], run: _Run, assumptions: Assumptions, plac
             input_unit_bytes(LIBRARY, version, m["rate_unit"])
         except ValueError as exc:
             return line.problem(str(exc))
+        if float(m["rate"]) == 0:
+            return line.problem(f"0 {m['rate_unit']}/s printed: below the printed resolution (0.001), too coarse "
+                                "to judge")
         aux = [Aux("amount", float(m["amount"]), m["amount_unit"], m["amount"]),
                Aux("duration", float(m["seconds"]), "s", m["seconds"])]
         if m["cpb"]:
             aux.append(Aux("cycles_per_byte", float(m["cpb"]), "cycles/byte", m["cpb"]))
         return build_figure(metric="throughput", value=float(m["rate"]), unit=m["rate_unit"] + "/s",
                             text=m["rate"], aux=tuple(aux), **common)
+    if float(m["avg"]) == 0:
+        return line.problem("0 ms per operation printed: below the printed resolution (0.001 ms), too coarse to "
+                            "judge")
     aux = (Aux("ops", float(m["ops"]), "ops", m["ops"]), Aux("duration", float(m["seconds"]), "s", m["seconds"]),
            Aux("ops_per_s", float(m["ops_per_s"]), "ops/s", m["ops_per_s"]))
     return build_figure(metric="time_per_op", value=float(m["avg"]), unit="ms", text=m["avg"], aux=aux, **common)
@@ -237,6 +247,9 @@ def _csv_row(line: Line, text: str, run: _Run, assumptions: Assumptions, placeme
     avg, ops_per_s = cells[columns.index("avg ms")], cells[columns.index("ops/sec")]
     if not (_NUMBER.fullmatch(avg) and _NUMBER.fullmatch(ops_per_s)):
         return line.problem("wolfCrypt -csv public-key row: avg ms and ops/sec must be numbers")
+    if float(avg) == 0:
+        return line.problem("0 ms per operation printed: below the printed resolution (0.001 ms), too coarse to "
+                            "judge")
     name = " ".join(" ".join(cells[: columns.index("avg ms")]).split())
     fields = _classify(line, name)
     if isinstance(fields, Problem):

@@ -53,6 +53,7 @@ AUX_UNITS: dict[str, frozenset[str]] = {
     "time": frozenset({"µs", "ms"}),
     "throughput": frozenset({"Kbytes/s"}),
     "cycles_per_byte": frozenset({"cycles/byte"}),  # wolfCrypt's own 'Cycles per byte = N' (refbench.inputs)
+    "timer_resolution": frozenset({"s"}),  # the timer step a log's durations show (refbench.inputs.resolution)
 }
 FOOTPRINT_METRICS = frozenset(m for m in METRIC_UNITS if m.endswith("_bytes"))
 IMPLEMENTATIONS = frozenset({"software", "hardware"})

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from refbench.inputs.build import stated_kernel_options
 from refbench.published.model import Figure
 
 LIBRARIES_PATH = Path(__file__).with_name("libraries.toml")
@@ -134,13 +135,20 @@ StatedOptions = dict[tuple[str, str], dict[str, str]]
 
 def stated_options(figures: Iterable[Figure], libraries: dict[str, Library] = LIBRARIES) -> StatedOptions:
     """The options each section's page text names: a GMAC row's label ("GMAC Small": the figure's
-    mode "Small") names the GHASH option of the whole section's build."""
+    mode "Small") names the GHASH option of the whole section's build; a figure of a user's input
+    carries the options stated with ``--option`` in its config."""
     out: StatedOptions = {}
     for f in figures:
         lib = library_of(f, libraries)
         gcm = lib.kernels.get("gcm") if lib else None
         if gcm is not None and f.algorithm == "GMAC" and f.mode in gcm.labels:
             out.setdefault((f.source, f.section), {})["gcm"] = gcm.labels[f.mode]
+        # a user's input: the options stated with --option (refbench.inputs.build), in its config;
+        # a GMAC row of the log itself names what the build used and wins
+        for name in stated_kernel_options(f.config) if lib else ():
+            kernel = next((k for k, spec in lib.kernels.items() if name in spec.options), None)
+            if kernel is not None:
+                out.setdefault((f.source, f.section), {}).setdefault(kernel, name)
     return out
 
 

@@ -103,8 +103,12 @@ def printed_resolution(text: str) -> float:
 
 
 def relative_resolution(figure: Figure) -> float:
-    """The printed resolution of ``figure`` as a fraction of its value (0 for a printed zero)."""
-    return printed_resolution(figure.text) / figure.value if figure.value else 0.0
+    """The printed resolution of ``figure`` as a fraction of its value (0 for a printed zero),
+    plus, for a figure of a log whose timer counts coarser than it prints, one timer step over
+    the row's duration (``timer_resolution``, :mod:`refbench.inputs.resolution`)."""
+    printed = printed_resolution(figure.text) / figure.value if figure.value else 0.0
+    step, duration = figure.aux_value("timer_resolution"), figure.aux_value("duration")
+    return printed + (step.value / duration.value if step and duration and duration.value else 0.0)
 
 
 def same_work_tolerance(*figures: Figure) -> float:
