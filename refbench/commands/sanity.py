@@ -30,7 +30,7 @@ from refbench.report.data import report_json
 from refbench.report.findings import FindingIndex, index_findings, summary_lines
 from refbench.sanity import VERDICTS, Judgement, SanityContext, figure_selected, judge
 from refbench.sanity.context import StatedMachine
-from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
+from refbench.sanity.dask_executor import ClusterLostError, DaskExecutor, scheduler_address
 from refbench.sanity.emulation import summary as emulation_summary
 
 VERDICT_STYLE = {"untested": "bright_black", "consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
@@ -198,6 +198,9 @@ def run(args: argparse.Namespace) -> int:
         with emulation_progress() as progress:
             report = judge(figures, parts, replace(context, scope=frozenset(selected), progress=progress,
                                                    machines=machines))
+    except ClusterLostError as exc:
+        print(f"refbench sanity: {exc}", file=sys.stderr)
+        return 1
     finally:
         if isinstance(context.executor, DaskExecutor):
             context.executor.close()

@@ -93,7 +93,7 @@ def groups(kernels: Sequence[str] | None = None, cores: Sequence[str] = CORES, o
 
 
 def _run_group(group: Group) -> list[Measurement]:
-    return measure_calls(group.options, group.jobs)
+    return measure_calls(group.options, group.jobs)[0]
 
 
 def run(tasks: Sequence[Group], scheduler: str | None = None, workers: int | None = None,
@@ -109,9 +109,8 @@ def run(tasks: Sequence[Group], scheduler: str | None = None, workers: int | Non
 
     if scheduler is not None:
         with DaskExecutor(scheduler) as cluster:
-            futures = {cluster.client.submit(measure_calls, g.options, list(g.jobs), pure=False): g for g in tasks}
-            for future in cluster._distributed.as_completed(list(futures)):
-                finish(futures[future], future.result())
+            for index, (results, _) in cluster.each(measure_calls, [(g.options, list(g.jobs)) for g in tasks]):
+                finish(tasks[index], results)
         return out
     workers = workers or local_workers()
     if workers <= 1:
