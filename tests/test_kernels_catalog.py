@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from cortexm_emu.datafile import DataFileError
 from cortexm_emu.toolchain import ToolchainError
-from refbench.datafile import DataFileError
 from refbench.kernels import catalog
 
 KERNELS = catalog.KERNELS
@@ -82,6 +82,26 @@ def test_bad_define_names_file_line_and_field(tmp_path: Path, line: str, problem
     assert info.value.path == str(manifest)
     assert info.value.line == 13
     assert info.value.field == "variants.plain.defines"
+
+
+def test_an_error_in_a_later_operation_names_that_operation_s_line(tmp_path: Path) -> None:
+    manifest = _manifest(tmp_path, "")
+    text = manifest.read_text().replace('[variants.plain]', '[[operations]]\nname = "two"\nfunction = "toy"\n'
+                                        'args = ["nosuch"]\nreference = "md5"\n\n[variants.plain]')
+    manifest.write_text(text)
+    with pytest.raises(DataFileError, match="unknown role") as info:
+        catalog.load_family(manifest)
+    assert info.value.field == "operations[1].args"
+    assert text.splitlines()[info.value.line - 1] == 'args = ["nosuch"]'
+
+
+def test_a_missing_field_names_the_line_of_its_table(tmp_path: Path) -> None:
+    manifest = _manifest(tmp_path, "")
+    manifest.write_text(manifest.read_text().replace('trades = "nothing"\n', ""))
+    with pytest.raises(DataFileError, match="missing") as info:
+        catalog.load_family(manifest)
+    assert info.value.field == "variants.plain.trades"
+    assert manifest.read_text().splitlines()[info.value.line - 1] == "[variants.plain]"
 
 
 def test_bitsliced_aes_without_its_parallel_width_does_not_build() -> None:

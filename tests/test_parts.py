@@ -12,8 +12,8 @@ import pytest
 from datafiles import corrupt_copy, line_of
 
 from cortexm_emu.boards import CONFIDENCES, board_names, wait_states
+from cortexm_emu.datafile import DataFileError
 from refbench.cli import main as refbench_main
-from refbench.datafile import DataFileError, RefbenchError
 from refbench.parts import (
     AES_KEY_BITS,
     CRYPTO_BLOCKS,
@@ -289,12 +289,12 @@ def test_an_untouched_copy_loads(tmp_path):
     assert load_part_file(path).crypto_functions() == {"AES", "DES", "HASH", "RNG"}
 
 
-def test_part_file_error_is_a_refbench_data_file_error(tmp_path):
+def test_part_file_error_is_the_project_s_data_file_error(tmp_path):
     path = _corrupt(tmp_path, "stm32f437ii", "[crypto_hw.PKA]\npresent = false", "[crypto_hw.PKA]\npresent = 0")
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     error = info.value
-    assert isinstance(error, RefbenchError) and isinstance(error, ValueError)
+    assert type(error) is DataFileError and isinstance(error, ValueError)
     assert error.field == "crypto_hw.PKA.present" and error.line == line_of(path, "present = 0")
     assert f"{path}:{error.line}: field 'crypto_hw.PKA.present'" in str(error)
 

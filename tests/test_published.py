@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 from refbench.published import load_figures, load_parts, load_sources, model, normalise, transcribe
 from refbench.published.model import (
     FIGURES_PATH,

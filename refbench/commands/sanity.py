@@ -12,8 +12,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from cortexm_emu.datafile import DataFileError
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
-from refbench.datafile import DataFileError
 from refbench.inputs.options import (
     ReadInputs,
     add_input_options,
