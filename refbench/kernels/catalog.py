@@ -8,7 +8,9 @@ operation from these facts alone: there is no per-kernel Python glue.
 
 Manifest fields
 ---------------
-``family`` (str), ``standard`` (str), ``sources`` (list of paths, optional),
+``family`` (str), ``standard`` (str), ``sources`` (list of paths, optional), ``defines`` (optional,
+as a variant's below, for every variant: e.g. ``CIPHER_HEADER="aes_cipher.h"``, the block cipher
+the shared modes include),
 ``[[operations]]`` with ``name``, ``function``, ``args`` (roles from
 :data:`ROLES`, in the C parameter order), ``reference`` (a name of
 :mod:`refbench.kernels.references`), optional ``output_bytes``,
@@ -22,9 +24,10 @@ is always linked.
 The include path (:attr:`Variant.include_dirs`) is ``common/``, then the family folder, then
 the family folder of every other source the variant links, in manifest order: a kernel that
 reuses another family's source (hmac linking ``../sha256/sha256_digest.c``) finds that
-family's headers by name, with no forwarding header. A header name found in two of these
-folders resolves to the first, so a family's own ``cipher.h`` is the one the shared modes
-(``aes/block_modes.c``, ``gcm/gcm.c``, ``ccm/ccm.c``, ``cmac/cmac.c``) include.
+family's headers by name, with no forwarding header. Every header has a name of its own (no
+two folders hold the same name, tests/test_kernels_catalog.py), so no build depends on the
+order of the folders; the shared modes (``aes/block_modes.c``, ``gcm/gcm.c``, ``ccm/ccm.c``,
+``cmac/cmac.c``) include the cipher header their family names in ``CIPHER_HEADER``.
 """
 
 from __future__ import annotations
@@ -219,6 +222,7 @@ def load_family(manifest: Path) -> Family:
                 raise fail((*where, "defines"), "must be NAME or NAME=VALUE (a C identifier, no spaces)", repr(item))
         return listed
 
+    shared_defines = defines(data, ())
     variants = {}
     for vname, v in need(data, "variants", dict).items():
         where = ("variants", vname)
@@ -229,7 +233,8 @@ def load_family(manifest: Path) -> Family:
             for core in cores:
                 if core not in CPU_FLAGS:
                     raise fail((*where, "cores"), f"unknown core; valid: {', '.join(CPU_FLAGS)}", core)
-        variants[vname] = Variant(name, vname, need(v, "trades", str, where), sources, defines(v, where), cores)
+        variants[vname] = Variant(name, vname, need(v, "trades", str, where), sources,
+                                  shared_defines + defines(v, where), cores)
     return Family(name, need(data, "standard", str), folder, tuple(operations), variants)
 
 
