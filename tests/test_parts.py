@@ -87,7 +87,7 @@ EXPECTED_PROVIDES = {
     "stm32wl55jc": ({"AES", "PKA", "RNG"}, {128, 256}, set()),
     "stm32l4a6zg": ({"AES", "HASH", "RNG"}, {128, 256}, MD5_SHA2_256),
     "stm32l562qe": ({"AES", "HASH", "PKA", "RNG"}, {128, 256}, MD5_SHA2_256),
-    # RM0456 §3.1: the U5 HASH does MD5 too (the former refbench parts.toml left it out).
+    # RM0456 §3.1: the U5 HASH does MD5 too.
     "stm32u585ai": ({"AES", "HASH", "PKA", "RNG"}, {128, 256}, MD5_SHA2_256),
     # The H5 HASH is the newer IP: SHA-2 up to SHA-512, no MD5.
     "stm32h563zi": (
@@ -96,7 +96,7 @@ EXPECTED_PROVIDES = {
         {"SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512", "SHA-512/224", "SHA-512/256"},
     ),
     "stm32g071rb": (set(), set(), set()),
-    # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table); the former parts.toml had one.
+    # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table).
     "stm32wl33cc": ({"AES", "RNG"}, {128, 256}, set()),
     "stm32u385rg": (
         {"AES", "HASH", "PKA", "RNG"},
