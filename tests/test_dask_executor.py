@@ -31,7 +31,7 @@ from refbench.sanity.memory_configs import configurations  # noqa: E402
 @pytest.fixture(scope="module")
 def cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                  dashboard_address=None, protocol="tcp") as c:
+                                  dashboard_address=":0", protocol="tcp") as c:
         yield c
 
 
@@ -203,7 +203,7 @@ def test_a_cluster_closed_mid_run_keeps_the_finished_measurements(tmp_path):
     task's measurements arrive: the run ends in a named error and the cache keeps those."""
     cache = ResultCache(tmp_path / "c")
     cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
-                                       dashboard_address=None, protocol="tcp")
+                                       dashboard_address=":0", protocol="tcp")
     seen: list[str] = []
 
     def progress(done: int, total: int, label: str) -> None:
@@ -232,3 +232,25 @@ def test_the_cycles_summary_counts_the_cluster_runs(cluster, capsys):
     local = " ".join(capsys.readouterr().out.split())
     summary = local[local.index("1 measurements:"):]
     assert summary in remote and "1 measurements: 0 from the cache, 1 run in the emulator" in summary
+
+
+def test_measure_all_keeps_what_finished_when_the_cluster_is_closed(tmp_path):
+    """``refbench cycles``'s path: the calls of the first task are stored and counted as run; the
+    rest is a named error, not a traceback."""
+    measurer = Measurer("m4", cache=ResultCache(tmp_path / "c"))
+    calls = [Job("bignum", v, "mont-mul", 32) for v in ("c32", "m0", "umaal", "umlal")]
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1",
+                                       dashboard_address=":0", protocol="tcp")
+    done: list[str] = []
+
+    def progress(count: int, total: int, label: str) -> None:
+        done.append(label)
+        if len(done) == 1:
+            cluster.close()
+
+    executor = DaskExecutor(cluster.scheduler_address, timeout_s=2)
+    exc = bounded(lambda: executor.measure_all(measurer, calls, progress=progress))
+    executor.close()
+    assert isinstance(exc, ClusterLostError) and exc.finished == 1, exc
+    assert "after 1 of 4 task(s)" in str(exc) and measurer.harness_runs == 1
+    assert [measurer.cached(c) is not None for c in calls].count(True) == 1
