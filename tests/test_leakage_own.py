@@ -109,8 +109,10 @@ def test_bad_argument_descriptions_are_named(elf, capsys, argv, message) -> None
 
 
 def test_a_missing_elf_and_a_missing_function_are_named(elf, tmp_path, capsys) -> None:
-    assert main(["leakage", str(tmp_path / "none.elf"), "f", "--secret-arg", "u32", "--secrets", "2"]) == 1
+    assert main(["leakage", str(tmp_path / "none.elf"), "f", "--secret-arg", "u32", "--secrets", "2"]) == 2
     assert f"Invalid ELF ('{tmp_path / 'none.elf'}'): no such file" in capsys.readouterr().err
+    assert main(["leakage", str(tmp_path), "f", "--secret-arg", "u32", "--secrets", "2"]) == 2
+    assert f"Invalid ELF ('{tmp_path}'): a directory" in capsys.readouterr().err
     assert main(["leakage", str(elf), "nosuch", "--secret-arg", "u32", "--secrets", "2"]) == 1
     err = capsys.readouterr().err
     assert "nosuch" in err and "Traceback" not in err

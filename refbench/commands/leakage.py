@@ -92,6 +92,9 @@ def _own_specs(args: argparse.Namespace) -> list[ArgSpec]:
                          "--secret-arg/--public-arg/--out-arg")
     if not args.kernel or not args.function:
         raise ValueError("give an ELF and a FUNCTION (e.g. ./mine.elf lookup --secret-arg buf:16)")
+    elf = Path(args.kernel)
+    if not elf.is_file():
+        raise ValueError(f"Invalid ELF ({args.kernel!r}): {'a directory' if elf.is_dir() else 'no such file'}")
     if not args.call_args:
         raise ValueError(f"give the arguments of {args.function} in order: --secret-arg buf:N|u32, "
                          "--public-arg buf:N|u32|const:V, --out-arg buf:N")
