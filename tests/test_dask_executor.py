@@ -254,3 +254,29 @@ def test_measure_all_keeps_what_finished_when_the_cluster_is_closed(tmp_path):
     assert isinstance(exc, ClusterLostError) and exc.finished == 1, exc
     assert "after 1 of 4 task(s)" in str(exc) and measurer.harness_runs == 1
     assert [measurer.cached(c) is not None for c in calls].count(True) == 1
+
+
+def test_a_server_that_trickles_its_bytes_is_refused_within_the_timeout():
+    """A peer that announces a plausible length then sends one byte at a time: the whole handshake
+    must arrive within the timeout, not each byte."""
+    server = socket.create_server(("127.0.0.1", 0))
+    stop = threading.Event()
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        with conn:
+            conn.sendall((64).to_bytes(8, "little"))
+            while not stop.wait(0.2):
+                try:
+                    conn.sendall(b"x")
+                except OSError:
+                    return
+
+    threading.Thread(target=serve, daemon=True).start()
+    address = f"tcp://127.0.0.1:{server.getsockname()[1]}"
+    try:
+        exc = bounded(lambda: DaskExecutor(address, timeout_s=1))
+    finally:
+        stop.set()
+        server.close()
+    assert isinstance(exc, SchedulerError) and "nothing (or too little) received within 1 s" in str(exc), exc

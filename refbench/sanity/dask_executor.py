@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import socket
 import struct
+import time
 from asyncio import CancelledError as AsyncCancelledError
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import CancelledError
@@ -78,9 +79,15 @@ def _distributed() -> Any:
     return distributed
 
 
-def _receive(sock: socket.socket, count: int) -> bytes:
+def _receive(sock: socket.socket, count: int, deadline: float) -> bytes:
+    """``count`` bytes from ``sock`` before ``deadline`` (``time.monotonic()``), however the peer
+    spreads them out; TimeoutError after it."""
     data = b""
     while len(data) < count:
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError(f"{len(data)} of {count} bytes before the deadline")
+        sock.settimeout(left)
         chunk = sock.recv(count - len(data))
         if not chunk:
             raise ConnectionError(f"the connection closed after {len(data)} of {count} bytes")
@@ -114,12 +121,12 @@ def probe_scheduler(address: str, timeout_s: float) -> None:
                               f"connection with a handshake of at most {HANDSHAKE_MAX_BYTES} bytes)")
 
     try:
+        deadline = time.monotonic() + timeout_s
         with socket.create_connection((host, port), timeout=timeout_s) as sock:
-            sock.settimeout(timeout_s)
-            (length,) = struct.unpack("Q", _receive(sock, FRAME_FIELD))
+            (length,) = struct.unpack("Q", _receive(sock, FRAME_FIELD, deadline))
             if not 2 * FRAME_FIELD <= length <= HANDSHAKE_MAX_BYTES:
                 raise refuse(f"its first message announces {length} bytes")
-            message = _receive(sock, length)
+            message = _receive(sock, length, deadline)
     except TimeoutError as exc:
         raise refuse(f"nothing (or too little) received within {timeout_s:g} s of connecting") from exc
     except OSError as exc:  # refused, unreachable, reset, closed part-way
