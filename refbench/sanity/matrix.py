@@ -29,7 +29,13 @@ from typing import Any
 from cortexm_emu.toolchain import gcc_available
 from refbench.kernels.catalog import families, family
 from refbench.measure import Job, Measurement
-from refbench.sanity.dask_executor import DaskExecutor, measure_calls, scheduler_address
+from refbench.sanity.dask_executor import (
+    ClusterLostError,
+    DaskExecutor,
+    SchedulerError,
+    measure_calls,
+    scheduler_address,
+)
 from refbench.sanity.executor import local_workers
 
 CORES = ("m0plus", "m3", "m4", "m7", "m33")
@@ -152,7 +158,14 @@ def main(argv: list[str] | None = None) -> int:
 
     where = f"on {address}" if address else f"in {os.environ.get('REFBENCH_WORKERS') or local_workers()} local process(es)"
     print(f"kernel matrix: {len(tasks)} groups, {sum(len(g.jobs) for g in tasks)} calls, {where}", flush=True)
-    results = run(tasks, address, done=show)
+    try:
+        results = run(tasks, address, done=show)
+    except SchedulerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ClusterLostError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     bad = failures(results)
     for line in bad:
         print(f"FAILED {line}")
