@@ -17,11 +17,13 @@ import pytest
 from cortexm_emu.toolchain import build
 from refbench.cli import main
 from refbench.kernels.catalog import families
+from refbench.kernels.references import reference
 from refbench.leakage.analysis import FixedVsRandom, welch_t
 from refbench.leakage.check import LeakageReport, welch_t_json
 from refbench.leakage.matrix import selections, what_was_checked
 from refbench.leakage.own_function import ArgSpec, argument_sets, parse_arg
 from refbench.leakage.runner import make_target
+from refbench.leakage.secrets import input_sets, secret_roles
 
 SOURCE = """\
 #include <stdint.h>
@@ -157,3 +159,14 @@ def test_an_infinite_welch_t_is_null_in_json() -> None:
                            (FixedVsRandom("f", 3, 3, 100.0, 90.0, infinite),), (), "", 0.0)
     text = json.dumps(report.as_json(), allow_nan=False)  # strict JSON: no Infinity, no "-inf" string
     assert json.loads(text)["fixed_vs_random"][0]["welch_t"] is None
+
+
+def test_the_x25519_u_coordinate_is_public_so_every_input_set_is_valid() -> None:
+    """With the u-coordinate secret, the all-zero fixed class was u = 0, which the reference
+    rejects (``--all`` failed on x25519 for every variant)."""
+    (op,) = [o for o in families()["bignum"].operations if o.name == "x25519"]
+    assert secret_roles(op) == ("a",)
+    sets = input_sets(op, 3)
+    for inputs in (*sets.secret_set, *sets.fixed_class, *sets.random_class):
+        reference(op.reference)(inputs)  # no ValueError
+    assert len({i["b"] for i in sets.fixed_class}) == 3 and len({i["b"] for i in sets.secret_set}) == 1
