@@ -2,7 +2,9 @@
 
 :class:`DataFileError` is the one data-file error of the project (refbench subclasses it under
 its own base); :class:`TomlReader` gives typed access to a parsed TOML file and raises that error
-with the line of the offending key; :func:`locate` finds that line.
+with the line of the offending key; :func:`locate` finds that line, and :func:`line_matching` the
+line of a pattern (for a reader that names an entry by its content, e.g. ``name = "..."``). They
+are the project's data-file line locators: refbench's loaders use them too.
 
 Why a line locator of our own: ``tomllib`` returns plain dicts without positions, and
 ``tomlkit`` (the maintained round-trip parser) keeps comments and whitespace but no line numbers
@@ -16,11 +18,11 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-__all__ = ["DataFileError", "Field", "TomlReader", "dotted", "locate"]
+__all__ = ["DataFileError", "Field", "TomlReader", "dotted", "line_matching", "locate"]
 
 #: A path to a value: table keys (str) and array indices (int), e.g. ("flash", "wait_states", 2).
 Field = tuple[str | int, ...]
@@ -199,13 +201,19 @@ class TomlReader:
 _HEADER = re.compile(r"^\s*(\[\[?)\s*([A-Za-z0-9_.\-\"]+?)\s*(\]\]?)\s*(#.*)?$")
 
 
-def _key_line(lines: list[str], start: int, end: int, key: str) -> int | None:
-    """1-based line of the first ``key =`` (or ``key=`` inside an inline table) in [start, end)."""
-    pattern = re.compile(rf"(^|[{{,\s]){re.escape(key)}\s*=")
-    for index in range(start, end):
-        if pattern.search(lines[index].split("#", 1)[0]):
+def line_matching(lines: Sequence[str], pattern: str, start: int = 0, end: int | None = None) -> int | None:
+    """1-based number of the first of ``lines[start:end]`` where the regular expression ``pattern``
+    matches (``re.search``) the text before any ``#`` comment; None when no line does."""
+    compiled = re.compile(pattern)
+    for index in range(start, len(lines) if end is None else end):
+        if compiled.search(lines[index].split("#", 1)[0]):
             return index + 1
     return None
+
+
+def _key_line(lines: Sequence[str], start: int, end: int, key: str) -> int | None:
+    """1-based line of the first ``key =`` (or ``key=`` inside an inline table) in [start, end)."""
+    return line_matching(lines, rf"(^|[{{,\s]){re.escape(key)}\s*=", start, end)
 
 
 def _inline_item_line(lines: list[str], key_line: int, end: int, rest: Field) -> int | None:

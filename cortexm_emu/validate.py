@@ -30,7 +30,7 @@ from functools import cache
 from pathlib import Path
 from statistics import fmean
 
-from cortexm_emu.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError, locate
 from cortexm_emu.machine import Buffer, Machine
 from cortexm_emu.timing import CORES, model_for
 from cortexm_emu.toolchain import build
@@ -98,11 +98,11 @@ def load_sequences(path: Path = SEQUENCES) -> list[ValidationSequence]:
     entries = doc.get("sequence")
     if not isinstance(entries, list) or not entries:
         raise ValidationDataError(path, 1, "sequence", "expected a non-empty array of [[sequence]] tables")
-    starts = [text.count("\n", 0, m.start()) + 1 for m in re.finditer(r"^\[\[sequence\]\]", text, re.M)]
+    lines = text.splitlines()
     result: list[ValidationSequence] = []
     seen: set[str] = set()
     for index, entry in enumerate(entries):
-        line = starts[index] if index < len(starts) else 1
+        line = locate(lines, ("sequence", index))  # the entry's [[sequence]] header
 
         def fail(field: str, problem: str, line: int = line, index: int = index) -> ValidationDataError:
             return ValidationDataError(path, line, f"sequence[{index}].{field}", problem)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 
 PROJECT_VECTORS = Path(__file__).resolve().parent / "vectors"
 

@@ -258,7 +258,7 @@ def test_an_interrupted_write_leaves_no_temporary_file(result_cache, monkeypatch
 # ------------------------------------------------------------------------------------------
 # figures.json (item 4): any JSON layout loads every record; errors keep file:line
 
-from refbench.datafile import DataFileError  # noqa: E402
+from cortexm_emu.datafile import DataFileError  # noqa: E402
 from refbench.published.model import FIGURES_PATH, load_figures  # noqa: E402
 
 

@@ -33,7 +33,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 from refbench.inputs import TEMPLATE_PATH, Assumptions, detect_format, read_input
 from refbench.published.library_units import input_unit_bytes, load_unit_rules
 from refbench.published.model import load_figures

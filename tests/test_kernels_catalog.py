@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from cortexm_emu.datafile import DataFileError
 from cortexm_emu.toolchain import ToolchainError
-from refbench.datafile import DataFileError
 from refbench.kernels import catalog
 
 KERNELS = catalog.KERNELS
@@ -40,6 +40,29 @@ def test_no_forwarding_headers() -> None:
     for header in KERNELS.glob("**/*.h"):
         code = re.sub(r"/\*.*?\*/", "", header.read_text(encoding="utf-8"), flags=re.DOTALL).split()
         assert not (len(code) == 2 and code[0] == "#include"), f"{header} only forwards to {code[1]}"
+
+
+def test_every_kernel_header_has_a_name_and_an_include_guard_of_its_own() -> None:
+    """No build depends on the order of the include folders: a header name, and its guard, is
+    found once under refbench/kernels/."""
+    names: dict[str, Path] = {}
+    guards: dict[str, Path] = {}
+    for header in sorted(KERNELS.glob("**/*.h")):
+        assert header.name not in names, f"{header} and {names[header.name]} share a name"
+        names[header.name] = header
+        guard = re.search(r"^#ifndef (\w+)\n#define \1$", header.read_text(encoding="utf-8"), re.M)
+        assert guard, f"{header} has no include guard (#ifndef X / #define X)"
+        assert guard.group(1) not in guards, f"{header} and {guards[guard.group(1)]} share the guard {guard.group(1)}"
+        guards[guard.group(1)] = header
+
+
+def test_the_block_cipher_families_name_their_cipher_header() -> None:
+    expected = {"aes": "aes_cipher.h", "gcm": "aes_cipher.h", "ccm": "aes_cipher.h", "cmac": "aes_cipher.h",
+                "sm4": "sm4_cipher.h", "tdea": "tdea_cipher.h"}
+    for name, header in expected.items():
+        for variant in catalog.family(name).variants.values():
+            assert f'CIPHER_HEADER="{header}"' in variant.defines, variant.path
+            assert sum((Path(d) / header).is_file() for d in variant.include_dirs) == 1, variant.path
 
 
 def test_sources_resolve_to_their_family_folder() -> None:
@@ -84,10 +107,36 @@ def test_bad_define_names_file_line_and_field(tmp_path: Path, line: str, problem
     assert info.value.field == "variants.plain.defines"
 
 
+def test_an_error_in_a_later_operation_names_that_operation_s_line(tmp_path: Path) -> None:
+    manifest = _manifest(tmp_path, "")
+    text = manifest.read_text().replace('[variants.plain]', '[[operations]]\nname = "two"\nfunction = "toy"\n'
+                                        'args = ["nosuch"]\nreference = "md5"\n\n[variants.plain]')
+    manifest.write_text(text)
+    with pytest.raises(DataFileError, match="unknown role") as info:
+        catalog.load_family(manifest)
+    assert info.value.field == "operations[1].args"
+    assert text.splitlines()[info.value.line - 1] == 'args = ["nosuch"]'
+
+
+def test_a_missing_field_names_the_line_of_its_table(tmp_path: Path) -> None:
+    manifest = _manifest(tmp_path, "")
+    manifest.write_text(manifest.read_text().replace('trades = "nothing"\n', ""))
+    with pytest.raises(DataFileError, match="missing") as info:
+        catalog.load_family(manifest)
+    assert info.value.field == "variants.plain.trades"
+    assert manifest.read_text().splitlines()[info.value.line - 1] == "[variants.plain]"
+
+
 def test_bitsliced_aes_without_its_parallel_width_does_not_build() -> None:
     """The shared modes learn the bitsliced cipher's two blocks per call from the manifest; the
     variant's source refuses to build without it rather than disagree with the modes."""
     bitsliced = catalog.family("aes").variant("bitsliced")
-    assert bitsliced.defines == ("CIPHER_PARALLEL_BLOCKS=2",)
+    assert bitsliced.defines == ('CIPHER_HEADER="aes_cipher.h"', "CIPHER_PARALLEL_BLOCKS=2")
     with pytest.raises(ToolchainError, match=r"must define CIPHER_PARALLEL_BLOCKS=2"):
-        catalog.build_variant(replace(bitsliced, defines=()), "m4")
+        catalog.build_variant(replace(bitsliced, defines=bitsliced.defines[:1]), "m4")
+
+
+def test_a_mode_source_without_its_cipher_header_does_not_build() -> None:
+    variant = catalog.family("tdea").variant(next(iter(catalog.family("tdea").variants)))
+    with pytest.raises(ToolchainError, match=r"CIPHER_HEADER must name the block cipher's header"):
+        catalog.build_variant(replace(variant, defines=()), "m4")

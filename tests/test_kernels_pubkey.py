@@ -21,8 +21,8 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, x448, x25519
 
 from cortexm_emu import Buffer, IllegalInstruction, Machine
+from cortexm_emu.datafile import DataFileError
 from cortexm_emu.toolchain import gcc_available
-from refbench.datafile import DataFileError
 from refbench.kernels import catalog
 from refbench.kernels.harness import KernelHarness
 from refbench.kernels.references import FIELDS, prepare, reference

@@ -140,10 +140,14 @@ def imports_of(source: str, path: Path, modules: dict[str, Path], root: Path) ->
             target = _ours(name, modules)
             if target is None:
                 continue
-            # importing a.b.c runs a/__init__.py and a/b/__init__.py first: an edge to each package
+            # importing a.b.c runs a/__init__.py and a/b/__init__.py first: an edge to each package,
+            # except to a package of the importer's own (already running when the importer runs); a
+            # name taken from the importer's own package (``from p import name`` in p.a) is an edge
+            # to that package: p/__init__.py must have run to define it
             parents = [".".join(target.split(".")[:end]) for end in range(1, target.count(".") + 1)]
             for reached in (*parents, target):
-                if reached in modules and reached != source and not source.startswith(reached + "."):
+                own_package = source.startswith(reached + ".") and reached != target
+                if reached in modules and reached != source and not own_package:
                     found.append(Import(source, reached, path.relative_to(root).as_posix(), node.lineno, type_only))
     return found
 
@@ -327,6 +331,20 @@ def test_checker_sees_a_cycle_through_a_package_init(tmp_path: Path) -> None:
     })
     found = cycles(import_graph(tmp_path, ("a", "b")))
     assert [describe(c).splitlines()[0] for c in found] == ["a -> a.x -> b.y -> a"]
+
+
+def test_checker_sees_a_cycle_between_a_package_init_and_its_own_submodule(tmp_path: Path) -> None:
+    """p/__init__.py imports p.a, and p.a takes a name defined in p/__init__.py: a cycle inside
+    one package (p.a runs while p is half initialised)."""
+    _write(tmp_path, {
+        "p/__init__.py": "from p.a import f\nlimit = 3\n",
+        "p/a.py": "from p import limit\n\ndef f():\n    return limit\n",
+        "p/b.py": "from p import a\n",  # a submodule by name: an edge to p.a, and none to p
+    })
+    edges = {(e.source, e.target) for e in import_graph(tmp_path, ("p",))}
+    assert edges == {("p", "p.a"), ("p.a", "p"), ("p.b", "p.a")}
+    found = cycles(import_graph(tmp_path, ("p",)))
+    assert [describe(c).splitlines()[0] for c in found] == ["p -> p.a -> p"]
 
 
 def test_checker_finds_a_cycle_and_ignores_type_only_imports(tmp_path: Path) -> None:

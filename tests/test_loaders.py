@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 from refbench.loaders import (
     cryptography_vector,
     load_nist_rsp,

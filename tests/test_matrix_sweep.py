@@ -59,3 +59,10 @@ def test_bad_options_are_errors_not_tracebacks(capsys):
     assert "Invalid --scheduler ('http://nowhere')" in capsys.readouterr().err
     with pytest.raises(SystemExit):
         matrix.main(["--core", "m9"])
+
+
+def test_an_unreachable_scheduler_is_an_error_not_a_traceback(capsys):
+    pytest.importorskip("distributed", reason="the optional extra refbench[cluster] (distributed) is not installed")
+    assert matrix.main(["--scheduler", "tcp://127.0.0.1:9", "--kernel", "md5", "--core", "m4", "--opt", "Os",
+                        "--compiler", "zig"]) == 2
+    assert "Invalid --scheduler ('tcp://127.0.0.1:9'): no Dask scheduler answered" in capsys.readouterr().err

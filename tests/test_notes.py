@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from sanity_fakes import synthetic
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 from refbench.published import load_figures, load_parts
 from refbench.published.notes import load_notes, notes_for
 from refbench.published.transcribe import SEEDS_DIR

@@ -12,8 +12,8 @@ import pytest
 from datafiles import corrupt_copy, line_of
 
 from cortexm_emu.boards import CONFIDENCES, board_names, wait_states
+from cortexm_emu.datafile import DataFileError
 from refbench.cli import main as refbench_main
-from refbench.datafile import DataFileError, RefbenchError
 from refbench.parts import (
     AES_KEY_BITS,
     CRYPTO_BLOCKS,
@@ -87,7 +87,7 @@ EXPECTED_PROVIDES = {
     "stm32wl55jc": ({"AES", "PKA", "RNG"}, {128, 256}, set()),
     "stm32l4a6zg": ({"AES", "HASH", "RNG"}, {128, 256}, MD5_SHA2_256),
     "stm32l562qe": ({"AES", "HASH", "PKA", "RNG"}, {128, 256}, MD5_SHA2_256),
-    # RM0456 §3.1: the U5 HASH does MD5 too (the former refbench parts.toml left it out).
+    # RM0456 §3.1: the U5 HASH does MD5 too.
     "stm32u585ai": ({"AES", "HASH", "PKA", "RNG"}, {128, 256}, MD5_SHA2_256),
     # The H5 HASH is the newer IP: SHA-2 up to SHA-512, no MD5.
     "stm32h563zi": (
@@ -98,7 +98,7 @@ EXPECTED_PROVIDES = {
     "stm32g071rb": (set(), set(), set()),
     "rp2040": (set(), set(), set()),
     "mimxrt1062": ({"AES", "HASH", "RNG"}, {128}, {"SHA-1", "SHA-256"}),
-    # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table); the former parts.toml had one.
+    # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table).
     "stm32wl33cc": ({"AES", "RNG"}, {128, 256}, set()),
     "stm32u385rg": (
         {"AES", "HASH", "PKA", "RNG"},
@@ -291,12 +291,12 @@ def test_an_untouched_copy_loads(tmp_path):
     assert load_part_file(path).crypto_functions() == {"AES", "DES", "HASH", "RNG"}
 
 
-def test_part_file_error_is_a_refbench_data_file_error(tmp_path):
+def test_part_file_error_is_the_project_s_data_file_error(tmp_path):
     path = _corrupt(tmp_path, "stm32f437ii", "[crypto_hw.PKA]\npresent = false", "[crypto_hw.PKA]\npresent = 0")
     with pytest.raises(DataFileError) as info:
         load_part_file(path)
     error = info.value
-    assert isinstance(error, RefbenchError) and isinstance(error, ValueError)
+    assert type(error) is DataFileError and isinstance(error, ValueError)
     assert error.field == "crypto_hw.PKA.present" and error.line == line_of(path, "present = 0")
     assert f"{path}:{error.line}: field 'crypto_hw.PKA.present'" in str(error)
 

@@ -45,7 +45,7 @@ def test_bound_is_the_worst_error_plus_the_spread():
     checks = [Check("a", "v", "c", 100, 103), Check("b", "v", "c", 100, 99), Check("c", "v", "c", 200, 202)]
     assert bound_of(checks) == pytest.approx(0.03 + 0.04)
     assert COMPOSITION_BOUND == pytest.approx(bound_of(recorded()))
-    assert 0 < COMPOSITION_BOUND < 0.15  # below the former rounded-up bound, now that additions are priced
+    assert 0 < COMPOSITION_BOUND < 0.15  # additions are priced, so the bound is below 15 %
 
 
 def test_a_malformed_record_names_the_entry_and_field(tmp_path):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 from refbench.published import load_figures, load_parts, load_sources, model, normalise, transcribe
 from refbench.published.model import (
     FIGURES_PATH,
@@ -262,8 +262,8 @@ def test_every_part_of_the_figures_has_part_facts_from_its_board_profile():
 
 def test_part_facts_settled_at_the_merge():
     parts = load_parts(["STM32WL33CC", "STM32U585", "STM32H563ZI", "STM32L4A6Z"])
-    assert "PKA" not in parts["STM32WL33CC"].crypto  # the former parts.toml said yes
-    assert "MD5" in parts["STM32U585"].hash_algorithms  # the former parts.toml left it out
+    assert "PKA" not in parts["STM32WL33CC"].crypto  # CubeWL3 and the CMSIS header: no PKA
+    assert "MD5" in parts["STM32U585"].hash_algorithms  # RM0456 §3.1
     assert "MD5" not in parts["STM32H563ZI"].hash_algorithms
     assert parts["STM32L4A6Z"].datasheet == "DS11584"
 

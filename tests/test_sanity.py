@@ -214,7 +214,7 @@ def test_board_clock_and_peripheral():
 
 
 def test_board_rules_use_the_facts_settled_in_the_board_profiles():
-    # WL33: no PKA (the former parts.toml listed one); a PKA claim there would be inconsistent.
+    # WL33: no PKA (refbench/parts/stm32wl33cc.toml); a PKA claim there would be inconsistent.
     wl33 = find(part="STM32WL33CC", implementation="hardware", algorithm="AES-128-CBC", operation="encrypt")
     assert verdicts(rules.rule_board_peripheral([synthetic(wl33, "syn-wl33", hw=("AES",))], PARTS)) == ["consistent"]
     pka = synthetic(wl33, "syn-wl33-pka", hw=("PKA",), algorithm="ECDSA-P256", key_bits=None)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
-from cortexm_emu.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError, line_matching
 
 _T = TypeVar("_T")
 
@@ -134,19 +134,14 @@ class CoreData:
     fpu_source: str = ""
 
 
-def _line_of(text: str, pattern: str) -> int:
-    """1-based line of the first regex match in ``text`` (1 when absent, i.e. the file as a whole)."""
-    match = re.search(pattern, text, flags=re.M)
-    return text.count("\n", 0, match.start()) + 1 if match else 1
-
-
 class _Checker:
     def __init__(self, path: Path, text: str) -> None:
         self.path = path
         self.text = text
 
     def fail(self, field: str, problem: str, anchor: str | None = None) -> TimingDataError:
-        line = _line_of(self.text, anchor) if anchor else _line_of(self.text, rf"^\s*{re.escape(field.split('.')[-1])}\s*=")
+        pattern = anchor or rf"^\s*{re.escape(field.split('.')[-1])}\s*="
+        line = line_matching(self.text.splitlines(), pattern) or 1  # absent: the file as a whole
         return TimingDataError(self.path, line, field, problem)
 
     def get(self, table: dict[str, Any], key: str, kind: type, where: str, anchor: str | None = None) -> Any:

@@ -28,7 +28,7 @@ from refbench.measure import (
     plan,
 )
 from refbench.options import aad_bytes, board_name, key_bytes, naming_option, option, plot_path
-from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
+from refbench.sanity.dask_executor import ClusterLostError, DaskExecutor, scheduler_address
 
 EXAMPLES = (
     "Examples: refbench cycles --kernel aes --core m4 ; "
@@ -214,8 +214,13 @@ def run(args: argparse.Namespace) -> int:
 
             if cluster is None:
                 runs.append((measurer, measurer.measure_all(jobs, progress=advance)))
-            else:
+                continue
+            try:
                 runs.append((measurer, cluster.measure_all(measurer, jobs, progress=advance)))
+            except ClusterLostError as exc:
+                cluster.close()
+                print(f"refbench cycles: {exc}", file=sys.stderr)
+                return 1
     if cluster is not None:
         cluster.close()
     everything = [m for _, measurements in runs for m in measurements]

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from pathlib import Path
 
 from rich.console import Console
 from rich.markup import escape
@@ -16,7 +17,8 @@ from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check
 from cortexm_emu.timing import CORES as TIMED_CORES
 from refbench.kernels.catalog import family
 from refbench.leakage.check import DEFAULT_SECRETS, VERDICTS, LeakageReport, analyze
-from refbench.leakage.matrix import Failed, run_matrix, selections
+from refbench.leakage.matrix import Failed, run_matrix, selections, what_was_checked
+from refbench.leakage.own_function import ArgSpec, analyze_function, parse_arg
 from refbench.leakage.runner import make_target
 from refbench.measure import operation_of
 from refbench.options import (
@@ -36,7 +38,9 @@ EXAMPLES = (
     "Examples: refbench leakage aes/ttable4 --core m4 ; "
     "refbench leakage aes/ttable4 --board stm32h753zi --json ; "
     "refbench leakage bignum/umaal --operation mont-exp --core m4 --secrets 8 ; "
-    "refbench leakage --all --board stm32f407vg"
+    "refbench leakage --all --board stm32f407vg ; "
+    "refbench leakage ./mine.elf lookup --secret-arg buf:16 --public-arg buf:16 --out-arg buf:16 "
+    "--public-arg const:16 --core m4"
 )
 SHOWN = 12  # findings of each kind printed in the table form (all are in --json)
 
@@ -52,13 +56,27 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "loads and stores whose data address depends on it (byte and data-cache-line granularity), and the "
             "branches whose direction depends on it, each with symbol+offset, disassembly and C source line. "
             "Verdicts: " + "; ".join(f"{k}: {v}" for k, v in VERDICTS.items()) + ". Exit status 0 when every "
-            "analysis ran, 1 if one failed, 2 for a bad option. " + EXAMPLES
+            "analysis ran, 1 if one failed, 2 for a bad option. A function of your own: give the ELF and the "
+            "function's name, then its arguments in order with --secret-arg/--public-arg/--out-arg "
+            "(refbench/leakage/README.md). " + EXAMPLES
         ),
     )
-    parser.add_argument("kernel", nargs="?", metavar="KERNEL[/VARIANT]",
-                        help="kernel family, optionally with a variant (default: every variant of the family)")
-    parser.add_argument("--all", action="store_true", help="every kernel variant: a table of verdicts")
-    parser.add_argument("--operation", metavar="OP", help="operation (default: each family's first)")
+    parser.add_argument("kernel", nargs="?", metavar="KERNEL[/VARIANT] | ELF",
+                        help="kernel family, optionally with a variant (default: every variant of the family); "
+                             "or an ELF of your own, followed by FUNCTION")
+    parser.add_argument("function", nargs="?", metavar="FUNCTION", help="with an ELF: the function to analyse")
+    for role, forms, what in (("secret", "buf:N | u32", "a secret argument: N bytes passed by address, or a "
+                                                        "32-bit value"),
+                              ("public", "buf:N | u32 | const:V", "a public argument: N bytes by address, a 32-bit "
+                                                                  "value varied between runs, or the constant V"),
+                              ("out", "buf:N", "an output argument: N zero bytes by address")):
+        parser.add_argument(f"--{role}-arg", dest="call_args", action="append", metavar=forms,
+                            type=lambda text, role=role: (role, text),
+                            help=f"with an ELF: the function's next argument is {what} (repeatable, in order)")
+    parser.add_argument("--all", action="store_true",
+                        help="every operation of every kernel variant: a table of verdicts")
+    parser.add_argument("--operation", metavar="OP",
+                        help="operation (default: each family's first; every one with --all)")
     add_machine_options(parser, ("core", "board", "clock", "cache", "start"), cores=TIMED_CORES,
                         default_start="cold", board=board_name)
     parser.add_argument("--secrets", type=option(leakage_secrets), default=DEFAULT_SECRETS, metavar="N",
@@ -71,17 +89,43 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run)
 
 
+def _own_function(args: argparse.Namespace) -> bool:
+    """Whether the command names an ELF of the user's own (KERNEL is a file, or FUNCTION or an
+    argument option is given)."""
+    kernel = args.kernel or ""
+    return bool(args.function or args.call_args or kernel.endswith(".elf") or Path(kernel).is_file())
+
+
+def _own_specs(args: argparse.Namespace) -> list[ArgSpec]:
+    if args.all or args.operation or args.size is not None:
+        given = "--all" if args.all else "--operation" if args.operation else "--size"
+        raise ValueError(f"Invalid {given} with an ELF of your own; describe the function's arguments with "
+                         "--secret-arg/--public-arg/--out-arg")
+    if not args.kernel or not args.function:
+        raise ValueError("give an ELF and a FUNCTION (e.g. ./mine.elf lookup --secret-arg buf:16)")
+    elf = Path(args.kernel)
+    if not elf.is_file():
+        raise ValueError(f"Invalid ELF ({args.kernel!r}): {'a directory' if elf.is_dir() else 'no such file'}")
+    if not args.call_args:
+        raise ValueError(f"give the arguments of {args.function} in order: --secret-arg buf:N|u32, "
+                         "--public-arg buf:N|u32|const:V, --out-arg buf:N")
+    specs = [parse_arg(role, text) for role, text in args.call_args]
+    if not any(spec.role == "secret" for spec in specs):
+        raise ValueError("give at least one --secret-arg (buf:N or u32): the argument whose reach is analysed")
+    return specs
+
+
 def _selection(args: argparse.Namespace, target) -> list:  # type: ignore[no-untyped-def]
     if args.all and args.kernel:
         raise ValueError(f"Invalid KERNEL ({args.kernel!r}) with --all; give one or the other")
     if not args.all and not args.kernel:
-        raise ValueError("give KERNEL[/VARIANT] (e.g. aes/ttable4) or --all")
+        raise ValueError("give KERNEL[/VARIANT] (e.g. aes/ttable4), --all, or an ELF and a FUNCTION")
     kernel, variant = (None, None)
     if args.kernel:
         kernel, _, variant = args.kernel.partition("/")
         variant = variant or None
     try:
-        chosen = selections(target, kernel, variant, args.operation)
+        chosen = selections(target, kernel, variant, args.operation, every_operation=args.all)
     except ValueError as exc:
         raise naming_option(exc, {"kernel": "KERNEL[/VARIANT]", "variant": "KERNEL[/VARIANT]",
                                   "operation": "--operation"}) from None
@@ -93,25 +137,35 @@ def _selection(args: argparse.Namespace, target) -> list:  # type: ignore[no-unt
 
 def run(args: argparse.Namespace) -> int:
     err = Console(stderr=True)
+    specs: list[ArgSpec] = []
+    chosen: list = []
     try:
         (board,) = check_machine(args) or (None,)
         check_leakage_work(args.secrets, args.size)
         target = make_target(None if board else (args.core or DEFAULT_CORE), board and board.name,
                              clock_mhz=args.clock, cache=args.cache or "on", start=args.start or "cold")
-        chosen = _selection(args, target)
-        if args.size is not None and len(chosen) == 1 and not args.all:  # --all: a size some refuse is a row each
-            item = chosen[0]
-            operation_inputs(operation_of(family(item.kernel), item.operation), args.size,
-                             f"{item.kernel}/{item.variant} {item.operation}")
+        own = _own_function(args)
+        if own:
+            specs = _own_specs(args)
+        else:
+            chosen = _selection(args, target)
+            if args.size is not None and len(chosen) == 1 and not args.all:  # --all: a size some refuse is a row each
+                item = chosen[0]
+                operation_inputs(operation_of(family(item.kernel), item.operation), args.size,
+                                 f"{item.kernel}/{item.variant} {item.operation}")
     except ValueError as exc:
         print(f"refbench leakage: {exc}", file=sys.stderr)
         return 2
     started = time.perf_counter()
-    if len(chosen) == 1 and not args.all:
-        item = chosen[0]
+    checked = None if own else what_was_checked(chosen, target, args.operation, args.all)
+    if own or (len(chosen) == 1 and not args.all):
         try:
-            results: list = [analyze(item.kernel, item.variant, item.operation, target, secrets=args.secrets,
-                               size=args.size)]
+            if own:
+                results: list = [analyze_function(args.kernel, args.function, specs, target, secrets=args.secrets)]
+            else:
+                item = chosen[0]
+                results = [analyze(item.kernel, item.variant, item.operation, target, secrets=args.secrets,
+                                   size=args.size)]
         except (ValueError, RuntimeError, EmulatorError) as exc:
             print(f"refbench leakage: {exc}", file=sys.stderr)
             return 1
@@ -126,6 +180,7 @@ def run(args: argparse.Namespace) -> int:
     failed = [r for r in results if isinstance(r, Failed)]
     if args.json:
         print(json.dumps({"target": target.label, "secrets": args.secrets, "seconds": round(seconds, 2),
+                          "checked": checked,
                           "reports": [r.as_json() for r in reports],
                           "failed": [{"kernel": f.selection.kernel, "variant": f.selection.variant,
                                       "operation": f.selection.operation, "error": f.error} for f in failed]},
@@ -144,6 +199,8 @@ def run(args: argparse.Namespace) -> int:
         counts = {v: sum(r.verdict == v for r in reports) for v in VERDICTS}
         out.print(f"{len(reports)} analysed ({', '.join(f'{n} {v}' for v, n in counts.items())}), "
                   f"{len(failed)} failed", markup=False)
+    if checked is not None:
+        out.print(checked, markup=False, soft_wrap=True)
     for f in failed:
         out.print(f"failed: {f.selection.kernel}/{f.selection.variant} {f.selection.operation}: {f.error}",
                   markup=False)
@@ -171,8 +228,9 @@ def render_matrix(reports: list[LeakageReport], failed: list[Failed], target: st
 
 
 def render_report(out: Console, r: LeakageReport) -> None:
-    out.print(f"[bold]{escape(r.path)} {r.operation}[/] on {escape(r.target)}: secret {', '.join(r.secret_roles)} "
-              f"({r.size}-byte message/operand), {r.secrets} secrets")
+    size = f"{r.size} secret bytes" if not r.variant else f"{r.size}-byte message/operand"
+    out.print(f"[bold]{escape(r.path)} {escape(r.operation)}[/] on {escape(r.target)}: secret "
+              f"{escape(', '.join(r.secret_roles))} ({size}), {r.secrets} secrets")
     out.print(f"verdict: [bold]{r.verdict}[/] ({VERDICTS[r.verdict]})")
     timing = Table(title="timing (cycles per call over the secret set; fixed-vs-random pairs)")
     for column in ("function", "min", "max", "spread", "distinct", "pairs differing", "Welch t"):

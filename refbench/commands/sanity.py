@@ -13,9 +13,9 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from cortexm_emu.datafile import DataFileError
 from cortexm_emu.machine_options import check_values
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
-from refbench.datafile import DataFileError
 from refbench.inputs.options import (
     ReadInputs,
     add_input_options,
@@ -33,7 +33,7 @@ from refbench.report.data import report_json
 from refbench.report.findings import FindingIndex, index_findings, summary_lines
 from refbench.sanity import VERDICTS, Judgement, SanityContext, figure_selected, judge
 from refbench.sanity.context import StatedMachine
-from refbench.sanity.dask_executor import DaskExecutor, scheduler_address
+from refbench.sanity.dask_executor import ClusterLostError, DaskExecutor, scheduler_address
 from refbench.sanity.emulation import summary as emulation_summary
 
 VERDICT_STYLE = {"untested": "bright_black", "consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
@@ -223,6 +223,9 @@ def run(args: argparse.Namespace) -> int:
         with emulation_progress() as progress:
             report = judge(figures, parts, replace(context, scope=frozenset(selected), progress=progress,
                                                    machines=machines))
+    except ClusterLostError as exc:
+        print(f"refbench sanity: {exc}", file=sys.stderr)
+        return 1
     finally:
         if isinstance(context.executor, DaskExecutor):
             context.executor.close()

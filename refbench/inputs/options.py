@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 from refbench.inputs import FORMATS, Assumptions, Problem, read_input
 from refbench.inputs.assumptions import SETTINGS
 from refbench.inputs.build import load_build_options

@@ -19,7 +19,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 from refbench.inputs.assumptions import Assumptions, Placement
 from refbench.inputs.records import Line, Problem, build_figure
 from refbench.published.library_units import input_unit_bytes

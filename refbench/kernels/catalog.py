@@ -8,7 +8,9 @@ operation from these facts alone: there is no per-kernel Python glue.
 
 Manifest fields
 ---------------
-``family`` (str), ``standard`` (str), ``sources`` (list of paths, optional),
+``family`` (str), ``standard`` (str), ``sources`` (list of paths, optional), ``defines`` (optional,
+as a variant's below, for every variant: e.g. ``CIPHER_HEADER="aes_cipher.h"``, the block cipher
+the shared modes include),
 ``[[operations]]`` with ``name``, ``function``, ``args`` (roles from
 :data:`ROLES`, in the C parameter order), ``reference`` (a name of
 :mod:`refbench.kernels.references`), optional ``output_bytes``,
@@ -22,22 +24,22 @@ is always linked.
 The include path (:attr:`Variant.include_dirs`) is ``common/``, then the family folder, then
 the family folder of every other source the variant links, in manifest order: a kernel that
 reuses another family's source (hmac linking ``../sha256/sha256_digest.c``) finds that
-family's headers by name, with no forwarding header. A header name found in two of these
-folders resolves to the first, so a family's own ``cipher.h`` is the one the shared modes
-(``aes/block_modes.c``, ``gcm/gcm.c``, ``ccm/ccm.c``, ``cmac/cmac.c``) include.
+family's headers by name, with no forwarding header. Every header has a name of its own (no
+two folders hold the same name, tests/test_kernels_catalog.py), so no build depends on the
+order of the folders; the shared modes (``aes/block_modes.c``, ``gcm/gcm.c``, ``ccm/ccm.c``,
+``cmac/cmac.c``) include the cipher header their family names in ``CIPHER_HEADER``.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from cortexm_emu.datafile import DataFileError, Field, TomlReader, dotted, locate
 from cortexm_emu.toolchain import CPU_FLAGS, Build, build
-from refbench.datafile import DataFileError
 
 KERNELS = Path(__file__).resolve().parent
 COMMON = KERNELS / "common"
@@ -158,52 +160,47 @@ class Family:
             ) from None
 
 
-def _line_of(text: str, key: str) -> int | None:
-    for number, line in enumerate(text.splitlines(), start=1):
-        if line.strip().startswith(f"{key} ") or line.strip().startswith(f"{key}=") or line.strip() == f"[variants.{key}]":
-            return number
-    return None
-
-
 def load_family(manifest: Path) -> Family:
-    """Read and check one ``kernel.toml``; errors name file, line and field."""
-    text = manifest.read_text(encoding="utf-8")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise DataFileError(str(manifest), getattr(exc, "lineno", None), None, f"invalid TOML: {exc}") from None
-    folder = manifest.parent
+    """Read and check one ``kernel.toml``; errors name file, line and field (the line of the field
+    itself: :func:`cortexm_emu.datafile.locate`)."""
+    reader = TomlReader.load(manifest, DataFileError, "kernel manifest")
+    data, folder = reader.data, manifest.parent
 
-    def need(table: dict, key: str, kind: type, where: str = ""):
+    def fail(field: Field, problem: str, text: Any = "") -> DataFileError:
+        return DataFileError(str(manifest), locate(reader.lines, field), dotted(field), problem, text)
+
+    def need(table: dict, key: str, kind: type, where: Field = ()):
         if key not in table:
-            raise DataFileError(str(manifest), None, f"{where}{key}", "missing")
+            raise DataFileError(str(manifest), locate(reader.lines, where) if where else None, dotted((*where, key)),
+                                "missing")
         if not isinstance(table[key], kind):
-            raise DataFileError(str(manifest), _line_of(text, key), f"{where}{key}", f"must be a {kind.__name__}", repr(table[key]))
+            raise fail((*where, key), f"must be a {kind.__name__}", repr(table[key]))
         return table[key]
 
-    def paths(items: list, where: str) -> tuple[Path, ...]:
+    def paths(items: list, where: Field) -> tuple[Path, ...]:
         out = []
         for item in items:
             path = folder / item
             if not path.is_file():
-                raise DataFileError(str(manifest), _line_of(text, "sources"), where, "names a file that does not exist", item)
+                raise fail(where, "names a file that does not exist", item)
             out.append(path)
         return tuple(out)
 
     name = need(data, "family", str)
     if name != folder.name:
-        raise DataFileError(str(manifest), _line_of(text, "family"), "family", f"must equal the folder name {folder.name!r}", name)
-    shared = paths(data.get("sources", []), "sources")
-    def roles(op: dict, key: str, where: str) -> tuple[str, ...]:
+        raise fail(("family",), f"must equal the folder name {folder.name!r}", name)
+    shared = paths(data.get("sources", []), ("sources",))
+
+    def roles(op: dict, key: str, where: Field) -> tuple[str, ...]:
         listed = tuple(need(op, key, list, where))
         for role in listed:
             if role not in ROLES:
-                raise DataFileError(str(manifest), _line_of(text, key), f"{where}{key}", f"unknown role; valid: {', '.join(ROLES)}", role)
+                raise fail((*where, key), f"unknown role; valid: {', '.join(ROLES)}", role)
         return listed
 
     operations = []
     for i, op in enumerate(need(data, "operations", list)):
-        where = f"operations[{i}]."
+        where: Field = ("operations", i)
         setup = op.get("setup")
         operations.append(
             Operation(
@@ -217,26 +214,27 @@ def load_family(manifest: Path) -> Family:
                 setup_args=roles(op, "setup_args", where) if setup else (),
             )
         )
-    def defines(v: dict, where: str) -> tuple[str, ...]:
+
+    def defines(v: dict, where: Field) -> tuple[str, ...]:
         listed = tuple(need(v, "defines", list, where)) if "defines" in v else ()
         for item in listed:
             if not isinstance(item, str) or not DEFINE.fullmatch(item):
-                raise DataFileError(str(manifest), _line_of(text, "defines"), f"{where}defines",
-                                    "must be NAME or NAME=VALUE (a C identifier, no spaces)", repr(item))
+                raise fail((*where, "defines"), "must be NAME or NAME=VALUE (a C identifier, no spaces)", repr(item))
         return listed
 
+    shared_defines = defines(data, ())
     variants = {}
     for vname, v in need(data, "variants", dict).items():
-        where = f"variants.{vname}."
-        sources = shared + paths(need(v, "sources", list, where), f"{where}sources")
+        where = ("variants", vname)
+        sources = shared + paths(need(v, "sources", list, where), (*where, "sources"))
         cores = None
         if "cores" in v:
             cores = tuple(need(v, "cores", list, where))
             for core in cores:
                 if core not in CPU_FLAGS:
-                    raise DataFileError(str(manifest), _line_of(text, "cores"), f"{where}cores",
-                                        f"unknown core; valid: {', '.join(CPU_FLAGS)}", core)
-        variants[vname] = Variant(name, vname, need(v, "trades", str, where), sources, defines(v, where), cores)
+                    raise fail((*where, "cores"), f"unknown core; valid: {', '.join(CPU_FLAGS)}", core)
+        variants[vname] = Variant(name, vname, need(v, "trades", str, where), sources,
+                                  shared_defines + defines(v, where), cores)
     return Family(name, need(data, "standard", str), folder, tuple(operations), variants)
 
 

@@ -32,6 +32,8 @@ from refbench.leakage.source import Location
 
 #: dudect's threshold on |t| (Reparaz et al., DATE 2017, §3: "a t value larger than 4.5").
 WELCH_THRESHOLD = 4.5
+#: The successor of a call's last block (the call returned): not an address any block starts at.
+RETURNED = -1
 
 
 @dataclass(frozen=True)
@@ -153,14 +155,15 @@ def control_findings(runs: Sequence[Run], branch_of: Callable[[int], int],
                      locate: Callable[[int], Location]) -> list[Finding]:
     """Branches whose successor differs between secrets at some execution. Blocks are keyed by their
     last instruction (``branch_of``): two translation blocks that end at the same branch (one entered
-    in its middle) are the same branch."""
+    in its middle) are the same branch. The last block of a call is followed by :data:`RETURNED`, so
+    a branch that returns for one secret and goes on for another is found too."""
     findings = []
     for index, call in enumerate(runs[0].calls):
         per_run = []
         for run in runs:
             following: dict[int, list[int]] = {}
             blocks = run.calls[index].trace.blocks  # type: ignore[union-attr]
-            for here, nxt in zip(blocks, blocks[1:], strict=False):
+            for here, nxt in zip(blocks, [*blocks[1:], RETURNED], strict=True):
                 following.setdefault(branch_of(here), []).append(nxt)
             per_run.append(following)
         for branch in sorted(set().union(*per_run)):

@@ -15,6 +15,7 @@ limit: ``n`` secrets cannot prove that no other secret behaves differently.
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -57,7 +58,8 @@ class LeakageReport:
 
     @property
     def path(self) -> str:
-        return f"{self.kernel}/{self.variant}"
+        """``kernel/variant``; for a function of the user's own ELF (no variant), the ELF's path."""
+        return f"{self.kernel}/{self.variant}" if self.variant else self.kernel
 
     @property
     def timing_leaks(self) -> bool:
@@ -108,7 +110,7 @@ class LeakageReport:
                         "spread": t.spread, "distinct_cycle_counts": t.distinct} for t in self.timing],
             "fixed_vs_random": [{"function": f.function, "pairs": f.pairs, "pairs_differing": f.pairs_differing,
                                  "fixed_mean": f.fixed_mean, "random_mean": f.random_mean,
-                                 "welch_t": _finite(f.welch_t), "welch_threshold": analysis.WELCH_THRESHOLD}
+                                 "welch_t": welch_t_json(f.welch_t), "welch_threshold": analysis.WELCH_THRESHOLD}
                                 for f in self.fixed_vs_random],
             "memory": [finding(f) for f in self.memory_findings],
             "control_flow": [finding(f) for f in self.control_findings],
@@ -117,8 +119,11 @@ class LeakageReport:
         }
 
 
-def _finite(value: float) -> float | str:
-    return value if value == value and abs(value) != float("inf") else str(value)
+def welch_t_json(value: float) -> float | None:
+    """Welch's t as JSON: the number, or null when it is infinite: each class has a single cycle
+    count and the two counts differ (no variance to divide by: the classes are fully separated, a
+    certain timing difference; ``fixed_mean`` and ``random_mean`` give its direction)."""
+    return value if math.isfinite(value) else None
 
 
 def find(traced: list[Run], machine: Machine, line_bytes: int | None, fixed: Sequence[Run] = (),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from cortexm_emu.errors import EmulatorError
@@ -21,9 +21,10 @@ class Selection:
 
 
 def selections(target: Target, kernel: str | None = None, variant: str | None = None,
-               operation: str | None = None) -> list[Selection]:
-    """Every variant (of ``kernel``, or of every family) that can run on the target's core, with its
-    first operation, or ``operation`` in the families that have it."""
+               operation: str | None = None, *, every_operation: bool = False) -> list[Selection]:
+    """Every variant (of ``kernel``, or of every family) that can run on the target's core, with
+    ``operation`` in the families that have it; else with every operation of its family
+    (``every_operation``, ``--all``) or with the family's first (:func:`what_was_checked` says which)."""
     chosen = []
     catalogue = families()
     if kernel is not None and kernel not in catalogue:
@@ -38,10 +39,32 @@ def selections(target: Target, kernel: str | None = None, variant: str | None = 
             continue
         if variant is not None:
             fam.variant(variant)
+        ops = [operation] if operation is not None else names if every_operation else names[:1]
         for name, var in fam.variants.items():
             if (variant is None or name == variant) and var.supports(target.core):
-                chosen.append(Selection(fam.name, name, operation or names[0]))
+                chosen.extend(Selection(fam.name, name, op) for op in ops)
     return chosen
+
+
+def what_was_checked(chosen: Sequence[Selection], target: Target, operation: str | None,
+                     every_operation: bool) -> str:
+    """One line saying exactly what ``chosen`` covers: its counts of families, variants and
+    operations, and which operations of each family were taken."""
+    if len(chosen) == 1 and not every_operation:
+        only = chosen[0]
+        why = "" if operation is not None else (" (the family's first operation; --operation OP for another, --all "
+                                                "for every operation of every variant)")
+        return f"checked: {only.kernel}/{only.variant} {only.operation} on {target.core}{why}"
+    families_seen = {s.kernel for s in chosen}
+    variants = {(s.kernel, s.variant) for s in chosen}
+    if operation is not None:
+        which = f"operation {operation} only"
+    elif every_operation:
+        which = "every operation of each"
+    else:
+        which = "each family's first operation only (--all for every operation, --operation OP for one)"
+    return (f"checked: {len(chosen)} operation run(s) of {len(variants)} variant(s) in {len(families_seen)} "
+            f"famil{'y' if len(families_seen) == 1 else 'ies'} that run on {target.core}: {which}")
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,9 @@ this order of preference, the first group the operation takes being its secret:
 3. ``msg`` / ``in``: the data of an operation that takes no key (a hash of a secret: a
    password, a key being derived).
 
-Everything else is public: nonces, IVs, counters, associated data, the modulus, lengths.
+Everything else is public: nonces, IVs, counters, associated data, the modulus, lengths; and
+the roles :data:`PUBLIC_BY_REFERENCE` names for one operation (X25519's u-coordinate ``b`` is
+the peer's public key, RFC 7748 §6.1; only the scalar ``a`` is secret).
 
 The sets (Reparaz, Balasch, Verbauwhede, "Dude, is my code constant time?", DATE 2017, §2):
 
@@ -39,6 +41,12 @@ from refbench.measure import make_inputs
 
 #: Secret roles by preference group (module docstring).
 SECRET_ROLES: tuple[tuple[str, ...], ...] = (("key", "exponent", "entropy"), ("a", "b"), ("msg", "in"))
+#: Roles that are public in one operation (by its reference) although their role is in
+#: :data:`SECRET_ROLES`: the X25519 u-coordinate is the other party's public key (RFC 7748
+#: §6.1: Alice computes X25519(a, K_B), her secret scalar and Bob's transmitted K_B); as a secret,
+#: its all-zero fixed class would be u = 0, of small order, whose all-zero result the reference
+#: rejects (the §6.1 check "whether K is the all-zero value").
+PUBLIC_BY_REFERENCE: dict[str, tuple[str, ...]] = {"x25519": ("b",)}
 #: Public roles whose bytes vary in the fixed-vs-random set (the rest stay as measured).
 VARIED_PUBLIC = ("in", "msg", "iv", "nonce", "counter", "aad", "a", "b")
 #: Message or operand sizes tried, in order, for the leakage runs: the first the reference
@@ -59,7 +67,7 @@ class InputSets:
 
 def secret_roles(op: Operation) -> tuple[str, ...]:
     """The operation's secret roles (module docstring)."""
-    roles = set(op.args) | set(op.setup_args)
+    roles = (set(op.args) | set(op.setup_args)) - set(PUBLIC_BY_REFERENCE.get(op.reference, ()))
     for group in SECRET_ROLES:
         found = tuple(role for role in group if role in roles)
         if found:

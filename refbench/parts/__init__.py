@@ -5,7 +5,7 @@ One TOML file per board profile sits next to this package (``stm32f437ii.toml`` 
 like the :mod:`cortexm_emu.boards` profile it extends (the emulator facts -- core, clocks,
 flash, caches -- live there; refbench imports cortexm_emu, never the reverse). Every value
 carries a ``source`` and a ``confidence`` (``primary``, ``secondary``, ``unconfirmed``, as in
-the board profiles). A malformed file raises :class:`refbench.datafile.DataFileError` naming
+the board profiles). A malformed file raises :class:`cortexm_emu.datafile.DataFileError` naming
 file, line and field, misspelt keys included.
 
 Modules: :mod:`~refbench.parts.model` (the records and the accepted names),

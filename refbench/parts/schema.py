@@ -13,8 +13,7 @@ from typing import Any
 from cortexm_emu.boards import Board, Citation, board_names, load_board
 from cortexm_emu.boards.model import CONFIDENCES
 from cortexm_emu.boards.schema import read_citation
-from cortexm_emu.datafile import Field, TomlReader
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError, Field, TomlReader
 from refbench.parts.model import (
     AES_KEY_BITS,
     CRYPTO_BLOCKS,

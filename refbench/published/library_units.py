@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 
 UNITS_PATH = Path(__file__).resolve().parent / "library_units.toml"
 ANY_LIBRARY = "*"

@@ -1,6 +1,6 @@
 """Published figures as typed records, loaded from ``figures.json`` with a schema check.
 
-A schema error raises :class:`refbench.datafile.DataFileError` naming the file, the line
+A schema error raises :class:`cortexm_emu.datafile.DataFileError` naming the file, the line
 (of the record, or of the bad field in a record written over several lines), the field and the
 bad text. ``figures.json`` keeps one figure per line, but any JSON layout of it loads alike.
 """
@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from cortexm_emu.boards import find_board
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 from refbench.parts import PartProfile, load_part_profile
 
 PACKAGE_DIR = Path(__file__).resolve().parent

@@ -14,8 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cortexm_emu.datafile import TomlReader
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError, TomlReader
 from refbench.published.model import Figure
 from refbench.published.transcribe import SEEDS_DIR, SOURCE_FILES
 

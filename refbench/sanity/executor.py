@@ -255,9 +255,12 @@ def measure(jobs: Sequence[MeasureJob], executor: Executor, cache: ResultCache |
             else:
                 done(m, hit)
     if missing:
-        results = executor.run(missing, done)
-        for m in missing:
-            storers[(m.config, m.opt)].store(m.job, results[m])
+        try:
+            executor.run(missing, done)
+        finally:  # what finished is stored even when the executor stops part-way (e.g. a cluster lost)
+            for m in missing:
+                if m in measured:
+                    storers[(m.config, m.opt)].store(m.job, measured[m])
     return measured
 
 

@@ -29,7 +29,13 @@ from typing import Any
 from cortexm_emu.toolchain import gcc_available
 from refbench.kernels.catalog import families, family
 from refbench.measure import Job, Measurement
-from refbench.sanity.dask_executor import DaskExecutor, measure_calls, scheduler_address
+from refbench.sanity.dask_executor import (
+    ClusterLostError,
+    DaskExecutor,
+    SchedulerError,
+    measure_calls,
+    scheduler_address,
+)
 from refbench.sanity.executor import local_workers
 
 CORES = ("m0plus", "m3", "m4", "m7", "m33")
@@ -93,7 +99,7 @@ def groups(kernels: Sequence[str] | None = None, cores: Sequence[str] = CORES, o
 
 
 def _run_group(group: Group) -> list[Measurement]:
-    return measure_calls(group.options, group.jobs)
+    return measure_calls(group.options, group.jobs)[0]
 
 
 def run(tasks: Sequence[Group], scheduler: str | None = None, workers: int | None = None,
@@ -109,9 +115,8 @@ def run(tasks: Sequence[Group], scheduler: str | None = None, workers: int | Non
 
     if scheduler is not None:
         with DaskExecutor(scheduler) as cluster:
-            futures = {cluster.client.submit(measure_calls, g.options, list(g.jobs), pure=False): g for g in tasks}
-            for future in cluster._distributed.as_completed(list(futures)):
-                finish(futures[future], future.result())
+            for index, (results, _) in cluster.each(measure_calls, [(g.options, list(g.jobs)) for g in tasks]):
+                finish(tasks[index], results)
         return out
     workers = workers or local_workers()
     if workers <= 1:
@@ -153,7 +158,14 @@ def main(argv: list[str] | None = None) -> int:
 
     where = f"on {address}" if address else f"in {os.environ.get('REFBENCH_WORKERS') or local_workers()} local process(es)"
     print(f"kernel matrix: {len(tasks)} groups, {sum(len(g.jobs) for g in tasks)} calls, {where}", flush=True)
-    results = run(tasks, address, done=show)
+    try:
+        results = run(tasks, address, done=show)
+    except SchedulerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except ClusterLostError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
     bad = failures(results)
     for line in bad:
         print(f"FAILED {line}")

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Literal
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 from refbench.loaders import MergedTest, load_nist_rsp, merge_split_records, project_vector
 from refbench.ref.drbg import HashDRBG
 from refbench.verification import Outcome, Suite, expect_equal, guarded

@@ -26,7 +26,7 @@ void aes_setkey_dec(void *ctx, const uint8_t *key, uint32_t key_len);
 void aes_encrypt_block(const void *ctx, const uint8_t in[16], uint8_t out[16]);
 void aes_decrypt_block(const void *ctx, const uint8_t in[16], uint8_t out[16]);
 /* Several consecutive blocks at once, only in variants whose manifest defines
- * CIPHER_PARALLEL_BLOCKS (bitsliced: 2 blocks, in[32] and out[32]; cipher.h). */
+ * CIPHER_PARALLEL_BLOCKS (bitsliced: 2 blocks, in[32] and out[32]; aes_cipher.h). */
 void aes_encrypt_parallel(const void *ctx, const uint8_t *in, uint8_t *out);
 void aes_decrypt_parallel(const void *ctx, const uint8_t *in, uint8_t *out);
 

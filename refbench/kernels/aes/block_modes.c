@@ -1,4 +1,4 @@
-/* ECB, CBC and CTR (NIST SP 800-38A §6.1-6.3, §6.5) over the block cipher of cipher.h
+/* ECB, CBC and CTR (NIST SP 800-38A §6.1-6.3, §6.5) over the block cipher of CIPHER_HEADER
  * (block_encrypt, block_decrypt, BLOCK_SIZE), shared by AES, SM4 and TDEA.
  *
  * ECB and CBC take whole blocks only (len a multiple of BLOCK_SIZE; SP 800-38A §6.1-6.2
@@ -11,7 +11,10 @@
  * decryption and CTR take that many blocks per call while at least that many remain (CTR:
  * while more than one block remains), then one block at a time. CBC encryption is serial
  * (C_j needs C_(j-1)) and always takes one block per call. */
-#include <cipher.h>  /* the block cipher's interface: aes/, sm4/ or tdea/cipher.h */
+#ifndef CIPHER_HEADER
+#error "CIPHER_HEADER must name the block cipher's header (the family manifest's defines, e.g. \"aes_cipher.h\")"
+#endif
+#include CIPHER_HEADER  /* the block cipher's interface: aes_cipher.h, sm4_cipher.h or tdea_cipher.h */
 
 #ifndef CIPHER_PARALLEL_BLOCKS
 #define CIPHER_PARALLEL_BLOCKS 1

@@ -1,9 +1,12 @@
 /* CCM authenticated encryption (NIST SP 800-38C §6.1) with a 16-byte tag over the family's
- * block cipher (cipher.h): CBC-MAC over the formatted B_0, associated data and payload
+ * block cipher (CIPHER_HEADER): CBC-MAC over the formatted B_0, associated data and payload
  * (Appendix A.2), then CTR with the counter blocks of A.3.
  *
  * nonce_len is 7..13 (q = 15 - nonce_len bytes of length, so len < 2^(8q)); aad_len < 2^32. */
-#include <cipher.h>   /* the block cipher's interface: aes/cipher.h, or sm4/cipher.h for sm4 */
+#ifndef CIPHER_HEADER
+#error "CIPHER_HEADER must name the block cipher's header (the family manifest's defines, e.g. \"aes_cipher.h\")"
+#endif
+#include CIPHER_HEADER  /* the block cipher's interface: aes_cipher.h, or sm4_cipher.h for sm4 */
 
 #define CCM_TAG_BYTES 16
 

@@ -1,6 +1,9 @@
-/* CMAC (NIST SP 800-38B §6.1-6.2) with a full-block tag over the family's block cipher (cipher.h).
+/* CMAC (NIST SP 800-38B §6.1-6.2) with a full-block tag over the family's block cipher (CIPHER_HEADER).
  * cmac_setkey computes the subkeys K1 and K2 once (§6.1); cmac runs the MAC generation (§6.2). */
-#include <cipher.h>   /* the block cipher's interface: aes/cipher.h, or sm4/cipher.h for sm4 */
+#ifndef CIPHER_HEADER
+#error "CIPHER_HEADER must name the block cipher's header (the family manifest's defines, e.g. \"aes_cipher.h\")"
+#endif
+#include CIPHER_HEADER  /* the block cipher's interface: aes_cipher.h, or sm4_cipher.h for sm4 */
 
 typedef struct {
     uint32_t cipher[CIPHER_CTX_WORDS];

@@ -1,10 +1,13 @@
 /* GCM authenticated encryption (NIST SP 800-38D §7.1, Algorithm 4) with a 96-bit IV and a
  * 128-bit tag, and GMAC (§3: GCM with no plaintext), over the family's block cipher
- * (cipher.h) and the variant's GHASH multiplication (ghash.h).
+ * (CIPHER_HEADER) and the variant's GHASH multiplication (ghash.h).
  *
  * The context holds the GHASH table (first, for alignment) and the cipher's key schedule;
  * gcm_setkey fills both (H = CIPH_K(0^128), Algorithm 4 step 1). */
-#include <cipher.h>   /* the block cipher's interface: aes/cipher.h, or sm4/cipher.h for sm4 */
+#ifndef CIPHER_HEADER
+#error "CIPHER_HEADER must name the block cipher's header (the family manifest's defines, e.g. \"aes_cipher.h\")"
+#endif
+#include CIPHER_HEADER  /* the block cipher's interface: aes_cipher.h, or sm4_cipher.h for sm4 */
 #include "ghash.h"
 
 typedef struct {

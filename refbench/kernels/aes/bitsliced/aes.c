@@ -540,7 +540,7 @@ void aes_setkey_dec(void *ctx, const uint8_t *key, uint32_t key_len)
     aes_setkey(ctx, key, key_len);
 }
 
-/* The cipher interface of aes.h and cipher.h: one block rides in both slots and the second
+/* The cipher interface of aes.h and aes_cipher.h: one block rides in both slots and the second
  * result is dropped, so a lone block costs as much as two. */
 void aes_encrypt_block(const void *ctx, const uint8_t in[16], uint8_t out[16])
 {

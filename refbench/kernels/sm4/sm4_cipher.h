@@ -1,7 +1,7 @@
-/* The block cipher interface of aes/cipher.h (which lists the names) bound to SM4, 16-byte
+/* The block cipher interface of aes/aes_cipher.h (which lists the names) bound to SM4, 16-byte
  * blocks: the cipher under aes/block_modes.c, gcm/gcm.c and ccm/ccm.c for this family. */
-#ifndef REFBENCH_CIPHER_H
-#define REFBENCH_CIPHER_H
+#ifndef REFBENCH_SM4_CIPHER_H
+#define REFBENCH_SM4_CIPHER_H
 #include "sm4.h"
 
 #define BLOCK_SIZE 16

@@ -1,9 +1,9 @@
 /* The block cipher interface the shared modes are written against, bound to AES (FIPS 197).
  *
- * The modes (aes/block_modes.c: ECB, CBC, CTR; gcm/gcm.c; ccm/ccm.c; cmac/cmac.c) include
- * <cipher.h> and use only these names. Every family whose modes run over AES (aes, gcm, ccm,
- * cmac) finds this header on its include path; sm4/cipher.h and tdea/cipher.h bind the same
- * names to SM4 and TDEA, and come first on their families' include paths (catalog.py).
+ * The modes (aes/block_modes.c: ECB, CBC, CTR; gcm/gcm.c; ccm/ccm.c; cmac/cmac.c) include the
+ * header their family's manifest names (defines = ['CIPHER_HEADER="aes_cipher.h"'] in aes, gcm,
+ * ccm and cmac) and use only these names; sm4/sm4_cipher.h and tdea/tdea_cipher.h bind the
+ * same names to SM4 and TDEA.
  *
  *   BLOCK_SIZE              bytes per block
  *   CIPHER_CTX_WORDS        32-bit words of the key schedule, for mode contexts that embed it
@@ -14,8 +14,8 @@
  *                           defines more (aes/bitsliced: 2); above 1, block_encrypt_parallel and
  *                           block_decrypt_parallel (ctx, in, out) take that many consecutive blocks
  *                           and block_modes.c uses them wherever the mode is parallel. */
-#ifndef REFBENCH_CIPHER_H
-#define REFBENCH_CIPHER_H
+#ifndef REFBENCH_AES_CIPHER_H
+#define REFBENCH_AES_CIPHER_H
 #include "aes.h"
 
 #define BLOCK_SIZE 16
