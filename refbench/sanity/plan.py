@@ -25,6 +25,7 @@ from cortexm_emu.timing import CORES as TIMED_CORES
 from refbench.measure import Job
 from refbench.parts import PartProfile, load_part_profile
 from refbench.published.model import Figure, Part
+from refbench.sanity.builds import Build, build_of
 from refbench.sanity.context import StatedMachine
 from refbench.sanity.executor import MeasureJob
 from refbench.sanity.libraries import StatedOptions, candidates, library_of, stated_options
@@ -69,6 +70,8 @@ class FigurePlan:
     options: tuple[tuple[tuple[str, str], str], ...] = ()
     #: True when the figure's library is closed (its code is not public: C variants do not bound it)
     closed_library: bool = False
+    #: the build that ran (:mod:`refbench.sanity.builds`): code paths and memory configuration
+    build: Build | None = None
 
     def option(self, kernel: str, variant: str) -> str:
         """The library option ``kernel/variant`` stands for, or ''."""
@@ -147,7 +150,7 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
         reason = why or f"no kernel computes {target.reference}"  # type: ignore[union-attr]
         return Skipped(f, "not emulated yet", f"not emulated yet: {reason}")
     if stated is not None and stated.generic is not None:
-        return _plan_generic(f, target, operations, stated, timed_cores, labels)
+        return _plan_generic(f, target, operations, stated, timed_cores, labels, build_of(f, options))
     board = load_board(stated.board) if stated is not None and stated.board else board_of(f, parts)
     if board is None:
         return Skipped(f, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
@@ -158,12 +161,12 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
                stated_configurations(board, clock, stated.cache, stated.prefetch))
     library = library_of(f)
     return FigurePlan(f, target, board, clock, clock_note, tuple(configs), operations,
-                      tuple(labels.items()), bool(library and library.closed))
+                      tuple(labels.items()), bool(library and library.closed), build_of(f, options))
 
 
 def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, str, str], ...],
                   stated: StatedMachine, timed_cores: Collection[str],
-                  labels: dict[tuple[str, str], str]) -> FigurePlan | Skipped:
+                  labels: dict[tuple[str, str], str], build: Build | None = None) -> FigurePlan | Skipped:
     """A figure on a part without a profile: the stated core, clock and memory system."""
     machine = _generic_machine(f, stated, timed_cores)
     if isinstance(machine, Skipped):
@@ -171,7 +174,7 @@ def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, 
     board, clock, configs = machine
     library = library_of(f)
     return FigurePlan(f, target, board, clock, "", configs, operations, tuple(labels.items()),
-                      bool(library and library.closed))
+                      bool(library and library.closed), build)
 
 
 def _generic_machine(f: Figure, stated: StatedMachine, timed_cores: Collection[str]
