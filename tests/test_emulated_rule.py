@@ -303,14 +303,29 @@ def test_cross_board_gap_is_explained_by_the_stated_emulations():
     assert finding.verdict == "suspicious" and "no modelled memory configuration pair reproduces the gap" in finding.message
 
 
-def test_a_scoped_report_emulates_no_partner_outside_it():
-    """Only the L4 figure in scope: no job runs on the WB55, and rule d reports the gap unexplained."""
-    context, executor = stated_context(STATED, scope=frozenset({"syn-pair-l4"}))
-    report = judge(PAIR, PARTS, context)
-    assert executor.ran and {m.config.board for m in executor.ran} == {"stm32l4a6zg"}
-    assert set(report.emulations) == {"syn-pair-l4"}
-    cross = [f for j in report.judgements for f in j.findings if f.rule == "cross-board"]
-    assert cross and all("not emulated (no kernel for this figure on one of the boards)" in f.message for f in cross)
+def _findings(report, figure_id):
+    (j,) = [j for j in report.judgements if j.figure.id == figure_id]
+    return j.verdict, sorted((f.rule, f.verdict, f.tests, f.message) for f in j.findings)
+
+
+def test_a_filter_never_changes_a_verdict():
+    """Issue 27 item 4: a report scoped to some figures judges each of them exactly as the full
+    report does -- the kernels run for every figure their rules compare them with (rule d's
+    partner on the other board, the rest of their section) -- and still runs nothing for a figure
+    no selected rule looks at."""
+    rate = by_variant_and_kind(VARIANTS, KINDS, boards={"stm32l4a6zg": 2.0, "stm32wb55rg": 1.0,
+                                                        "stm32g071rb": 1.0})
+    other = with_cycles_per_byte(FIGURES["000-0586"], "syn-unrelated-g0", 200.0)  # another build, another page section
+    figures = [*PAIR, other]
+    full = judge(figures, PARTS, stated_context(rate)[0])
+    for selected in ("syn-pair-l4", "syn-pair-wb55"):
+        context, executor = stated_context(rate, scope=frozenset({selected}))
+        scoped = judge(figures, PARTS, context)
+        assert _findings(scoped, selected) == _findings(full, selected)
+        assert {m.config.board for m in executor.ran} == {"stm32l4a6zg", "stm32wb55rg"}  # the partner ran
+        assert "syn-unrelated-g0" not in scoped.emulations  # nothing for a figure no selected rule compares with
+    cross = [f for f in _findings(full, "syn-pair-l4")[1] if f[0] == "cross-board"]
+    assert cross and "not emulated" not in cross[0][3]
 
 
 def test_switched_off_rule_d_says_nothing_of_emulation():

@@ -16,6 +16,7 @@ states, cache and prefetch (:func:`~refbench.sanity.memory_configs.generic_confi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -214,6 +215,29 @@ def _plan_pubkey(f: Figure, parts: dict[str, Part], timed_cores: Collection[str]
                         stated_configurations(board, clock, stated.cache, stated.prefetch))
     planned = plan_pubkey(f, board, clock, clock_note, configs)
     return Skipped(f, "not emulated yet", planned) if isinstance(planned, str) else planned
+
+
+def partner_key(f: Figure) -> tuple:
+    """What the rules that compare figures pair on: the same build (library, version, options and
+    the section's configuration without its part name) on any part -- rule d (cross-board), rule d2
+    (library-ratio) -- and every figure of the same section (rule f's section clock, rule e's
+    section shift)."""
+    config = re.sub(rf"^{re.escape(f.part)}\S*\s*", "", f.config)
+    return (f.library, f.version, config, f.options)
+
+
+def measurement_scope(figures: Iterable[Figure], selected: Collection[str] | None) -> frozenset[str] | None:
+    """The figures whose kernels a report selecting ``selected`` must run so that no selected
+    figure's verdict depends on the filter: the selected figures, every figure of their sections,
+    and every figure of the same build on another part (:func:`partner_key`). None: everything."""
+    if selected is None:
+        return None
+    figures = list(figures)
+    chosen = [f for f in figures if f.id in selected]
+    sections = {(f.source, f.section) for f in chosen}
+    builds = {partner_key(f) for f in chosen}
+    return frozenset(f.id for f in figures if f.id in selected or (f.source, f.section) in sections
+                     or partner_key(f) in builds)
 
 
 def make_plan(figures: Iterable[Figure], parts: dict[str, Part], emulator: bool = True,
