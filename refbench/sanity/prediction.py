@@ -207,23 +207,28 @@ def compiler_term(core: str, r: VariantResult, levels: tuple[str, ...], ours: st
         return Term("compiler", min(low, 1.0), max(high, 1.0),
                     f"{r.kernel}/{r.variant} {r.operation} on {core} measured {b.describe()} at {at} (zig clang and "
                     f"arm-none-eabi-gcc; the page: {compiler}), relative to ours ({ours})")
-    spreads = []
-    for key, builds in load_bands().items():
-        k_core, variant, _ = key.split(" ")
-        if k_core == core and variant.split("/")[0] == r.kernel:
-            chosen = [c for build, c in builds.items() if build.split(" -")[1] in levels]
-            if len(chosen) > 1:
-                spreads.append((max(chosen) / min(chosen) - 1, key))
-    if not spreads:
-        for key, builds in load_bands().items():
-            if key.split(" ")[0] == core:
-                spreads.append((max(builds.values()) / min(builds.values()) - 1, key))
-    if not spreads:
-        return Term("compiler", 1.0, 1.0, f"no compiler spread measured on {core}: none added")
-    widest, key = max(spreads)
-    return Term("compiler", 1 / (1 + widest), 1 + widest,
-                f"{r.kernel}/{r.variant} not measured with both compilers: the widest spread measured for "
-                f"{r.kernel} on {core} at {at}, {widest:+.1%} ({key})")
+    # Not measured with both compilers here: the same code measured elsewhere, nearest first --
+    # the variant's operation on other cores, the variant's other operations, then the family.
+    tables = load_bands()
+
+    def spread_of(builds: dict[str, int]) -> float | None:
+        chosen = [c for build, c in builds.items() if build.split(" -")[1] in levels]
+        compilers = {build.split(" ")[0] for build in builds if build.split(" -")[1] in levels}
+        return max(chosen) / min(chosen) - 1 if len(compilers) > 1 else None
+
+    name = f"{r.kernel}/{r.variant}"
+    for what, keep in ((f"{name} {r.operation} on other cores", lambda k: k[1] == name and k[2] == r.operation),
+                       (f"{name} (other operations)", lambda k: k[1] == name),
+                       (f"{r.kernel} (other variants)", lambda k: k[1].split("/")[0] == r.kernel)):
+        found = [(s, " ".join(k)) for k, s in ((key.split(" "), spread_of(b)) for key, b in tables.items())
+                 if s is not None and keep(k)]
+        if found:
+            widest, key = max(found)
+            return Term("compiler", 1 / (1 + widest), 1 + widest,
+                        f"{name} {r.operation} not measured with both compilers on {core} at {at}: the widest spread "
+                        f"measured for {what}, {widest:+.1%} ({key})")
+    return Term("compiler", 1.0, 1.0, f"no compiler spread measured for {name} or its family at {at}: none added "
+                "(the band is narrower than the compiler allows)")
 
 
 def choose_memory(choice: MemoryChoice | None, kinds: dict[str, str]) -> tuple[list[str], str]:
