@@ -113,7 +113,7 @@ def _judge(p: FigurePlan, results: list[VariantResult], published: float | None 
     build_model = p.build or build_of(f)
     prediction = predict(build_model, board.name, board.core, good, published, kinds,
                          band_levels(f.compiler, f.options), f"{KERNEL_COMPILER} -{opt}", resolution, lower_bound,
-                         floor, unit)
+                         floor, unit, p.stated_machine)
     variants = len({(r.kernel, r.variant) for r in good})
     head = (f"published {show(published)} {unit} on {context}; emulated {show(lo)}..{show(hi)} {unit} over "
             f"{variants} variant(s) x {len(p.configs)} memory configuration(s)")
@@ -121,7 +121,7 @@ def _judge(p: FigurePlan, results: list[VariantResult], published: float | None 
         return Emulation(f.id, "not emulated yet", "not emulated yet: no emulated point matches the build", lo, hi,
                          **common)
     verdict, explanation, tests, position = verdict_of(prediction, _published_claims(f))
-    message = f"{head}; {describe_band(prediction)}: {explanation}"
+    message = f"{explanation}; {head}; {describe_band(prediction)}"
     failed = _failed_variants(results)
     if failed:
         # A variant that did not build or run leaves the envelope incomplete: "beyond every allowed
@@ -172,9 +172,11 @@ def verdict_of(p: Prediction, claims: list[str] = ()) -> tuple[Verdict, str, str
             return ("suspicious", f"{what}: the page claims {' and '.join(claims)}, which the build model does not "
                     f"cover for this algorithm{hyp}", "value", "faster")
         if beyond:
-            return ("inconsistent", f"{what}, and faster than every allowed configuration x code path x compiler "
-                    f"(bound used: {_fmtv(p.envelope_low)} {p.unit}, the fastest emulated point with its compiler, "
-                    f"model, resolution and run-to-run terms){hyp}", "value", "faster")
+            bound = (f"bound used: {_fmtv(p.envelope_low)} {p.unit}, the floor no code can beat" if p.floor_note else
+                 f"bound used: {_fmtv(p.envelope_low)} {p.unit}, the fastest emulated point with its compiler, "
+                 "model, resolution and run-to-run terms")
+        return ("inconsistent", f"{what}, and faster than every allowed configuration x code path x compiler "
+                f"({bound}){hyp}", "value", "faster")
         return "suspicious", f"{what}{hyp}", "value", "faster"
     assert p.band_high is not None
     factor = p.published / p.band_high
@@ -330,7 +332,8 @@ def section_shift(plan: Plan, out: dict[str, Emulation]) -> dict[str, Emulation]
                     message = f"{e.finding.message}; {evidence}, but the page states {choice.describe()}"
                     out[p.figure.id] = replace(e, finding=replace(e.finding, message=message))
                     continue
-                message = f"{e.finding.message}; explained: {evidence} (the build model's memory: {choice.describe() if choice else 'none recorded'})"
+                memory = choice.describe() if choice else "none recorded"
+                message = f"explained: {evidence} (the build model's memory: {memory}); {e.finding.message}"
                 out[p.figure.id] = replace(e, finding=Finding(RULE, "explained", message),
                                            explanation=f"{e.explanation}; {evidence}")
             break

@@ -28,7 +28,7 @@ from refbench.sanity.emulation import Emulation
 from refbench.sanity.verdicts import Finding, Judgement
 
 #: Rules whose findings are about a whole published section rather than one figure.
-SECTION_RULES = frozenset({"board-clock", "section-clock", "section-memory"})
+SECTION_RULES = frozenset({"board-clock", "section-clock"})
 
 Rule = Callable[[list[Figure], dict[str, Part]], list[tuple[str, Finding]]]
 

@@ -73,6 +73,9 @@ class FigurePlan:
     closed_library: bool = False
     #: the build that ran (:mod:`refbench.sanity.builds`): code paths and memory configuration
     build: Build | None = None
+    #: the part without a profile a user stated for the figure, in words ("" otherwise): no start-up
+    #: default is known for it, so the prediction spans every configuration the statements allow
+    stated_machine: str = ""
 
     def option(self, kernel: str, variant: str) -> str:
         """The library option ``kernel/variant`` stands for, or ''."""
@@ -175,7 +178,7 @@ def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, 
     board, clock, configs = machine
     library = library_of(f)
     return FigurePlan(f, target, board, clock, "", configs, operations, tuple(labels.items()),
-                      bool(library and library.closed), build)
+                      bool(library and library.closed), build, stated.text)
 
 
 def _generic_machine(f: Figure, stated: StatedMachine, timed_cores: Collection[str]

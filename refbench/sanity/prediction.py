@@ -197,7 +197,7 @@ def compiler_term(core: str, r: VariantResult, levels: tuple[str, ...], ours: st
     """The measured compiler spread of variant ``r`` on ``core`` at ``levels``, relative to our
     build ``ours`` ("zig -Os"); the family's widest measured spread on the core when the variant
     was not measured (said so)."""
-    from refbench.sanity.compiler_band import band, load_bands
+    from refbench.sanity.compiler_band import band, bands
 
     b = band(core, r.kernel, r.variant, r.operation, levels)
     at = " and ".join(f"-{x}" for x in levels)
@@ -209,7 +209,7 @@ def compiler_term(core: str, r: VariantResult, levels: tuple[str, ...], ours: st
                     f"arm-none-eabi-gcc; the page: {compiler}), relative to ours ({ours})")
     # Not measured with both compilers here: the same code measured elsewhere, nearest first --
     # the variant's operation on other cores, the variant's other operations, then the family.
-    tables = load_bands()
+    tables = bands()
 
     def spread_of(builds: dict[str, int]) -> float | None:
         chosen = [c for build, c in builds.items() if build.split(" -")[1] in levels]
@@ -250,15 +250,21 @@ def choose_memory(choice: MemoryChoice | None, kinds: dict[str, str]) -> tuple[l
 
 def predict(build: Build, board_name: str, core: str, results: list[VariantResult], published: float,
             kinds: dict[str, str], levels: tuple[str, ...], ours: str, resolution: float,
-            lower_bound_path: str | None, floor: tuple[float, str] | None, unit: str) -> Prediction | None:
+            lower_bound_path: str | None, floor: tuple[float, str] | None, unit: str,
+            stated_machine: str = "") -> Prediction | None:
     """The prediction of one emulated figure from its variants' verified results (``kinds``:
     configuration label -> kind; ``lower_bound_path``: why the board's caches-off path is a
-    lower bound, or None; ``floor``: the cost no code can beat, or None), or None when no result
-    matches the build."""
+    lower bound, or None; ``floor``: the cost no code can beat, or None; ``stated_machine``: the
+    machine a user stated for a figure of their own input, whose configurations -- all those the
+    statements allow -- the prediction spans), or None when no result matches the build."""
     good = [r for r in results if r.rate is not None]
     if not good:
         return None
-    labels, memory_words = choose_memory(build.memory(board_name), kinds)
+    if stated_machine:
+        labels = list(kinds)
+        memory_words = f"every configuration the statements allow ({stated_machine})"
+    else:
+        labels, memory_words = choose_memory(build.memory(board_name), kinds)
     kernels = list(dict.fromkeys(r.kernel for r in good))
     shipped = {k: tuple(dict.fromkeys(r.variant for r in good if r.kernel == k)) for k in kernels}
     paths = {k: build.path(k, shipped[k]) for k in kernels}
@@ -326,6 +332,8 @@ def predict(build: Build, board_name: str, core: str, results: list[VariantResul
         env_high = None
     basis = (f"{', '.join(described)}; memory: {memory_words}; emulated {_fmt(lo, unit)}"
              + (f"..{_fmt(hi, unit)}" if hi > lo * (1 + 1e-9) else "") + f" {unit}")
+    if unfaithful:  # C variants bound nothing below: the floor (if any) is the fastest anything gets
+        env_low = band_low if band_low is not None else env_low
     return Prediction(predicted, band_low, band_high, published, basis, terms, tuple(hypotheses), open_low,
                       open_high, None if open_low else env_low, env_high, floor_note, unit, described, memory_words,
                       tuple(dict.fromkeys(r.memory for r in chosen)))
