@@ -173,10 +173,10 @@ def verdict_of(p: Prediction, claims: list[str] = ()) -> tuple[Verdict, str, str
                     f"cover for this algorithm{hyp}", "value", "faster")
         if beyond:
             bound = (f"bound used: {_fmtv(p.envelope_low)} {p.unit}, the floor no code can beat" if p.floor_note else
-                 f"bound used: {_fmtv(p.envelope_low)} {p.unit}, the fastest emulated point with its compiler, "
-                 "model, resolution and run-to-run terms")
-        return ("inconsistent", f"{what}, and faster than every allowed configuration x code path x compiler "
-                f"({bound}){hyp}", "value", "faster")
+                     f"bound used: {_fmtv(p.envelope_low)} {p.unit}, the fastest emulated point with its compiler, "
+                     "model, resolution and run-to-run terms")
+            return ("inconsistent", f"{what}, and faster than every allowed configuration x code path x compiler "
+                    f"({bound}){hyp}", "value", "faster")
         return "suspicious", f"{what}{hyp}", "value", "faster"
     assert p.band_high is not None
     factor = p.published / p.band_high
