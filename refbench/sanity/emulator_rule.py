@@ -149,7 +149,7 @@ def verdict_of(p: Prediction, claims: list[str] = ()) -> tuple[Verdict, str, str
     hyp = ""
     if fitting:
         hyp = "; would fit " + "; ".join(h.describe() for h in fitting[:3])
-    if nearest is not None:
+    if nearest is not None and where != "inside":  # inside the band the prediction is the answer
         hyp += f"; nearest other configuration or code path: {nearest.describe()}"
     if where == "inside":
         if p.open_low or p.open_high:
