@@ -333,3 +333,22 @@ def test_switched_off_rule_d_says_nothing_of_emulation():
     cross = [f for j in judge(PAIR, PARTS, context).judgements for f in j.findings if f.rule == "cross-board"]
     assert [f.verdict for f in cross] == ["suspicious", "suspicious"]
     assert not any("emulat" in f.message for f in cross)
+
+
+def test_a_whole_section_shifting_to_one_configuration_is_explained_naming_the_evidence():
+    """Evidence beyond one figure: five figures of one section all at the build's cost with the
+    caches off (40 x 1.5) are explained by it; one figure alone is not (suspicious, with the
+    hypothesis); a page that states its caches on keeps them suspicious, saying so."""
+    section = [with_cycles_per_byte(WOLFSSL_L4, f"syn-shift-{k}", 60.0) for k in range(5)]
+    report = judge(section, PARTS, stated_context(STATED)[0])
+    for f in section:
+        e = report.emulations[f.id]
+        assert e.finding.verdict == "explained", e.finding.message
+        assert "the whole section shifts together: 5 of its 5 predicted figures fit 'cache off'" in e.finding.message
+    alone = emulate(with_cycles_per_byte(WOLFSSL_L4, "syn-shift-alone", 60.0))
+    assert alone.finding.verdict == "suspicious"
+    stated = [dataclasses.replace(f, cache="ART instruction and data caches enabled") for f in section]
+    report = judge(stated, PARTS, stated_context(STATED)[0])
+    for f in stated:
+        e = report.emulations[f.id]
+        assert e.finding.verdict != "explained" and "but the page states" in e.finding.message

@@ -298,7 +298,7 @@ SHIFT_MIN_SHARE = 0.5
 
 def section_shift(plan: Plan, out: dict[str, Emulation]) -> dict[str, Emulation]:
     """Evidence beyond one figure: when a section (one table of one page: one board, one build)
-    with at least SHIFT_MIN_FIGURES two-sided predictions has a memory configuration kind that
+    with at least SHIFT_MIN_FIGURES predictions has a memory configuration kind that
     fits more than SHIFT_MIN_SHARE of them, each suspicious figure that this kind fits is
     ``explained`` by it, naming the evidence -- unless the page states its memory configuration
     (then the page and its figures disagree, and the finding stays suspicious, saying so)."""
@@ -306,7 +306,7 @@ def section_shift(plan: Plan, out: dict[str, Emulation]) -> dict[str, Emulation]
     for p in plan.figures:
         if isinstance(p, FigurePlan):
             e = out.get(p.figure.id)
-            if e is not None and e.prediction is not None and e.prediction.width is not None:
+            if e is not None and e.prediction is not None:
                 sections.setdefault((p.figure.source, p.figure.section), []).append(p)
     for members in sections.values():
         if len(members) < SHIFT_MIN_FIGURES:
