@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from refbench.sanity.memory_configs import MEMORY_NOTE, MemoryConfig
 from refbench.sanity.peripherals import HardwareJudgement
-from refbench.sanity.prediction import Prediction
+
+if TYPE_CHECKING:
+    from refbench.sanity.prediction import Prediction
 from refbench.sanity.verdicts import Finding
 
 
