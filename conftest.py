@@ -20,6 +20,7 @@ SMOKE_VARYING: frozenset[str] = frozenset({
     "refbench_board", "refbench_size", "refbench_build",  # board time (refbench.pytest_plugin)
     "host_size",  # host speed
     "core", "accounting",  # emulator speed
+    "power_pages",  # prediction power (the built-in pages judged: one section in the smoke run)
 })
 
 

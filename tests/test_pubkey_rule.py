@@ -70,17 +70,19 @@ def test_faster_than_every_candidate_is_suspicious_without_a_hardware_or_assembl
     assert e.position == "faster" and e.finding.verdict == "suspicious"
     assert e.explanation.startswith("faster than every composed candidate (-75.0% against bignum/c32")
     e, _ = emulate(synthetic(L4_X25519, "syn-x-asm", value=value, text=text))
-    assert e.position == "faster" and e.finding.verdict == "explained"
+    # a claim leaves the fast side to the floor: untested there (issue 27), never explained
+    assert e.position == "faster" and (e.finding.verdict, e.finding.tests) == ("consistent", "bound")
     assert e.explanation.startswith("faster than every composed candidate (-50.0% against bignum/umaal")
     assert "the page claims hand-written assembly (SP math, Cortex-M assembly (small))" in e.explanation
     e, _ = emulate(synthetic(L4_X25519, "syn-x-hw", value=value, text=text, hw=("PKA",)))
-    assert e.position == "faster" and e.finding.verdict == "explained" and "claims hardware (PKA)" in e.explanation
+    assert e.position == "faster" and e.finding.tests == "bound" and "claims hardware (PKA)" in e.explanation
 
 
 def test_slower_than_every_candidate_is_explained_as_a_lower_bound():
     published = X25519_CALLS * 2250.0 * 2
     e, _ = emulate(synthetic(L4_X25519, "syn-x-slow", value=ms(published, 80.0), text=f"{ms(published, 80.0):.4f}"))
-    assert e.position == "slower" and e.finding.verdict == "explained"
+    assert e.position == "slower" and (e.finding.verdict, e.finding.tests) == ("consistent", "bound")
+    assert e.prediction.band_high is None and "lower bounds of the arithmetic" in e.prediction.open_high
     assert e.explanation.startswith("slower than every composed candidate (+100.0%; the closest is bignum/umlal")
     assert "lower bounds of the arithmetic" in e.explanation and "no upper bound is tested" in e.explanation
 
@@ -127,7 +129,7 @@ def test_a_closed_library_faster_than_every_candidate_is_flagged_only_below_the_
     fastest = probe.emulated_min  # c32 2000 x 0.9 per call: far above what any code must pay (about 50 per call)
     assert WL55_CMOX.unit == "cycles"  # CMOX publishes cycles per operation
     e, _ = emulate(synthetic(WL55_CMOX, "syn-cmox-fast", value=fastest * 0.5, text=f"{fastest * 0.5:.0f}"))
-    assert e.position == "faster" and e.finding.verdict == "explained"
+    assert e.position == "faster" and (e.finding.verdict, e.finding.tests) == ("consistent", "bound")
     assert "ST CMOX (X-CUBE-CRYPTOLIB) is a closed library" in e.explanation
     assert "above the floor any code must pay" in e.explanation and "32x32 products (Karatsuba counts" in e.explanation
     tiny = fastest * 0.005
@@ -147,7 +149,7 @@ def test_an_assembly_claim_below_the_any_code_floor_is_suspicious():
 def test_a_section_pka_claim_explains_a_faster_ecc_figure():
     f = synthetic(G0_ECDSA, "syn-pka", value=0.001, text="0.001", config="STM32U585 (STM PKA PKA w/Fast Math)")
     e, _ = emulate(f)
-    assert e.position == "faster" and e.finding.verdict == "explained" and "the section's PKA hardware" in e.explanation
+    assert e.position == "faster" and e.finding.tests == "bound" and "the section's PKA hardware" in e.explanation
 
 
 #: CycloneCRYPTO 2.5.0 on the STM32F756ZG (Cortex-M7): X25519 key generation, and ECDSA-P256 signing.
@@ -167,7 +169,7 @@ def test_a_library_with_its_own_field_code_is_bounded_only_by_the_any_code_floor
         e, _ = emulate(synthetic(template, f"syn-cy-fast-{own}", value=fast, text=f"{fast:.4f}"))
         assert e.position == "faster"
         if own:
-            assert e.finding.verdict == "explained" and "field code of its own" in e.explanation
+            assert e.finding.tests == "bound" and "field code of its own" in e.explanation
             assert "above the floor any code must pay" in e.explanation
         else:
             assert e.finding.verdict == "suspicious" and "field code of its own" not in e.explanation

@@ -91,8 +91,9 @@ def test_sanity_json_has_emulator_fields(subset, capsys):
     assert rows["000-0261"]["emulation"] == "hardware" and rows["000-0261"]["emulated_min"] is None
     assert rows["000-0113"]["emulation"] == "emulated" and rows["000-0113"]["emulated_unit"] == "cycles"
     assert [m["label"] for m in cbc["emulated_memory"]] == WL55_LABELS
-    assert cbc["explanation_memory"] in cbc["explanation"] and (cbc["emulated_board"], cbc["emulated_clock_mhz"]) == (
+    assert cbc["explanation_memory"] in WL55_LABELS and (cbc["emulated_board"], cbc["emulated_clock_mhz"]) == (
         "stm32wl55jc", 48.0)
+    assert {"predicted", "band_low", "band_high", "ratio", "hypotheses"} <= set(cbc)
 
 
 def test_sanity_table_counts_emulation(subset, capsys):

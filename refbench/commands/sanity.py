@@ -31,6 +31,7 @@ from refbench.report import emulation_progress
 from refbench.report import text as text_report
 from refbench.report.data import report_json
 from refbench.report.findings import FindingIndex, index_findings, summary_lines
+from refbench.report.power import power_lines
 from refbench.sanity import VERDICTS, Judgement, SanityContext, figure_selected, judge
 from refbench.sanity.context import StatedMachine
 from refbench.sanity.dask_executor import ClusterLostError, DaskExecutor, scheduler_address
@@ -238,20 +239,21 @@ def run(args: argparse.Namespace) -> int:
     if args.format == "json":
         print(json.dumps(report_json(judgements, emulations, index), indent=1, ensure_ascii=False))
         return status
+    strength = power_lines(judgements, emulations)
     if args.format == "html":
         from refbench.report.html import render_html
 
-        sys.stdout.write(render_html(judgements, emulations, summary(judgements), index))
+        sys.stdout.write(render_html(judgements, emulations, summary(judgements) + strength, index))
         return status
     if args.format == "markdown":
-        sys.stdout.write(text_report.render_markdown(judgements, fmt_cycles, index))
+        sys.stdout.write(text_report.render_markdown(judgements, fmt_cycles, index, strength))
         return status
     console = Console()
     for line in text_report.opening(judgements, index):
         console.print(line, markup=False, soft_wrap=console.width < TABLE_MIN_WIDTH)
     if console.width < TABLE_MIN_WIDTH:  # piped (80 columns) or a narrow terminal: no table
         print_blocks(console, judgements, args.reasons, index)
-        for line in summary(judgements):
+        for line in summary(judgements) + strength:
             console.print(line, markup=False, soft_wrap=True)
         console.print(emulation_summary({j.figure.id: emulations[j.figure.id] for j in judgements}), markup=False,
                       soft_wrap=True)
@@ -270,7 +272,7 @@ def run(args: argparse.Namespace) -> int:
         table.add_row(escape(f"{f.id} {f.describe()}"), escape(f"{f.text} {f.unit}"), normalised_text(j),
                       f"[{VERDICT_STYLE[j.verdict]}]{j.verdict}[/]", escape(text))
     console.print(table)
-    for line in summary(judgements):
+    for line in summary(judgements) + strength:
         console.print(line, markup=False)
     console.print(emulation_summary({j.figure.id: emulations[j.figure.id] for j in judgements}), markup=False)
     return status

@@ -3,10 +3,11 @@
 
     {"schema": "refbench-sanity/2",
      "summary": {"figures": N, "tested": T, "untested": U, "verdicts": {...}, "by_source": {...},
-                 "lines": [...], "emulation": "..."},
+                 "lines": [...], "emulation": "...", "power": {...}, "power_lines": [...]},
      "findings": [{"id": "S1", "rule", "verdict", "tests", "scope", "message", "figures": [ids],
                    "sections": [...]}, ...],
-     "figures": [{figure fields, "verdict", "tested", "reasons", rule e's fields,
+     "figures": [{figure fields, "verdict", "tested", "reasons", rule e's fields (with "predicted",
+                  "band_low", "band_high", "ratio", "band_terms", "hypotheses"),
                   "findings": ["S1", "F12", ...]}, ...]}
 
 Every finding is listed once with the figures it concerns; every figure lists the ids of its
@@ -17,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from refbench.report.findings import FindingIndex, index_findings, summary_lines, verdict_counts
+from refbench.report.power import power, power_lines
 from refbench.sanity.emulation import Emulation
 from refbench.sanity.emulation import summary as emulation_summary
 from refbench.sanity.verdicts import Judgement
@@ -46,6 +48,8 @@ def report_json(judgements: list[Judgement], emulations: dict[str, Emulation],
             "by_source": by_source,
             "lines": summary_lines(judgements),
             "emulation": emulation_summary(chosen),
+            "power": power(judgements, emulations),
+            "power_lines": power_lines(judgements, emulations),
         },
         "findings": [rf.as_json() for rf in index.findings],
         "figures": figures,

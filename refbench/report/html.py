@@ -31,7 +31,13 @@ from collections import defaultdict
 from datetime import UTC, datetime
 
 from refbench.measure import commit_info
-from refbench.report.findings import FindingIndex, figure_tally, headline, index_findings, summary_lines
+from refbench.report.findings import (
+    FindingIndex,
+    figure_tally,
+    headline,
+    index_findings,
+    summary_lines,
+)
 from refbench.report.text import figure_reasons
 from refbench.sanity import VERDICTS, Judgement
 from refbench.sanity.emulation import Emulation, summary

@@ -26,7 +26,7 @@ from refbench.sanity.context import SanityContext
 from refbench.sanity.emulation import Emulation
 from refbench.sanity.executor import Measurements, measure
 from refbench.sanity.judging import judge_figures
-from refbench.sanity.plan import Plan, make_plan
+from refbench.sanity.plan import Plan, make_plan, measurement_scope
 from refbench.sanity.verdicts import VERDICTS, Finding, Judgement, Verdict
 
 __all__ = ["VERDICTS", "Finding", "Judgement", "SanityContext", "SanityReport", "Verdict", "figure_selected",
@@ -48,12 +48,17 @@ def judge(figures: Iterable[Figure] | None = None, parts: dict[str, Part] | None
           context: SanityContext | None = None) -> SanityReport:
     """Plan, measure and judge ``figures`` (default: all published figures) with ``context``
     (default: :class:`SanityContext`, in this process). Rules see all the given figures, so
-    filtering before judging removes partners; put the figures rule e should run kernels for in
-    ``context.scope`` and filter the judgements afterwards (:func:`select_figures`)."""
+    filtering before judging removes partners; put the selected figures in ``context.scope`` (rule
+    e then runs kernels for them and every figure their rules compare them with,
+    :func:`~refbench.sanity.plan.measurement_scope`) and filter the judgements afterwards
+    (:func:`select_figures`)."""
     context = context or SanityContext()
     figures = list(load_figures() if figures is None else figures)
     parts = load_parts() if parts is None else parts
-    plan = make_plan([f for f in figures if context.in_scope(f.id)], parts, emulator=context.emulator,
+    # Filters never change verdicts: the kernels run for the selected figures and every figure
+    # their rules compare them with (refbench.sanity.plan.measurement_scope).
+    scope = measurement_scope(figures, context.scope)
+    plan = make_plan([f for f in figures if scope is None or f.id in scope], parts, emulator=context.emulator,
                      machines=context.machines)
     measured = measure(plan.jobs(), context.executor, context.cache, context.progress)
     emulations = emulator_rule.emulations(plan, measured)

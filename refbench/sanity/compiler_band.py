@@ -129,14 +129,19 @@ def _still_current(entry: str, build: str, changed: set[tuple[str, str]]) -> boo
 _BANDS: dict[str, dict[str, int]] | None = None
 
 
+def bands() -> dict[str, dict[str, int]]:
+    """The shipped band table (``compiler_bands.json``), read once."""
+    global _BANDS
+    if _BANDS is None:
+        _BANDS = load_bands()
+    return _BANDS
+
+
 def band(core: str, kernel: str, variant: str, operation: str, levels: str | tuple[str, ...] | None) -> Band | None:
     """The measured spread of ``kernel/variant operation`` on ``core`` over both compilers at
     ``levels`` (one level, several (:func:`band_levels`), or every level when None), or None when
     it was not measured on both compilers."""
-    global _BANDS
-    if _BANDS is None:
-        _BANDS = load_bands()
-    builds = _BANDS.get(_key(core, kernel, variant, operation), {})
+    builds = bands().get(_key(core, kernel, variant, operation), {})
     levels = (levels,) if isinstance(levels, str) else tuple(levels or BAND_LEVELS)
     chosen = {b: c for b, c in builds.items() if b.split(" -")[1] in levels}
     if {b.split(" ")[0] for b in chosen} != set(BAND_COMPILERS):

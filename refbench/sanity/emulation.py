@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from refbench.sanity.memory_configs import MEMORY_NOTE, MemoryConfig
 from refbench.sanity.peripherals import HardwareJudgement
+
+if TYPE_CHECKING:
+    from refbench.sanity.prediction import Prediction
 from refbench.sanity.verdicts import Finding
 
 
@@ -69,6 +72,7 @@ class Emulation:
     unit: str = "c/B"  # of published, emulated_min/max and the per-configuration ranges: c/B or cycles
     build: str = ""  # compiler and optimisation level of the kernels
     hardware: HardwareJudgement | None = None  # a hardware figure's peripheral rule
+    prediction: Prediction | None = None  # the build's prediction, band and hypotheses (emulated figures)
 
     def by_config(self) -> dict[str, tuple[float, float]]:
         """(min, max) of the compared rate (``unit``) over the verified variants, per configuration label."""
@@ -83,7 +87,11 @@ class Emulation:
     def as_json(self) -> dict[str, Any]:
         emulated = self.status == "emulated"
         peripheral = self.hardware
+        predicted = self.prediction.as_json() if self.prediction is not None else {
+            "predicted": None, "band_low": None, "band_high": None, "ratio": None, "band_width": None,
+            "hypotheses": []}
         return {
+            **predicted,
             "emulation": self.status,
             "peripheral": peripheral.peripheral if peripheral else None,
             "peripheral_bound": peripheral.bound if peripheral else None,
@@ -122,8 +130,8 @@ def summary(emulations: dict[str, Emulation]) -> str:
     off = f"; rule e switched off {status['not emulated']}" if status.get("not emulated") else ""
     bounded = sum(1 for e in emulations.values() if e.hardware is not None and e.hardware.modelled)
     return (f"emulator ({MEMORY_NOTE}): {status.get('emulated', 0)} figures emulated "
-            f"(inside the range {positions['inside']}, faster than every variant {positions['faster']}, "
-            f"slower than every variant {positions['slower']}); "
+            f"(inside the band of the build's prediction {positions['inside']}, faster than the band "
+            f"{positions['faster']}, slower than the band {positions['slower']}); "
             f"not emulated yet {status.get('not emulated yet', 0)}; hardware {status.get('hardware', 0)} (against the "
             f"peripheral's documented processing time {bounded}, not modelled {status.get('hardware', 0) - bounded}); "
             f"footprint figures {status.get('not applicable', 0)}{off}")

@@ -1,50 +1,59 @@
-"""Rule e (``emulator``): compare each published software figure with what the kernels need on
-the figure's board, with the board's memory system; and the peripheral rule (``peripheral``) for
-hardware figures. Pure: a function of the plan (:mod:`refbench.sanity.plan`) and the
-measurements (:mod:`refbench.sanity.executor`).
+"""Rule e (``emulator``): a prediction per published software figure, and the peripheral rule
+(``peripheral``) for hardware figures. Pure: a function of the plan (:mod:`refbench.sanity.plan`)
+and the measurements (:mod:`refbench.sanity.executor`).
 
-For a software figure whose operation some kernel of the catalogue computes, every variant of
-every such kernel ran on the figure's board at the published clock (the part maximum when the
-page states a higher clock, which the board rule flags), at the library's benchmark workload
+For a software figure whose operation some kernel of the catalogue computes, every variant the
+library ships ran on the figure's board at the published clock (the part maximum when the page
+states a higher clock, which the board rule flags), at the library's benchmark workload
 (:mod:`refbench.sanity.workloads`), in every memory configuration the board allows
-(:mod:`refbench.sanity.memory_configs`), built at the figure's optimisation level. The
-published cycles per byte (or per call) is compared with the range (fastest .. slowest over
-variants x configurations), allowing ``SAME_WORK_TOLERANCE`` plus the figure's printed
-resolution (for a figure built with a compiler we cannot run, each variant's allowance is the
-larger of that and the variant's measured compiler spread, :mod:`refbench.sanity.compiler_band`):
+(:mod:`refbench.sanity.memory_configs`), built at the figure's optimisation level. Of those
+points, the build model (:mod:`refbench.sanity.builds`) picks the one build that ran -- the code
+path of each algorithm and the memory configuration the page or the vendor start-up code sets --
+and :mod:`refbench.sanity.prediction` turns it into a prediction with a band derived from stated
+terms (measured compiler spread, core model error, printed resolution, run-to-run variation).
 
-* inside the range -> consistent; the nearest variant AND configuration explain it, with the
-  residual ("aes/ttable1, ART+prefetch on, 4 WS @ 80 MHz (+3.2%)"); within the allowance a
-  configuration a board is normally benchmarked in (caches and prefetch on) is preferred;
-* faster than every variant in every configuration -> it needs hardware acceleration or
-  hand-written assembly: explained if the page claims either, or if the library is closed
-  (ST CMOX: "faster than our C variants", flagged only below the floor no code can beat,
-  :mod:`refbench.sanity.code_bounds`); suspicious if not;
-* the candidate variants are those the library ships (:mod:`refbench.sanity.libraries`), and
-  the explanation names the library option ("wolfSSL GCM_SMALL (gcm/ghash_small), caches off");
-* slower than every one -> suspicious, naming by how much and the closest configuration; unless
-  the slow side is not bounded (the board's caches-off path is a lower bound,
-  :func:`~refbench.sanity.memory_configs.slow_side_unbounded`, or the page's compiler is of a
-  family we do not run): then explained, saying that only the fast side was tested.
+* inside the band -> consistent;
+* outside -> suspicious, with the factor; inconsistent beyond every allowed configuration x code
+  path x compiler (the bound used is named);
+* every other configuration and code path is a hypothesis with its ratio ("would fit cache off:
+  0.97x"), never the verdict by itself (a whole section shifting to one hypothesis is evidence:
+  :func:`section_shift`);
+* a side no rule bounds (a closed library's code, a claimed assembly path, a caches-off path the
+  board profile marks as a lower bound) leaves a figure on that side untested (its finding tests
+  only a ``bound``), never explained.
 
-Every message names the board, clock, wait states, build and the configurations measured.
+Every message names the board, clock, build, the prediction, the band and each of its terms.
 Figures no kernel computes, hardware figures and figures on cores without a timing model get no
 ``emulator`` finding; their :class:`~refbench.sanity.emulation.Emulation` says why.
 """
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from cortexm_emu.boards import Board
 from refbench.measure import Measurement
 from refbench.published.model import Figure
 from refbench.published.normalise import normalise
+from refbench.sanity.builds import build_of
 from refbench.sanity.code_bounds import any_code_floor
 from refbench.sanity.emulation import Emulation, VariantResult
 from refbench.sanity.executor import MeasureJob
-from refbench.sanity.memory_configs import DEFAULT_KINDS, slow_side_unbounded
-from refbench.sanity.numbers import SAME_WORK_TOLERANCE, fmt, relative_resolution
+from refbench.sanity.memory_configs import slow_side_unbounded
+from refbench.sanity.numbers import fmt, relative_resolution
 from refbench.sanity.peripherals import judge_hardware
 from refbench.sanity.plan import FigurePlan, Plan, Skipped
+from refbench.sanity.prediction import (
+    Prediction,
+    Term,
+    choose_memory,
+    describe_band,
+    model_error_term,
+    predict,
+    product,
+    resolution_term,
+    run_to_run_term,
+)
 from refbench.sanity.pubkey_plan import PubkeyPlan, judge_pubkey
 from refbench.sanity.verdicts import Finding, Verdict
 from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
@@ -65,13 +74,15 @@ def _whole(x: float) -> str:
     return f"{x:,.0f}"
 
 
-def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
-    """Rule e's verdict on one emulated figure from its variants' results (see the module doc)."""
+def _judge(p: FigurePlan, results: list[VariantResult], published: float | None = None) -> Emulation:
+    """Rule e's verdict on one emulated figure from its variants' results (see the module doc);
+    ``published``: judge this value instead of the figure's (the mutation test's scaled copies)."""
     f, target, board = p.figure, p.target, p.board
     unit = target.unit
     show = _whole if target.per_op else fmt
-    normalised = normalise(f)
-    published = normalised.cycles_per_op if target.per_op else normalised.cycles_per_byte
+    if published is None:
+        normalised = normalise(f)
+        published = normalised.cycles_per_op if target.per_op else normalised.cycles_per_byte
     assert published is not None
     good = sorted((r for r in results if r.rate is not None), key=lambda r: r.rate or 0.0)
     chunks = ""
@@ -80,7 +91,7 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
         chunks = (f" in {target.chunk}-byte chunks" if streamed else
                   f" as one call (the page: {target.chunk}-byte chunks; this kernel keeps no state between calls, "
                   "so the per-chunk overhead is not modelled)")
-    build = kernel_build(f)[1]
+    opt, build = kernel_build(f)
     context = f"{board.part} ({board.core}, {build}) at {target.size} B{chunks}"
     notes = [n for n in (p.clock_note, *target.notes) if n]
     if notes:
@@ -93,150 +104,92 @@ def _judge(p: FigurePlan, results: list[VariantResult]) -> Emulation:
         return Emulation(f.id, "not emulated yet", f"not emulated yet: no variant verified ({problems})", **common)
     rate = {r: float(r.rate or 0.0) for r in good}
     lo, hi = rate[good[0]], rate[good[-1]]
-    fastest, slowest = good[0], good[-1]
-    allowance = SAME_WORK_TOLERANCE + relative_resolution(f)
-    allow, allowance_note = _allowances(p, good, allowance)
-    # Nearest variant x configuration; within the allowance, one in a configuration a board is
-    # normally benchmarked in (caches and prefetch on, code in flash) is preferred.
-    def error(r: VariantResult) -> float:
-        return abs(published - rate[r]) / rate[r]
+    from refbench.sanity.compiler_band import band_levels
 
     kinds = {c.label: c.kind for c in p.configs}
-    usual = [r for r in good if kinds.get(r.memory) in DEFAULT_KINDS and error(r) <= allow[r]]
-    nearest = min(usual or good, key=error)
-    residual = (published - rate[nearest]) / rate[nearest]
-    spread = "; ".join(
-        f"[{config.label}: " + ", ".join(f"{r.kernel}/{r.variant} {show(rate[r])}" for r in good
-                                         if r.memory == config.label) + "]"
-        for config in p.configs if any(r.memory == config.label for r in good))
+    resolution = relative_resolution(f)
+    floor = any_code_floor(target.reference, target.key_bytes, board.core, target.size, target.per_op)
+    lower_bound = slow_side_unbounded(board) if isinstance(board, Board) else None
+    build_model = p.build or build_of(f)
+    prediction = predict(build_model, board.name, board.core, good, published, kinds,
+                         band_levels(f.compiler, f.options), f"{KERNEL_COMPILER} -{opt}", resolution, lower_bound,
+                         floor, unit, p.stated_machine)
     variants = len({(r.kernel, r.variant) for r in good})
-    head = (f"published {show(published)} {unit}; emulated {show(lo)}..{show(hi)} {unit} over {variants} variant(s) x "
-            f"{len(p.configs)} memory configuration(s) on {context}: {spread}")
-    claims = _published_claims(f)
-    verdict: Verdict
-    if allowance_note:
-        head += f"; {allowance_note}"
-    # A measured compiler spread s says a build may be up to (1 + s) times faster or slower: the
-    # lower edge is rate / (1 + s); the stated tolerance keeps its symmetric rate x (1 - t).
-    low_edge = min(rate[r] / (1 + allow[r]) if allowance_note else rate[r] * (1 - allow[r]) for r in good)
-    high_edge = max(rate[r] * (1 + allow[r]) for r in good)
-    if low_edge <= published <= high_edge:
-        position, chosen = "inside", nearest
-        explanation = f"{nearest.name} ({residual:+.1%})"
-        verdict = "consistent"
-        message = f"{head}: inside the range; nearest {explanation}"
-    elif published < lo:
-        position, chosen = "faster", fastest
-        residual = (published - lo) / lo
-        if claims:
-            verdict = "explained"
-            explanation = (f"faster than every emulated software variant in every memory configuration ({residual:+.1%} "
-                           f"against {fastest.name}): the page claims {' and '.join(claims)}")
-        elif p.closed_library:
-            verdict, explanation = _closed_library(p, published, allowance, residual, fastest.name)
-        else:
-            verdict = "suspicious"
-            explanation = (f"faster than every emulated software variant in every memory configuration ({residual:+.1%} "
-                           f"against {fastest.name}, the fastest of {variants} C variant(s) built with "
-                           f"{KERNEL_COMPILER} -{target.opt}): requires hardware acceleration or hand-written "
-                           "assembly (or C faster than these variants), and the page claims neither")
-        message = f"{head}: {explanation}"
-    else:
-        position, chosen = "slower", slowest
-        residual = (published - hi) / hi
-        verdict, explanation = _slower(p, residual, slowest.name)
-        message = f"{head}: {explanation}"
+    head = (f"published {show(published)} {unit} on {context}; emulated {show(lo)}..{show(hi)} {unit} over "
+            f"{variants} variant(s) x {len(p.configs)} memory configuration(s)")
+    if prediction is None:
+        return Emulation(f.id, "not emulated yet", "not emulated yet: no emulated point matches the build", lo, hi,
+                         **common)
+    verdict, explanation, tests, position = verdict_of(prediction, _published_claims(f))
+    message = f"{explanation}; {head}; {describe_band(prediction)}"
     failed = _failed_variants(results)
     if failed:
-        # A variant that did not build or run can only widen the range: "inside" stands, but "faster
-        # than every variant" or "slower than every variant" may be an artefact of the missing one.
+        # A variant that did not build or run leaves the envelope incomplete: "beyond every allowed
+        # configuration x code path" may be an artefact of the missing one.
         message += "; " + failed
-        if verdict == "suspicious":
-            verdict = "explained"
-            explanation += f"; not judged suspicious: the range is incomplete ({failed})"
-            message += ": not judged suspicious, the range is incomplete"
-    return Emulation(f.id, "emulated", explanation, lo, hi, residual, memory=chosen.memory,
-                     finding=Finding(RULE, verdict, message), position=position, **common)
+        if verdict == "inconsistent":
+            verdict = "suspicious"
+            explanation += f"; not judged inconsistent: the envelope is incomplete ({failed})"
+            message += ": not judged inconsistent, the envelope is incomplete"
+    chosen_memory = prediction.memory_labels[0] if prediction.memory_labels else ""
+    return Emulation(f.id, "emulated", explanation, lo, hi, prediction.ratio - 1, memory=chosen_memory,
+                     finding=Finding(RULE, verdict, message, tests=tests), position=position,
+                     prediction=prediction, **common)
 
 
-def _slower(p: FigurePlan, residual: float, slowest: str) -> tuple[Verdict, str]:
-    """A figure slower than every variant in every configuration: suspicious, unless the slow side
-    is not bounded -- the board's caches-off path is a lower bound (:func:`slow_side_unbounded`),
-    or the page's compiler is of a family we do not run (its code generation is not measured, so
-    no spread of ours says how slow its code may be). Then only the fast side was tested: the
-    figure is not faster than the library's C allows, and being slower is not evidence against the
-    page (explained, with what was and was not tested)."""
-    from refbench.sanity.compiler_band import foreign_family
-
-    f = p.figure
-    slower = f"slower than every variant in every memory configuration ({residual:+.1%}); the closest is {slowest}"
-    unbounded = []
-    memory = slow_side_unbounded(p.board) if isinstance(p.board, Board) else None
-    if memory:
-        unbounded.append(memory)
-    if foreign_family(f.compiler):
-        unbounded.append(f"the page's compiler ({f.compiler}, {f.options or 'options not stated'}) is of a family we "
-                         "do not run: our zig clang and arm-none-eabi-gcc builds bound how fast its code can be "
-                         "(the measured spread), not how slow")
-    if not unbounded:
-        return "suspicious", f"{slower}: no modelled configuration explains it"
-    return "explained", (f"{slower}; the slow side is not bounded here: {'; and '.join(unbounded)}. Tested: the fast "
-                         "side (the figure is not faster than the library's variants allow); not tested: how much "
-                         "slower the unmodelled path or compiler can be, so a slower figure is not evidence against "
-                         "the page")
-
-
-def _allowances(p: FigurePlan, good: list[VariantResult], stated: float) -> tuple[dict[VariantResult, float], str]:
-    """Each variant's allowance: ``stated`` (SAME_WORK_TOLERANCE plus the printed resolution) for a
-    figure built with a compiler we run; for a foreign compiler (ARMCC, IAR, another GCC) the larger
-    of SAME_WORK_TOLERANCE and the variant's measured compiler spread
-    (:mod:`refbench.sanity.compiler_band`), plus the printed resolution; and the note saying so."""
-    # Imported here so that `python -m refbench.sanity.compiler_band` (its generator) runs a module
-    # the package has not imported yet.
-    from refbench.sanity.compiler_band import BAND_LEVELS, band, band_levels, foreign_compiler
-
-    f = p.figure
-    if not foreign_compiler(f.compiler):
-        return {r: stated for r in good}, ""
-    level = band_levels(f.compiler, f.options)
-    resolution = relative_resolution(f)
-    out: dict[VariantResult, float] = {}
-    measured: dict[str, str] = {}
-    for r in good:
-        b = band(p.board.core, r.kernel, r.variant, r.operation, level)
-        out[r] = (max(SAME_WORK_TOLERANCE, b.spread) if b else SAME_WORK_TOLERANCE) + resolution
-        if b:
-            measured.setdefault(f"{r.kernel}/{r.variant}", b.describe())
-    if not measured:
-        return out, (f"compiler allowance: {f.compiler} is not run here and no spread is measured for these "
-                     f"variants on {p.board.core}: the stated {SAME_WORK_TOLERANCE:.0%}")
-    levels = (" and ".join(f"-{x}" for x in level) if level != BAND_LEVELS else "-Os, -O2 and -O3 (level not stated)")
-    if "Os" in level and len(level) > 1 and level != BAND_LEVELS:
-        levels += f" ({f.compiler} optimises for size unless -Otime is given: -Ospace is its default, Arm DUI 0375)"
-    spreads = "; ".join(f"{name} {text}" for name, text in measured.items())
-    return out, (f"compiler allowance: {f.compiler} is not run here, so each variant is allowed the larger of "
-                 f"{SAME_WORK_TOLERANCE:.0%} and the spread measured between zig clang and arm-none-eabi-gcc at "
-                 f"{levels} on {p.board.core}: {spreads}")
+def verdict_of(p: Prediction, claims: list[str] = ()) -> tuple[Verdict, str, str, str]:
+    """(verdict, explanation, what the finding tested, position) of a prediction: inside the band
+    consistent; outside suspicious with the factor, inconsistent beyond what any allowed
+    configuration, code path and compiler gets (the envelope); a side no rule bounds leaves a
+    figure on it untested (``tests="bound"``). Hypotheses are listed, never the verdict."""
+    where = p.position()
+    ratio = p.ratio
+    fitting = p.fitting()
+    nearest = p.nearest()
+    hyp = ""
+    if fitting:
+        hyp = "; would fit " + "; ".join(h.describe() for h in fitting[:3])
+    if nearest is not None and where != "inside":  # inside the band the prediction is the answer
+        hyp += f"; nearest other configuration or code path: {nearest.describe()}"
+    if where == "inside":
+        if p.open_low or p.open_high:
+            side = "fast" if p.open_low else "slow"
+            held = "slow" if side == "fast" else "fast"
+            on_open = (p.open_low and p.published <= p.predicted) or (p.open_high and p.published >= p.predicted)
+            if on_open or (p.open_low and p.open_high):
+                return ("consistent", f"{ratio:.2f}x the prediction, on its {side} side, which no rule bounds "
+                        f"({p.open_low or p.open_high}); the {held} edge holds{hyp}", "bound", "inside")
+            return ("consistent", f"{ratio:.2f}x the prediction, inside the band on the tested side ({held} edge "
+                    f"holds; the {side} side is untested){hyp}", "bound", "inside")
+        return "consistent", f"inside the band: {ratio:.2f}x the prediction{hyp}", "value", "inside"
+    if where == "below":
+        assert p.band_low is not None
+        factor = p.band_low / p.published
+        beyond = p.envelope_low is not None and p.published < p.envelope_low
+        what = (f"{ratio:.2f}x the prediction, {factor:.2f}x faster than the band's fast edge"
+                + (f" ({p.floor_note})" if p.floor_note else ""))
+        if claims and not p.floor_note:
+            return ("suspicious", f"{what}: the page claims {' and '.join(claims)}, which the build model does not "
+                    f"cover for this algorithm{hyp}", "value", "faster")
+        if beyond:
+            bound = (f"bound used: {_fmtv(p.envelope_low)} {p.unit}, the floor no code can beat" if p.floor_note else
+                     f"bound used: {_fmtv(p.envelope_low)} {p.unit}, the fastest emulated point with its compiler, "
+                     "model, resolution and run-to-run terms")
+            return ("inconsistent", f"{what}, and faster than every allowed configuration x code path x compiler "
+                    f"({bound}){hyp}", "value", "faster")
+        return "suspicious", f"{what}{hyp}", "value", "faster"
+    assert p.band_high is not None
+    factor = p.published / p.band_high
+    what = f"{ratio:.2f}x the prediction, {factor:.2f}x slower than the band's slow edge"
+    if p.envelope_high is not None and p.published > p.envelope_high:
+        return ("inconsistent", f"{what}, and slower than every allowed configuration x code path x compiler (bound "
+                f"used: {_fmtv(p.envelope_high)} {p.unit}, the slowest emulated point with its terms){hyp}", "value",
+                "slower")
+    return "suspicious", f"{what}{hyp}", "value", "slower"
 
 
-def _closed_library(p: FigurePlan, published: float, allowance: float, residual: float,
-                    fastest: str) -> tuple[Verdict, str]:
-    """A closed library (its code is not public, e.g. ST CMOX) faster than every C variant: not a
-    fault, since hand-written code may beat C; flagged only below the floor no code can beat
-    (:mod:`refbench.sanity.code_bounds`), when one is derived for the operation."""
-    f, target = p.figure, p.target
-    unit = target.unit
-    faster = (f"faster than our C variants ({residual:+.1%} against {fastest}); {f.library} is a closed library "
-              f"(precompiled, code not public), so C variants do not bound it; the page: {f.compiler}, "
-              f"{f.options or 'options not stated'}")
-    floor = any_code_floor(target.reference, target.key_bytes, p.board.core, target.size, target.per_op)
-    if floor is None:
-        return "explained", f"{faster}; no floor that holds for any code is derived for {target.reference}"
-    bound, derivation = floor
-    if published < bound * (1 - allowance):
-        return "suspicious", (f"{faster}, but below the floor no code can beat: {derivation} (published "
-                              f"{fmt(published)} {unit} is {published / bound:.2f}x of it)")
-    return "explained", f"{faster}; above the floor no code can beat ({derivation})"
+def _fmtv(x: float | None) -> str:
+    return "-" if x is None else (f"{x:,.0f}" if x >= 1000 else fmt(x))
 
 
 def _failed_variants(results: list[VariantResult]) -> str:
@@ -278,15 +231,110 @@ def _variant_results(p: FigurePlan, measured: dict[MeasureJob, Measurement]) -> 
 
 
 def emulations(plan: Plan, measured: dict[MeasureJob, Measurement]) -> dict[str, Emulation]:
-    """Rule e's view of every figure of ``plan``, by figure id, from the measurements of its jobs."""
+    """Rule e's view of every figure of ``plan``, by figure id, from the measurements of its jobs
+    (then :func:`section_shift` over the sections)."""
     out: dict[str, Emulation] = {}
     for p in plan.figures:
         if isinstance(p, FigurePlan):
             out[p.figure.id] = _judge(p, _variant_results(p, measured))
         elif isinstance(p, PubkeyPlan):
-            out[p.figure.id] = judge_pubkey(p, measured)
+            out[p.figure.id] = one_sided_pubkey(p, judge_pubkey(p, measured))
         elif p.status == "hardware":
             out[p.figure.id] = _hardware(p)
         else:
             out[p.figure.id] = Emulation(p.figure.id, p.status, p.explanation)
+    return section_shift(plan, out)
+
+
+def one_sided_pubkey(p: PubkeyPlan, e: Emulation) -> Emulation:
+    """A public-key figure's emulation with its prediction: the composed candidates are lower
+    bounds of the arithmetic (:mod:`refbench.sanity.pubkey_plan`), so the band has a fast edge
+    (the fastest candidate in the build's memory configuration, with the compiler, model,
+    resolution, run-to-run and composition terms) and no slow edge. A figure faster than the
+    candidates keeps the public-key rule's finding; any other is untested on the slow side (its
+    finding tests only the bound), never explained."""
+    if e.status != "emulated" or e.published is None or e.finding is None:
+        return e
+    from refbench.sanity.pubkey_whole import COMPOSITION_BOUND, COMPOSITION_DERIVATION
+
+    f = p.figure
+    good = [r for r in e.variants if r.rate is not None]
+    kinds = {c.label: c.kind for c in p.configs}
+    build_model = build_of(f)
+    labels, memory_words = choose_memory(build_model.memory(p.board.name), kinds)
+    chosen = [r for r in good if r.memory in labels] or good
+    predicted = min(float(r.cycles or 0) for r in chosen)
+    resolution = relative_resolution(f)
+    compose = Term("composition", 1 / (1 + COMPOSITION_BOUND), 1.0, f"{COMPOSITION_BOUND:.1%}: {COMPOSITION_DERIVATION}")
+    terms = (compose, model_error_term(p.board.core), resolution_term(resolution), run_to_run_term())
+    low, _ = product(terms)
+    band_low = predicted * low
+    open_high = ("the composed candidates are lower bounds of the arithmetic, not models of the library's own "
+                 "bignum code: no upper bound is modelled")
+    variants = sorted({r.variant for r in chosen})
+    prediction = Prediction(predicted, band_low, None, e.published,
+                            f"the fastest composed candidate ({', '.join(variants)}) in memory: {memory_words}",
+                            terms, (), "", open_high, e.emulated_min, None, "", "cycles",
+                            (f"public-key variants: {', '.join(p.variants)} ({p.variants_why})",), memory_words)
+    if e.position == "faster" and e.finding.verdict in ("suspicious", "inconsistent"):
+        message = f"{e.finding.message}; {describe_band(prediction)}"
+        return replace(e, prediction=prediction, finding=replace(e.finding, message=message))
+    if e.position == "faster":  # explained by the page's claim (hardware, assembly): the fast side is open
+        prediction = replace(prediction, band_low=None, open_low=e.explanation, envelope_low=None)
+        message = (f"{e.finding.message}; {describe_band(prediction)}: both sides untested (the page's claim "
+                   "leaves the fast side to the floor, the slow side is not modelled)")
+        return replace(e, prediction=prediction, finding=Finding(RULE, "consistent", message, tests="bound"))
+    message = (f"{e.finding.message.split(': inside the range')[0]}; {describe_band(prediction)}: "
+               f"{prediction.ratio:.2f}x the fast edge's prediction, not faster than the candidates allow; the slow "
+               "side is untested")
+    return replace(e, prediction=prediction, finding=Finding(RULE, "consistent", message, tests="bound"))
+
+
+#: A section is examined for a common shift from this many predicted figures (as rule f) ...
+SHIFT_MIN_FIGURES = 5
+#: ... and a hypothesis explains its flagged figures when it fits more than this share of them all.
+SHIFT_MIN_SHARE = 0.5
+
+
+def section_shift(plan: Plan, out: dict[str, Emulation]) -> dict[str, Emulation]:
+    """Evidence beyond one figure: when a section (one table of one page: one board, one build)
+    with at least SHIFT_MIN_FIGURES predictions has a memory configuration kind that
+    fits more than SHIFT_MIN_SHARE of them, each suspicious figure that this kind fits is
+    ``explained`` by it, naming the evidence -- unless the page states its memory configuration
+    (then the page and its figures disagree, and the finding stays suspicious, saying so)."""
+    sections: dict[tuple[str, str], list[FigurePlan]] = {}
+    for p in plan.figures:
+        if isinstance(p, FigurePlan):
+            e = out.get(p.figure.id)
+            if e is not None and e.prediction is not None:
+                sections.setdefault((p.figure.source, p.figure.section), []).append(p)
+    for members in sections.values():
+        if len(members) < SHIFT_MIN_FIGURES:
+            continue
+        fits: dict[str, set[str]] = {}
+        for p in members:
+            prediction = out[p.figure.id].prediction
+            assert prediction is not None
+            for h in prediction.hypotheses:
+                if h.fits and h.kind != "code path":
+                    fits.setdefault(h.kind, set()).add(p.figure.id)
+        for kind, ids in sorted(fits.items(), key=lambda item: -len(item[1])):
+            if len(ids) <= SHIFT_MIN_SHARE * len(members):
+                continue
+            for p in members:
+                e = out[p.figure.id]
+                if p.figure.id not in ids or e.finding is None or e.finding.verdict != "suspicious":
+                    continue
+                choice = (p.build or build_of(p.figure)).memory(p.board.name)
+                evidence = (f"the whole section shifts together: {len(ids)} of its {len(members)} predicted figures "
+                            f"fit '{kind}'")
+                if choice is not None and choice.stated:
+                    message = f"{e.finding.message}; {evidence}, but the page states {choice.describe()}"
+                    out[p.figure.id] = replace(e, finding=replace(e.finding, message=message))
+                    continue
+                memory = choice.describe() if choice else "none recorded"
+                message = f"explained: {evidence} (the build model's memory: {memory}); {e.finding.message}"
+                out[p.figure.id] = replace(e, finding=Finding(RULE, "explained", message),
+                                           explanation=f"{e.explanation}; {evidence}")
+            break
     return out

@@ -4,8 +4,9 @@
 (rules a and b from :mod:`refbench.sanity.rules`, c from :mod:`refbench.sanity.invariants`,
 d from :mod:`refbench.sanity.cross_board`). :func:`judge_figures` applies them to every figure
 (rule d with the gap explainer over the emulations when the emulator is on), then adds each
-emulated figure's ``emulator`` or ``peripheral`` finding, rule f's ``section-clock`` findings and the
-``section-memory`` findings (:mod:`refbench.sanity.section_memory`).
+emulated figure's ``emulator`` or ``peripheral`` finding and rule f's ``section-clock`` findings. (A
+section whose figures fit another memory configuration together is rule e's evidence now:
+:func:`refbench.sanity.emulator_rule.section_shift`.)
 
 The findings of :data:`SECTION_RULES` are about a whole published section (the stated clock
 against the part maximum, rule f's section clock): they get ``scope="section"`` here, and the
@@ -24,11 +25,10 @@ from refbench.sanity import fingerprints, invariants, rules, same_build
 from refbench.sanity.clock import rule_section_clock
 from refbench.sanity.cross_board import gap_explainer, rule_cross_board, rule_library_ratio
 from refbench.sanity.emulation import Emulation
-from refbench.sanity.section_memory import rule_section_memory
 from refbench.sanity.verdicts import Finding, Judgement
 
 #: Rules whose findings are about a whole published section rather than one figure.
-SECTION_RULES = frozenset({"board-clock", "section-clock", "section-memory"})
+SECTION_RULES = frozenset({"board-clock", "section-clock"})
 
 Rule = Callable[[list[Figure], dict[str, Part]], list[tuple[str, Finding]]]
 
@@ -86,7 +86,5 @@ def judge_figures(figures: list[Figure], parts: dict[str, Part], emulations: dic
             judgements[figure_id].findings.append(_scoped(e.finding))
     emulated = [f for f in figures if f.id in emulations]
     for figure_id, finding in rule_section_clock(emulated, parts, emulations):
-        judgements[figure_id].findings.append(_scoped(finding))
-    for figure_id, finding in rule_section_memory(emulated, emulations):
         judgements[figure_id].findings.append(_scoped(finding))
     return [judgements[f.id] for f in figures]

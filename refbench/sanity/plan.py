@@ -16,6 +16,7 @@ states, cache and prefetch (:func:`~refbench.sanity.memory_configs.generic_confi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Literal
@@ -25,6 +26,7 @@ from cortexm_emu.timing import CORES as TIMED_CORES
 from refbench.measure import Job
 from refbench.parts import PartProfile, load_part_profile
 from refbench.published.model import Figure, Part
+from refbench.sanity.builds import Build, build_of
 from refbench.sanity.context import StatedMachine
 from refbench.sanity.executor import MeasureJob
 from refbench.sanity.libraries import StatedOptions, candidates, library_of, stated_options
@@ -69,6 +71,11 @@ class FigurePlan:
     options: tuple[tuple[tuple[str, str], str], ...] = ()
     #: True when the figure's library is closed (its code is not public: C variants do not bound it)
     closed_library: bool = False
+    #: the build that ran (:mod:`refbench.sanity.builds`): code paths and memory configuration
+    build: Build | None = None
+    #: the part without a profile a user stated for the figure, in words ("" otherwise): no start-up
+    #: default is known for it, so the prediction spans every configuration the statements allow
+    stated_machine: str = ""
 
     def option(self, kernel: str, variant: str) -> str:
         """The library option ``kernel/variant`` stands for, or ''."""
@@ -147,7 +154,7 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
         reason = why or f"no kernel computes {target.reference}"  # type: ignore[union-attr]
         return Skipped(f, "not emulated yet", f"not emulated yet: {reason}")
     if stated is not None and stated.generic is not None:
-        return _plan_generic(f, target, operations, stated, timed_cores, labels)
+        return _plan_generic(f, target, operations, stated, timed_cores, labels, build_of(f, options))
     board = load_board(stated.board) if stated is not None and stated.board else board_of(f, parts)
     if board is None:
         return Skipped(f, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
@@ -158,12 +165,12 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
                stated_configurations(board, clock, stated.cache, stated.prefetch))
     library = library_of(f)
     return FigurePlan(f, target, board, clock, clock_note, tuple(configs), operations,
-                      tuple(labels.items()), bool(library and library.closed))
+                      tuple(labels.items()), bool(library and library.closed), build_of(f, options))
 
 
 def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, str, str], ...],
                   stated: StatedMachine, timed_cores: Collection[str],
-                  labels: dict[tuple[str, str], str]) -> FigurePlan | Skipped:
+                  labels: dict[tuple[str, str], str], build: Build | None = None) -> FigurePlan | Skipped:
     """A figure on a part without a profile: the stated core, clock and memory system."""
     machine = _generic_machine(f, stated, timed_cores)
     if isinstance(machine, Skipped):
@@ -171,7 +178,7 @@ def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, 
     board, clock, configs = machine
     library = library_of(f)
     return FigurePlan(f, target, board, clock, "", configs, operations, tuple(labels.items()),
-                      bool(library and library.closed))
+                      bool(library and library.closed), build, stated.text)
 
 
 def _generic_machine(f: Figure, stated: StatedMachine, timed_cores: Collection[str]
@@ -211,6 +218,29 @@ def _plan_pubkey(f: Figure, parts: dict[str, Part], timed_cores: Collection[str]
                         stated_configurations(board, clock, stated.cache, stated.prefetch))
     planned = plan_pubkey(f, board, clock, clock_note, configs)
     return Skipped(f, "not emulated yet", planned) if isinstance(planned, str) else planned
+
+
+def partner_key(f: Figure) -> tuple:
+    """What the rules that compare figures pair on: the same build (library, version, options and
+    the section's configuration without its part name) on any part -- rule d (cross-board), rule d2
+    (library-ratio) -- and every figure of the same section (rule f's section clock, rule e's
+    section shift)."""
+    config = re.sub(rf"^{re.escape(f.part)}\S*\s*", "", f.config)
+    return (f.library, f.version, config, f.options)
+
+
+def measurement_scope(figures: Iterable[Figure], selected: Collection[str] | None) -> frozenset[str] | None:
+    """The figures whose kernels a report selecting ``selected`` must run so that no selected
+    figure's verdict depends on the filter: the selected figures, every figure of their sections,
+    and every figure of the same build on another part (:func:`partner_key`). None: everything."""
+    if selected is None:
+        return None
+    figures = list(figures)
+    chosen = [f for f in figures if f.id in selected]
+    sections = {(f.source, f.section) for f in chosen}
+    builds = {partner_key(f) for f in chosen}
+    return frozenset(f.id for f in figures if f.id in selected or (f.source, f.section) in sections
+                     or partner_key(f) in builds)
 
 
 def make_plan(figures: Iterable[Figure], parts: dict[str, Part], emulator: bool = True,

@@ -30,9 +30,11 @@ VERDICTS: tuple[Verdict, ...] = ("untested", *FINDING_VERDICTS)
 _SEVERITY = {v: k for k, v in enumerate(FINDING_VERDICTS)}
 
 #: What a finding tested (see the module doc).
-Tests = Literal["value", "arithmetic", "context"]
+Tests = Literal["value", "bound", "arithmetic", "context"]
 TESTS: dict[Tests, str] = {
     "value": "the published value, against an invariant, another figure, the emulated kernels or a documented time",
+    "bound": ("one side of the published value only: the figure lies on the side of its prediction no rule bounds "
+              "(a closed library, a claimed assembly path, a lower-bound memory path), so its value is untested"),
     "arithmetic": "only the row's own numbers against each other (the value's plausibility is not tested)",
     "context": "only the section's stated clock or claimed peripherals against the part",
 }
@@ -173,7 +175,7 @@ def untested_reason(figure: Figure, findings: list[Finding] = ()) -> str:
         why = "no kernel computes it, and no invariant or cross-board partner exists for it on the page"
     checked = sorted({f.tests for f in findings})
     words = {"arithmetic": "the row's printed numbers against each other", "context": "the stated clock or claimed "
-             "peripherals against the part"}
+             "peripherals against the part", "bound": "one side of the value (the side it lies on is not bounded)"}
     also = f"; checked instead: {' and '.join(words[t] for t in checked if t in words)}" if checked else ""
     return f"[untested] no rule tested this value: {why}{also}"
 

@@ -1,0 +1,282 @@
+"""The build that ran: for one published figure, the library, version, compiler and options its
+section states, each kernel family's code path in that build, the assembly the page claims, and
+the memory configuration the board ran in -- each with where it comes from.
+
+One module owns this model; every rule asks it (:func:`build_of`). Its sources, in order:
+
+1. what the page states (the section's build options, e.g. the GMAC row's "GMAC Small",
+   :func:`refbench.sanity.libraries.stated_options`; its cache statement; its assembly claim);
+2. the vendor configuration template the page's tool starts from (``builds.toml`` ``template``:
+   wolfSSL's STM32Cube ``default_conf.ftl`` for a build made with STM32CubeIDE);
+3. the library's documented default for that version (``libraries.toml`` ``default`` with its
+   ``since`` versions) or the library's own code shape for families without options
+   (``builds.toml`` ``paths``);
+4. for the memory configuration, what the part's STM32Cube start-up code leaves
+   (``builds.toml`` ``memory``).
+
+Each answer is a :class:`Cited` value (the value, its source, and how it was established). A code
+path that nothing establishes is ``unknown``: the prediction then spans the variants the library
+ships and says so. Kernel families covered by a page's assembly claim, and a closed library's
+code, have no faithful kernel: their C path is returned with ``how`` saying so, and the prediction
+leaves the fast side untested.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, Literal
+
+from refbench.published.model import Figure
+from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library_of
+
+BUILDS_PATH = Path(__file__).with_name("builds.toml")
+
+How = Literal["stated by the page", "vendor template", "library default", "library code", "assembly",
+              "closed library", "unknown", "only variant"]
+
+
+@dataclass(frozen=True)
+class Cited:
+    """A fact of the build, where it comes from, and how it was established."""
+
+    value: str
+    source: str
+    how: str
+
+    def describe(self) -> str:
+        return f"{self.value} ({self.how}: {self.source})"
+
+
+@dataclass(frozen=True)
+class CodePath:
+    """One kernel family's code in the build: the catalogue variant with that code shape (None:
+    unknown), the library option it stands for, and where that comes from."""
+
+    kernel: str
+    variant: str | None
+    option: str
+    source: str
+    how: How
+
+    @property
+    def faithful(self) -> bool:
+        """True when the variant is the code that ran (not assembly, not a closed library, known)."""
+        return self.variant is not None and self.how not in ("assembly", "closed library", "unknown")
+
+    def describe(self) -> str:
+        name = f"{self.kernel}/{self.variant}" if self.variant else f"{self.kernel}: variant unknown"
+        option = f" = {self.option}" if self.option else ""
+        return f"{name}{option} ({self.how}: {self.source})"
+
+
+@dataclass(frozen=True)
+class MemoryChoice:
+    """The memory configuration kind (:data:`refbench.sanity.memory_configs.ConfigKind`) the board
+    ran in, where that comes from, and whether the page stated it."""
+
+    kind: str
+    source: str
+    stated: bool
+
+    def describe(self) -> str:
+        return f"{self.kind} ({'stated by the page' if self.stated else 'vendor start-up default'}: {self.source})"
+
+
+@dataclass(frozen=True)
+class Template:
+    tool: str
+    name: str
+    source: str
+    options: dict[str, str]
+
+
+@dataclass(frozen=True)
+class LibraryBuilds:
+    """builds.toml's entry of one library."""
+
+    key: str
+    library: str
+    template: Template | None
+    paths: dict[str, tuple[str, str]]  # kernel -> (variant, source)
+    asm: dict[str, tuple[str, ...]] = field(default_factory=dict)  # claim word -> kernel families
+
+
+@dataclass(frozen=True)
+class BuildsData:
+    libraries: dict[str, LibraryBuilds]
+    memory: dict[str, tuple[str, str]]  # board profile -> (kind, source)
+    model_error: dict[str, tuple[float, int]]  # core -> (max |error| in percent, sequences)
+    model_error_source: str
+    run_to_run: tuple[str, tuple[str, ...]]  # (source file, the sections that ran the same build)
+
+
+def _str(path: Path, where: str, table: dict[str, Any], name: str) -> str:
+    value = table.get(name)
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{path}: [{where}] {name}: expected a non-empty string, got {value!r}")
+    return value
+
+
+def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
+    """``builds.toml``; a missing or mistyped field raises ValueError naming the file, table and field."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"{path}: not valid TOML: {exc}") from exc
+    memory: dict[str, tuple[str, str]] = {}
+    for board, spec in data.pop("memory", {}).items():
+        memory[board] = (_str(path, f"memory.{board}", spec, "kind"), _str(path, f"memory.{board}", spec, "source"))
+    errors = data.pop("model_error", {})
+    error_source = _str(path, "model_error", errors, "source")
+    model_error: dict[str, tuple[float, int]] = {}
+    for core, spec in errors.items():
+        if core == "source":
+            continue
+        value, count = spec.get("max_abs_percent") if isinstance(spec, dict) else None, spec.get("sequences")
+        if not isinstance(value, int | float) or not isinstance(count, int) or value < 0:
+            raise ValueError(f"{path}: [model_error] {core}: expected {{ max_abs_percent = >= 0, sequences = N }}")
+        model_error[core] = (float(value), count)
+    repeat = data.pop("run_to_run", {})
+    sections = repeat.get("sections")
+    if not isinstance(sections, list) or len(sections) != 2 or not all(isinstance(x, str) for x in sections):
+        raise ValueError(f"{path}: [run_to_run] sections: expected the two section names that ran the same build")
+    run_to_run = (_str(path, "run_to_run", repeat, "source"), tuple(sections))
+    libraries: dict[str, LibraryBuilds] = {}
+    for key, table in data.items():
+        if not isinstance(table, dict):
+            raise ValueError(f"{path}: {key}: expected a table")
+        template = None
+        if "template" in table:
+            t = table["template"]
+            options = t.get("options", {})
+            if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
+                raise ValueError(f"{path}: [{key}.template] options: expected kernel family -> option name")
+            template = Template(_str(path, f"{key}.template", t, "tool"), _str(path, f"{key}.template", t, "name"),
+                                _str(path, f"{key}.template", t, "source"), dict(options))
+        paths = {kernel: (_str(path, f"{key}.paths.{kernel}", spec, "variant"),
+                          _str(path, f"{key}.paths.{kernel}", spec, "source"))
+                 for kernel, spec in table.get("paths", {}).items()}
+        asm = {}
+        for word, kernels in table.get("asm", {}).items():
+            if not isinstance(kernels, list) or not all(isinstance(k, str) for k in kernels):
+                raise ValueError(f"{path}: [{key}.asm] {word}: expected a list of kernel families")
+            asm[word] = tuple(kernels)
+        libraries[key] = LibraryBuilds(key, _str(path, key, table, "library"), template, paths, asm)
+    return BuildsData(libraries, memory, model_error, error_source, run_to_run)
+
+
+@cache
+def builds_data() -> BuildsData:
+    return load_builds()
+
+
+@dataclass(frozen=True)
+class Build:
+    """The build one figure ran: its section's statements and what the model derives from them."""
+
+    figure: Figure
+    library: Library | None
+    entry: LibraryBuilds | None
+    stated: dict[str, str]  # kernel family -> option the page names for this section
+
+    @property
+    def version(self) -> Cited:
+        return Cited(self.figure.version, f"{self.figure.source}, section '{self.figure.section}'", "stated by the page")
+
+    @property
+    def compiler(self) -> Cited:
+        f = self.figure
+        return Cited(f"{f.compiler} {f.options}".strip(), f"{f.source}, section '{f.section}'", "stated by the page")
+
+    @property
+    def math(self) -> Cited | None:
+        f = self.figure
+        return Cited(f.math, f"{f.source}, section '{f.section}'", "stated by the page") if f.math else None
+
+    @property
+    def assembly(self) -> Cited | None:
+        """The page's assembly claim, or None (a claim that says "none ..." is no claim)."""
+        f = self.figure
+        if not f.asm or f.asm.lower().startswith("none"):
+            return None
+        return Cited(f.asm, f"{f.source}, section '{f.section}'", "stated by the page")
+
+    @property
+    def template(self) -> Template | None:
+        t = self.entry.template if self.entry else None
+        return t if t is not None and t.tool.lower() in self.figure.compiler.lower() else None
+
+    def assembly_covers(self, kernel: str) -> bool:
+        """True when the page's assembly claim covers kernel family ``kernel`` (builds.toml ``asm``)."""
+        claim = self.assembly
+        if claim is None or self.entry is None:
+            return False
+        words = claim.value.replace("/", " ").replace(",", " ").replace("(", " ").replace(")", " ").split()
+        return any(kernel in kernels for word, kernels in self.entry.asm.items() if word in words)
+
+    def path(self, kernel: str, shipped: tuple[str, ...] = ()) -> CodePath:
+        """The code path of kernel family ``kernel`` in this build; ``shipped``: the catalogue
+        variants the library can be built with (a single one is the path when nothing else says)."""
+        lib = self.library
+        if lib is not None and lib.closed:
+            return CodePath(kernel, None, "", f"{lib.name} is closed (libraries.toml): its code is not public",
+                            "closed library")
+        path = self._c_path(kernel, shipped)
+        if self.assembly_covers(kernel):
+            claim = self.assembly
+            assert claim is not None
+            return CodePath(kernel, path.variant, path.option,
+                            f"the page claims {claim.value}; the library's C path would be {path.describe()}",
+                            "assembly")
+        return path
+
+    def _c_path(self, kernel: str, shipped: tuple[str, ...]) -> CodePath:
+        lib, f = self.library, self.figure
+        spec = lib.kernels.get(kernel) if lib else None
+        if spec is not None and lib is not None:
+            available = spec.shipped(f.version)
+            template = self.template
+            if kernel in self.stated and self.stated[kernel] in available:
+                option, how, source = self.stated[kernel], "stated by the page", f"{f.source}, section '{f.section}'"
+            elif template is not None and template.options.get(kernel) in available:
+                option, how, source = template.options[kernel], "vendor template", template.source
+            elif spec.default in available:
+                option, how, source = spec.default, "library default", spec.source
+            else:
+                return CodePath(kernel, None, "", f"{lib.name} {f.version} ships none of the documented defaults",
+                                "unknown")
+            return CodePath(kernel, available[option], f"{lib.name} {option}", source, how)  # type: ignore[arg-type]
+        if self.entry is not None and kernel in self.entry.paths:
+            variant, source = self.entry.paths[kernel]
+            return CodePath(kernel, variant, "", source, "library code")
+        if len(shipped) == 1:
+            return CodePath(kernel, shipped[0], "", "the only catalogue variant of this kernel family", "only variant")
+        name = lib.name if lib else (f.library or "the library")
+        return CodePath(kernel, None, "", f"no documented code path of {name} for {kernel} is recorded "
+                        "(libraries.toml, builds.toml)", "unknown")
+
+    def memory(self, board: str) -> MemoryChoice | None:
+        """The memory configuration kind the board ran in: the page's cache statement, else the
+        vendor start-up default of builds.toml for ``board``; None when neither says."""
+        f = self.figure
+        said = (f.cache or "").lower()
+        if said:
+            off = any(w in said for w in ("cache off", "disabled", "caches off", "cache disabled"))
+            on = any(w in said for w in (" on", "enabled"))
+            if on and not off:
+                return MemoryChoice("cache on", f"the page: '{f.cache}'", True)
+            if off and not on:
+                return MemoryChoice("cache off", f"the page: '{f.cache}'", True)
+        known = builds_data().memory.get(board)
+        return MemoryChoice(known[0], known[1], False) if known else None
+
+
+def build_of(f: Figure, stated: StatedOptions | None = None) -> Build:
+    """The build figure ``f`` ran (``stated``: the options each section's page names,
+    :func:`refbench.sanity.libraries.stated_options`)."""
+    lib = library_of(f, LIBRARIES)
+    entry = next((e for e in builds_data().libraries.values() if f.library.startswith(e.library)), None)
+    return Build(f, lib, entry, dict((stated or {}).get((f.source, f.section), {})))

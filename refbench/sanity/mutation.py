@@ -1,0 +1,97 @@
+"""The power of rule e, measured: judge each emulated figure again with its published cost scaled
+(0.5, 2, 5: a misstated clock, a slower build, a wrong unit), from the same measurements, and
+count the figures flagged (``suspicious`` or ``inconsistent``) per algorithm family.
+
+Pure: a function of a report's plan and measurements (:class:`refbench.sanity.SanityReport`);
+nothing runs again. Used by the mutation test (tests/test_mutation.py, synthetic pages) and by
+the power benchmark (benchmarks/test_prediction_power.py, the built-in pages).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+from refbench.published.model import Figure
+from refbench.published.normalise import normalise
+from refbench.sanity.emulation import Emulation
+from refbench.sanity.executor import Measurements
+from refbench.sanity.plan import FigurePlan, Plan
+from refbench.sanity.pubkey_plan import PubkeyPlan
+
+FACTORS = (0.5, 2.0, 5.0)
+FLAGGED = frozenset({"suspicious", "inconsistent"})
+
+
+def _cost(f: Figure) -> float | None:
+    n = normalise(f)
+    return n.cycles_per_byte if n.cycles_per_byte is not None else n.cycles_per_op
+
+
+def scaled(f: Figure, factor: float) -> Figure:
+    """``f`` with its published cost (cycles per byte or per operation) times ``factor``: the
+    printed value scaled the way its metric goes (a rate down, a time up), printed to the same
+    number of decimals."""
+    base = _cost(f)
+    if base is None:
+        raise ValueError(f"figure {f.id}: no cost to scale (metric {f.metric})")
+    probe = _cost(dataclasses.replace(f, value=f.value * 2))
+    value = f.value * factor if probe is not None and probe > base else f.value / factor
+    decimals = len(f.text.split(".")[1]) if "." in f.text else 0
+    return dataclasses.replace(f, value=value, text=f"{value:.{max(decimals, 3)}f}")
+
+
+def rejudge(p: FigurePlan | PubkeyPlan, measured: Measurements, factor: float) -> Emulation:
+    """Rule e's emulation of plan ``p``'s figure with its cost times ``factor``."""
+    from refbench.sanity.emulator_rule import _judge, _variant_results, one_sided_pubkey
+    from refbench.sanity.pubkey_plan import judge_pubkey
+
+    q = dataclasses.replace(p, figure=scaled(p.figure, factor))
+    if isinstance(q, FigurePlan):
+        return _judge(q, _variant_results(q, measured))
+    return one_sided_pubkey(q, judge_pubkey(q, measured))
+
+
+def family(p: FigurePlan | PubkeyPlan) -> str:
+    """The algorithm family a plan's figure is counted in: its kernel family, or "public key: X"."""
+    if isinstance(p, FigurePlan):
+        return p.operations[0][0]
+    return "public key: " + p.figure.algorithm.split("-")[0]
+
+
+def flagged(e: Emulation) -> bool:
+    return e.finding is not None and e.finding.verdict in FLAGGED
+
+
+def power_table(plan: Plan, measured: Measurements, factors: Iterable[float] = FACTORS,
+                ids: Iterable[str] | None = None) -> dict[str, dict[float, tuple[int, int]]]:
+    """{family: {factor: (flagged, judged)}} over the emulated figures of ``plan`` (``ids``: only
+    those), plus an "all" row."""
+    chosen = None if ids is None else set(ids)
+    factors = tuple(factors)
+    table: dict[str, dict[float, list[int]]] = {}
+    for p in plan.figures:
+        if not isinstance(p, FigurePlan | PubkeyPlan) or (chosen is not None and p.figure.id not in chosen):
+            continue
+        if _cost(p.figure) is None:
+            continue
+        rows = [table.setdefault(family(p), {k: [0, 0] for k in factors}), table.setdefault("all", {k: [0, 0]
+                                                                                                    for k in factors})]
+        for k in factors:
+            e = rejudge(p, measured, k)
+            if e.status != "emulated":
+                continue
+            hit = flagged(e)
+            for row in rows:
+                row[k][0] += hit
+                row[k][1] += 1
+    return {name: {k: (v[0], v[1]) for k, v in row.items()} for name, row in sorted(table.items())}
+
+
+def table_lines(table: dict[str, dict[float, tuple[int, int]]]) -> list[str]:
+    """The table as text: one line per family, the share flagged at each factor."""
+    lines = []
+    for name, row in table.items():
+        cells = ", ".join(f"x{k:g} {hit}/{n} ({hit / n:.0%})" if n else f"x{k:g} -" for k, (hit, n) in row.items())
+        lines.append(f"{name}: {cells}")
+    return lines

@@ -1,0 +1,358 @@
+"""A prediction per figure: the build that ran (:mod:`refbench.sanity.builds`), emulated on the
+figure's board at the stated clock in the one memory configuration the page or the vendor
+start-up code sets, with a band derived from stated terms only, and the other configurations and
+code paths as hypotheses.
+
+The predicted value is the emulated cost of the build's code path (``builds.Build.path``) in the
+build's memory configuration (``builds.Build.memory``). Where several emulated points fit that
+description -- the stack placements no statement tells apart (R8 boards), the two ends of a
+caches-off path whose flash read width no document gives, or the variants the library ships when
+no code path is established -- the prediction is their geometric middle and a ``build spread``
+term spans them. The band multiplies the prediction by each term's low and high factors:
+
+* ``compiler``: the measured spread of that kernel variant between the compilers we run (zig's
+  clang, arm-none-eabi-gcc) at the figure's optimisation level(s), relative to our build
+  (``refbench/derived/compiler_bands.json``, :mod:`refbench.sanity.compiler_band`);
+* ``core model``: the timing model's measured error (``cortexm-emu validate``; builds.toml
+  ``model_error``: short sequences, not yet held-out programs);
+* ``printed resolution``: half a unit of the figure's last printed digit;
+* ``run-to-run``: the largest difference between the symmetric rows of one build measured twice
+  (builds.toml ``run_to_run``: computed from the published figures).
+
+A side no rule bounds is open (``open_low`` / ``open_high`` say why): a closed library's code or
+a page's assembly claim leaves the fast side to the floor no code can beat
+(:mod:`refbench.sanity.code_bounds`) or untested; a caches-off path the board profile marks as a
+lower bound, or a closed library, leaves the slow side untested.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from refbench.sanity.builds import Build, MemoryChoice, builds_data
+
+if TYPE_CHECKING:
+    from refbench.sanity.emulation import VariantResult
+
+#: Configuration kinds with the caches on, and off (the hypotheses' memory words).
+CACHE_OFF_KINDS = frozenset({"cache off", "prefetch only"})
+
+
+@dataclass(frozen=True)
+class Term:
+    """One term of a band: the factors it applies to the prediction's low and high edges, and
+    where it comes from."""
+
+    name: str
+    low: float
+    high: float
+    source: str
+
+    def describe(self) -> str:
+        if abs(self.low - 1) < 1e-12 and abs(self.high - 1) < 1e-12:
+            return f"{self.name} x1 ({self.source})"
+        return f"{self.name} x{self.low:.3f}..x{self.high:.3f} ({self.source})"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"term": self.name, "low": self.low, "high": self.high, "source": self.source}
+
+
+@dataclass(frozen=True)
+class Hypothesis:
+    """Another configuration or code path than the build's: its emulated cost, the published
+    value's ratio to it, and whether the published value lies inside its band."""
+
+    label: str
+    kind: str  # the memory configuration kind ("cache off") or "code path"
+    predicted: float
+    ratio: float
+    fits: bool
+    variant: str = ""
+    memory: str = ""
+
+    def describe(self) -> str:
+        return f"{self.label}: {self.ratio:.2f}x"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"hypothesis": self.label, "kind": self.kind, "predicted": self.predicted, "ratio": self.ratio,
+                "fits": self.fits, "variant": self.variant, "memory": self.memory}
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """One figure's prediction, band and hypotheses (see the module doc)."""
+
+    predicted: float
+    band_low: float | None
+    band_high: float | None
+    published: float
+    basis: str  # what was predicted: the code path and the memory configuration
+    terms: tuple[Term, ...]
+    hypotheses: tuple[Hypothesis, ...] = ()
+    open_low: str = ""  # why the fast side is not bounded ("" when it is)
+    open_high: str = ""  # why the slow side is not bounded
+    envelope_low: float | None = None  # the fastest any allowed configuration x code path x compiler gets
+    envelope_high: float | None = None  # the slowest (None: not bounded)
+    floor_note: str = ""  # the floor no code can beat, when it is the fast edge
+    unit: str = "c/B"
+    paths: tuple[str, ...] = field(default_factory=tuple)  # the build's code paths, described
+    memory: str = ""  # the build's memory configuration, described
+    memory_labels: tuple[str, ...] = ()  # the configurations predicted (labels)
+
+    @property
+    def ratio(self) -> float:
+        return self.published / self.predicted
+
+    @property
+    def width(self) -> float | None:
+        """band_high / band_low, or None when a side is open."""
+        if self.band_low is None or self.band_high is None or self.band_low <= 0:
+            return None
+        return self.band_high / self.band_low
+
+    def position(self, published: float | None = None) -> str:
+        """``below``, ``inside`` or ``above`` the band (an open side never excludes)."""
+        value = self.published if published is None else published
+        if self.band_low is not None and value < self.band_low:
+            return "below"
+        if self.band_high is not None and value > self.band_high:
+            return "above"
+        return "inside"
+
+    def fitting(self) -> list[Hypothesis]:
+        return [h for h in self.hypotheses if h.fits]
+
+    def nearest(self) -> Hypothesis | None:
+        """The hypothesis whose emulated cost is nearest the published value (by |log ratio|)."""
+        return min(self.hypotheses, key=lambda h: abs(math.log(h.ratio)), default=None)
+
+    def as_json(self) -> dict[str, Any]:
+        return {"predicted": self.predicted, "band_low": self.band_low, "band_high": self.band_high,
+                "ratio": self.ratio, "band_width": self.width, "prediction_basis": self.basis,
+                "build_code_paths": list(self.paths), "build_memory": self.memory,
+                "band_terms": [t.as_json() for t in self.terms],
+                "untested_side": [side for side, why in (("fast", self.open_low), ("slow", self.open_high)) if why],
+                "untested_why": {side: why for side, why in (("fast", self.open_low), ("slow", self.open_high)) if why},
+                "hypotheses": [h.as_json() for h in self.hypotheses]}
+
+
+def product(terms: tuple[Term, ...]) -> tuple[float, float]:
+    low = math.prod(t.low for t in terms)
+    high = math.prod(t.high for t in terms)
+    return low, high
+
+
+def resolution_term(resolution: float) -> Term:
+    return Term("printed resolution", 1 / (1 + resolution), 1 + resolution,
+                "half a unit of the figure's last printed digit")
+
+
+def model_error_term(core: str) -> Term:
+    data = builds_data()
+    error, count = data.model_error.get(core, (None, 0))  # type: ignore[assignment]
+    if error is None:
+        return Term("core model", 1.0, 1.0, f"no validation sequences for {core} (cortexm-emu validate): no measured "
+                    "error to add")
+    e = error / 100
+    return Term("core model", 1 / (1 + e), 1 + e, f"{data.model_error_source}: {error:.1f} % over {count} sequences "
+                f"on {core}; the memory system's error is not measured against hardware")
+
+
+@cache
+def run_to_run() -> tuple[float, str]:
+    """The largest relative difference between the symmetric rows of the build measured twice
+    (builds.toml ``run_to_run``), and the words saying so. Raises ValueError when the two
+    sections share no row (the data changed)."""
+    from refbench.published.model import load_figures
+    from refbench.published.normalise import normalise
+    from refbench.sanity.pubkey_plan import is_pubkey
+
+    source, sections = builds_data().run_to_run
+    rows: dict[str, dict[tuple, float]] = {s: {} for s in sections}
+    for f in load_figures():
+        if f.source == source and f.section in rows and f.implementation == "software" and not is_pubkey(f) \
+                and not f.is_footprint:
+            n = normalise(f)
+            cost = n.cycles_per_byte or n.cycles_per_op
+            if cost:
+                rows[f.section][(f.algorithm, f.mode, f.operation, f.key_bits, f.message_bytes, f.metric)] = cost
+    a, b = (rows[s] for s in sections)
+    shared = sorted(a.keys() & b.keys(), key=str)
+    if not shared:
+        raise ValueError(f"builds.toml [run_to_run]: sections {sections} of {source} share no software row")
+    spread = max(max(a[k], b[k]) / min(a[k], b[k]) - 1 for k in shared)
+    return spread, (f"the largest difference of the {len(shared)} symmetric rows one build measured twice on the "
+                    f"STM32WB55 ({source}: '{sections[0]}' and '{sections[1]}')")
+
+
+def run_to_run_term() -> Term:
+    spread, words = run_to_run()
+    return Term("run-to-run", 1 / (1 + spread), 1 + spread, f"{spread:.2%}: {words}")
+
+
+def compiler_term(core: str, r: VariantResult, levels: tuple[str, ...], ours: str, compiler: str) -> Term:
+    """The measured compiler spread of variant ``r`` on ``core`` at ``levels``, relative to our
+    build ``ours`` ("zig -Os"); the family's widest measured spread on the core when the variant
+    was not measured (said so)."""
+    from refbench.sanity.compiler_band import band, bands
+
+    b = band(core, r.kernel, r.variant, r.operation, levels)
+    at = " and ".join(f"-{x}" for x in levels)
+    if b is not None:
+        reference = b.builds.get(ours) or math.sqrt(min(b.builds.values()) * max(b.builds.values()))
+        low, high = min(b.builds.values()) / reference, max(b.builds.values()) / reference
+        return Term("compiler", min(low, 1.0), max(high, 1.0),
+                    f"{r.kernel}/{r.variant} {r.operation} on {core} measured {b.describe()} at {at} (zig clang and "
+                    f"arm-none-eabi-gcc; the page: {compiler}), relative to ours ({ours})")
+    # Not measured with both compilers here: the same code measured elsewhere, nearest first --
+    # the variant's operation on other cores, the variant's other operations, then the family.
+    tables = bands()
+
+    def spread_of(builds: dict[str, int]) -> float | None:
+        chosen = [c for build, c in builds.items() if build.split(" -")[1] in levels]
+        compilers = {build.split(" ")[0] for build in builds if build.split(" -")[1] in levels}
+        return max(chosen) / min(chosen) - 1 if len(compilers) > 1 else None
+
+    name = f"{r.kernel}/{r.variant}"
+    for what, keep in ((f"{name} {r.operation} on other cores", lambda k: k[1] == name and k[2] == r.operation),
+                       (f"{name} (other operations)", lambda k: k[1] == name),
+                       (f"{r.kernel} (other variants)", lambda k: k[1].split("/")[0] == r.kernel)):
+        found = [(s, " ".join(k)) for k, s in ((key.split(" "), spread_of(b)) for key, b in tables.items())
+                 if s is not None and keep(k)]
+        if found:
+            widest, key = max(found)
+            return Term("compiler", 1 / (1 + widest), 1 + widest,
+                        f"{name} {r.operation} not measured with both compilers on {core} at {at}: the widest spread "
+                        f"measured for {what}, {widest:+.1%} ({key})")
+    return Term("compiler", 1.0, 1.0, f"no compiler spread measured for {name} or its family at {at}: none added "
+                "(the band is narrower than the compiler allows)")
+
+
+def choose_memory(choice: MemoryChoice | None, kinds: dict[str, str]) -> tuple[list[str], str]:
+    """The configuration labels of the build's memory choice among ``kinds`` (label -> kind), and
+    its description; the board's usual configuration when nothing says (said so)."""
+    if choice is not None:
+        labels = [label for label, kind in kinds.items() if kind == choice.kind]
+        if labels:
+            return labels, choice.describe()
+    for kind in ("cache on", "flash"):
+        labels = [label for label, k in kinds.items() if k == kind]
+        if labels:
+            why = (f"{choice.kind} is not a configuration of this board" if choice is not None else
+                   "no start-up default recorded for this board (builds.toml [memory])")
+            return labels, f"{kind} ({why}: the board's usual benchmark configuration)"
+    first = next(iter(kinds))
+    return [first], f"{kinds[first]} (the board's only configuration kind)"
+
+
+def predict(build: Build, board_name: str, core: str, results: list[VariantResult], published: float,
+            kinds: dict[str, str], levels: tuple[str, ...], ours: str, resolution: float,
+            lower_bound_path: str | None, floor: tuple[float, str] | None, unit: str,
+            stated_machine: str = "") -> Prediction | None:
+    """The prediction of one emulated figure from its variants' verified results (``kinds``:
+    configuration label -> kind; ``lower_bound_path``: why the board's caches-off path is a
+    lower bound, or None; ``floor``: the cost no code can beat, or None; ``stated_machine``: the
+    machine a user stated for a figure of their own input, whose configurations -- all those the
+    statements allow -- the prediction spans), or None when no result matches the build."""
+    good = [r for r in results if r.rate is not None]
+    if not good:
+        return None
+    if stated_machine:
+        labels = list(kinds)
+        memory_words = f"every configuration the statements allow ({stated_machine})"
+    else:
+        labels, memory_words = choose_memory(build.memory(board_name), kinds)
+    kernels = list(dict.fromkeys(r.kernel for r in good))
+    shipped = {k: tuple(dict.fromkeys(r.variant for r in good if r.kernel == k)) for k in kernels}
+    paths = {k: build.path(k, shipped[k]) for k in kernels}
+    chosen = [r for r in good if r.memory in labels and (paths[r.kernel].variant is None
+                                                         or r.variant == paths[r.kernel].variant)]
+    if not chosen:  # the build's variant did not run here (not shipped at this size): the shipped ones
+        chosen = [r for r in good if r.memory in labels]
+    if not chosen:
+        return None
+    rate = {r: float(r.rate) for r in good}  # type: ignore[arg-type]
+    lo, hi = min(rate[r] for r in chosen), max(rate[r] for r in chosen)
+    predicted = math.sqrt(lo * hi)
+    compiler_name = build.figure.compiler
+    compilers = {r: compiler_term(core, r, levels, ours, compiler_name) for r in good}
+    c_low = min(compilers[r].low for r in chosen)
+    c_high = max(compilers[r].high for r in chosen)
+    first = compilers[chosen[0]]
+    compiler = Term("compiler", c_low, c_high, first.source if len(chosen) == 1 else
+                    "; ".join(dict.fromkeys(compilers[r].source for r in chosen)))
+    common = (model_error_term(core), resolution_term(resolution), run_to_run_term())
+    terms: tuple[Term, ...] = (compiler, *common)
+    if hi > lo * (1 + 1e-9):
+        spans = sorted({f"{r.kernel}/{r.variant}" for r in chosen}) if len({r.variant for r in chosen}) > 1 else []
+        places = sorted({r.memory for r in chosen}) if len({r.memory for r in chosen}) > 1 else []
+        why = []
+        if spans:
+            why.append(f"code path not established, the variants the library ships: {', '.join(spans)}")
+        if places:
+            why.append(f"configurations the statements do not tell apart: {'; '.join(places)}")
+        terms = (Term("build spread", lo / predicted, hi / predicted, "; ".join(why)), *terms)
+    low_f, high_f = product(terms)
+    band_low, band_high = predicted * low_f, predicted * high_f
+    open_low = open_high = floor_note = ""
+    described = tuple(p.describe() for p in paths.values())
+    unfaithful = [p for p in paths.values() if p.how in ("assembly", "closed library")]
+    if unfaithful:
+        why = "; ".join(p.describe() for p in unfaithful)
+        if floor is not None:
+            bound, derivation = floor
+            band_low, floor_note = bound / (1 + resolution), f"the floor no code can beat: {derivation}"
+            open_low = ""
+        else:
+            band_low, open_low = None, f"no faithful kernel ({why}) and no floor derived for this operation"
+        if any(p.how == "closed library" for p in unfaithful):
+            band_high, open_high = None, f"no faithful kernel ({why}): no C variant bounds how slow it may be"
+    chosen_kinds = {kinds.get(r.memory, "") for r in chosen}
+    if lower_bound_path and chosen_kinds & CACHE_OFF_KINDS:
+        band_high, open_high = None, lower_bound_path
+    # Hypotheses: every other emulated point, with its own band factors.
+    others = [r for r in good if r not in chosen]
+    hypotheses = []
+    for r in others:
+        h_terms = (compilers[r], *common)
+        f_low, f_high = product(h_terms)
+        kind = kinds.get(r.memory, "")
+        same_path = paths[r.kernel].variant in (None, r.variant)
+        label = f"{r.name}" if not same_path else f"{kind or r.memory} ({r.memory})"
+        hypotheses.append(Hypothesis(label, kind if same_path else "code path", rate[r], published / rate[r],
+                                     rate[r] * f_low <= published <= rate[r] * f_high, r.variant, r.memory))
+    hypotheses.sort(key=lambda h: abs(math.log(h.ratio)))
+    # The envelope: every allowed configuration x code path x compiler.
+    env_low = min(rate[r] * product((compilers[r], *common))[0] for r in good)
+    env_high: float | None = max(rate[r] * product((compilers[r], *common))[1] for r in good)
+    if lower_bound_path or open_high:
+        env_high = None
+    basis = (f"{', '.join(described)}; memory: {memory_words}; emulated {_fmt(lo, unit)}"
+             + (f"..{_fmt(hi, unit)}" if hi > lo * (1 + 1e-9) else "") + f" {unit}")
+    if unfaithful:  # C variants bound nothing below: the floor (if any) is the fastest anything gets
+        env_low = band_low if band_low is not None else env_low
+    return Prediction(predicted, band_low, band_high, published, basis, terms, tuple(hypotheses), open_low,
+                      open_high, None if open_low else env_low, env_high, floor_note, unit, described, memory_words,
+                      tuple(dict.fromkeys(r.memory for r in chosen)))
+
+
+def _fmt(x: float, unit: str) -> str:
+    from refbench.sanity.numbers import fmt
+
+    return f"{x:,.0f}" if unit == "cycles" else fmt(x)
+
+
+def describe_band(p: Prediction) -> str:
+    """"predicted X unit, band [lo, hi] (x w): terms ..." as every message writes it."""
+    lo = _fmt(p.band_low, p.unit) if p.band_low is not None else "untested"
+    hi = _fmt(p.band_high, p.unit) if p.band_high is not None else "untested"
+    width = f" (x{p.width:.2f} wide)" if p.width else ""
+    terms = "; ".join(t.describe() for t in p.terms)
+    opened = "".join(f"; {side} side untested: {why}" for side, why in (("fast", p.open_low), ("slow", p.open_high))
+                     if why)
+    floor = f"; fast edge: {p.floor_note}" if p.floor_note else ""
+    return (f"predicted {_fmt(p.predicted, p.unit)} {p.unit} from {p.basis}; band [{lo}, {hi}]{width} from "
+            f"{terms}{floor}{opened}")

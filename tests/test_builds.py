@@ -1,0 +1,101 @@
+"""The build model (refbench/sanity/builds.py, builds.toml): schema, every variant and option it
+names exists, its model-error table agrees with `cortexm-emu validate`, bad data names the file
+and field, and the answers it gives for synthetic sections (what the page states wins over the
+vendor template, which wins over the library default)."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from cortexm_emu.boards import board_names
+from refbench.kernels.catalog import family
+from refbench.published.model import load_figures
+from refbench.sanity.builds import BUILDS_PATH, build_of, builds_data, load_builds
+from refbench.sanity.libraries import LIBRARIES, stated_options
+from refbench.sanity.memory_configs import ConfigKind
+from refbench.sanity.prediction import run_to_run
+
+FIGURES = {f.id: f for f in load_figures()}
+KINDS = set(ConfigKind.__args__)  # type: ignore[attr-defined]
+
+
+def test_every_variant_and_option_named_exists():
+    data = builds_data()
+    for entry in data.libraries.values():
+        for kernel, (variant, source) in entry.paths.items():
+            assert variant in family(kernel).variants, f"{entry.key}.paths.{kernel}: {variant}"
+            assert source
+        if entry.template is not None:
+            lib = next(lib for lib in LIBRARIES.values() if lib.name == entry.library)
+            for kernel, option in entry.template.options.items():
+                assert option in lib.kernels[kernel].options, f"{entry.key}.template.options.{kernel}"
+        for kernels in entry.asm.values():
+            for kernel in kernels:
+                family(kernel)
+    for board, (kind, source) in data.memory.items():
+        assert board in board_names() and kind in KINDS and source, board
+
+
+def test_the_model_error_table_is_what_validate_reports():
+    from cortexm_emu.validate import run_validation, summarize
+
+    (summary,) = summarize(run_validation(cores=["m0plus"]))
+    error, count = builds_data().model_error["m0plus"]
+    assert (round(summary.max_abs_error, 1), summary.n) == (error, count)
+
+
+def test_bad_data_names_the_file_and_field(tmp_path: Path):
+    text = BUILDS_PATH.read_text(encoding="utf-8").replace('variant = "limb26"', 'variant = 26', 1)
+    bad = tmp_path / "builds.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"builds.toml: \[wolfssl.paths.poly1305\] variant"):
+        load_builds(bad)
+
+
+def test_the_page_then_the_template_then_the_library_default():
+    l4 = FIGURES["000-0301"]  # wolfSSL 5.6.4 built with STM32CubeIDE, no GMAC label in its section
+    assert build_of(l4).path("gcm").option == "wolfSSL GCM_SMALL" and build_of(l4).path("gcm").how == "vendor template"
+    stated = {(l4.source, l4.section): {"gcm": "GCM_TABLE"}}
+    assert build_of(l4, stated).path("gcm").variant == "ghash_8bit"
+    other_tool = dataclasses.replace(l4, compiler="GCC (make)")
+    path = build_of(other_tool).path("gcm")
+    assert (path.option, path.how) == ("wolfSSL GCM_TABLE_4BIT", "library default")
+    old = dataclasses.replace(other_tool, version="4.4.1")  # no 4-bit table before 4.6.0 and no default left
+    assert build_of(old).path("gcm").variant is None
+
+
+def test_stated_options_reach_the_build():
+    figures = list(FIGURES.values())
+    stated = stated_options(figures)
+    some = next(f for f in figures if (f.source, f.section) in stated and f.algorithm.startswith("AES-128-GCM")
+                and not f.asm)
+    assert build_of(some, stated).path("gcm").how == "stated by the page"
+
+
+def test_assembly_claims_and_closed_libraries_have_no_faithful_kernel():
+    l4 = FIGURES["000-0301"]
+    claimed = dataclasses.replace(l4, asm="WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA)")
+    assert build_of(claimed).path("aes").how == "assembly" and not build_of(claimed).path("aes").faithful
+    assert build_of(claimed).path("chacha20").faithful  # the claim does not name ChaCha
+    assert build_of(dataclasses.replace(l4, asm="none (WOLFSSL_NO_ASM)")).assembly is None
+    cmox = FIGURES["002-0139"]
+    assert build_of(cmox).path("sha256").how == "closed library"
+
+
+def test_memory_the_page_states_wins():
+    cmox = FIGURES["002-0139"]  # "Instruction cache (ART/ICU) on, ... Prefetch cache (ART) on"
+    choice = build_of(cmox).memory("stm32wl55jc")
+    assert (choice.kind, choice.stated) == ("cache on", True)
+    l4 = FIGURES["000-0301"]
+    choice = build_of(l4).memory("stm32l4a6zg")
+    assert (choice.kind, choice.stated) == ("cache on, prefetch off", False) and "PREFETCH_ENABLE 0U" in choice.source
+    off = dataclasses.replace(l4, cache="caches disabled")
+    assert build_of(off).memory("stm32l4a6zg").kind == "cache off"
+
+
+def test_run_to_run_comes_from_the_repeated_build():
+    spread, words = run_to_run()
+    assert 0 < spread < 0.05 and "STM32WB55" in words

@@ -1,0 +1,52 @@
+"""The power of a report, printed in every format (issue 27 item 5): per source and overall, the
+share of figures whose value a rule tested, and the median and 90th-percentile band width of the
+predictions (symmetric and public key apart; a band with an open side counted as one-sided).
+Synthetic figures with stated cycle counts."""
+
+from __future__ import annotations
+
+import pytest
+from sanity_fakes import stated_context, with_cycles_per_byte
+
+from refbench.published.model import load_figures, load_parts
+from refbench.report.data import report_json
+from refbench.report.power import power, power_lines, quantile
+from refbench.report.text import render_markdown
+from refbench.sanity import judge
+
+FIGURES = {f.id: f for f in load_figures()}
+PARTS = load_parts()
+
+
+def _report():
+    figures = [with_cycles_per_byte(FIGURES["000-0301"], f"syn-power-{k}", 40.0 * 1.2 * k) for k in (1.0, 1.05, 3.0)]
+    # wolfSSL 4.4.1 on the H753: predicted with the caches off, a lower bound there: one-sided
+    figures.append(with_cycles_per_byte(FIGURES["000-0089"], "syn-power-h753", 150.0))
+    return judge(figures, PARTS, stated_context(lambda m: 40.0 if m.job.variant == "ttable4" else 100.0)[0])
+
+
+def test_quantiles_interpolate():
+    assert quantile([1.0, 2.0, 3.0, 4.0], 0.5) == pytest.approx(2.5)
+    assert quantile([1.0, 3.0], 0.9) == pytest.approx(2.8) and quantile([], 0.5) is None
+
+
+def test_power_counts_two_and_one_sided_bands_per_source():
+    report = _report()
+    data = power(report.judgements, report.emulations)
+    overall = data["all"]
+    assert overall["figures"] == 4 and set(data["by_source"]) == {FIGURES["000-0301"].source}
+    sym = overall["symmetric"]
+    assert (sym["predicted"], sym["two_sided"], sym["one_sided"]) == (4, 3, 1)
+    widths = sorted(report.emulations[j.figure.id].prediction.width for j in report.judgements
+                    if report.emulations[j.figure.id].prediction.width)
+    assert sym["median_band_width"] == pytest.approx(widths[1])
+    assert overall["tested"] == sum(j.tested for j in report.judgements)
+
+
+def test_every_format_prints_the_power():
+    report = _report()
+    lines = power_lines(report.judgements, report.emulations)
+    assert lines[-1].startswith("power all: value tested ") and "band width median x" in lines[-1]
+    data = report_json(report.judgements, report.emulations)
+    assert data["summary"]["power_lines"] == lines and data["summary"]["power"]["all"]["figures"] == 4
+    assert lines[-1] in render_markdown(report.judgements, str, extra=lines)
