@@ -82,6 +82,11 @@ static void p256_reduce(uint32_t r[8], const uint32_t c[16])
     sub_if_ge(r, r, 0, P256_P, 8); /* below 2^256 < 2p: one subtraction at most */
 }
 
+#ifdef FE_P256_ASM
+/* the variant supplies these in assembly (umaal_asm/fe25519.S), same contracts */
+void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void fe_p256_sqr(uint32_t *r, const uint32_t *a);
+#else
 void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     uint32_t t[16];
@@ -95,6 +100,7 @@ void fe_p256_sqr(uint32_t *r, const uint32_t *a)
     sqr_wide(t, a, 8);
     p256_reduce(r, t);
 }
+#endif
 
 void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P256_P, 8); }
 void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P256_P, 8); }

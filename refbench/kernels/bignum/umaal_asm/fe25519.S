@@ -64,12 +64,10 @@
 	sbcs \R7, \R7, #0
 	.endm
 
-/* void fe25519_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
-	.global fe25519_mul
-	.type fe25519_mul, %function
-	.thumb_func
-	.align 2
-fe25519_mul:
+/* mul8_passes: the 512-bit product of a (r1) and b (r2). Pushes r0 (the result pointer, then at
+ * [sp, #52]), r4-r11 and lr, and leaves T0..T11 at [sp, #0..44], T12..T15 in r10, r11, r12, lr; the
+ * caller ends with add sp, #56 and pop {r4-r11, pc}. */
+	.macro mul8_passes
 	push {r0, r4-r11, lr}			@ r: [sp, #52] below
 	ldm r1!, {r6-r9}			@ a0..a3; r1 = a + 4 words
 	sub sp, #52				@ T0..T11 at [sp, #0..44], a + 4 words at [sp, #48]
@@ -194,6 +192,15 @@ fe25519_mul:
 	umaal r11, r12, r8, r5		@ column 13: a6 b7
 	umaal r11, lr, r9, r4		@ column 13: a7 b6
 	umaal r12, lr, r9, r5		@ column 14: a7 b7
+	.endm
+
+/* void fe25519_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
+	.global fe25519_mul
+	.type fe25519_mul, %function
+	.thumb_func
+	.align 2
+fe25519_mul:
+	mul8_passes
 @ reduction: R = T0..T7 + 38 T8..T15 in r0-r7, carry r8
 	mov r9, #38
 	mov r8, #0
@@ -223,6 +230,199 @@ fe25519_mul:
 	add sp, #56
 	pop {r4-r11, pc}
 	.size fe25519_mul, . - fe25519_mul
+
+/* void fe_p256_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]), fe_p256_sqr(r, a):
+ * r = a b mod p for p = 2^256 - 2^224 + 2^192 + 2^96 - 1. The 512-bit product of mul8_passes,
+ * then FIPS 186-4 D.2.3's reduction as fe.h p256_reduce does it: s1 + 2 s2 + 2 s3 + s4 + s5 - d1 -
+ * d2 - d3 - d4 (each an 8-word carry chain into r0-r7, the signed top word in r8; T12..T15 stay
+ * in registers, T8..T11 are loaded where used), two folds of the top word with 2^256 = 2^224 -
+ * 2^192 - 2^96 + 1 (mod p) as sign-extended chains, and one masked subtraction of p. Canonical
+ * inputs and result. The squaring is the product a a. */
+	.global fe_p256_mul
+	.type fe_p256_mul, %function
+	.thumb_func
+	.align 2
+fe_p256_mul:
+	mul8_passes
+	ldm sp, {r0-r7}				@ s1 = T0..T7
+	mov r8, #0
+	ldr r9, [sp, #44]			@ T11
+	adds r3, r3, r9			@ + s2
+	adcs r4, r4, r10			@ T12
+	adcs r5, r5, r11			@ T13
+	adcs r6, r6, r12			@ T14
+	adcs r7, r7, lr			@ T15
+	adc r8, r8, #0			@ top
+	ldr r9, [sp, #44]			@ T11
+	adds r3, r3, r9			@ + s2
+	adcs r4, r4, r10			@ T12
+	adcs r5, r5, r11			@ T13
+	adcs r6, r6, r12			@ T14
+	adcs r7, r7, lr			@ T15
+	adc r8, r8, #0			@ top
+	adds r3, r3, r10			@ + s3 (T12)
+	adcs r4, r4, r11			@ T13
+	adcs r5, r5, r12			@ T14
+	adcs r6, r6, lr			@ T15
+	adcs r7, r7, #0
+	adc r8, r8, #0			@ top
+	adds r3, r3, r10			@ + s3 (T12)
+	adcs r4, r4, r11			@ T13
+	adcs r5, r5, r12			@ T14
+	adcs r6, r6, lr			@ T15
+	adcs r7, r7, #0
+	adc r8, r8, #0			@ top
+	ldr r9, [sp, #32]			@ T8
+	adds r0, r0, r9			@ + s4
+	ldr r9, [sp, #36]			@ T9
+	adcs r1, r1, r9
+	ldr r9, [sp, #40]			@ T10
+	adcs r2, r2, r9
+	adcs r3, r3, #0
+	adcs r4, r4, #0
+	adcs r5, r5, #0
+	adcs r6, r6, r12			@ T14
+	adcs r7, r7, lr			@ T15
+	adc r8, r8, #0			@ top
+	ldr r9, [sp, #36]			@ T9
+	adds r0, r0, r9			@ + s5
+	ldr r9, [sp, #40]			@ T10
+	adcs r1, r1, r9
+	ldr r9, [sp, #44]			@ T11
+	adcs r2, r2, r9
+	adcs r3, r3, r11			@ T13
+	adcs r4, r4, r12			@ T14
+	adcs r5, r5, lr			@ T15
+	adcs r6, r6, r11			@ T13
+	ldr r9, [sp, #32]			@ T8
+	adcs r7, r7, r9
+	adc r8, r8, #0			@ top
+	ldr r9, [sp, #44]			@ T11
+	subs r0, r0, r9			@ - d1
+	sbcs r1, r1, r10			@ T12
+	sbcs r2, r2, r11			@ T13
+	sbcs r3, r3, #0
+	sbcs r4, r4, #0
+	sbcs r5, r5, #0
+	ldr r9, [sp, #32]			@ T8
+	sbcs r6, r6, r9
+	ldr r9, [sp, #40]			@ T10
+	sbcs r7, r7, r9
+	sbc r8, r8, #0			@ top
+	subs r0, r0, r10			@ - d2 (T12)
+	sbcs r1, r1, r11			@ T13
+	sbcs r2, r2, r12			@ T14
+	sbcs r3, r3, lr			@ T15
+	sbcs r4, r4, #0
+	sbcs r5, r5, #0
+	ldr r9, [sp, #36]			@ T9
+	sbcs r6, r6, r9
+	ldr r9, [sp, #44]			@ T11
+	sbcs r7, r7, r9
+	sbc r8, r8, #0			@ top
+	subs r0, r0, r11			@ - d3 (T13)
+	sbcs r1, r1, r12			@ T14
+	sbcs r2, r2, lr			@ T15
+	ldr r9, [sp, #32]			@ T8
+	sbcs r3, r3, r9
+	ldr r9, [sp, #36]			@ T9
+	sbcs r4, r4, r9
+	ldr r9, [sp, #40]			@ T10
+	sbcs r5, r5, r9
+	sbcs r6, r6, #0
+	sbcs r7, r7, r10			@ T12
+	sbc r8, r8, #0			@ top
+	subs r0, r0, r12			@ - d4 (T14)
+	sbcs r1, r1, lr			@ T15
+	sbcs r2, r2, #0
+	ldr r9, [sp, #36]			@ T9
+	sbcs r3, r3, r9
+	ldr r9, [sp, #40]			@ T10
+	sbcs r4, r4, r9
+	ldr r9, [sp, #44]			@ T11
+	sbcs r5, r5, r9
+	sbcs r6, r6, #0
+	sbcs r7, r7, r11			@ T13
+	sbc r8, r8, #0			@ top
+@ fold the top word (in [-4, 6]) twice: after the first it is -1, 0 or 1, after the second 0
+	asr r9, r8, #31			@ the sign of top, extended
+	mov r10, #0
+	adds r0, r0, r8			@ + top
+	adcs r1, r1, r9
+	adcs r2, r2, r9
+	adcs r3, r3, r9
+	adcs r4, r4, r9
+	adcs r5, r5, r9
+	adcs r6, r6, r9
+	adcs r7, r7, r9
+	adc r10, r10, r9
+	subs r3, r3, r8			@ - top 2^96
+	sbcs r4, r4, r9
+	sbcs r5, r5, r9
+	sbcs r6, r6, r9
+	sbcs r7, r7, r9
+	sbc r10, r10, r9
+	subs r6, r6, r8			@ - top 2^192
+	sbcs r7, r7, r9
+	sbc r10, r10, r9
+	adds r7, r7, r8			@ + top 2^224
+	adc r10, r10, r9
+	asr r9, r10, #31			@ the sign of top, extended
+	mov r8, #0
+	adds r0, r0, r10			@ + top
+	adcs r1, r1, r9
+	adcs r2, r2, r9
+	adcs r3, r3, r9
+	adcs r4, r4, r9
+	adcs r5, r5, r9
+	adcs r6, r6, r9
+	adcs r7, r7, r9
+	adc r8, r8, r9
+	subs r3, r3, r10			@ - top 2^96
+	sbcs r4, r4, r9
+	sbcs r5, r5, r9
+	sbcs r6, r6, r9
+	sbcs r7, r7, r9
+	sbc r8, r8, r9
+	subs r6, r6, r10			@ - top 2^192
+	sbcs r7, r7, r9
+	sbc r8, r8, r9
+	adds r7, r7, r10			@ + top 2^224
+	adc r8, r8, r9
+@ below 2^256 < 2p: subtract p when r >= p (the borrow of r - p, then p masked)
+	subs r9, r0, #0xffffffff
+	sbcs r9, r1, #0xffffffff
+	sbcs r9, r2, #0xffffffff
+	sbcs r9, r3, #0
+	sbcs r9, r4, #0
+	sbcs r9, r5, #0
+	sbcs r9, r6, #1
+	sbcs r9, r7, #0xffffffff
+	sbc r9, r9, r9				@ all ones when r < p
+	mvn r9, r9				@ all ones when r >= p
+	and r10, r9, #1
+	subs r0, r0, r9
+	sbcs r1, r1, r9
+	sbcs r2, r2, r9
+	sbcs r3, r3, #0
+	sbcs r4, r4, #0
+	sbcs r5, r5, #0
+	sbcs r6, r6, r10
+	sbc r7, r7, r9
+	ldr r8, [sp, #52]
+	stm r8, {r0-r7}
+	add sp, #56
+	pop {r4-r11, pc}
+	.size fe_p256_mul, . - fe_p256_mul
+
+	.global fe_p256_sqr
+	.type fe_p256_sqr, %function
+	.thumb_func
+	.align 2
+fe_p256_sqr:
+	mov r2, r1
+	b fe_p256_mul
+	.size fe_p256_sqr, . - fe_p256_sqr
 
 /* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]). a^2 = 2C + D for the cross products
  * C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs, the same row-carry scheme as the
