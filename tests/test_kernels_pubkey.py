@@ -544,9 +544,9 @@ def test_fe25519_assembly_equals_python_on_edge_and_random_operands(core):
 @pytest.mark.parametrize("core", ["m4", "m7", "m33"])
 def test_p256_assembly_equals_python_on_edge_and_random_operands(core):
     """umaal_asm's hand-written P-256 multiplication and squaring (FIPS 186-4 D.2.3 word sums,
-    signed top-word folds, one masked subtraction) give the canonical residue for operands that
-    drive the sums to both ends of their range: 0, 1, p - 1, words of all ones or zeros in the
-    positions the sums add or subtract, and seeded random ones."""
+    signed top-word folds, one masked subtraction), addition and subtraction give the canonical
+    residue for operands that drive the sums to both ends of their range: 0, 1, p - 1, words of
+    all ones or zeros in the positions the sums add or subtract, and seeded random ones."""
     h = harness("bignum", "umaal_asm", core)
     p = P256
     edge = [0, 1, 2, 2**32 - 1, p - 1, p - 2, 2**256 - 2**224 - 1, 2**255, 2**224, 2**192 - 1, 2**96 - 1,
@@ -557,3 +557,6 @@ def test_p256_assembly_equals_python_on_edge_and_random_operands(core):
         assert field_call(h, "fe_p256_sqr", 32, a) == a * a % p, hex(a)
         for b in values[i::4]:
             assert field_call(h, "fe_p256_mul", 32, a, b) == a * b % p, (hex(a), hex(b))
+            assert field_call(h, "fe_p256_add", 32, a, b) == (a + b) % p, (hex(a), hex(b))
+            assert field_call(h, "fe_p256_sub", 32, a, b) == (a - b) % p, (hex(a), hex(b))
+            assert field_call(h, "fe_p256_sub", 32, b, a) == (b - a) % p, (hex(a), hex(b))

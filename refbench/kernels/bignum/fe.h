@@ -83,7 +83,7 @@ static void p256_reduce(uint32_t r[8], const uint32_t c[16])
 }
 
 #ifdef FE_P256_ASM
-/* the variant supplies these in assembly (umaal_asm/fe25519.S), same contracts */
+/* the variant supplies these and fe_p256_add/sub in assembly (umaal_asm/fe25519.S), same contracts */
 void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void fe_p256_sqr(uint32_t *r, const uint32_t *a);
 #else
@@ -102,8 +102,13 @@ void fe_p256_sqr(uint32_t *r, const uint32_t *a)
 }
 #endif
 
+#ifdef FE_P256_ASM
+void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+#else
 void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P256_P, 8); }
 void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P256_P, 8); }
+#endif
 
 /* ---------------------------------------------------------------------------------------- */
 /* 2^255 - 19 */

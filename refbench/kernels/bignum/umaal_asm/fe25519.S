@@ -424,6 +424,85 @@ fe_p256_sqr:
 	b fe_p256_mul
 	.size fe_p256_sqr, . - fe_p256_sqr
 
+/* void fe_p256_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b (carry
+ * out in r1), the borrow of S - p found by a chain whose differences are dropped, then p
+ * subtracted under the mask (carry or no borrow): S < 2p, one subtraction at most. */
+	.global fe_p256_add
+	.type fe_p256_add, %function
+	.thumb_func
+	.align 2
+fe_p256_add:
+	push {r4-r11, lr}
+	ldm r1, {r3-r10}
+	ldm r2!, {r1, r11, r12, lr}
+	adds r3, r3, r1
+	adcs r4, r4, r11
+	adcs r5, r5, r12
+	adcs r6, r6, lr
+	ldm r2, {r1, r11, r12, lr}
+	adcs r7, r7, r1
+	adcs r8, r8, r11
+	adcs r9, r9, r12
+	adcs r10, r10, lr
+	mov r1, #0
+	adc r1, r1, #0				@ the carry out of S
+	subs r2, r3, #0xffffffff		@ the borrow of S - p
+	sbcs r2, r4, #0xffffffff
+	sbcs r2, r5, #0xffffffff
+	sbcs r2, r6, #0
+	sbcs r2, r7, #0
+	sbcs r2, r8, #0
+	sbcs r2, r9, #1
+	sbcs r2, r10, #0xffffffff
+	sbc r2, r2, r2				@ all ones when S < p (as 256 bits)
+	rsb r1, r1, #0
+	orn r2, r1, r2				@ all ones when the carry is set or S >= p
+	and r1, r2, #1
+	subs r3, r3, r2
+	sbcs r4, r4, r2
+	sbcs r5, r5, r2
+	sbcs r6, r6, #0
+	sbcs r7, r7, #0
+	sbcs r8, r8, #0
+	sbcs r9, r9, r1
+	sbc r10, r10, r2
+	stm r0, {r3-r10}
+	pop {r4-r11, pc}
+	.size fe_p256_add, . - fe_p256_add
+
+/* void fe_p256_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): D = a - b mod 2^256,
+ * then p added under the mask of the borrow */
+	.global fe_p256_sub
+	.type fe_p256_sub, %function
+	.thumb_func
+	.align 2
+fe_p256_sub:
+	push {r4-r11, lr}
+	ldm r1, {r3-r10}
+	ldm r2!, {r1, r11, r12, lr}
+	subs r3, r3, r1
+	sbcs r4, r4, r11
+	sbcs r5, r5, r12
+	sbcs r6, r6, lr
+	ldm r2, {r1, r11, r12, lr}
+	sbcs r7, r7, r1
+	sbcs r8, r8, r11
+	sbcs r9, r9, r12
+	sbcs r10, r10, lr
+	sbc r2, r2, r2				@ all ones when a < b
+	and r1, r2, #1
+	adds r3, r3, r2
+	adcs r4, r4, r2
+	adcs r5, r5, r2
+	adcs r6, r6, #0
+	adcs r7, r7, #0
+	adcs r8, r8, #0
+	adcs r9, r9, r1
+	adc r10, r10, r2
+	stm r0, {r3-r10}
+	pop {r4-r11, pc}
+	.size fe_p256_sub, . - fe_p256_sub
+
 /* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]). a^2 = 2C + D for the cross products
  * C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs, the same row-carry scheme as the
  * multiplication with all of a in r2-r9) and the squares D = sum a_i^2 2^(64i). The reduction
