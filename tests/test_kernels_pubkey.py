@@ -504,3 +504,59 @@ def test_p256_base_mult_equals_cryptography_on_m4(subtests):
 @pytest.mark.parametrize("variant, core", [("m0", "m0plus"), ("c32", "m0plus"), ("umaal", "m7"), ("umlal", "m33")])
 def test_p256_base_mult_equals_cryptography_on_every_core(variant, core, subtests):
     check_p256_base_mult(variant, core, (2, int.from_bytes(seeded("p256 k2", 32), "little") % curves.P256.n), subtests)
+
+
+# ------------------------------------------------------------------ hand-written 2^255 - 19 assembly
+
+
+def fe25519_asm_operands() -> list[int]:
+    """Operands that reach every carry of the assembly's chains: 0, 1, 2^32 - 1, values at and
+    next to 2^255 - 19, all-ones limbs below p, single top bits, and seeded random ones."""
+    p = P25519
+    edge = [0, 1, 2, 19, 2**32 - 1, 2**64 - 1, 2**224, 2**254, 2**255 - 20, p - 1, p - 2, p - 19,
+            (2**255 - 1) // 3, 2**128 - 1, p - 2**128, 121666, (p - 1) // 2]
+    return edge + [int.from_bytes(seeded(f"fe25519 asm {i}", 32), "little") % p for i in range(24)]
+
+
+@pytest.mark.parametrize("core", ["m4", "m7", "m33"])
+def test_fe25519_assembly_equals_python_on_edge_and_random_operands(core):
+    """umaal_asm's hand-written mul, sqr, add, sub and mul-by-a24 give the canonical residue for
+    every pair of the operands (products near 2^510, sums near 2p, differences near -p), and its
+    cswap swaps exactly when told to: the assembly's carry chains, checked beyond the
+    harness's few operands, on each core it is built for."""
+    h = harness("bignum", "umaal_asm", core)
+    p, values = P25519, fe25519_asm_operands()
+    for i, a in enumerate(values):
+        assert field_call(h, "fe25519_sqr", 32, a) == a * a % p, hex(a)
+        assert field_call(h, "fe25519_mul_a24", 32, a) == a * 121665 % p, hex(a)
+        for b in values[i::5]:
+            assert field_call(h, "fe25519_mul", 32, a, b) == a * b % p, (hex(a), hex(b))
+            assert field_call(h, "fe25519_add", 32, a, b) == (a + b) % p, (hex(a), hex(b))
+            assert field_call(h, "fe25519_sub", 32, a, b) == (a - b) % p, (hex(a), hex(b))
+            assert field_call(h, "fe25519_sub", 32, b, a) == (b - a) % p, (hex(a), hex(b))
+    a, b = values[-1], values[-2]
+    for swap in (0, 1):
+        result = h.machine.call("fe25519_cswap", Buffer(le(a, 32), "a"), Buffer(le(b, 32), "b"), swap)
+        got = (int.from_bytes(result.buffer("a"), "little"), int.from_bytes(result.buffer("b"), "little"))
+        assert got == ((b, a) if swap else (a, b))
+
+
+@pytest.mark.parametrize("core", ["m4", "m7", "m33"])
+def test_p256_assembly_equals_python_on_edge_and_random_operands(core):
+    """umaal_asm's hand-written P-256 multiplication and squaring (FIPS 186-4 D.2.3 word sums,
+    signed top-word folds, one masked subtraction), addition and subtraction give the canonical
+    residue for operands that drive the sums to both ends of their range: 0, 1, p - 1, words of
+    all ones or zeros in the positions the sums add or subtract, and seeded random ones."""
+    h = harness("bignum", "umaal_asm", core)
+    p = P256
+    edge = [0, 1, 2, 2**32 - 1, p - 1, p - 2, 2**256 - 2**224 - 1, 2**255, 2**224, 2**192 - 1, 2**96 - 1,
+            p - 2**96, p - 2**192, (p - 1) // 2, int("ffffffff" * 4 + "00000000" * 4, 16) % p,
+            int("00000000ffffffff" * 4, 16), int("ffffffff00000000" * 4, 16) % p]
+    values = edge + [int.from_bytes(seeded(f"p256 asm {i}", 32), "little") % p for i in range(24)]
+    for i, a in enumerate(values):
+        assert field_call(h, "fe_p256_sqr", 32, a) == a * a % p, hex(a)
+        for b in values[i::4]:
+            assert field_call(h, "fe_p256_mul", 32, a, b) == a * b % p, (hex(a), hex(b))
+            assert field_call(h, "fe_p256_add", 32, a, b) == (a + b) % p, (hex(a), hex(b))
+            assert field_call(h, "fe_p256_sub", 32, a, b) == (a - b) % p, (hex(a), hex(b))
+            assert field_call(h, "fe_p256_sub", 32, b, a) == (b - a) % p, (hex(a), hex(b))

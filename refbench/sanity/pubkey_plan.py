@@ -46,7 +46,8 @@ RULE = "emulator"
 KERNEL = "bignum"
 #: How each variant forms its products, for explanations (refbench/kernels/bignum/kernel.toml).
 VARIANT_NAMES = {"umaal": "UMAAL multiply-accumulate", "umlal": "UMULL/UMLAL multiply-accumulate",
-                 "c32": "portable C, 32x32->64", "m0": "16x16 MULS products"}
+                 "c32": "portable C, 32x32->64", "m0": "16x16 MULS products",
+                 "umaal_asm": "UMAAL, 2^255 - 19 in hand-written assembly"}
 
 
 def is_pubkey(f: Figure) -> bool:

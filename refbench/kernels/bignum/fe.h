@@ -82,6 +82,11 @@ static void p256_reduce(uint32_t r[8], const uint32_t c[16])
     sub_if_ge(r, r, 0, P256_P, 8); /* below 2^256 < 2p: one subtraction at most */
 }
 
+#ifdef FE_P256_ASM
+/* the variant supplies these and fe_p256_add/sub in assembly (umaal_asm/fe25519.S), same contracts */
+void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void fe_p256_sqr(uint32_t *r, const uint32_t *a);
+#else
 void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     uint32_t t[16];
@@ -95,19 +100,21 @@ void fe_p256_sqr(uint32_t *r, const uint32_t *a)
     sqr_wide(t, a, 8);
     p256_reduce(r, t);
 }
+#endif
 
+#ifdef FE_P256_ASM
+void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+#else
 void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P256_P, 8); }
 void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P256_P, 8); }
+#endif
 
 /* ---------------------------------------------------------------------------------------- */
 /* 2^255 - 19 */
 
 static const uint32_t P25519_P[8] = {0xffffffedu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
                                      0xffffffffu, 0xffffffffu, 0xffffffffu, 0x7fffffffu};
-
-/* r = a + b, r = a - b mod p (the sum is below 2p < 2^256: one masked subtraction) */
-void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P25519_P, 8); }
-void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P25519_P, 8); }
 
 /* r += 19 * q for q < 2^27, rippling the carry through the 8 words. */
 static void add19(uint32_t r[8], uint32_t q)
@@ -119,6 +126,33 @@ static void add19(uint32_t r[8], uint32_t q)
         r[i] = s;
     }
 }
+
+/* r = x mod p for x < 2^255 (r may be x): x - p when x + 19 has bit 255 set. */
+static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
+{
+    uint32_t u[8];
+    for (uint32_t i = 0; i < 8; i++) {
+        u[i] = x[i];
+    }
+    add19(u, 1);
+    const uint32_t keep = 0u - (u[7] >> 31);
+    u[7] &= 0x7fffffffu;
+    for (uint32_t i = 0; i < 8; i++) {
+        r[i] = (u[i] & keep) | (x[i] & ~keep);
+    }
+}
+
+#ifdef FE25519_ASM
+/* the variant supplies these in assembly (umaal_asm/fe25519.S), same contracts */
+void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void fe25519_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void fe25519_sqr(uint32_t *r, const uint32_t *a);
+void fe25519_mul_a24(uint32_t *r, const uint32_t *a);
+#else
+/* r = a + b, r = a - b mod p (the sum is below 2p < 2^256: one masked subtraction) */
+void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P25519_P, 8); }
+void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P25519_P, 8); }
 
 static void fe25519_reduce(uint32_t r[8], const uint32_t t[16])
 {
@@ -158,21 +192,6 @@ void fe25519_sqr(uint32_t *r, const uint32_t *a)
     fe25519_reduce(r, t);
 }
 
-/* r = x mod p for x < 2^255 (r may be x): x - p when x + 19 has bit 255 set. */
-static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
-{
-    uint32_t u[8];
-    for (uint32_t i = 0; i < 8; i++) {
-        u[i] = x[i];
-    }
-    add19(u, 1);
-    const uint32_t keep = 0u - (u[7] >> 31);
-    u[7] &= 0x7fffffffu;
-    for (uint32_t i = 0; i < 8; i++) {
-        r[i] = (u[i] & keep) | (x[i] & ~keep);
-    }
-}
-
 /* r = 121665 a mod p (a24 of RFC 7748 §5, a multiplication by a one-word constant): one row
  * of word products (the 9th word below 2^17), folded with 2^255 = 19 twice, then frozen. */
 void fe25519_mul_a24(uint32_t *r, const uint32_t *a)
@@ -189,6 +208,8 @@ void fe25519_mul_a24(uint32_t *r, const uint32_t *a)
     add19(r, q);
     fe25519_freeze(r, r);
 }
+
+#endif
 
 /* ---------------------------------------------------------------------------------------- */
 /* P-384 */

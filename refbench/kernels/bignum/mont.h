@@ -44,6 +44,11 @@ void bn_mont_setup(bn_mont_ctx *ctx, const uint32_t *n, uint32_t limbs)
     }
 }
 
+#ifdef MONT_ASM
+/* the variant supplies these in assembly (umaal_asm/mont.S), same contracts */
+void bn_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b);
+void bn_mont_sqr(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a);
+#else
 void bn_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     const uint32_t limbs = ctx->limbs;
@@ -96,6 +101,7 @@ void bn_mont_sqr(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a)
     }
     sub_if_ge(r, t + limbs, top, n, limbs);
 }
+#endif
 
 /* r = a + b mod n, r = a - b mod n (a, b < n): the additive work of the Montgomery-form
  * fields (brainpool, SM2), whose elements stay in Montgomery form through additions. */

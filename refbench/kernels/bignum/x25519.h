@@ -13,7 +13,11 @@
 
 #include "fe.h"
 
+#ifdef FE25519_ASM
+void fe25519_cswap(uint32_t *a, uint32_t *b, uint32_t swap); /* umaal_asm/fe25519.S */
+#else
 static void fe25519_cswap(uint32_t a[8], uint32_t b[8], uint32_t swap) { cswap_words(a, b, swap, 8); }
+#endif
 
 void x25519_scalarmult(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
