@@ -12,7 +12,13 @@ from refbench.kernels.catalog import families
 from refbench.published.model import load_figures, load_parts
 from refbench.sanity import judge
 from refbench.sanity.code_bounds import any_code_floor
-from refbench.sanity.libraries import LIBRARIES, candidates, closed_library, load_libraries, stated_options
+from refbench.sanity.libraries import (
+    LIBRARIES,
+    candidates,
+    closed_library,
+    load_libraries,
+    stated_options,
+)
 from refbench.sanity.plan import FigurePlan, make_plan, plan_figure
 
 FIGURES = {f.id: f for f in load_figures()}

@@ -17,7 +17,15 @@ from refbench.kernels.catalog import family
 from refbench.measure import Measurer
 from refbench.sanity import pubkey_whole
 from refbench.sanity.pubkey_cost import exp_work
-from refbench.sanity.pubkey_whole import COMPOSITION_BOUND, CORES, OPERATIONS, Check, bound_of, check, recorded
+from refbench.sanity.pubkey_whole import (
+    COMPOSITION_BOUND,
+    CORES,
+    OPERATIONS,
+    Check,
+    bound_of,
+    check,
+    recorded,
+)
 
 DEFAULT = [("c32", core) for core in CORES] + [("umaal", "m4")]
 MATRIX = [(v, core) for v in family("bignum").variants for core in CORES

@@ -14,8 +14,8 @@ from refbench.published.model import load_figures, load_parts
 from refbench.sanity import judge
 from refbench.sanity.plan import Skipped, make_plan, plan_figure
 from refbench.sanity.pubkey_cost import field_work, reference_counts
-from refbench.sanity.pubkey_whole import COMPOSITION_BOUND
 from refbench.sanity.pubkey_plan import PubkeyPlan, is_pubkey
+from refbench.sanity.pubkey_whole import COMPOSITION_BOUND
 
 FIGURES = {f.id: f for f in load_figures()}
 PARTS = load_parts()

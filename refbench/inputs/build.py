@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from refbench.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError
 
 OPTIONS_PATH = Path(__file__).resolve().parent / "build_options.toml"
 #: the text a figure's ``config`` carries the stated kernel options in

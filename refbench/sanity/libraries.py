@@ -12,9 +12,9 @@ keeps every variant, unlabelled.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Iterable
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any

@@ -26,6 +26,7 @@ from refbench.published.model import Figure
 from refbench.published.normalise import normalise
 from refbench.sanity.emulation import Emulation, VariantResult
 from refbench.sanity.executor import MeasureJob
+from refbench.sanity.libraries import library_of
 from refbench.sanity.memory_configs import DEFAULT_KINDS, MemoryConfig
 from refbench.sanity.numbers import SAME_WORK_TOLERANCE, relative_resolution
 from refbench.sanity.pubkey_cost import (
@@ -35,7 +36,6 @@ from refbench.sanity.pubkey_cost import (
     library_variants,
     recipes,
 )
-from refbench.sanity.libraries import library_of
 from refbench.sanity.pubkey_floor import describe as describe_floor
 from refbench.sanity.pubkey_floor import floor_cycles
 from refbench.sanity.pubkey_whole import COMPOSITION_BOUND, COMPOSITION_DERIVATION

@@ -8,7 +8,6 @@ and, for the Inverse Cipher, ``round[ r].iinput/istart/is_row/is_box/ik_sch/ik_a
 
 from __future__ import annotations
 
-
 from refbench.ref.aes import AES
 from refbench.tracing import TraceRow, TraceSpec
 
