@@ -1,0 +1,405 @@
+/* GF(2^255 - 19) arithmetic for ARMv6-M (Cortex-M0/M0+), hand-written Thumb around MULS, the
+ * only multiply the architecture has: 32x32 -> 32 bits (ARM DDI 0419E A6.7.44; 1 cycle on the
+ * Cortex-M0+ with the fast multiplier, DDI 0484C Table 3-1). refbench's own code. The 64-bit
+ * product of two words comes from four 16x16 -> 32 products (the schoolbook split of HAC 14.12
+ * with base 2^16); the 512-bit product is formed column by column (product scanning, HAC 14.12
+ * note 14.13's column order) into a three-word accumulator, and one reduction pass with
+ * 2^256 = 38 (mod p) brings it down (RFC 7748 §4.1). The same code runs on every later core; on
+ * the Cortex-M3 it is the constant-time multiplication: MUL (32-bit result) takes 1 cycle
+ * whatever the operands, while UMULL/UMLAL end early on small operands (DDI 0337I Table 18-1
+ * and its note on early termination), and nothing here uses them.
+ *
+ * Every function takes and returns canonical values, in [0, p), the contract of fe.h's C
+ * versions, so the same references check them and x25519.h's ladder runs on them unchanged:
+ *
+ *   fe25519_mul(r, a, b)       r = a b mod p
+ *   fe25519_sqr(r, a)          r = a^2 mod p
+ *   fe25519_add(r, a, b)       r = a + b mod p
+ *   fe25519_sub(r, a, b)       r = a - b mod p
+ *   fe25519_mul_a24(r, a)      r = 121665 a mod p
+ *   fe25519_cswap(a, b, swap)  a <-> b when swap is 1 (swap in {0, 1}), by masks
+ *
+ * Registers: ARMv6-M's data-processing instructions reach r0-r7 only, so the multiplication
+ * copies its operands to the stack (then every load is sp-relative with an immediate offset
+ * and no pointer holds a register) and runs with the accumulator in r0-r2 (the three roles
+ * rotate from column to column instead of moving words) and r3-r7 for one word product.
+ *
+ * Canonical form (macro canon): for R = R0..R7 (least significant first) and a small top t,
+ * U = (R mod 2^255) + 19 (t + bit 255 of R) < 2p; S = U + 19 < 2^256; U >= p exactly when bit
+ * 255 of S is set, and then U - p = S - 2^255, else U = S - 19. No branch, no address depends
+ * on data: constant time.
+ */
+	.syntax unified
+	.thumb
+	.text
+
+/* prod: (r5:r6) = r3 * r4, the 64-bit product from four 16x16 products; r3, r4 and r7 are
+ * clobbered. 17 instructions, 17 cycles on the Cortex-M0+. */
+	.macro prod
+	uxth r6, r3			@ xl
+	lsrs r3, r3, #16		@ xh
+	uxth r7, r4			@ yl
+	lsrs r4, r4, #16		@ yh
+	movs r5, r3
+	muls r5, r4			@ xh yh, weight 2^32
+	muls r4, r6			@ xl yh, weight 2^16
+	muls r6, r7			@ xl yl, weight 1
+	muls r7, r3			@ xh yl, weight 2^16
+	lsls r3, r4, #16
+	lsrs r4, r4, #16
+	adds r6, r3
+	adcs r5, r4			@ the product is below 2^64: no carry out
+	lsls r3, r7, #16
+	lsrs r7, r7, #16
+	adds r6, r3
+	adcs r5, r7
+	.endm
+
+/* square: (r5:r6) = r3^2 from three 16x16 products (the middle one doubled by the shifts);
+ * r3 and r4 are clobbered. */
+	.macro square
+	uxth r6, r3			@ xl
+	lsrs r3, r3, #16		@ xh
+	movs r5, r3
+	muls r5, r5			@ xh^2, weight 2^32
+	muls r3, r6			@ xh xl, weight 2^17 once doubled
+	muls r6, r6			@ xl^2
+	lsrs r4, r3, #15
+	lsls r3, r3, #17
+	adds r6, r3
+	adcs r5, r4
+	.endm
+
+/* acc c0, c1, c2: (c2:c1:c0) += (r5:r6); r3 becomes 0 (MOVS immediate leaves the carry flag
+ * alone, ARM DDI 0419E A6.7.39). */
+	.macro acc c0, c1, c2
+	movs r3, #0
+	adds \c0, r6
+	adcs \c1, r5
+	adcs \c2, r3
+	.endm
+
+/* mulcol k, c0, c1, c2: column k of the product of a (at [sp, #0]) and b (at [sp, #32]),
+ * added into the accumulator; its low word c0 goes to T_k at [sp, #64 + 4k] and is zeroed (it
+ * is the next column's top word). */
+	.macro mulcol k, c0, c1, c2
+	.if \k > 7
+	.set mc_i, \k - 7
+	.else
+	.set mc_i, 0
+	.endif
+	.if \k > 7
+	.set mc_n, 15 - \k
+	.else
+	.set mc_n, \k + 1
+	.endif
+	.rept mc_n
+	ldr r3, [sp, #(4 * mc_i)]
+	ldr r4, [sp, #(32 + 4 * (\k - mc_i))]
+	prod
+	acc \c0, \c1, \c2
+	.set mc_i, mc_i + 1
+	.endr
+	str \c0, [sp, #(64 + 4 * \k)]
+	movs \c0, #0
+	.endm
+
+/* sqrcol k, c0, c1, c2: column k of a^2 (a at [sp, #0]): every cross product a_i a_j, i < j,
+ * added twice, and a_(k/2)^2 once for even k; the low word goes to [sp, #64 + 4k] as above. */
+	.macro sqrcol k, c0, c1, c2
+	.if \k > 7
+	.set sc_i, \k - 7
+	.else
+	.set sc_i, 0
+	.endif
+	.set sc_n, (\k + 1) / 2 - sc_i
+	.rept sc_n
+	ldr r3, [sp, #(4 * sc_i)]
+	ldr r4, [sp, #(4 * (\k - sc_i))]
+	prod
+	acc \c0, \c1, \c2
+	adds \c0, r6
+	adcs \c1, r5
+	adcs \c2, r3
+	.set sc_i, sc_i + 1
+	.endr
+	.if (\k % 2) == 0
+	ldr r3, [sp, #(2 * \k)]
+	square
+	acc \c0, \c1, \c2
+	.endif
+	str \c0, [sp, #(64 + 4 * \k)]
+	movs \c0, #0
+	.endm
+
+/* canon src, soff, dst, doff: the canonical value of (R mod 2^255) + 19 t, for R0..R6 at
+ * [src, #soff ..], R7 in r3 and t - bit 255 of R in r4 (19 (t + 1) < 2^32, t >= 0), written to
+ * [dst, #doff ..]; src words are overwritten on the way. r1, r3-r6 clobbered. */
+	.macro canon src, soff, dst, doff
+	lsrs r5, r3, #31
+	adds r4, r5			@ t
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ R mod 2^255
+	adds r4, #1
+	movs r5, #19
+	muls r4, r5			@ 19 t + 19
+	movs r6, #0
+	ldr r1, [\src, #\soff]
+	adds r1, r4			@ S = U + 19
+	str r1, [\src, #\soff]
+	.irp w, 1, 2, 3, 4, 5, 6
+	ldr r1, [\src, #(\soff + 4 * \w)]
+	adcs r1, r6
+	str r1, [\src, #(\soff + 4 * \w)]
+	.endr
+	adcs r3, r6
+	lsrs r4, r3, #31		@ q = bit 255 of S: U >= p
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ S - 2^255 q
+	subs r4, #1
+	ands r4, r5			@ 19 (1 - q)
+	ldr r1, [\src, #\soff]
+	subs r1, r4
+	str r1, [\dst, #\doff]
+	.irp w, 1, 2, 3, 4, 5, 6
+	ldr r1, [\src, #(\soff + 4 * \w)]
+	sbcs r1, r6
+	str r1, [\dst, #(\doff + 4 * \w)]
+	.endr
+	sbcs r3, r6
+	str r3, [\dst, #(\doff + 28)]
+	.endm
+
+/* reduce: R = T_lo + 38 T_hi for the 512-bit T at [sp, #64..127] (38 w from two 16x6-bit
+ * products per word), then canon into the result pointer saved at [sp, #128]. The carry out of
+ * R is below 39. */
+	.macro reduce
+	movs r7, #38
+	movs r2, #0
+	movs r0, #0			@ carry
+	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [sp, #(96 + 4 * \w)]
+	uxth r4, r3
+	lsrs r3, r3, #16
+	muls r4, r7
+	muls r3, r7			@ below 2^22
+	lsls r5, r3, #16
+	lsrs r3, r3, #16
+	adds r4, r5
+	adcs r3, r2			@ (r3:r4) = 38 T_(8+w)
+	ldr r5, [sp, #(64 + 4 * \w)]
+	adds r4, r5
+	adcs r3, r2
+	adds r4, r0
+	adcs r3, r2
+	.if \w < 7
+	str r4, [sp, #(64 + 4 * \w)]
+	movs r0, r3
+	.endif
+	.endr
+	lsls r0, r3, #1			@ 2 carry: 2^256 = 2 * 2^255 = 38
+	movs r3, r4			@ R7
+	movs r4, r0
+	ldr r2, [sp, #128]
+	canon sp, 64, r2, 0
+	.endm
+
+/* void fe25519_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
+	.global fe25519_mul
+	.type fe25519_mul, %function
+	.thumb_func
+	.align 2
+fe25519_mul:
+	push {r4-r7, lr}
+	sub sp, #132			@ a, b, T (16 words), r
+	str r0, [sp, #128]
+	mov r0, sp
+	ldm r1!, {r3-r6}		@ copies of a and b: sp-relative loads from here on
+	stm r0!, {r3-r6}
+	ldm r1!, {r3-r6}
+	stm r0!, {r3-r6}
+	ldm r2!, {r3-r6}
+	stm r0!, {r3-r6}
+	ldm r2!, {r3-r6}
+	stm r0!, {r3-r6}
+	movs r0, #0
+	movs r1, #0
+	movs r2, #0
+	mulcol 0, r0, r1, r2
+	mulcol 1, r1, r2, r0
+	mulcol 2, r2, r0, r1
+	mulcol 3, r0, r1, r2
+	mulcol 4, r1, r2, r0
+	mulcol 5, r2, r0, r1
+	mulcol 6, r0, r1, r2
+	mulcol 7, r1, r2, r0
+	mulcol 8, r2, r0, r1
+	mulcol 9, r0, r1, r2
+	mulcol 10, r1, r2, r0
+	mulcol 11, r2, r0, r1
+	mulcol 12, r0, r1, r2
+	mulcol 13, r1, r2, r0
+	mulcol 14, r2, r0, r1
+	str r0, [sp, #124]		@ T_15
+	reduce
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe25519_mul, . - fe25519_mul
+
+/* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]) */
+	.global fe25519_sqr
+	.type fe25519_sqr, %function
+	.thumb_func
+	.align 2
+fe25519_sqr:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	mov r0, sp
+	ldm r1!, {r3-r6}
+	stm r0!, {r3-r6}
+	ldm r1!, {r3-r6}
+	stm r0!, {r3-r6}
+	movs r0, #0
+	movs r1, #0
+	movs r2, #0
+	sqrcol 0, r0, r1, r2
+	sqrcol 1, r1, r2, r0
+	sqrcol 2, r2, r0, r1
+	sqrcol 3, r0, r1, r2
+	sqrcol 4, r1, r2, r0
+	sqrcol 5, r2, r0, r1
+	sqrcol 6, r0, r1, r2
+	sqrcol 7, r1, r2, r0
+	sqrcol 8, r2, r0, r1
+	sqrcol 9, r0, r1, r2
+	sqrcol 10, r1, r2, r0
+	sqrcol 11, r2, r0, r1
+	sqrcol 12, r0, r1, r2
+	sqrcol 13, r1, r2, r0
+	sqrcol 14, r2, r0, r1
+	str r0, [sp, #124]
+	reduce
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe25519_sqr, . - fe25519_sqr
+
+/* void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): the sum is
+ * below 2p < 2^256, so canon with t = 0 finishes it. */
+	.global fe25519_add
+	.type fe25519_add, %function
+	.thumb_func
+	.align 2
+fe25519_add:
+	push {r4-r6, lr}
+	ldr r3, [r1, #0]
+	ldr r4, [r2, #0]
+	adds r3, r4
+	str r3, [r0, #0]
+	.irp w, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [r1, #(4 * \w)]
+	ldr r4, [r2, #(4 * \w)]
+	adcs r3, r4
+	.if \w < 7
+	str r3, [r0, #(4 * \w)]
+	.endif
+	.endr
+	movs r4, #0
+	canon r0, 0, r0, 0
+	pop {r4-r6, pc}
+	.size fe25519_add, . - fe25519_add
+
+/* void fe25519_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): D = a - b with
+ * borrow B. With B = 1, D + 2^256 = a - b + 2^256 >= 2^255 + 20 has bit 255 set, and
+ * canon with t = bit 255 - 2B adds 19 (bit 255 - 2B) = -19: D mod 2^255 - 19 = a - b + p,
+ * in [1, p). With B = 0, D = a - b in [0, p). So t - bit 255 = -2B, and 19 (t + 1) >= 0. */
+	.global fe25519_sub
+	.type fe25519_sub, %function
+	.thumb_func
+	.align 2
+fe25519_sub:
+	push {r4-r6, lr}
+	ldr r3, [r1, #0]
+	ldr r4, [r2, #0]
+	subs r3, r4
+	str r3, [r0, #0]
+	.irp w, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [r1, #(4 * \w)]
+	ldr r4, [r2, #(4 * \w)]
+	sbcs r3, r4
+	.if \w < 7
+	str r3, [r0, #(4 * \w)]
+	.endif
+	.endr
+	sbcs r4, r4			@ -B
+	lsls r4, r4, #1			@ -2B
+	canon r0, 0, r0, 0
+	pop {r4-r6, pc}
+	.size fe25519_sub, . - fe25519_sub
+
+/* void fe25519_mul_a24(uint32_t r[8], const uint32_t a[8]): r = 121665 a mod p, with
+ * 121665 = 2^16 + 0xdb41: a_w 121665 = a_w 0xdb41 + a_w 2^16, the first from two 16x16
+ * products. The carry out of the 8 words is below 2^17, so 19 (2 carry + 2) < 2^32. */
+	.global fe25519_mul_a24
+	.type fe25519_mul_a24, %function
+	.thumb_func
+	.align 2
+fe25519_mul_a24:
+	push {r0, r4-r7, lr}		@ r at [sp, #32] once the words below are made
+	sub sp, #32
+	ldr r7, =0xdb41
+	movs r2, #0
+	movs r0, #0			@ carry
+	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [r1, #(4 * \w)]
+	uxth r4, r3
+	lsrs r5, r3, #16
+	muls r4, r7			@ al 0xdb41
+	muls r5, r7			@ ah 0xdb41, weight 2^16
+	lsls r6, r3, #16
+	lsrs r3, r3, #16		@ (r3:r6) = a_w 2^16
+	adds r4, r6
+	adcs r3, r2
+	lsls r6, r5, #16
+	lsrs r5, r5, #16
+	adds r4, r6
+	adcs r3, r5
+	adds r4, r0
+	adcs r3, r2
+	.if \w < 7
+	str r4, [sp, #(4 * \w)]
+	movs r0, r3
+	.endif
+	.endr
+	lsls r0, r3, #1			@ 2 carry
+	movs r3, r4
+	movs r4, r0
+	ldr r2, [sp, #32]
+	canon sp, 0, r2, 0
+	add sp, #36
+	pop {r4-r7, pc}
+	.ltorg
+	.size fe25519_mul_a24, . - fe25519_mul_a24
+
+/* void fe25519_cswap(uint32_t a[8], uint32_t b[8], uint32_t swap): t = (a_w ^ b_w) & -swap,
+ * a_w ^= t, b_w ^= t. */
+	.global fe25519_cswap
+	.type fe25519_cswap, %function
+	.thumb_func
+	.align 2
+fe25519_cswap:
+	push {r4, r5, lr}
+	rsbs r2, r2, #0			@ all ones when swap is 1
+	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [r0, #(4 * \w)]
+	ldr r4, [r1, #(4 * \w)]
+	movs r5, r3
+	eors r5, r4
+	ands r5, r2
+	eors r3, r5
+	eors r4, r5
+	str r3, [r0, #(4 * \w)]
+	str r4, [r1, #(4 * \w)]
+	.endr
+	pop {r4, r5, pc}
+	.size fe25519_cswap, . - fe25519_cswap
