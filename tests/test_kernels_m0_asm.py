@@ -66,9 +66,10 @@ def test_m0_asm_fe25519_equals_python(core):
 
 def test_m0_asm_is_built_for_every_core_and_switches_the_field_code_in():
     """The variant lists no cores (ARMv6-M code runs on every later core) and defines
-    FE25519_ASM, the guard of fe.h and x25519.h that declares the assembly functions."""
+    FE25519_ASM and FE_MUL8_ASM, the guards of fe.h and x25519.h that declare the assembly
+    functions."""
     variant = catalog.family("bignum").variants["m0_asm"]
-    assert variant.defines == ("FE25519_ASM",)
+    assert variant.defines == ("FE25519_ASM", "FE_MUL8_ASM")
     assert any(s.endswith("m0_asm/fe25519.S") for s in map(str, variant.sources))
 
 
@@ -87,3 +88,24 @@ def test_m0_asm_has_no_long_multiply_on_any_core(core):
     mnemonics = {insn.mnemonic for insn in cs.disasm(code, address)}
     assert mnemonics & {"mul", "muls"}
     assert not mnemonics & {"umull", "umlal", "umaal", "smull", "smlal"}
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_p256_product_equals_python(core):
+    """P-256 multiplication and squaring over the assembly's 512-bit product and square (and
+    the product alone) give the right values for operands at and next to p and words of all
+    ones, where every column of the product carries."""
+    p = FIELDS["p256"][0]
+    h = harness(core)
+    values = [0, 1, 2**32 - 1, p - 1, p - 2, 2**256 - 2**224 - 1, 2**255, 2**192 - 1, p - 2**96,
+              int("ffffffff" * 4 + "00000000" * 4, 16) % p, int("00000000ffffffff" * 4, 16)]
+    values += [int.from_bytes(hashlib.shake_256(f"m0 asm p256 {i}".encode()).digest(32), "little") % p
+               for i in range(10)]
+    for i, a in enumerate(values):
+        assert call(h, "fe_p256_sqr", a) == a * a % p, hex(a)
+        wide = h.machine.call("fe_sqr8_wide", Buffer(bytes(64), "t"), Buffer(le(a)))
+        assert int.from_bytes(wide.buffer("t"), "little") == a * a, hex(a)
+        for b in values[i::3]:
+            assert call(h, "fe_p256_mul", a, b) == a * b % p, (hex(a), hex(b))
+            wide = h.machine.call("fe_mul8_wide", Buffer(bytes(64), "t"), Buffer(le(a)), Buffer(le(b)))
+            assert int.from_bytes(wide.buffer("t"), "little") == a * b, (hex(a), hex(b))

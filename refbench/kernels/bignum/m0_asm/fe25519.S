@@ -204,15 +204,8 @@
 	canon sp, 64, r2, 0
 	.endm
 
-/* void fe25519_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
-	.global fe25519_mul
-	.type fe25519_mul, %function
-	.thumb_func
-	.align 2
-fe25519_mul:
-	push {r4-r7, lr}
-	sub sp, #132			@ a, b, T (16 words), r
-	str r0, [sp, #128]
+/* copy_ab, copy_a: a (r1) and b (r2) to [sp, #0] and [sp, #32]; r0-r6 clobbered. */
+	.macro copy_ab
 	mov r0, sp
 	ldm r1!, {r3-r6}		@ copies of a and b: sp-relative loads from here on
 	stm r0!, {r3-r6}
@@ -222,6 +215,18 @@ fe25519_mul:
 	stm r0!, {r3-r6}
 	ldm r2!, {r3-r6}
 	stm r0!, {r3-r6}
+	.endm
+
+	.macro copy_a
+	mov r0, sp
+	ldm r1!, {r3-r6}
+	stm r0!, {r3-r6}
+	ldm r1!, {r3-r6}
+	stm r0!, {r3-r6}
+	.endm
+
+/* mul_product, sqr_product: the 512-bit a b (a^2) from the copies, to T at [sp, #64..127]. */
+	.macro mul_product
 	movs r0, #0
 	movs r1, #0
 	movs r2, #0
@@ -241,25 +246,9 @@ fe25519_mul:
 	mulcol 13, r1, r2, r0
 	mulcol 14, r2, r0, r1
 	str r0, [sp, #124]		@ T_15
-	reduce
-	add sp, #132
-	pop {r4-r7, pc}
-	.size fe25519_mul, . - fe25519_mul
+	.endm
 
-/* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]) */
-	.global fe25519_sqr
-	.type fe25519_sqr, %function
-	.thumb_func
-	.align 2
-fe25519_sqr:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
-	mov r0, sp
-	ldm r1!, {r3-r6}
-	stm r0!, {r3-r6}
-	ldm r1!, {r3-r6}
-	stm r0!, {r3-r6}
+	.macro sqr_product
 	movs r0, #0
 	movs r1, #0
 	movs r2, #0
@@ -279,6 +268,35 @@ fe25519_sqr:
 	sqrcol 13, r1, r2, r0
 	sqrcol 14, r2, r0, r1
 	str r0, [sp, #124]
+	.endm
+
+/* void fe25519_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
+	.global fe25519_mul
+	.type fe25519_mul, %function
+	.thumb_func
+	.align 2
+fe25519_mul:
+	push {r4-r7, lr}
+	sub sp, #132			@ a, b, T (16 words), r
+	str r0, [sp, #128]
+	copy_ab
+	mul_product
+	reduce
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe25519_mul, . - fe25519_mul
+
+/* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]) */
+	.global fe25519_sqr
+	.type fe25519_sqr, %function
+	.thumb_func
+	.align 2
+fe25519_sqr:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	copy_a
+	sqr_product
 	reduce
 	add sp, #132
 	pop {r4-r7, pc}
@@ -403,3 +421,45 @@ fe25519_cswap:
 	.endr
 	pop {r4, r5, pc}
 	.size fe25519_cswap, . - fe25519_cswap
+
+/* void fe_mul8_wide(uint32_t t[16], const uint32_t a[8], const uint32_t b[8]) and
+ * void fe_sqr8_wide(uint32_t t[16], const uint32_t a[8]): the 512-bit product (square) alone,
+ * the same columns as above, for fe.h's P-256 reduction in C (guard FE_MUL8_ASM). */
+	.macro wide_out
+	ldr r0, [sp, #128]
+	add r1, sp, #64
+	.rept 4
+	ldm r1!, {r2-r5}
+	stm r0!, {r2-r5}
+	.endr
+	.endm
+
+	.global fe_mul8_wide
+	.type fe_mul8_wide, %function
+	.thumb_func
+	.align 2
+fe_mul8_wide:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	copy_ab
+	mul_product
+	wide_out
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe_mul8_wide, . - fe_mul8_wide
+
+	.global fe_sqr8_wide
+	.type fe_sqr8_wide, %function
+	.thumb_func
+	.align 2
+fe_sqr8_wide:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	copy_a
+	sqr_product
+	wide_out
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe_sqr8_wide, . - fe_sqr8_wide
