@@ -79,6 +79,35 @@
 	adcs \c2, r3
 	.endm
 
+/* prodacc c0, c1, c2: (c2:c1:c0) += r3 * r4; r3-r7 clobbered. On ARMv6-M prod then acc. On
+ * Thumb-2 cores (ARMv7-M and later) the four 16x16 products go straight into the accumulator
+ * with three-operand MUL and ADDS/ADCS of a shifted register (ARM DDI 0403E A7.7.4, A7.7.1;
+ * 1 cycle each on the Cortex-M3, DDI 0337I Table 18-1), 17 instructions instead of 21. */
+	.macro prodacc c0, c1, c2
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
+	uxth r5, r3			@ xl
+	lsrs r3, r3, #16		@ xh
+	uxth r6, r4			@ yl
+	lsrs r4, r4, #16		@ yh
+	mul r7, r5, r6			@ xl yl
+	mul r6, r3, r6			@ xh yl
+	mul r5, r5, r4			@ xl yh
+	mul r4, r3, r4			@ xh yh
+	adds \c0, \c0, r7
+	adcs \c1, \c1, r4
+	adc \c2, \c2, #0
+	adds \c0, \c0, r6, lsl #16
+	adcs \c1, \c1, r6, lsr #16
+	adc \c2, \c2, #0
+	adds \c0, \c0, r5, lsl #16
+	adcs \c1, \c1, r5, lsr #16
+	adc \c2, \c2, #0
+#else
+	prod
+	acc \c0, \c1, \c2
+#endif
+	.endm
+
 /* mulcol k, c0, c1, c2: column k of the product of a (at [sp, #0]) and b (at [sp, #32]),
  * added into the accumulator; its low word c0 goes to T_k at [sp, #64 + 4k] and is zeroed (it
  * is the next column's top word). */
@@ -96,8 +125,7 @@
 	.rept mc_n
 	ldr r3, [sp, #(4 * mc_i)]
 	ldr r4, [sp, #(32 + 4 * (\k - mc_i))]
-	prod
-	acc \c0, \c1, \c2
+	prodacc \c0, \c1, \c2
 	.set mc_i, mc_i + 1
 	.endr
 	str \c0, [sp, #(64 + 4 * \k)]
