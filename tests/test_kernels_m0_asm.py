@@ -66,10 +66,10 @@ def test_m0_asm_fe25519_equals_python(core):
 
 def test_m0_asm_is_built_for_every_core_and_switches_the_field_code_in():
     """The variant lists no cores (ARMv6-M code runs on every later core) and defines
-    FE25519_ASM and FE_MUL8_ASM, the guards of fe.h and x25519.h that declare the assembly
+    FE25519_ASM and FE_P256_MUL_ASM, the guards of fe.h and x25519.h that declare the assembly
     functions."""
     variant = catalog.family("bignum").variants["m0_asm"]
-    assert variant.defines == ("FE25519_ASM", "FE_MUL8_ASM")
+    assert variant.defines == ("FE25519_ASM", "FE_P256_MUL_ASM")
     assert any(s.endswith("m0_asm/fe25519.S") for s in map(str, variant.sources))
 
 

@@ -86,24 +86,10 @@ static void p256_reduce(uint32_t r[8], const uint32_t c[16])
 /* the variant supplies these and fe_p256_add/sub in assembly (umaal_asm/fe25519.S), same contracts */
 void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void fe_p256_sqr(uint32_t *r, const uint32_t *a);
-#elif defined(FE_MUL8_ASM)
-/* the variant supplies the 512-bit product and square in assembly (m0_asm/fe25519.S) */
-void fe_mul8_wide(uint32_t *t, const uint32_t *a, const uint32_t *b);
-void fe_sqr8_wide(uint32_t *t, const uint32_t *a);
-
-void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-    uint32_t t[16];
-    fe_mul8_wide(t, a, b);
-    p256_reduce(r, t);
-}
-
-void fe_p256_sqr(uint32_t *r, const uint32_t *a)
-{
-    uint32_t t[16];
-    fe_sqr8_wide(t, a);
-    p256_reduce(r, t);
-}
+#elif defined(FE_P256_MUL_ASM)
+/* the variant supplies mul/sqr in assembly (m0_asm/fe25519.S), same contracts; add/sub stay C */
+void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void fe_p256_sqr(uint32_t *r, const uint32_t *a);
 #else
 void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {

@@ -452,7 +452,7 @@ fe25519_cswap:
 
 /* void fe_mul8_wide(uint32_t t[16], const uint32_t a[8], const uint32_t b[8]) and
  * void fe_sqr8_wide(uint32_t t[16], const uint32_t a[8]): the 512-bit product (square) alone,
- * the same columns as above, for fe.h's P-256 reduction in C (guard FE_MUL8_ASM). */
+ * the same columns as above, exported for the tests; P-256 uses the column macros directly below. */
 	.macro wide_out
 	ldr r0, [sp, #128]
 	add r1, sp, #64
@@ -491,3 +491,201 @@ fe_sqr8_wide:
 	add sp, #132
 	pop {r4-r7, pc}
 	.size fe_sqr8_wide, . - fe_sqr8_wide
+
+/* ---------------------------------------------------------------------------------------- */
+/* P-256, p = 2^256 - 2^224 + 2^192 + 2^96 - 1 (FIPS 186-4 D.1.2.3): the same 512-bit product
+ * and square, then the reduction of FIPS 186-4 Appendix D.2.3 in assembly: word w of
+ * s1 + 2 s2 + 2 s3 + s4 + s5 - d1 - d2 - d3 - d4 summed into a signed two-word accumulator
+ * (r1:r0, r1 signed; r2 = 0), the top word folded twice with
+ * 2^256 = 2^224 - 2^192 - 2^96 + 1 (mod p), then one masked subtraction of p: the steps of
+ * fe.h's p256_reduce, and like it canonical and branch-free. */
+
+/* pterm k, n, op: add (op = 1) or subtract (op = 0) n times T_k (at [sp, #64 + 4k]) */
+	.macro pterm k, n, op
+	ldr r3, [sp, #(64 + 4 * \k)]
+	.rept \n
+	.if \op
+	adds r0, r3
+	adcs r1, r2
+	.else
+	subs r0, r3
+	sbcs r1, r2
+	.endif
+	.endr
+	.endm
+
+/* pend w: R_w = the accumulator's low word (to [sp, #4w]); the accumulator shifts down 32
+ * bits, keeping its sign */
+	.macro pend w
+	str r0, [sp, #(4 * \w)]
+	movs r0, r1
+	asrs r1, r1, #31
+	.endm
+
+/* pfold: R (at [sp, #0..28]) += top * (2^224 - 2^192 - 2^96 + 1) for the signed top in r4;
+ * the new top goes to r4. */
+	.macro pfold
+	asrs r5, r4, #31		@ top's sign word
+	movs r0, r4
+	movs r1, r5			@ + top at word 0
+	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [sp, #(4 * \w)]
+	adds r0, r3
+	adcs r1, r2
+	.if \w == 3 || \w == 6
+	subs r0, r4			@ - top at words 3 and 6
+	sbcs r1, r5
+	.endif
+	.if \w == 7
+	adds r0, r4			@ + top at word 7
+	adcs r1, r5
+	.endif
+	str r0, [sp, #(4 * \w)]
+	.if \w < 7
+	movs r0, r1
+	asrs r1, r1, #31
+	.endif
+	.endr
+	movs r4, r1
+	.endm
+
+/* p256_reduce_T: R = T mod p for T at [sp, #64..127], written to the result pointer saved at
+ * [sp, #128]; [sp, #0..63] (the operand copies) are reused. */
+	.macro p256_reduce_T
+	movs r0, #0
+	movs r1, #0
+	movs r2, #0
+	@ word 0: c0 + c8 + c9 - c11 - c12 - c13 - c14
+	pterm 0, 1, 1
+	pterm 8, 1, 1
+	pterm 9, 1, 1
+	pterm 11, 1, 0
+	pterm 12, 1, 0
+	pterm 13, 1, 0
+	pterm 14, 1, 0
+	pend 0
+	@ word 1: c1 + c9 + c10 - c12 - c13 - c14 - c15
+	pterm 1, 1, 1
+	pterm 9, 1, 1
+	pterm 10, 1, 1
+	pterm 12, 1, 0
+	pterm 13, 1, 0
+	pterm 14, 1, 0
+	pterm 15, 1, 0
+	pend 1
+	@ word 2: c2 + c10 + c11 - c13 - c14 - c15
+	pterm 2, 1, 1
+	pterm 10, 1, 1
+	pterm 11, 1, 1
+	pterm 13, 1, 0
+	pterm 14, 1, 0
+	pterm 15, 1, 0
+	pend 2
+	@ word 3: c3 + 2 c11 + 2 c12 + c13 - c15 - c8 - c9
+	pterm 3, 1, 1
+	pterm 11, 2, 1
+	pterm 12, 2, 1
+	pterm 13, 1, 1
+	pterm 15, 1, 0
+	pterm 8, 1, 0
+	pterm 9, 1, 0
+	pend 3
+	@ word 4: c4 + 2 c12 + 2 c13 + c14 - c9 - c10
+	pterm 4, 1, 1
+	pterm 12, 2, 1
+	pterm 13, 2, 1
+	pterm 14, 1, 1
+	pterm 9, 1, 0
+	pterm 10, 1, 0
+	pend 4
+	@ word 5: c5 + 2 c13 + 2 c14 + c15 - c10 - c11
+	pterm 5, 1, 1
+	pterm 13, 2, 1
+	pterm 14, 2, 1
+	pterm 15, 1, 1
+	pterm 10, 1, 0
+	pterm 11, 1, 0
+	pend 5
+	@ word 6: c6 + c13 + 3 c14 + 2 c15 - c8 - c9
+	pterm 6, 1, 1
+	pterm 13, 1, 1
+	pterm 14, 3, 1
+	pterm 15, 2, 1
+	pterm 8, 1, 0
+	pterm 9, 1, 0
+	pend 6
+	@ word 7: c7 + c8 + 3 c15 - c10 - c11 - c12 - c13
+	pterm 7, 1, 1
+	pterm 8, 1, 1
+	pterm 15, 3, 1
+	pterm 10, 1, 0
+	pterm 11, 1, 0
+	pterm 12, 1, 0
+	pterm 13, 1, 0
+	str r0, [sp, #28]
+	movs r4, r1			@ the top word, in [-4, 6]
+	pfold				@ top now -1, 0 or 1
+	pfold				@ top 0: R below 2^256 < 2p
+	@ D = R + 2^256 - p (words 1, 0, 0, -1, -1, -1, -2, 0) to [sp, #32..60]: carry = R >= p
+	movs r6, #0
+	mvns r6, r6			@ 0xffffffff
+	movs r7, #1
+	mvns r7, r7			@ 0xfffffffe
+	ldr r3, [sp, #0]
+	adds r3, #1
+	str r3, [sp, #32]
+	.irp w, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [sp, #(4 * \w)]
+	.if \w < 3 || \w == 7
+	adcs r3, r2
+	.elseif \w == 6
+	adcs r3, r7
+	.else
+	adcs r3, r6
+	.endif
+	str r3, [sp, #(32 + 4 * \w)]
+	.endr
+	sbcs r5, r5			@ 0 when R >= p, else -1
+	mvns r5, r5			@ all ones: take D
+	ldr r0, [sp, #128]
+	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [sp, #(4 * \w)]
+	ldr r4, [sp, #(32 + 4 * \w)]
+	eors r4, r3
+	ands r4, r5
+	eors r3, r4
+	str r3, [r0, #(4 * \w)]
+	.endr
+	.endm
+
+/* void fe_p256_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) and
+ * void fe_p256_sqr(uint32_t r[8], const uint32_t a[8]): canonical inputs and results */
+	.global fe_p256_mul
+	.type fe_p256_mul, %function
+	.thumb_func
+	.align 2
+fe_p256_mul:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	copy_ab
+	mul_product
+	p256_reduce_T
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe_p256_mul, . - fe_p256_mul
+
+	.global fe_p256_sqr
+	.type fe_p256_sqr, %function
+	.thumb_func
+	.align 2
+fe_p256_sqr:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	copy_a
+	sqr_product
+	p256_reduce_T
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe_p256_sqr, . - fe_p256_sqr
