@@ -109,3 +109,16 @@ def test_m0_asm_p256_product_equals_python(core):
             assert call(h, "fe_p256_mul", a, b) == a * b % p, (hex(a), hex(b))
             wide = h.machine.call("fe_mul8_wide", Buffer(bytes(64), "t"), Buffer(le(a)), Buffer(le(b)))
             assert int.from_bytes(wide.buffer("t"), "little") == a * b, (hex(a), hex(b))
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_fe25519_results_at_the_ends_of_the_field(core):
+    """Products whose residue is 0, 1, 18, 19, 20, p - 20, p - 19 or p - 1: the last pass's
+    choice between S - 19 and S - 2^255 at its edges, for seeded multipliers."""
+    h = harness(core)
+    for i in range(8):
+        a = int.from_bytes(hashlib.shake_256(f"m0 asm edge {i}".encode()).digest(32), "little") % (P - 1) + 1
+        for target in (0, 1, 18, 19, 20, P - 20, P - 19, P - 1):
+            b = target * pow(a, -1, P) % P
+            assert call(h, "fe25519_mul", a, b) == target, (hex(a), hex(b))
+            assert call(h, "fe25519_mul_a24", b) == b * 121665 % P, hex(b)
