@@ -116,6 +116,40 @@
 #endif
 	.endm
 
+/* crossacc c0, c1, c2: (c2:c1:c0) += 2 r3 r4 (a cross product of the square); r3-r7 clobbered.
+ * On Thumb-2 each 16x16 product is added doubled through the shift of its operand (2 p 2^16 is
+ * p << 17 in the low word and p >> 15 in the high one); on ARMv6-M the 64-bit product is added
+ * twice. */
+	.macro crossacc c0, c1, c2
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
+	uxth r5, r3			@ xl
+	lsrs r3, r3, #16		@ xh
+	uxth r6, r4			@ yl
+	lsrs r4, r4, #16		@ yh
+	mul r7, r5, r6			@ xl yl
+	mul r6, r3, r6			@ xh yl
+	mul r5, r5, r4			@ xl yh
+	mul r4, r3, r4			@ xh yh
+	adds \c0, \c0, r7, lsl #1
+	adcs \c1, \c1, r7, lsr #31
+	adc \c2, \c2, #0
+	adds \c1, \c1, r4, lsl #1
+	adc \c2, \c2, r4, lsr #31
+	adds \c0, \c0, r6, lsl #17
+	adcs \c1, \c1, r6, lsr #15
+	adc \c2, \c2, #0
+	adds \c0, \c0, r5, lsl #17
+	adcs \c1, \c1, r5, lsr #15
+	adc \c2, \c2, #0
+#else
+	prod
+	acc \c0, \c1, \c2
+	adds \c0, r6
+	adcs \c1, r5
+	adcs \c2, r3
+#endif
+	.endm
+
 /* mulcol k, c0, c1, c2: column k of the product of a (at [sp, #0]) and b (at [sp, #32]),
  * added into the accumulator; its low word c0 goes to T_k at [sp, #64 + 4k] and is zeroed (it
  * is the next column's top word). */
@@ -152,11 +186,7 @@
 	.rept sc_n
 	ldr r3, [sp, #(4 * sc_i)]
 	ldr r4, [sp, #(4 * (\k - sc_i))]
-	prod
-	acc \c0, \c1, \c2
-	adds \c0, r6
-	adcs \c1, r5
-	adcs \c2, r3
+	crossacc \c0, \c1, \c2
 	.set sc_i, sc_i + 1
 	.endr
 	.if (\k % 2) == 0
