@@ -425,10 +425,9 @@ fe25519_add:
 	pop {r4-r6, pc}
 	.size fe25519_add, . - fe25519_add
 
-/* void fe25519_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): D = a - b with
- * borrow B. With B = 1, D + 2^256 = a - b + 2^256 >= 2^255 + 20 has bit 255 set, and
- * canon with t = bit 255 - 2B adds 19 (bit 255 - 2B) = -19: D mod 2^255 - 19 = a - b + p,
- * in [1, p). With B = 0, D = a - b in [0, p). So t - bit 255 = -2B, and 19 (t + 1) >= 0. */
+/* void fe25519_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a - b + 2^255
+ * in one pass (the borrow out is dropped: S is in (19, 2^256 - 19)). Bit 255 of S is set
+ * exactly when a >= b, and then a - b = S - 2^255; else a - b + p = S - 19: the second pass. */
 	.global fe25519_sub
 	.type fe25519_sub, %function
 	.thumb_func
@@ -447,9 +446,26 @@ fe25519_sub:
 	str r3, [r0, #(4 * \w)]
 	.endif
 	.endr
-	sbcs r4, r4			@ -B
-	lsls r4, r4, #1			@ -2B
-	canon r0, 0, r0, 0
+	movs r4, #1
+	lsls r4, r4, #31
+	eors r3, r4			@ S_7: + 2^255
+	lsrs r4, r3, #31		@ q = a >= b
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ S - 2^255 q
+	subs r4, #1
+	movs r5, #19
+	ands r4, r5			@ 19 (1 - q)
+	movs r6, #0
+	ldr r1, [r0, #0]
+	subs r1, r4
+	str r1, [r0, #0]
+	.irp w, 1, 2, 3, 4, 5, 6
+	ldr r1, [r0, #(4 * \w)]
+	sbcs r1, r6
+	str r1, [r0, #(4 * \w)]
+	.endr
+	sbcs r3, r6
+	str r3, [r0, #28]
 	pop {r4-r6, pc}
 	.size fe25519_sub, . - fe25519_sub
 
