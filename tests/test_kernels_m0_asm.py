@@ -113,8 +113,9 @@ def test_m0_asm_p256_product_equals_python(core):
 
 @pytest.mark.parametrize("core", ["m0plus", "m3"])
 def test_m0_asm_fe25519_results_at_the_ends_of_the_field(core):
-    """Products whose residue is 0, 1, 18, 19, 20, p - 20, p - 19 or p - 1: the last pass's
-    choice between S - 19 and S - 2^255 at its edges, for seeded multipliers."""
+    """Products whose residue is 0, 1, 18, 19, 20, p - 20, p - 19 or p - 1, and sums from p - 1
+    to 2p - 2: the last pass's choice between S - 19 and S - 2^255 (S + 19 q, S - 2^255 q for
+    the sum) at its edges, for seeded operands."""
     h = harness(core)
     for i in range(8):
         a = int.from_bytes(hashlib.shake_256(f"m0 asm edge {i}".encode()).digest(32), "little") % (P - 1) + 1
@@ -122,3 +123,9 @@ def test_m0_asm_fe25519_results_at_the_ends_of_the_field(core):
             b = target * pow(a, -1, P) % P
             assert call(h, "fe25519_mul", a, b) == target, (hex(a), hex(b))
             assert call(h, "fe25519_mul_a24", b) == b * 121665 % P, hex(b)
+        # sums from p - 1 to 2^255 + 19 (the carry of S + 19 into bit 255) and differences near 0
+        for total in (P - 1, P, P + 1, P + 18, 2**255 - 1, 2**255, 2**255 + 19, 2 * P - 2):
+            b = total - a if 0 <= total - a < P else total - (P - 1)
+            c = total - b
+            assert call(h, "fe25519_add", c, b) == total % P, (hex(c), hex(b))
+            assert call(h, "fe25519_sub", c, c) == 0 and call(h, "fe25519_sub", b, c) == (b - c) % P

@@ -400,8 +400,12 @@ fe25519_sqr:
 	pop {r4-r7, pc}
 	.size fe25519_sqr, . - fe25519_sqr
 
-/* void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): the sum is
- * below 2p < 2^256, so canon with t = 0 finishes it. */
+/* void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b in one
+ * pass, below 2p < 2^256 - 38. S >= p exactly when S + 19 >= 2^255, i.e. when bit 31 of
+ * S_7 + c1 is set, c1 the carry of (S_1 & ... & S_6) + c0, c0 the carry of S_0 + 19 (the
+ * carry of S + 19 into word 7, as the AND of the middle words is all ones exactly when they
+ * all are; S_7 + c1 cannot wrap, as S < 2^256 - 38). Then S - p = S + 19 - 2^255, else S: the
+ * second pass adds 19 q and clears bit 255. */
 	.global fe25519_add
 	.type fe25519_add, %function
 	.thumb_func
@@ -411,17 +415,41 @@ fe25519_add:
 	ldr r3, [r1, #0]
 	ldr r4, [r2, #0]
 	adds r3, r4
-	str r3, [r0, #0]
+	movs r6, r3			@ S_0 (MOVS register leaves the carry alone)
 	.irp w, 1, 2, 3, 4, 5, 6, 7
 	ldr r3, [r1, #(4 * \w)]
 	ldr r4, [r2, #(4 * \w)]
 	adcs r3, r4
+	.if \w == 1
+	movs r5, r3
+	.elseif \w < 7
+	ands r5, r3			@ ANDS leaves the carry alone
+	.endif
 	.if \w < 7
 	str r3, [r0, #(4 * \w)]
 	.endif
 	.endr
-	movs r4, #0
-	canon r0, 0, r0, 0
+	movs r1, #0
+	movs r4, #19
+	adds r4, r6			@ c0
+	adcs r5, r1			@ c1
+	adcs r1, r3			@ S_7 + c1
+	lsrs r4, r1, #31		@ q
+	rsbs r4, r4, #0
+	movs r5, #19
+	ands r4, r5			@ 19 q
+	movs r1, #0
+	adds r6, r4
+	str r6, [r0, #0]
+	.irp w, 1, 2, 3, 4, 5, 6
+	ldr r5, [r0, #(4 * \w)]
+	adcs r5, r1
+	str r5, [r0, #(4 * \w)]
+	.endr
+	adcs r3, r1
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ - 2^255 q (bit 255 of S is clear when q = 0)
+	str r3, [r0, #28]
 	pop {r4-r6, pc}
 	.size fe25519_add, . - fe25519_add
 
