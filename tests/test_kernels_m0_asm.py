@@ -76,7 +76,7 @@ def test_m0_asm_is_built_for_every_core_and_switches_the_field_code_in():
 @pytest.mark.parametrize("core", ["m0plus", "m3"])
 def test_m0_asm_has_no_long_multiply_on_any_core(core):
     """Built for the Cortex-M3 too, the variant multiplies with MUL/MULS (32-bit result) only: no
-    UMULL/UMLAL/SMULL, whose cycles on the M3 depend on the operands (DDI 0337I Table 18-1)."""
+    UMULL/UMLAL/SMULL, whose cycles on the M3 depend on the operands (Cortex-M3 TRM 100165_0201 Table 3-1)."""
     import capstone
     from elftools.elf.elffile import ELFFile
 

@@ -1,13 +1,13 @@
 /* GF(2^255 - 19) arithmetic for ARMv6-M (Cortex-M0/M0+), hand-written Thumb around MULS, the
  * only multiply the architecture has: 32x32 -> 32 bits (ARM DDI 0419E A6.7.44; 1 cycle on the
- * Cortex-M0+ with the fast multiplier, DDI 0484C Table 3-1). refbench's own code. The 64-bit
+ * Cortex-M0+ with the fast multiplier, DDI 0484C Table 3.1). refbench's own code. The 64-bit
  * product of two words comes from four 16x16 -> 32 products (the schoolbook split of HAC 14.12
- * with base 2^16); the 512-bit product is formed column by column (product scanning, HAC 14.12
- * note 14.13's column order) into a three-word accumulator, and one reduction pass with
+ * with base 2^16); the 512-bit product is formed column by column (product scanning: Comba,
+ * IBM Systems Journal 29(4), 1990) into a three-word accumulator, and one reduction pass with
  * 2^256 = 38 (mod p) brings it down (RFC 7748 §4.1). The same code runs on every later core; on
  * the Cortex-M3 it is the constant-time multiplication: MUL (32-bit result) takes 1 cycle
- * whatever the operands, while UMULL/UMLAL end early on small operands (DDI 0337I Table 18-1
- * and its note on early termination), and nothing here uses them.
+ * whatever the operands, while UMULL/UMLAL end early on small operands (Cortex-M3 TRM
+ * 100165_0201 Table 3-1 and its footnote a), and nothing here uses them.
  *
  * Every function takes and returns canonical values, in [0, p), the contract of fe.h's C
  * versions, so the same references check them and x25519.h's ladder runs on them unchanged:
@@ -90,7 +90,7 @@
 /* prodacc c0, c1, c2: (c2:c1:c0) += r3 * r4; r3-r7 clobbered. On ARMv6-M prod then acc. On
  * Thumb-2 cores (ARMv7-M and later) the four 16x16 products go straight into the accumulator
  * with three-operand MUL and ADDS/ADCS of a shifted register (ARM DDI 0403E A7.7.4, A7.7.1;
- * 1 cycle each on the Cortex-M3, DDI 0337I Table 18-1), 17 instructions instead of 21. */
+ * 1 cycle each on the Cortex-M3, 100165_0201 Table 3-1), 17 instructions instead of 21. */
 	.macro prodacc c0, c1, c2
 #if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
 	uxth r5, r3			@ xl
