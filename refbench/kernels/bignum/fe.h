@@ -86,6 +86,10 @@ static void p256_reduce(uint32_t r[8], const uint32_t c[16])
 /* the variant supplies these and fe_p256_add/sub in assembly (umaal_asm/fe25519.S), same contracts */
 void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void fe_p256_sqr(uint32_t *r, const uint32_t *a);
+#elif defined(FE_P256_MUL_ASM)
+/* the variant supplies mul/sqr in assembly (m0_asm/fe25519.S), same contracts; add/sub stay C */
+void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+void fe_p256_sqr(uint32_t *r, const uint32_t *a);
 #else
 void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
@@ -143,7 +147,7 @@ static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
 }
 
 #ifdef FE25519_ASM
-/* the variant supplies these in assembly (umaal_asm/fe25519.S), same contracts */
+/* the variant supplies these in assembly (umaal_asm/fe25519.S, m0_asm/fe25519.S), same contracts */
 void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
 void fe25519_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);

@@ -1,0 +1,805 @@
+/* GF(2^255 - 19) arithmetic for ARMv6-M (Cortex-M0/M0+), hand-written Thumb around MULS, the
+ * only multiply the architecture has: 32x32 -> 32 bits (ARM DDI 0419E A6.7.44; 1 cycle on the
+ * Cortex-M0+ with the fast multiplier, DDI 0484C Table 3.1). refbench's own code. The 64-bit
+ * product of two words comes from four 16x16 -> 32 products (the schoolbook split of HAC 14.12
+ * with base 2^16); the 512-bit product is formed column by column (product scanning: Comba,
+ * IBM Systems Journal 29(4), 1990) into a three-word accumulator, and one reduction pass with
+ * 2^256 = 38 (mod p) brings it down (RFC 7748 §4.1). The same code runs on every later core; on
+ * the Cortex-M3 it is the constant-time multiplication: MUL (32-bit result) takes 1 cycle
+ * whatever the operands, while UMULL/UMLAL end early on small operands (Cortex-M3 TRM
+ * 100165_0201 Table 3-1 and its footnote a), and nothing here uses them.
+ *
+ * Every function takes and returns canonical values, in [0, p), the contract of fe.h's C
+ * versions, so the same references check them and x25519.h's ladder runs on them unchanged:
+ *
+ *   fe25519_mul(r, a, b)       r = a b mod p
+ *   fe25519_sqr(r, a)          r = a^2 mod p
+ *   fe25519_add(r, a, b)       r = a + b mod p
+ *   fe25519_sub(r, a, b)       r = a - b mod p
+ *   fe25519_mul_a24(r, a)      r = 121665 a mod p
+ *   fe25519_cswap(a, b, swap)  a <-> b when swap is 1 (swap in {0, 1}), by masks
+ *
+ * Registers: ARMv6-M's data-processing instructions reach r0-r7 only, so the multiplication
+ * copies its operands to the stack (then every load is sp-relative with an immediate offset
+ * and no pointer holds a register) and runs with the accumulator in r0-r2 (the three roles
+ * rotate from column to column instead of moving words) and r3-r7 for one word product.
+ *
+ * Where this stands: the published ARMv6-M X25519 of T. Pornin (github.com/pornin/x25519-cm0,
+ * commit 75a53f277d15acd9a0a8e220c8e26a48cc8974c2, README.md: 3,229,950 cycles on a SAM D20,
+ * Cortex-M0+) multiplies by Karatsuba down to 32x32 products held in registers (src/x25519-cm0.S:
+ * 17 cycles per 32x32 product, 81 per 64x64) and inverts by a binary GCD (54,793 cycles, against
+ * about 270,000 for Fermat there). This file forms all 64 word products from operands in memory
+ * (21 cycles each, 25 with their two loads), and x25519.h inverts by Fermat with 252
+ * multiplications: X25519 over it takes about 1.5 times that figure.
+ *
+ * Canonical form (macro canon): for R = R0..R7 (least significant first) and a small top t,
+ * U = (R mod 2^255) + 19 (t + bit 255 of R) < 2p; S = U + 19 < 2^256; U >= p exactly when bit
+ * 255 of S is set, and then U - p = S - 2^255, else U = S - 19. No branch, no address depends
+ * on data: constant time.
+ */
+	.syntax unified
+	.thumb
+	.text
+
+/* prod: (r5:r6) = r3 * r4, the 64-bit product from four 16x16 products; r3, r4 and r7 are
+ * clobbered. 17 instructions, 17 cycles on the Cortex-M0+. */
+	.macro prod
+	uxth r6, r3			@ xl
+	lsrs r3, r3, #16		@ xh
+	uxth r7, r4			@ yl
+	lsrs r4, r4, #16		@ yh
+	movs r5, r3
+	muls r5, r4			@ xh yh, weight 2^32
+	muls r4, r6			@ xl yh, weight 2^16
+	muls r6, r7			@ xl yl, weight 1
+	muls r7, r3			@ xh yl, weight 2^16
+	lsls r3, r4, #16
+	lsrs r4, r4, #16
+	adds r6, r3
+	adcs r5, r4			@ the product is below 2^64: no carry out
+	lsls r3, r7, #16
+	lsrs r7, r7, #16
+	adds r6, r3
+	adcs r5, r7
+	.endm
+
+/* square: (r5:r6) = r3^2 from three 16x16 products (the middle one doubled by the shifts);
+ * r3 and r4 are clobbered. */
+	.macro square
+	uxth r6, r3			@ xl
+	lsrs r3, r3, #16		@ xh
+	movs r5, r3
+	muls r5, r5			@ xh^2, weight 2^32
+	muls r3, r6			@ xh xl, weight 2^17 once doubled
+	muls r6, r6			@ xl^2
+	lsrs r4, r3, #15
+	lsls r3, r3, #17
+	adds r6, r3
+	adcs r5, r4
+	.endm
+
+/* acc c0, c1, c2: (c2:c1:c0) += (r5:r6); r3 becomes 0 (MOVS immediate leaves the carry flag
+ * alone, ARM DDI 0419E A6.7.39). */
+	.macro acc c0, c1, c2
+	movs r3, #0
+	adds \c0, r6
+	adcs \c1, r5
+	adcs \c2, r3
+	.endm
+
+/* prodacc c0, c1, c2: (c2:c1:c0) += r3 * r4; r3-r7 clobbered. On ARMv6-M prod then acc. On
+ * Thumb-2 cores (ARMv7-M and later) the four 16x16 products go straight into the accumulator
+ * with three-operand MUL and ADDS/ADCS of a shifted register (ARM DDI 0403E A7.7.4, A7.7.1;
+ * 1 cycle each on the Cortex-M3, 100165_0201 Table 3-1), 17 instructions instead of 21. */
+	.macro prodacc c0, c1, c2
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
+	uxth r5, r3			@ xl
+	lsrs r3, r3, #16		@ xh
+	uxth r6, r4			@ yl
+	lsrs r4, r4, #16		@ yh
+	mul r7, r5, r6			@ xl yl
+	mul r6, r3, r6			@ xh yl
+	mul r5, r5, r4			@ xl yh
+	mul r4, r3, r4			@ xh yh
+	adds \c0, \c0, r7
+	adcs \c1, \c1, r4
+	adc \c2, \c2, #0
+	adds \c0, \c0, r6, lsl #16
+	adcs \c1, \c1, r6, lsr #16
+	adc \c2, \c2, #0
+	adds \c0, \c0, r5, lsl #16
+	adcs \c1, \c1, r5, lsr #16
+	adc \c2, \c2, #0
+#else
+	prod
+	acc \c0, \c1, \c2
+#endif
+	.endm
+
+/* crossacc c0, c1, c2: (c2:c1:c0) += 2 r3 r4 (a cross product of the square); r3-r7 clobbered.
+ * On Thumb-2 each 16x16 product is added doubled through the shift of its operand (2 p 2^16 is
+ * p << 17 in the low word and p >> 15 in the high one); on ARMv6-M the 64-bit product is added
+ * twice. */
+	.macro crossacc c0, c1, c2
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
+	uxth r5, r3			@ xl
+	lsrs r3, r3, #16		@ xh
+	uxth r6, r4			@ yl
+	lsrs r4, r4, #16		@ yh
+	mul r7, r5, r6			@ xl yl
+	mul r6, r3, r6			@ xh yl
+	mul r5, r5, r4			@ xl yh
+	mul r4, r3, r4			@ xh yh
+	adds \c0, \c0, r7, lsl #1
+	adcs \c1, \c1, r7, lsr #31
+	adc \c2, \c2, #0
+	adds \c1, \c1, r4, lsl #1
+	adc \c2, \c2, r4, lsr #31
+	adds \c0, \c0, r6, lsl #17
+	adcs \c1, \c1, r6, lsr #15
+	adc \c2, \c2, #0
+	adds \c0, \c0, r5, lsl #17
+	adcs \c1, \c1, r5, lsr #15
+	adc \c2, \c2, #0
+#else
+	prod
+	acc \c0, \c1, \c2
+	adds \c0, r6
+	adcs \c1, r5
+	adcs \c2, r3
+#endif
+	.endm
+
+/* mulcol k, c0, c1, c2: column k of the product of a (at [sp, #0]) and b (at [sp, #32]),
+ * added into the accumulator; its low word c0 goes to T_k at [sp, #64 + 4k] and is zeroed (it
+ * is the next column's top word). */
+	.macro mulcol k, c0, c1, c2
+	.if \k > 7
+	.set mc_i, \k - 7
+	.else
+	.set mc_i, 0
+	.endif
+	.if \k > 7
+	.set mc_n, 15 - \k
+	.else
+	.set mc_n, \k + 1
+	.endif
+	.rept mc_n
+	ldr r3, [sp, #(4 * mc_i)]
+	ldr r4, [sp, #(32 + 4 * (\k - mc_i))]
+	prodacc \c0, \c1, \c2
+	.set mc_i, mc_i + 1
+	.endr
+	str \c0, [sp, #(64 + 4 * \k)]
+	movs \c0, #0
+	.endm
+
+/* sqrcol k, c0, c1, c2: column k of a^2 (a at [sp, #0]): every cross product a_i a_j, i < j,
+ * added twice, and a_(k/2)^2 once for even k; the low word goes to [sp, #64 + 4k] as above. */
+	.macro sqrcol k, c0, c1, c2
+	.if \k > 7
+	.set sc_i, \k - 7
+	.else
+	.set sc_i, 0
+	.endif
+	.set sc_n, (\k + 1) / 2 - sc_i
+	.rept sc_n
+	ldr r3, [sp, #(4 * sc_i)]
+	ldr r4, [sp, #(4 * (\k - sc_i))]
+	crossacc \c0, \c1, \c2
+	.set sc_i, sc_i + 1
+	.endr
+	.if (\k % 2) == 0
+	ldr r3, [sp, #(2 * \k)]
+	square
+	acc \c0, \c1, \c2
+	.endif
+	str \c0, [sp, #(64 + 4 * \k)]
+	movs \c0, #0
+	.endm
+
+/* canon src, soff, dst, doff: the canonical value of (R mod 2^255) + 19 t, for R0..R6 at
+ * [src, #soff ..], R7 in r3 and t - bit 255 of R in r4 (19 (t + 1) < 2^32, t >= 0), written to
+ * [dst, #doff ..]; src words are overwritten on the way. r1, r3-r6 clobbered. */
+	.macro canon src, soff, dst, doff
+	lsrs r5, r3, #31
+	adds r4, r5			@ t
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ R mod 2^255
+	adds r4, #1
+	movs r5, #19
+	muls r4, r5			@ 19 t + 19
+	movs r6, #0
+	ldr r1, [\src, #\soff]
+	adds r1, r4			@ S = U + 19
+	str r1, [\src, #\soff]
+	.irp w, 1, 2, 3, 4, 5, 6
+	ldr r1, [\src, #(\soff + 4 * \w)]
+	adcs r1, r6
+	str r1, [\src, #(\soff + 4 * \w)]
+	.endr
+	adcs r3, r6
+	lsrs r4, r3, #31		@ q = bit 255 of S: U >= p
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ S - 2^255 q
+	subs r4, #1
+	ands r4, r5			@ 19 (1 - q)
+	ldr r1, [\src, #\soff]
+	subs r1, r4
+	str r1, [\dst, #\doff]
+	.irp w, 1, 2, 3, 4, 5, 6
+	ldr r1, [\src, #(\soff + 4 * \w)]
+	sbcs r1, r6
+	str r1, [\dst, #(\doff + 4 * \w)]
+	.endr
+	sbcs r3, r6
+	str r3, [\dst, #(\doff + 28)]
+	.endm
+
+/* reduce: the canonical T mod p for the 512-bit T at [sp, #64..127], to the result pointer
+ * saved at [sp, #128], in two passes instead of canon's three. X7 = T_7 + 38 T_15 (below
+ * 39 * 2^32) is formed first and split as X7 = 2^31 t + x (x < 2^31); since 2^255 = 19,
+ * S = sum over w < 7 of (T_w + 38 T_(8+w)) 2^(32w) + x 2^224 + 19 (t + 1) = T + 19 (mod p), and
+ * one carry pass makes it (38 w from two 16x6-bit products per word; the carry stays below
+ * 2^11). S < 2^255 + 2^230; U = S - 19 is T mod p or T mod p + p, and U >= p exactly when bit
+ * 255 of S is set; then U - p = S - 2^255, else the result is S - 19: the second pass. */
+	.macro reduce
+	movs r7, #38
+	movs r2, #0
+	ldr r3, [sp, #124]		@ T_15
+	uxth r4, r3
+	lsrs r3, r3, #16
+	muls r4, r7
+	muls r3, r7
+	lsls r5, r3, #16
+	lsrs r3, r3, #16
+	adds r4, r5
+	adcs r3, r2
+	ldr r5, [sp, #92]		@ T_7
+	adds r4, r5
+	adcs r3, r2			@ (r3:r4) = X7
+	lsrs r0, r4, #31
+	lsls r3, r3, #1
+	adds r0, r3			@ t
+	lsls r1, r4, #1
+	lsrs r1, r1, #1			@ x = X7 mod 2^31
+	adds r0, #1
+	movs r6, #19
+	muls r0, r6			@ carry in: 19 (t + 1)
+	.irp w, 0, 1, 2, 3, 4, 5, 6
+	ldr r3, [sp, #(96 + 4 * \w)]
+	uxth r4, r3
+	lsrs r3, r3, #16
+	muls r4, r7
+	muls r3, r7			@ below 2^22
+	adds r4, r0			@ below 2^22 + 2^11: no carry out
+	lsls r5, r3, #16
+	lsrs r3, r3, #16
+	adds r4, r5
+	adcs r3, r2
+	ldr r5, [sp, #(64 + 4 * \w)]
+	adds r4, r5
+	adcs r3, r2
+	str r4, [sp, #(64 + 4 * \w)]
+	movs r0, r3
+	.endr
+	adds r3, r1, r0			@ S_7 = x + carry, below 2^32
+	lsrs r4, r3, #31		@ q = bit 255 of S
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ S - 2^255 q
+	subs r4, #1
+	ands r4, r6			@ 19 (1 - q)
+	ldr r7, [sp, #128]
+	ldr r1, [sp, #64]
+	subs r1, r4
+	str r1, [r7, #0]
+	.irp w, 1, 2, 3, 4, 5, 6
+	ldr r1, [sp, #(64 + 4 * \w)]
+	sbcs r1, r2
+	str r1, [r7, #(4 * \w)]
+	.endr
+	sbcs r3, r2
+	str r3, [r7, #28]
+	.endm
+
+/* copy_ab, copy_a: a (r1) and b (r2) to [sp, #0] and [sp, #32]; r0-r6 clobbered. */
+	.macro copy_ab
+	mov r0, sp
+	ldm r1!, {r3-r6}		@ copies of a and b: sp-relative loads from here on
+	stm r0!, {r3-r6}
+	ldm r1!, {r3-r6}
+	stm r0!, {r3-r6}
+	ldm r2!, {r3-r6}
+	stm r0!, {r3-r6}
+	ldm r2!, {r3-r6}
+	stm r0!, {r3-r6}
+	.endm
+
+	.macro copy_a
+	mov r0, sp
+	ldm r1!, {r3-r6}
+	stm r0!, {r3-r6}
+	ldm r1!, {r3-r6}
+	stm r0!, {r3-r6}
+	.endm
+
+/* mul_product, sqr_product: the 512-bit a b (a^2) from the copies, to T at [sp, #64..127]. */
+	.macro mul_product
+	movs r0, #0
+	movs r1, #0
+	movs r2, #0
+	mulcol 0, r0, r1, r2
+	mulcol 1, r1, r2, r0
+	mulcol 2, r2, r0, r1
+	mulcol 3, r0, r1, r2
+	mulcol 4, r1, r2, r0
+	mulcol 5, r2, r0, r1
+	mulcol 6, r0, r1, r2
+	mulcol 7, r1, r2, r0
+	mulcol 8, r2, r0, r1
+	mulcol 9, r0, r1, r2
+	mulcol 10, r1, r2, r0
+	mulcol 11, r2, r0, r1
+	mulcol 12, r0, r1, r2
+	mulcol 13, r1, r2, r0
+	mulcol 14, r2, r0, r1
+	str r0, [sp, #124]		@ T_15
+	.endm
+
+	.macro sqr_product
+	movs r0, #0
+	movs r1, #0
+	movs r2, #0
+	sqrcol 0, r0, r1, r2
+	sqrcol 1, r1, r2, r0
+	sqrcol 2, r2, r0, r1
+	sqrcol 3, r0, r1, r2
+	sqrcol 4, r1, r2, r0
+	sqrcol 5, r2, r0, r1
+	sqrcol 6, r0, r1, r2
+	sqrcol 7, r1, r2, r0
+	sqrcol 8, r2, r0, r1
+	sqrcol 9, r0, r1, r2
+	sqrcol 10, r1, r2, r0
+	sqrcol 11, r2, r0, r1
+	sqrcol 12, r0, r1, r2
+	sqrcol 13, r1, r2, r0
+	sqrcol 14, r2, r0, r1
+	str r0, [sp, #124]
+	.endm
+
+/* void fe25519_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
+	.global fe25519_mul
+	.type fe25519_mul, %function
+	.thumb_func
+	.align 2
+fe25519_mul:
+	push {r4-r7, lr}
+	sub sp, #132			@ a, b, T (16 words), r
+	str r0, [sp, #128]
+	copy_ab
+	mul_product
+	reduce
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe25519_mul, . - fe25519_mul
+
+/* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]) */
+	.global fe25519_sqr
+	.type fe25519_sqr, %function
+	.thumb_func
+	.align 2
+fe25519_sqr:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	copy_a
+	sqr_product
+	reduce
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe25519_sqr, . - fe25519_sqr
+
+/* void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b in one
+ * pass, below 2p < 2^256 - 38. S >= p exactly when S + 19 >= 2^255, i.e. when bit 31 of
+ * S_7 + c1 is set, c1 the carry of (S_1 & ... & S_6) + c0, c0 the carry of S_0 + 19 (the
+ * carry of S + 19 into word 7, as the AND of the middle words is all ones exactly when they
+ * all are; S_7 + c1 cannot wrap, as S < 2^256 - 38). Then S - p = S + 19 - 2^255, else S: the
+ * second pass adds 19 q and clears bit 255. */
+	.global fe25519_add
+	.type fe25519_add, %function
+	.thumb_func
+	.align 2
+fe25519_add:
+	push {r4-r6, lr}
+	ldr r3, [r1, #0]
+	ldr r4, [r2, #0]
+	adds r3, r4
+	movs r6, r3			@ S_0 (MOVS register leaves the carry alone)
+	.irp w, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [r1, #(4 * \w)]
+	ldr r4, [r2, #(4 * \w)]
+	adcs r3, r4
+	.if \w == 1
+	movs r5, r3
+	.elseif \w < 7
+	ands r5, r3			@ ANDS leaves the carry alone
+	.endif
+	.if \w < 7
+	str r3, [r0, #(4 * \w)]
+	.endif
+	.endr
+	movs r1, #0
+	movs r4, #19
+	adds r4, r6			@ c0
+	adcs r5, r1			@ c1
+	adcs r1, r3			@ S_7 + c1
+	lsrs r4, r1, #31		@ q
+	rsbs r4, r4, #0
+	movs r5, #19
+	ands r4, r5			@ 19 q
+	movs r1, #0
+	adds r6, r4
+	str r6, [r0, #0]
+	.irp w, 1, 2, 3, 4, 5, 6
+	ldr r5, [r0, #(4 * \w)]
+	adcs r5, r1
+	str r5, [r0, #(4 * \w)]
+	.endr
+	adcs r3, r1
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ - 2^255 q (bit 255 of S is clear when q = 0)
+	str r3, [r0, #28]
+	pop {r4-r6, pc}
+	.size fe25519_add, . - fe25519_add
+
+/* void fe25519_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a - b + 2^255
+ * in one pass (the borrow out is dropped: S is in (19, 2^256 - 19)). Bit 255 of S is set
+ * exactly when a >= b, and then a - b = S - 2^255; else a - b + p = S - 19: the second pass. */
+	.global fe25519_sub
+	.type fe25519_sub, %function
+	.thumb_func
+	.align 2
+fe25519_sub:
+	push {r4-r6, lr}
+	ldr r3, [r1, #0]
+	ldr r4, [r2, #0]
+	subs r3, r4
+	str r3, [r0, #0]
+	.irp w, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [r1, #(4 * \w)]
+	ldr r4, [r2, #(4 * \w)]
+	sbcs r3, r4
+	.if \w < 7
+	str r3, [r0, #(4 * \w)]
+	.endif
+	.endr
+	movs r4, #1
+	lsls r4, r4, #31
+	eors r3, r4			@ S_7: + 2^255
+	lsrs r4, r3, #31		@ q = a >= b
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ S - 2^255 q
+	subs r4, #1
+	movs r5, #19
+	ands r4, r5			@ 19 (1 - q)
+	movs r6, #0
+	ldr r1, [r0, #0]
+	subs r1, r4
+	str r1, [r0, #0]
+	.irp w, 1, 2, 3, 4, 5, 6
+	ldr r1, [r0, #(4 * \w)]
+	sbcs r1, r6
+	str r1, [r0, #(4 * \w)]
+	.endr
+	sbcs r3, r6
+	str r3, [r0, #28]
+	pop {r4-r6, pc}
+	.size fe25519_sub, . - fe25519_sub
+
+/* void fe25519_mul_a24(uint32_t r[8], const uint32_t a[8]): r = 121665 a mod p, with
+ * 121665 = 2^16 + 0xdb41: a_w 121665 = a_w 0xdb41 + a_w 2^16, the first from two 16x16
+ * products. The carry out of the 8 words is below 2^17, so 19 (2 carry + 2) < 2^32. */
+	.global fe25519_mul_a24
+	.type fe25519_mul_a24, %function
+	.thumb_func
+	.align 2
+fe25519_mul_a24:
+	push {r0, r4-r7, lr}		@ r at [sp, #32] once the words below are made
+	sub sp, #32
+	ldr r7, =0xdb41
+	movs r2, #0
+	movs r0, #0			@ carry
+	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [r1, #(4 * \w)]
+	uxth r4, r3
+	lsrs r5, r3, #16
+	muls r4, r7			@ al 0xdb41
+	muls r5, r7			@ ah 0xdb41, weight 2^16
+	lsls r6, r3, #16
+	lsrs r3, r3, #16		@ (r3:r6) = a_w 2^16
+	adds r4, r6
+	adcs r3, r2
+	lsls r6, r5, #16
+	lsrs r5, r5, #16
+	adds r4, r6
+	adcs r3, r5
+	adds r4, r0
+	adcs r3, r2
+	.if \w < 7
+	str r4, [sp, #(4 * \w)]
+	movs r0, r3
+	.endif
+	.endr
+	lsls r0, r3, #1			@ 2 carry
+	movs r3, r4
+	movs r4, r0
+	ldr r2, [sp, #32]
+	canon sp, 0, r2, 0
+	add sp, #36
+	pop {r4-r7, pc}
+	.ltorg
+	.size fe25519_mul_a24, . - fe25519_mul_a24
+
+/* void fe25519_cswap(uint32_t a[8], uint32_t b[8], uint32_t swap): t = (a_w ^ b_w) & -swap,
+ * a_w ^= t, b_w ^= t. */
+	.global fe25519_cswap
+	.type fe25519_cswap, %function
+	.thumb_func
+	.align 2
+fe25519_cswap:
+	push {r4, r5, lr}
+	rsbs r2, r2, #0			@ all ones when swap is 1
+	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [r0, #(4 * \w)]
+	ldr r4, [r1, #(4 * \w)]
+	movs r5, r3
+	eors r5, r4
+	ands r5, r2
+	eors r3, r5
+	eors r4, r5
+	str r3, [r0, #(4 * \w)]
+	str r4, [r1, #(4 * \w)]
+	.endr
+	pop {r4, r5, pc}
+	.size fe25519_cswap, . - fe25519_cswap
+
+/* void fe_mul8_wide(uint32_t t[16], const uint32_t a[8], const uint32_t b[8]) and
+ * void fe_sqr8_wide(uint32_t t[16], const uint32_t a[8]): the 512-bit product (square) alone,
+ * the same columns as above, exported for the tests; P-256 uses the column macros directly below. */
+	.macro wide_out
+	ldr r0, [sp, #128]
+	add r1, sp, #64
+	.rept 4
+	ldm r1!, {r2-r5}
+	stm r0!, {r2-r5}
+	.endr
+	.endm
+
+	.global fe_mul8_wide
+	.type fe_mul8_wide, %function
+	.thumb_func
+	.align 2
+fe_mul8_wide:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	copy_ab
+	mul_product
+	wide_out
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe_mul8_wide, . - fe_mul8_wide
+
+	.global fe_sqr8_wide
+	.type fe_sqr8_wide, %function
+	.thumb_func
+	.align 2
+fe_sqr8_wide:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	copy_a
+	sqr_product
+	wide_out
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe_sqr8_wide, . - fe_sqr8_wide
+
+/* ---------------------------------------------------------------------------------------- */
+/* P-256, p = 2^256 - 2^224 + 2^192 + 2^96 - 1 (FIPS 186-4 D.1.2.3): the same 512-bit product
+ * and square, then the reduction of FIPS 186-4 Appendix D.2.3 in assembly: word w of
+ * s1 + 2 s2 + 2 s3 + s4 + s5 - d1 - d2 - d3 - d4 summed into a signed two-word accumulator
+ * (r1:r0, r1 signed; r2 = 0), the top word folded twice with
+ * 2^256 = 2^224 - 2^192 - 2^96 + 1 (mod p), then one masked subtraction of p: the steps of
+ * fe.h's p256_reduce, and like it canonical and branch-free. */
+
+/* pterm k, n, op: add (op = 1) or subtract (op = 0) n times T_k (at [sp, #64 + 4k]) */
+	.macro pterm k, n, op
+	ldr r3, [sp, #(64 + 4 * \k)]
+	.rept \n
+	.if \op
+	adds r0, r3
+	adcs r1, r2
+	.else
+	subs r0, r3
+	sbcs r1, r2
+	.endif
+	.endr
+	.endm
+
+/* pend w: R_w = the accumulator's low word (to [sp, #4w]); the accumulator shifts down 32
+ * bits, keeping its sign */
+	.macro pend w
+	str r0, [sp, #(4 * \w)]
+	movs r0, r1
+	asrs r1, r1, #31
+	.endm
+
+/* pfold: R (at [sp, #0..28]) += top * (2^224 - 2^192 - 2^96 + 1) for the signed top in r4;
+ * the new top goes to r4. */
+	.macro pfold
+	asrs r5, r4, #31		@ top's sign word
+	movs r0, r4
+	movs r1, r5			@ + top at word 0
+	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [sp, #(4 * \w)]
+	adds r0, r3
+	adcs r1, r2
+	.if \w == 3 || \w == 6
+	subs r0, r4			@ - top at words 3 and 6
+	sbcs r1, r5
+	.endif
+	.if \w == 7
+	adds r0, r4			@ + top at word 7
+	adcs r1, r5
+	.endif
+	str r0, [sp, #(4 * \w)]
+	.if \w < 7
+	movs r0, r1
+	asrs r1, r1, #31
+	.endif
+	.endr
+	movs r4, r1
+	.endm
+
+/* p256_reduce_T: R = T mod p for T at [sp, #64..127], written to the result pointer saved at
+ * [sp, #128]; [sp, #0..63] (the operand copies) are reused. */
+	.macro p256_reduce_T
+	movs r0, #0
+	movs r1, #0
+	movs r2, #0
+	@ word 0: c0 + c8 + c9 - c11 - c12 - c13 - c14
+	pterm 0, 1, 1
+	pterm 8, 1, 1
+	pterm 9, 1, 1
+	pterm 11, 1, 0
+	pterm 12, 1, 0
+	pterm 13, 1, 0
+	pterm 14, 1, 0
+	pend 0
+	@ word 1: c1 + c9 + c10 - c12 - c13 - c14 - c15
+	pterm 1, 1, 1
+	pterm 9, 1, 1
+	pterm 10, 1, 1
+	pterm 12, 1, 0
+	pterm 13, 1, 0
+	pterm 14, 1, 0
+	pterm 15, 1, 0
+	pend 1
+	@ word 2: c2 + c10 + c11 - c13 - c14 - c15
+	pterm 2, 1, 1
+	pterm 10, 1, 1
+	pterm 11, 1, 1
+	pterm 13, 1, 0
+	pterm 14, 1, 0
+	pterm 15, 1, 0
+	pend 2
+	@ word 3: c3 + 2 c11 + 2 c12 + c13 - c15 - c8 - c9
+	pterm 3, 1, 1
+	pterm 11, 2, 1
+	pterm 12, 2, 1
+	pterm 13, 1, 1
+	pterm 15, 1, 0
+	pterm 8, 1, 0
+	pterm 9, 1, 0
+	pend 3
+	@ word 4: c4 + 2 c12 + 2 c13 + c14 - c9 - c10
+	pterm 4, 1, 1
+	pterm 12, 2, 1
+	pterm 13, 2, 1
+	pterm 14, 1, 1
+	pterm 9, 1, 0
+	pterm 10, 1, 0
+	pend 4
+	@ word 5: c5 + 2 c13 + 2 c14 + c15 - c10 - c11
+	pterm 5, 1, 1
+	pterm 13, 2, 1
+	pterm 14, 2, 1
+	pterm 15, 1, 1
+	pterm 10, 1, 0
+	pterm 11, 1, 0
+	pend 5
+	@ word 6: c6 + c13 + 3 c14 + 2 c15 - c8 - c9
+	pterm 6, 1, 1
+	pterm 13, 1, 1
+	pterm 14, 3, 1
+	pterm 15, 2, 1
+	pterm 8, 1, 0
+	pterm 9, 1, 0
+	pend 6
+	@ word 7: c7 + c8 + 3 c15 - c10 - c11 - c12 - c13
+	pterm 7, 1, 1
+	pterm 8, 1, 1
+	pterm 15, 3, 1
+	pterm 10, 1, 0
+	pterm 11, 1, 0
+	pterm 12, 1, 0
+	pterm 13, 1, 0
+	str r0, [sp, #28]
+	movs r4, r1			@ the top word, in [-4, 6]
+	pfold				@ top now -1, 0 or 1
+	pfold				@ top 0: R below 2^256 < 2p
+	@ D = R + 2^256 - p (words 1, 0, 0, -1, -1, -1, -2, 0) to [sp, #32..60]: carry = R >= p
+	movs r6, #0
+	mvns r6, r6			@ 0xffffffff
+	movs r7, #1
+	mvns r7, r7			@ 0xfffffffe
+	ldr r3, [sp, #0]
+	adds r3, #1
+	str r3, [sp, #32]
+	.irp w, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [sp, #(4 * \w)]
+	.if \w < 3 || \w == 7
+	adcs r3, r2
+	.elseif \w == 6
+	adcs r3, r7
+	.else
+	adcs r3, r6
+	.endif
+	str r3, [sp, #(32 + 4 * \w)]
+	.endr
+	sbcs r5, r5			@ 0 when R >= p, else -1
+	mvns r5, r5			@ all ones: take D
+	ldr r0, [sp, #128]
+	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
+	ldr r3, [sp, #(4 * \w)]
+	ldr r4, [sp, #(32 + 4 * \w)]
+	eors r4, r3
+	ands r4, r5
+	eors r3, r4
+	str r3, [r0, #(4 * \w)]
+	.endr
+	.endm
+
+/* void fe_p256_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) and
+ * void fe_p256_sqr(uint32_t r[8], const uint32_t a[8]): canonical inputs and results */
+	.global fe_p256_mul
+	.type fe_p256_mul, %function
+	.thumb_func
+	.align 2
+fe_p256_mul:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	copy_ab
+	mul_product
+	p256_reduce_T
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe_p256_mul, . - fe_p256_mul
+
+	.global fe_p256_sqr
+	.type fe_p256_sqr, %function
+	.thumb_func
+	.align 2
+fe_p256_sqr:
+	push {r4-r7, lr}
+	sub sp, #132
+	str r0, [sp, #128]
+	copy_a
+	sqr_product
+	p256_reduce_T
+	add sp, #132
+	pop {r4-r7, pc}
+	.size fe_p256_sqr, . - fe_p256_sqr

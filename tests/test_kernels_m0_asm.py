@@ -1,0 +1,131 @@
+"""bignum/m0_asm: the hand-written ARMv6-M GF(2^255 - 19) assembly (m0_asm/fe25519.S) against
+Python integers on operands that reach every carry of its chains, on the cores it is meant for
+(Cortex-M0+, Cortex-M0, and the Cortex-M3, where its MULS-only multiplication is the
+constant-time one). The whole X25519 ladder over it is checked against `cryptography` by
+test_kernels_pubkey.py's per-variant tests."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+
+import pytest
+
+from cortexm_emu import Buffer
+from refbench.kernels import catalog
+from refbench.kernels.harness import KernelHarness
+from refbench.kernels.references import FIELDS
+
+P = FIELDS["25519"][0]
+
+
+@cache
+def harness(core: str) -> KernelHarness:
+    return KernelHarness("bignum", "m0_asm", core)
+
+
+def le(x: int) -> bytes:
+    return x.to_bytes(32, "little")
+
+
+def call(h: KernelHarness, function: str, *operands: int) -> int:
+    result = h.machine.call(function, Buffer(bytes(32), "r"), *(Buffer(le(x)) for x in operands))
+    return int.from_bytes(result.buffer("r"), "little")
+
+
+def operands() -> list[int]:
+    """0, 1, word and half-word boundaries (the 16x16 splits), values at and next to p, all-ones
+    limbs below p, single top bits, and seeded random ones."""
+    edge = [0, 1, 2, 19, 0xffff, 0x10000, 2**32 - 1, 2**64 - 1, 2**224, 2**254, 2**255 - 20, P - 1, P - 2,
+            P - 19, P - 38, (2**255 - 1) // 3, 2**128 - 1, P - 2**128, 121666, (P - 1) // 2,
+            int("ffff0000" * 8, 16) % P, int("0000ffff" * 8, 16)]
+    return edge + [int.from_bytes(hashlib.shake_256(f"m0 asm {i}".encode()).digest(32), "little") % P
+                   for i in range(20)]
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m0", "m3"])
+def test_m0_asm_fe25519_equals_python(core):
+    """mul, sqr, add, sub and mul-by-a24 give the canonical residue for products near 2^510,
+    sums near 2p and differences near -p; cswap swaps exactly when told to."""
+    h = harness(core)
+    values = operands()
+    for i, a in enumerate(values):
+        assert call(h, "fe25519_sqr", a) == a * a % P, hex(a)
+        assert call(h, "fe25519_mul_a24", a) == a * 121665 % P, hex(a)
+        for b in values[i::4]:
+            assert call(h, "fe25519_mul", a, b) == a * b % P, (hex(a), hex(b))
+            assert call(h, "fe25519_add", a, b) == (a + b) % P, (hex(a), hex(b))
+            assert call(h, "fe25519_sub", a, b) == (a - b) % P, (hex(a), hex(b))
+            assert call(h, "fe25519_sub", b, a) == (b - a) % P, (hex(a), hex(b))
+    a, b = values[-1], values[-2]
+    for swap in (0, 1):
+        result = h.machine.call("fe25519_cswap", Buffer(le(a), "a"), Buffer(le(b), "b"), swap)
+        got = (int.from_bytes(result.buffer("a"), "little"), int.from_bytes(result.buffer("b"), "little"))
+        assert got == ((b, a) if swap else (a, b))
+
+
+def test_m0_asm_is_built_for_every_core_and_switches_the_field_code_in():
+    """The variant lists no cores (ARMv6-M code runs on every later core) and defines
+    FE25519_ASM and FE_P256_MUL_ASM, the guards of fe.h and x25519.h that declare the assembly
+    functions."""
+    variant = catalog.family("bignum").variants["m0_asm"]
+    assert variant.defines == ("FE25519_ASM", "FE_P256_MUL_ASM")
+    assert any(s.endswith("m0_asm/fe25519.S") for s in map(str, variant.sources))
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_has_no_long_multiply_on_any_core(core):
+    """Built for the Cortex-M3 too, the variant multiplies with MUL/MULS (32-bit result) only: no
+    UMULL/UMLAL/SMULL, whose cycles on the M3 depend on the operands (Cortex-M3 TRM 100165_0201 Table 3-1)."""
+    import capstone
+    from elftools.elf.elffile import ELFFile
+
+    elf = catalog.build_variant(catalog.family("bignum").variant("m0_asm"), core).elf
+    with elf.open("rb") as f:
+        text = ELFFile(f).get_section_by_name(".text")
+        code, address = text.data(), text["sh_addr"]
+    cs = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
+    mnemonics = {insn.mnemonic for insn in cs.disasm(code, address)}
+    assert mnemonics & {"mul", "muls"}
+    assert not mnemonics & {"umull", "umlal", "umaal", "smull", "smlal"}
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_p256_product_equals_python(core):
+    """P-256 multiplication and squaring over the assembly's 512-bit product and square (and
+    the product alone) give the right values for operands at and next to p and words of all
+    ones, where every column of the product carries."""
+    p = FIELDS["p256"][0]
+    h = harness(core)
+    values = [0, 1, 2**32 - 1, p - 1, p - 2, 2**256 - 2**224 - 1, 2**255, 2**192 - 1, p - 2**96,
+              int("ffffffff" * 4 + "00000000" * 4, 16) % p, int("00000000ffffffff" * 4, 16)]
+    values += [int.from_bytes(hashlib.shake_256(f"m0 asm p256 {i}".encode()).digest(32), "little") % p
+               for i in range(10)]
+    for i, a in enumerate(values):
+        assert call(h, "fe_p256_sqr", a) == a * a % p, hex(a)
+        wide = h.machine.call("fe_sqr8_wide", Buffer(bytes(64), "t"), Buffer(le(a)))
+        assert int.from_bytes(wide.buffer("t"), "little") == a * a, hex(a)
+        for b in values[i::3]:
+            assert call(h, "fe_p256_mul", a, b) == a * b % p, (hex(a), hex(b))
+            wide = h.machine.call("fe_mul8_wide", Buffer(bytes(64), "t"), Buffer(le(a)), Buffer(le(b)))
+            assert int.from_bytes(wide.buffer("t"), "little") == a * b, (hex(a), hex(b))
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_fe25519_results_at_the_ends_of_the_field(core):
+    """Products whose residue is 0, 1, 18, 19, 20, p - 20, p - 19 or p - 1, and sums from p - 1
+    to 2p - 2: the last pass's choice between S - 19 and S - 2^255 (S + 19 q, S - 2^255 q for
+    the sum) at its edges, for seeded operands."""
+    h = harness(core)
+    for i in range(8):
+        a = int.from_bytes(hashlib.shake_256(f"m0 asm edge {i}".encode()).digest(32), "little") % (P - 1) + 1
+        for target in (0, 1, 18, 19, 20, P - 20, P - 19, P - 1):
+            b = target * pow(a, -1, P) % P
+            assert call(h, "fe25519_mul", a, b) == target, (hex(a), hex(b))
+            assert call(h, "fe25519_mul_a24", b) == b * 121665 % P, hex(b)
+        # sums from p - 1 to 2^255 + 19 (the carry of S + 19 into bit 255) and differences near 0
+        for total in (P - 1, P, P + 1, P + 18, 2**255 - 1, 2**255, 2**255 + 19, 2 * P - 2):
+            b = total - a if 0 <= total - a < P else total - (P - 1)
+            c = total - b
+            assert call(h, "fe25519_add", c, b) == total % P, (hex(c), hex(b))
+            assert call(h, "fe25519_sub", c, c) == 0 and call(h, "fe25519_sub", b, c) == (b - c) % P
