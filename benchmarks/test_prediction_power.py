@@ -1,4 +1,4 @@
-"""The power of rule e on the built-in pages (issue 27 item 6): the share of emulated figures that
+"""The power of the emulator rule on the built-in pages (issue 27 item 6): the share of emulated figures that
 would be flagged (suspicious or inconsistent) if each were printed 0.5, 2 or 5 times its cost, per
 algorithm family (:mod:`refbench.sanity.mutation`), from one report's measurements. What
 pytest-benchmark times is the re-judging (pure); the table is in ``extra_info`` and printed.

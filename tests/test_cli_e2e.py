@@ -24,7 +24,7 @@ from cortexm_emu.toolchain import build
 from refbench.published.normalise import unit_bytes
 from refbench.sanity import VERDICTS
 
-#: A selection of ``refbench sanity`` with one software figure that rule e emulates: MD5 on the
+#: A selection of ``refbench sanity`` with one software figure that the emulator rule emulates: MD5 on the
 #: STM32WL33 (Cortex-M0+ at 64 MHz, the cheapest board to emulate; two MD5 variants).
 SANITY_BOARD = "WL33"
 SANITY_ALGORITHM = "MD5"

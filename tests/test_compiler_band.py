@@ -1,4 +1,4 @@
-"""The compiler allowance of rule e: a figure built with a compiler we cannot run is allowed each
+"""The compiler allowance of the emulator rule: a figure built with a compiler we cannot run is allowed each
 variant's measured spread between our two compilers (stated here, not measured: the tests set the
 band table), instead of the fixed SAME_WORK_TOLERANCE; the reason says so."""
 

@@ -1,4 +1,4 @@
-"""Rule e (``emulator``) and rule d's gap explanation (``cross-board``) as pure functions of the
+"""The emulator rule (``emulator``) and the cross-board rule's gap explanation (``cross-board``) as pure functions of the
 plan and the measurements.
 
 Verdicts are tested on synthetic figures with stated numbers, against stated emulated ranges: a
@@ -196,7 +196,7 @@ def test_switched_off_runs_no_kernel():
     e = report.emulations[figure.id]
     assert e.status == "not emulated" and e.finding is None and executor.ran == [] and report.measurements == {}
     assert not any(f.rule == "emulator" for f in report.judgements[0].findings)
-    assert "rule e switched off 1" in summary(report.emulations)
+    assert "the emulator rule switched off 1" in summary(report.emulations)
 
 
 def test_progress_is_reported_for_each_measurement():
@@ -210,7 +210,7 @@ def test_progress_is_reported_for_each_measurement():
 
 
 def test_each_measurement_runs_once_per_report():
-    """Two figures of the same work (and rule d's pair and rule f's section over them) share one
+    """Two figures of the same work (and the cross-board rule's pair and the section-clock rule's section over them) share one
     executor call with each distinct job once."""
     a, b = with_cycles_per_byte(L4, "syn-once-a", 52.0), with_cycles_per_byte(L4, "syn-once-b", 60.0)
     context, executor = stated_context(STATED)
@@ -230,7 +230,7 @@ def test_library_callers_run_in_process_and_the_command_uses_local_processes(mon
         SanityContext.local()
 
 
-# --- rule d: the memory configurations that reproduce a gap between two boards -------------------------
+# --- the cross-board rule: the memory configurations that reproduce a gap between two boards -------------------------
 
 
 def _emulation(figure_id: str, board: str, points: dict[str, float]) -> Emulation:
@@ -269,7 +269,7 @@ def test_a_gap_beyond_the_emulation_on_the_side_of_an_unbounded_board_is_explain
     verdict, text = explain_gap(a, ea, b, eb, 5.0)
     assert verdict == "explained" and "but the slow side of STM32H753ZI is not bounded" in text
     assert "APPROXIMATIONS.md 46, 47, 48" in text and "anywhere in 0.67.. (no upper limit)" in text
-    assert "Tested: each figure's fast side (rule e)" in text
+    assert "Tested: each figure's fast side (the emulator rule)" in text
     # A faster than its fastest configuration against B's slowest allows (100 / 150 = 0.67): still suspicious.
     verdict, text = explain_gap(a, ea, b, eb, 0.2)
     assert verdict == "suspicious"
@@ -278,7 +278,7 @@ def test_a_gap_beyond_the_emulation_on_the_side_of_an_unbounded_board_is_explain
     assert explain_gap(a, ea, b, eb, 0.2)[0] == "explained"
 
 
-#: A synthetic pair for rule d: the same wolfSSL build on the STM32L4A6 (80 MHz) and the STM32WB55
+#: A synthetic pair for the cross-board rule: the same wolfSSL build on the STM32L4A6 (80 MHz) and the STM32WB55
 #: (64 MHz); the L4 figure states 100 c/B, the WB55 one 50 c/B: a published ratio of 2.
 PAIR = [with_cycles_per_byte(L4, "syn-pair-l4", 100.0),
         with_cycles_per_byte(synthetic(L4, "syn-pair-wb55", part="STM32WB55", board="P-NUCLEO-WB55", clock_mhz=64.0,
@@ -310,7 +310,7 @@ def _findings(report, figure_id):
 
 def test_a_filter_never_changes_a_verdict():
     """Issue 27 item 4: a report scoped to some figures judges each of them exactly as the full
-    report does -- the kernels run for every figure their rules compare them with (rule d's
+    report does -- the kernels run for every figure their rules compare them with (the cross-board rule's
     partner on the other board, the rest of their section) -- and still runs nothing for a figure
     no selected rule looks at."""
     rate = by_variant_and_kind(VARIANTS, KINDS, boards={"stm32l4a6zg": 2.0, "stm32wb55rg": 1.0,

@@ -137,7 +137,7 @@ def test_wolfcrypt_log_on_a_generic_part_gets_the_emulated_verdicts(tmp_path, ca
     fast, slow = out[f"{log}:6"], out[f"{log}:7"]
     assert fast["cycles_per_byte"] == pytest.approx(170e6 / (100 * 1024 * 1024))
     assert slow["cycles_per_byte"] == pytest.approx(170e6 / (50 * 1024))
-    # rule e ran on the stated memory system: no cache, prefetch on, each profiled M4 flash read width
+    # The emulator rule ran on the stated memory system: no cache, prefetch on, each profiled M4 flash read width
     widths = flash_line_widths("m4")
     for j in (fast, slow):
         assert j["emulation"] == "emulated" and j["emulated_board"].startswith("unprofiled-m4")
@@ -202,7 +202,7 @@ PUBLIC_KEY = {"ECDSA", "ECDH", "ECC", "SM2", "Ed25519", "Ed448", "X25519", "X448
 def test_wolfssl_page_section_fed_back_as_a_log_gives_the_built_in_verdicts(tmp_path, caches):
     """The STM32G071RB section of the wolfSSL page, printed as wolfCrypt 5.6.0 prints it and judged
     with the board named, gets the built-in figures' verdicts, rule by rule and range by range
-    (rule e included: same kernels, same board, same configurations)."""
+    (the emulator rule included: same kernels, same board, same configurations)."""
     (key, section), = [(k, g) for k, g in _page_blocks().items() if k[0].startswith("STM32G071RB") and len(g) > 2]
     log = tmp_path / "g071.log"
     log.write_text(render_wolfcrypt_log(section), encoding="utf-8")

@@ -112,7 +112,7 @@ def stated_bands(monkeypatch):
 
 
 def _emulated(figures, cycles_per_byte: list[float], core: str) -> dict[str, Emulation]:
-    """Rule e's emulation of each figure: one variant of kernel k (its compiler band stated in
+    """The emulator rule's emulation of each figure: one variant of kernel k (its compiler band stated in
     BANDS) in one configuration, at the stated c/B."""
     return {f.id: Emulation(f.id, "emulated", "", core=core, variants=(
         VariantResult("k", "v", "op", int(c * 1000), c, True, "", "cfg"),)) for f, c in zip(figures, cycles_per_byte)}

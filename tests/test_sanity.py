@@ -6,7 +6,7 @@ no kernel. Every verdict is asserted on synthetic figures whose numbers the test
 published figure lends its page context: source, library, part); the published figures are
 judged as a whole only for what does not depend on their values (every figure gets a verdict
 and reasons, every rule fires somewhere). tests/test_emulated_rule.py and tests/test_report.py
-test rule e and the emulated parts of the report.
+test the emulator rule and the emulated parts of the report.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Rule f (``section-clock``) on synthetic figures with stated emulated ranges: the factor
 arithmetic and when the rule speaks. The figures state their rates, the ranges are written in
-the tests; no kernel runs. Through the pipeline, rule f reads the same emulations as rule e."""
+the tests; no kernel runs. Through the pipeline, the section-clock rule reads the same emulations as the emulator rule."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """The verdict vocabulary (``untested`` apart from ``consistent``), what each finding tested, and
 section findings reported once in every format. Synthetic figures with stated numbers; no kernel
-runs (rule e is off)."""
+runs (the emulator rule is off)."""
 
 from __future__ import annotations
 

@@ -46,9 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "sanity",
         help="check the published figures: arithmetic, board, invariants, cross-board, emulated kernels",
         description=(
-            "Apply the sanity rules (arithmetic, board, invariants, cross-board; rule e: the kernels "
+            "Apply the sanity rules (arithmetic, board, invariants, cross-board; the emulator rule: the kernels "
             "run on the figure's board in each memory configuration; the peripheral rule for hardware figures; "
-            "rule f: a section's clock) to every published figure and print figure, "
+            "the section-clock rule: a section's clock) to every published figure and print figure, "
             "published value, normalised value, verdict (untested: no rule tested the value; consistent, explained, "
             "suspicious, inconsistent) and the reasons, numbers included; a finding about a whole section is printed "
             "once at the top with its figures (json: top-level findings, each figure listing its finding ids). Verdicts are findings: the exit status is 0 whenever the "
@@ -74,8 +74,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--only", action="append", metavar="VERDICT",
                         help=f"only figures with this verdict ({', '.join(VERDICTS)}); repeatable")
     parser.add_argument("--no-emulator", action="store_true",
-                        help="switch rule e off: run no kernel (seconds, even from empty caches); every software "
-                             "figure is then 'not emulated' and rule d reports gaps without the emulated configurations "
+                        help="switch the emulator rule off: run no kernel (seconds, even from empty caches); every software "
+                             "figure is then 'not emulated' and the cross-board rule reports gaps without the emulated configurations "
                              "(hardware figures still meet the peripheral rule)")
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT",
                         help="run the measurements the cache does not answer on a Dask cluster (needs "
@@ -138,7 +138,7 @@ def _select(args: argparse.Namespace, sources: list[str] | None, read_out: list[
         problem = _validate(args, figures)
         if problem:
             return problem
-        # Rules see every figure (partners on other boards); rule e runs kernels for the selected ones.
+        # Rules see every figure (partners on other boards); the emulator rule runs kernels for the selected ones.
         chosen = [f for f in figures if figure_selected(f, source=sources, board=args.board, algorithm=args.algorithm)]
         return figures, load_parts(), {f.id for f in chosen}, {}
     problem = check_options(args)

@@ -1,6 +1,6 @@
 """What a user says of the library build (``--option NAME[=VALUE]``, repeatable), in the
 library's own option names (``build_options.toml``), put in the words the sanity rules read:
-the figure's ``math`` and ``asm``, the kernel option rule e compares (carried in the figure's
+the figure's ``math`` and ``asm``, the kernel option the emulator rule compares (carried in the figure's
 ``config`` as ``built with NAME, ...``, read by :func:`stated_kernel_options`), or only its
 notes. And which algorithms follow a stated crypto peripheral because the library's driver
 calls it for them (``[[follower]]``: wolfSSL's GMAC is its AES-GCM).
@@ -121,7 +121,7 @@ def build_fields(stated: tuple[str, ...], library: str) -> BuildFields:
         written = o.name + (f"={value}" if value is not None else "")
         effect = (f"math '{math}'" if o.math and math and o.math in math else f"math: {o.math} outranked"
                   if o.math else f"assembly '{o.asm}'" if o.asm else
-                  f"{o.kernel} kernel option (rule e compares that variant)" if o.kernel else o.notes)
+                  f"{o.kernel} kernel option (the emulator rule compares that variant)" if o.kernel else o.notes)
         said.append(f"{written} ({effect})")
     if other:
         said.append(f"not applied (options of another library): {', '.join(other)}")

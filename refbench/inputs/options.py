@@ -53,7 +53,7 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                             "default clock, the part maximum unless its profile names another, said so)")
     group.add_argument("--wait-states", type=int, metavar="N",
                        help="with --core: flash wait states per read at --clock (your reference manual's latency "
-                            "table); without it rule e runs no kernel")
+                            "table); without it the emulator rule runs no kernel")
     group.add_argument("--cache", default="unknown", metavar="on|off|unknown",
                        help="with --input: instruction/data cache (ART, ICACHE) on, off, or unknown (default: every "
                             "setting runs)")
@@ -66,11 +66,11 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--compiler", metavar="TEXT", help="with --input: the compiler that built the benchmark")
     group.add_argument("--options", dest="build_options", metavar="FLAGS",
                        help="with --input: the optimisation level, written --options=-O2 (-Os, -O2 or -O3: the level "
-                            "the kernels are built at for rule e; any other is refused, not dropped)")
+                            "the kernels are built at for the emulator rule; any other is refused, not dropped)")
     group.add_argument("--option", dest="build", action="append", metavar="NAME[=VALUE]",
                        help="with --input: a library build option the benchmark was built with, in the library's "
                             f"own name (repeatable): {_option_names()}. Each sets what the rules read (the math "
-                            "library, the assembly, the kernel variant rule e compares) or, where no rule reads it, "
+                            "library, the assembly, the kernel variant the emulator rule compares) or, where no rule reads it, "
                             "is kept in every figure's notes (refbench/inputs/build_options.toml)")
     group.add_argument("--hardware", action="append", metavar="WHAT",
                        help=f"with --input: crypto hardware the run used, comma-separated or repeated: a peripheral "
@@ -112,7 +112,7 @@ def check_options(args: argparse.Namespace) -> str | None:
 
 
 def check_level(text: str | None) -> None:
-    """``ValueError`` unless ``--options`` names a level the kernels are built at for rule e
+    """``ValueError`` unless ``--options`` names a level the kernels are built at for the emulator rule
     (``workloads.toml [build] opt_of_options``): a level it does not know would be dropped, and
     every level compared, without a word."""
     from refbench.sanity.workloads import WORKLOADS

@@ -6,7 +6,7 @@
                  "lines": [...], "emulation": "...", "power": {...}, "power_lines": [...]},
      "findings": [{"id": "S1", "rule", "verdict", "tests", "scope", "message", "figures": [ids],
                    "sections": [...]}, ...],
-     "figures": [{figure fields, "verdict", "tested", "reasons", rule e's fields (with "predicted",
+     "figures": [{figure fields, "verdict", "tested", "reasons", the emulator rule's fields (with "predicted",
                   "band_low", "band_high", "ratio", "band_terms", "hypotheses"),
                   "findings": ["S1", "F12", ...]}, ...]}
 

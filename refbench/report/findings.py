@@ -1,7 +1,7 @@
 """The findings of a sanity report, each once, with the figures it is about.
 
 Rules give findings per figure; a finding about a pair (two figures that should agree) or about
-a whole published section (``scope="section"``: the stated clock above the part maximum, rule f's
+a whole published section (``scope="section"``: the stated clock above the part maximum, the section-clock rule's
 section clock) is attached to every figure it concerns. :func:`index_findings` gathers equal
 findings into one :class:`ReportFinding` with an id (``S1``, ``S2``... for section findings, ``F1``,
 ``F2``... for the others, in the order of their first figure) and keeps, for each figure, the ids

@@ -19,7 +19,7 @@ which a reader filters by verdict, board, source and library (a few lines of pla
 the page, nothing loaded from elsewhere). A section finding is referred to by its id in the rows.
 
 Nothing here computes a number shown to the reader: the values come from the judgements
-(:mod:`refbench.sanity`) and rule e's emulations (:mod:`refbench.sanity.emulation`).
+(:mod:`refbench.sanity`) and the emulator rule's emulations (:mod:`refbench.sanity.emulation`).
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@
    (:mod:`refbench.sanity.memory_configs`) -> jobs;
 2. measure (:mod:`refbench.sanity.executor`): jobs -> result cache -> executor -> measurements,
    each distinct job once per report;
-3. judge (pure): rule e ``emulator`` and the ``peripheral`` rule (:mod:`refbench.sanity.emulator_rule`),
+3. judge (pure): the emulator rule ``emulator`` and the ``peripheral`` rule (:mod:`refbench.sanity.emulator_rule`),
    the rules without emulator (:mod:`refbench.sanity.rules`, :mod:`refbench.sanity.invariants`),
-   rule d ``cross-board`` with the gap explanation (:mod:`refbench.sanity.cross_board`) and rule f
+   the cross-board rule ``cross-board`` with the gap explanation (:mod:`refbench.sanity.cross_board`) and the section-clock rule
    ``section-clock`` (:mod:`refbench.sanity.clock`), applied by :mod:`refbench.sanity.judging`.
 
 :func:`judge` runs the three stages with the settings of a :class:`SanityContext`; the library
@@ -35,7 +35,7 @@ __all__ = ["VERDICTS", "Finding", "Judgement", "SanityContext", "SanityReport", 
 
 @dataclass(frozen=True)
 class SanityReport:
-    """The judgements (one per figure, in order), rule e's emulations of the figures in scope, the
+    """The judgements (one per figure, in order), the emulator rule's emulations of the figures in scope, the
     plan, and every distinct measurement (each ran, or came from the cache, once)."""
 
     judgements: list[Judgement]

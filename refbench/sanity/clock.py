@@ -5,7 +5,7 @@ which they would fall inside their emulated ranges?
 Every figure of a section (one table of one page: one board, one build) ran at one clock.
 A published rate converts to cycles per byte at the stated clock; at a clock k times higher
 the same rate is k times more cycles per byte. For each emulated figure i with published
-p_i and emulated range [lo_i, hi_i] (rule e, at the stated clock), the factors k with
+p_i and emulated range [lo_i, hi_i] (the emulator rule, at the stated clock), the factors k with
 lo_i <= k * p_i <= hi_i form an interval; the rule takes the k >= 1, up to the part maximum
 over the stated clock, that the most figures share, and reports how many figures it puts
 inside against how many the stated clock does.
@@ -121,7 +121,7 @@ def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
                        emulations: dict[str, Emulation]) -> list[tuple[str, Finding]]:
     """One finding per faster-than-every-variant figure of each section where a single clock up
     to the part maximum would put most of the section's figures inside their emulated ranges
-    (``emulations``: rule e's, by figure id; a figure without one is left out)."""
+    (``emulations``: the emulator rule's, by figure id; a figure without one is left out)."""
     sections: dict[tuple[str, str], list[tuple[Figure, Emulation]]] = defaultdict(list)
     for f in figures:
         e = emulations.get(f.id)

@@ -1,13 +1,13 @@
 """The settings of one sanity report, passed explicitly from the caller to every stage.
 
-:class:`SanityContext` says whether rule e runs kernels (``emulator``), for which figures
+:class:`SanityContext` says whether the emulator rule runs kernels (``emulator``), for which figures
 (``scope``), who hears about progress, which executor runs the jobs the result cache does not
 answer, and which cache that is. Library callers get an in-process executor by default (spawned
 processes re-import the caller's main module); :meth:`SanityContext.local` gives the command's
 choice: one local process per usable CPU, or ``$REFBENCH_WORKERS``.
 
 How a figure gets its machine: a built-in page's figure names its part, whose board profile
-rule e runs (:func:`refbench.sanity.plan.board_of`). A figure read from a user's own input
+the emulator rule runs (:func:`refbench.sanity.plan.board_of`). A figure read from a user's own input
 (:mod:`refbench.inputs`) gets the machine its :class:`~refbench.inputs.Assumptions` state:
 ``SanityContext.machines`` maps its id to a :class:`StatedMachine` -- a board profile with the
 stated cache/prefetch settings, or a generic part (:class:`~refbench.sanity.memory_configs.GenericPart`:
@@ -40,9 +40,9 @@ from refbench.sanity.verdicts import Finding
 class SanityContext:
     """Emulator on/off, scope, progress, executor and result cache of one report."""
 
-    #: False: rule e runs no kernel ("not emulated"; rule d reports gaps without emulation)
+    #: False: the emulator rule runs no kernel ("not emulated"; the cross-board rule reports gaps without emulation)
     emulator: bool = True
-    #: ids of the figures rule e runs kernels for; None: every figure judged
+    #: ids of the figures the emulator rule runs kernels for; None: every figure judged
     scope: frozenset[str] | None = None
     #: ``progress(done, total, label)`` after each measurement
     progress: ProgressCallback | None = None
@@ -76,7 +76,7 @@ class SanityContext:
         return self.executor.workers
 
     def in_scope(self, figure_id: str) -> bool:
-        """True when rule e runs kernels for figure ``figure_id``."""
+        """True when the emulator rule runs kernels for figure ``figure_id``."""
         return self.scope is None or figure_id in self.scope
 
 

@@ -2,7 +2,7 @@
 memory configurations that reproduce a gap between them in emulation.
 
 :func:`rule_cross_board` compares the published costs; beyond CROSS_BOARD_TOLERANCE a pair is
-suspicious unless an explainer says more. :func:`explain_gap` is that explainer over rule e's
+suspicious unless an explainer says more. :func:`explain_gap` is that explainer over the emulator rule's
 emulations (pure): the same kernel variant on both boards, in some pair of their memory
 configurations, reproduces the published ratio (explained, naming the variant and both
 configurations) or does not (the closest pair is named; suspicious). :func:`gap_explainer`
@@ -45,7 +45,7 @@ GapExplainer = Callable[[Figure, Figure, float], tuple[Verdict, str] | None]
 def rule_cross_board(figures: list[Figure], parts: dict[str, Part], explain_gap: GapExplainer | None = None) -> Result:
     """Rule d (``cross-board``): the same library build on two boards of the same core family needs
     the same cycles per byte (or per operation) within CROSS_BOARD_TOLERANCE. For a pair beyond
-    it, ``explain_gap(f, other, ratio)`` (rule e's emulations, :func:`gap_explainer`) may give
+    it, ``explain_gap(f, other, ratio)`` (the emulator rule's emulations, :func:`gap_explainer`) may give
     (verdict, text): the memory configurations that reproduce the gap in emulation, if any."""
     out: Result = []
     candidates = [f for f in value_figures(figures) if f.implementation == "software" and f.algorithm != "RNG"]
@@ -147,13 +147,13 @@ def _open_sides(a: Figure, ea: Emulation, b: Figure, eb: Emulation, ratio: float
             span = f"{low:.2f}" + (".. (no upper limit)" if high == math.inf else f"..{high:.2f}")
             return (f"but the slow side of {' and '.join(reasons)} is not bounded ({'; '.join(reasons.values())}): with "
                     f"{key[0]}/{key[1]} the ratio can lie anywhere in {span}, which holds the published {ratio:.2f}. "
-                    "Tested: each figure's fast side (rule e); not tested: how much slower the unmodelled path "
+                    "Tested: each figure's fast side (the emulator rule); not tested: how much slower the unmodelled path "
                     "makes either board, so this gap is not evidence against the page")
     return ""
 
 
 def gap_explainer(emulations: dict[str, Emulation]) -> GapExplainer:
-    """Rule d's explainer over a report's emulations: :func:`explain_gap` when both figures of the
+    """The cross-board rule's explainer over a report's emulations: :func:`explain_gap` when both figures of the
     pair were emulated, else None (a partner outside the report's scope, switched off, or not
     emulated)."""
 

@@ -1,4 +1,4 @@
-"""What rule e (``emulator``) found for each figure: the kernel variants' cycles in each memory
+"""What the emulator rule (``emulator``) found for each figure: the kernel variants' cycles in each memory
 configuration (:class:`VariantResult`), the figure's emulated range, position and explanation
 (:class:`Emulation`), their JSON fields, and the one-line summary the report prints."""
 
@@ -50,7 +50,7 @@ class VariantResult:
 
 @dataclass
 class Emulation:
-    """Rule e's view of one figure; ``status`` is emulated, not emulated yet, or hardware."""
+    """The emulator rule's view of one figure; ``status`` is emulated, not emulated yet, or hardware."""
 
     figure_id: str
     status: str
@@ -127,7 +127,7 @@ def summary(emulations: dict[str, Emulation]) -> str:
     for e in emulations.values():
         status[e.status] = status.get(e.status, 0) + 1
     positions = {p: sum(1 for e in emulations.values() if e.position == p) for p in ("inside", "faster", "slower")}
-    off = f"; rule e switched off {status['not emulated']}" if status.get("not emulated") else ""
+    off = f"; the emulator rule switched off {status['not emulated']}" if status.get("not emulated") else ""
     bounded = sum(1 for e in emulations.values() if e.hardware is not None and e.hardware.modelled)
     return (f"emulator ({MEMORY_NOTE}): {status.get('emulated', 0)} figures emulated "
             f"(inside the band of the build's prediction {positions['inside']}, faster than the band "

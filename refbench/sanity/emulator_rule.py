@@ -1,4 +1,4 @@
-"""Rule e (``emulator``): a prediction per published software figure, and the peripheral rule
+"""The emulator rule (``emulator``): a prediction per published software figure, and the peripheral rule
 (``peripheral``) for hardware figures. Pure: a function of the plan (:mod:`refbench.sanity.plan`)
 and the measurements (:mod:`refbench.sanity.executor`).
 
@@ -75,7 +75,7 @@ def _whole(x: float) -> str:
 
 
 def _judge(p: FigurePlan, results: list[VariantResult], published: float | None = None) -> Emulation:
-    """Rule e's verdict on one emulated figure from its variants' results (see the module doc);
+    """The emulator rule's verdict on one emulated figure from its variants' results (see the module doc);
     ``published``: judge this value instead of the figure's (the mutation test's scaled copies)."""
     f, target, board = p.figure, p.target, p.board
     unit = target.unit
@@ -231,7 +231,7 @@ def _variant_results(p: FigurePlan, measured: dict[MeasureJob, Measurement]) -> 
 
 
 def emulations(plan: Plan, measured: dict[MeasureJob, Measurement]) -> dict[str, Emulation]:
-    """Rule e's view of every figure of ``plan``, by figure id, from the measurements of its jobs
+    """The emulator rule's view of every figure of ``plan``, by figure id, from the measurements of its jobs
     (then :func:`section_shift` over the sections)."""
     out: dict[str, Emulation] = {}
     for p in plan.figures:
@@ -290,7 +290,7 @@ def one_sided_pubkey(p: PubkeyPlan, e: Emulation) -> Emulation:
     return replace(e, prediction=prediction, finding=Finding(RULE, "consistent", message, tests="bound"))
 
 
-#: A section is examined for a common shift from this many predicted figures (as rule f) ...
+#: A section is examined for a common shift from this many predicted figures (as the section-clock rule) ...
 SHIFT_MIN_FIGURES = 5
 #: ... and a hypothesis explains its flagged figures when it fits more than this share of them all.
 SHIFT_MIN_SHARE = 0.5

@@ -1,4 +1,4 @@
-"""Sanity rules c: algorithmic invariants between figures of one page.
+"""The invariant rules: algorithmic invariants between figures of one page.
 
 Each rule is ``rule(figures, parts) -> list[(figure_id, Finding)]``; the findings carry the
 names the report prints: ``aes-key-size``, ``ctr-symmetry``, ``sha-truncation``, ``sha3-rate``,

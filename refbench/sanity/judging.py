@@ -1,15 +1,15 @@
-"""Judge: every rule applied to the figures and rule e's emulations (pure, no measuring).
+"""Judge: every rule applied to the figures and the emulator rule's emulations (pure, no measuring).
 
 :data:`RULES` lists the rules that need no emulator, in the order the report applies them
-(rules a and b from :mod:`refbench.sanity.rules`, c from :mod:`refbench.sanity.invariants`,
+(the arithmetic and board rules from :mod:`refbench.sanity.rules`, the invariant rules from :mod:`refbench.sanity.invariants`,
 d from :mod:`refbench.sanity.cross_board`). :func:`judge_figures` applies them to every figure
-(rule d with the gap explainer over the emulations when the emulator is on), then adds each
-emulated figure's ``emulator`` or ``peripheral`` finding and rule f's ``section-clock`` findings. (A
-section whose figures fit another memory configuration together is rule e's evidence now:
+(the cross-board rule with the gap explainer over the emulations when the emulator is on), then adds each
+emulated figure's ``emulator`` or ``peripheral`` finding and the section-clock rule's ``section-clock`` findings. (A
+section whose figures fit another memory configuration together is the emulator rule's evidence now:
 :func:`refbench.sanity.emulator_rule.section_shift`.)
 
 The findings of :data:`SECTION_RULES` are about a whole published section (the stated clock
-against the part maximum, rule f's section clock): they get ``scope="section"`` here, and the
+against the part maximum, the section-clock rule's section clock): they get ``scope="section"`` here, and the
 report prints each once with its figures listed (:mod:`refbench.report.findings`).
 """
 
@@ -73,7 +73,7 @@ def _scoped(finding: Finding) -> Finding:
 def judge_figures(figures: list[Figure], parts: dict[str, Part], emulations: dict[str, Emulation],
                   emulator: bool = True) -> list[Judgement]:
     """One judgement per figure, in the figures' order. Every rule sees all ``figures`` (partners
-    on other boards); ``emulations`` are rule e's for the figures in the report's scope, and rule d
+    on other boards); ``emulations`` are the emulator rule's for the figures in the report's scope, and the cross-board rule
     explains a gap by emulation only when ``emulator`` is on and both figures have one."""
     judgements = {f.id: Judgement(f, normalise(f)) for f in figures}
     explain = gap_explainer(emulations) if emulator else None

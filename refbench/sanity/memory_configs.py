@@ -1,4 +1,4 @@
-"""The memory configurations rule e (``emulator``) runs a board in: which the board's profile
+"""The memory configurations the emulator rule (``emulator``) runs a board in: which the board's profile
 allows at a clock, and the label every message and JSON field uses for each.
 
 A configuration is data (board, clock, wait states, caches, prefetch, where code and constant
@@ -40,8 +40,8 @@ MEMORY_NOTE = ("memory: each board's flash wait states at the published clock, w
 
 ConfigKind = Literal["cache on", "cache off", "flash", "code in SRAM", "cache on, prefetch off", "prefetch only",
                      "tables in SRAM"]
-#: Configurations a board is normally benchmarked in (caches and prefetch on, code in flash): rule
-#: e's nearest explanation and rule d's gap reproduction prefer them to caches off or code in SRAM.
+#: Configurations a board is normally benchmarked in (caches and prefetch on, code in flash): the
+#: emulator rule's nearest explanation and the cross-board rule's gap reproduction prefer them to caches off or code in SRAM.
 DEFAULT_KINDS = frozenset({"cache on", "flash"})
 #: Names of the instruction/data caches in configuration labels, by cache kind of the profile.
 _CACHE_NAMES = {"art_icache": "ART", "art_dcache": "ART", "l1_icache": "L1 caches", "l1_dcache": "L1 caches",
@@ -240,7 +240,7 @@ _STATED = Citation("stated by the user for this run (refbench sanity --wait-stat
 
 def flash_line_widths(core: str) -> tuple[int, ...]:
     """The flash read widths (bits) of the profiled parts with core ``core`` (``cortexm_emu/boards``),
-    narrowest first: an unprofiled part's read width is not known, so rule e runs each documented one
+    narrowest first: an unprofiled part's read width is not known, so the emulator rule runs each documented one
     (a narrower read means more flash reads, each with the wait states: R1, R4). Every width of the
     profiles when none has this core."""
     boards = [load_board(name) for name in board_names()]
@@ -288,7 +288,7 @@ def generic_configurations(part: GenericPart) -> list[MemoryConfig]:
     Their kinds are those of a profiled board's configurations with the same effect: the cache-hit
     bound is ``cache on``, the flash timing ``prefetch only`` or ``cache off``.
 
-    Raises ``ValueError`` when the wait states were not stated (rule e's plan says so instead)."""
+    Raises ``ValueError`` when the wait states were not stated (the emulator rule's plan says so instead)."""
     if part.wait_states is None:
         raise ValueError(f"Invalid generic part ({part.text}): flash wait states not stated")
     clock, ws = float(part.clock_mhz), part.wait_states

@@ -1,4 +1,4 @@
-"""The power of rule e, measured: judge each emulated figure again with its published cost scaled
+"""The power of the emulator rule, measured: judge each emulated figure again with its published cost scaled
 (0.5, 2, 5: a misstated clock, a slower build, a wrong unit), from the same measurements, and
 count the figures flagged (``suspicious`` or ``inconsistent``) per algorithm family.
 
@@ -42,7 +42,7 @@ def scaled(f: Figure, factor: float) -> Figure:
 
 
 def rejudge(p: FigurePlan | PubkeyPlan, measured: Measurements, factor: float) -> Emulation:
-    """Rule e's emulation of plan ``p``'s figure with its cost times ``factor``."""
+    """The emulator rule's emulation of plan ``p``'s figure with its cost times ``factor``."""
     from refbench.sanity.emulator_rule import _judge, _variant_results, one_sided_pubkey
     from refbench.sanity.pubkey_plan import judge_pubkey
 

@@ -61,11 +61,11 @@ SAME_WORK_TOLERANCE = SAME_WORK.value
 #: Cross-board: the same C code built with the same compiler on the same core differs only
 #: through the memory system (flash wait states behind an ART/prefetch/cache, SRAM vs TCM,
 #: caches on or off). 25 % is the allowance this project states for that effect without a
-#: model of it; beyond it the pair needs a memory-system explanation (rule e's emulation can
+#: model of it; beyond it the pair needs a memory-system explanation (the emulator rule's emulation can
 #: supply or refute one, with the same 25 % between the emulated and the published ratio), so
 #: the pair is reported as suspicious, not inconsistent.
 CROSS_BOARD = Tolerance(0.25, "25 %", "stated",
-                        "memory-system effect allowed without a model; rule e's emulation explains or refutes a larger gap")
+                        "memory-system effect allowed without a model; the emulator rule's emulation explains or refutes a larger gap")
 CROSS_BOARD_TOLERANCE = CROSS_BOARD.value
 
 #: Cortex-M multiprecision arithmetic works on 32-bit words (ARMv7-M UMULL/UMLAL/UMAAL 32x32->64,

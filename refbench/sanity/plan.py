@@ -4,7 +4,7 @@ Pure: nothing is measured here. For each figure, :func:`make_plan` either plans 
 (:class:`FigurePlan`: the kernel target from :mod:`refbench.sanity.workloads`, the board and
 the clock it runs at, the memory configurations from :mod:`refbench.sanity.memory_configs`,
 every catalogue variant that computes the operation) or says why no kernel runs for it
-(:class:`Skipped`: a footprint, a hardware figure, rule e switched off, no kernel, no board
+(:class:`Skipped`: a footprint, a hardware figure, the emulator rule switched off, no kernel, no board
 profile, no timing model for the core). :meth:`Plan.jobs` lists every distinct measure job
 once, so each measurement runs once per report whatever the number of figures sharing it.
 
@@ -46,7 +46,7 @@ SkipStatus = Literal["not applicable", "hardware", "not emulated", "not emulated
 
 @dataclass(frozen=True)
 class Skipped:
-    """A figure no kernel runs for, with its rule e status and the reason (``profile``: its part
+    """A figure no kernel runs for, with its the emulator rule status and the reason (``profile``: its part
     file, with the crypto peripherals, for the peripheral rule of a hardware figure)."""
 
     figure: Figure
@@ -105,7 +105,7 @@ class Plan:
 
 
 def run_clock(board: Board, published_mhz: float) -> tuple[float, str]:
-    """The clock rule e runs ``board`` at for a figure published at ``published_mhz``, and a note
+    """The clock the emulator rule runs ``board`` at for a figure published at ``published_mhz``, and a note
     when that is not the published clock (above the part maximum: the maximum is used)."""
     if published_mhz > board.max_clock_mhz:
         return float(board.max_clock_mhz), (f"published clock {published_mhz:g} MHz exceeds the {board.part} maximum "
@@ -124,7 +124,7 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
                 timed_cores: Collection[str] = TIMED_CORES, stated: StatedMachine | None = None,
                 options: StatedOptions | None = None,
                 hashed_in_hardware: Collection[tuple[str, str]] = ()) -> FigurePlan | PubkeyPlan | Skipped:
-    """Figure ``f``'s plan (``emulator`` False: rule e switched off; ``timed_cores``: the cores with a
+    """Figure ``f``'s plan (``emulator`` False: the emulator rule switched off; ``timed_cores``: the cores with a
     timing model; ``stated``: the machine a user stated for it, None: its part's profile;
     ``options``: the build options the page names per section, which narrow the library's
     candidate variants, :mod:`refbench.sanity.libraries`; ``hashed_in_hardware``: the (source,
@@ -135,7 +135,7 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
         part = parts.get(f.part)
         return Skipped(f, "hardware", "", load_part_profile(part.board) if part else None)
     if not emulator:
-        return Skipped(f, "not emulated", "not emulated: rule e switched off for this report")
+        return Skipped(f, "not emulated", "not emulated: the emulator rule switched off for this report")
     if is_pubkey(f):
         return _plan_pubkey(f, parts, timed_cores, stated)
     if f.algorithm == "RNG" and (f.source, f.section) in hashed_in_hardware:
@@ -222,8 +222,8 @@ def _plan_pubkey(f: Figure, parts: dict[str, Part], timed_cores: Collection[str]
 
 def partner_key(f: Figure) -> tuple:
     """What the rules that compare figures pair on: the same build (library, version, options and
-    the section's configuration without its part name) on any part -- rule d (cross-board), rule d2
-    (library-ratio) -- and every figure of the same section (rule f's section clock, rule e's
+    the section's configuration without its part name) on any part -- the cross-board rule, the library-ratio rule
+    -- and every figure of the same section (the section-clock rule's section clock, the emulator rule's
     section shift)."""
     config = re.sub(rf"^{re.escape(f.part)}\S*\s*", "", f.config)
     return (f.library, f.version, config, f.options)

@@ -154,7 +154,7 @@ def describe(r: VariantResult) -> str:
 
 
 def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emulation:
-    """Rule e's verdict on one public-key figure: inside the composed range (consistent), faster
+    """The emulator rule's verdict on one public-key figure: inside the composed range (consistent), faster
     than every candidate (explained when the page claims hardware; when it claims hand-written
     assembly or its library is closed, explained above the floor any code must pay and suspicious
     below it, :mod:`refbench.sanity.pubkey_floor`; suspicious otherwise) or slower

@@ -1,4 +1,4 @@
-"""Sanity rules a (arithmetic) and b (board): does a published figure agree with the numbers
+"""The arithmetic and board rules: does a published figure agree with the numbers
 printed next to it, and with the part it ran on?
 
 Every rule is a function ``rule(figures, parts) -> list[(figure_id, Finding)]``; each
@@ -8,8 +8,8 @@ finding carries the rule name the report prints (``arithmetic-rate``, ``arithmet
 (:mod:`refbench.sanity.numbers`); none was chosen by looking at which figures pass. Printed
 numbers carry their own resolution (half a unit in the last printed digit), which is added to
 a tolerance where a ratio of two printed numbers is compared (:func:`relative_resolution`).
-The algorithmic invariants (rules c) are in :mod:`refbench.sanity.invariants`, the cross-board
-rule d in :mod:`refbench.sanity.cross_board`, and every rule in the order the report applies
+The algorithmic invariants (the invariant rules) are in :mod:`refbench.sanity.invariants`, the cross-board
+rule in :mod:`refbench.sanity.cross_board`, and every rule in the order the report applies
 them in :data:`refbench.sanity.judging.RULES`.
 """
 

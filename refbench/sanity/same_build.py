@@ -1,4 +1,4 @@
-"""Invariants between figures of one library build (rules c, continued from
+"""Invariants between figures of one library build (the invariant rules, continued from
 :mod:`refbench.sanity.invariants`): what one build's figures say about each other.
 
 * ``same-code-path``: two sections of one page (one part, one library version) print the same

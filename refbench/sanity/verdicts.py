@@ -5,7 +5,7 @@ it tested (:data:`TESTS`): the figure's *value* (an invariant, another figure, t
 the peripheral's documented time), only the *arithmetic* of its row (amount = rate x time, the
 printed average against the printed count), or only its *context* (the stated clock, the claimed
 peripheral, against the part). A finding about a whole published section (its clock above the
-part maximum, rule f's section clock) carries ``scope="section"``: the report prints it once with
+part maximum, the section-clock rule's section clock) carries ``scope="section"``: the report prints it once with
 its figures listed.
 
 A figure's verdict is the worst of its findings, except that a figure whose value no rule tested

@@ -6,7 +6,7 @@ of AAD to GCM/CCM; ST CMOX times a message in chunks, or one final tag; CycloneC
 size (the steady state is measured). Those facts are data, with their sources, in
 ``workloads.toml``; this module reads them (:func:`load_workloads`) and maps a figure to a
 :class:`KernelTarget` (:func:`kernel_target`): the catalogue reference, key and AAD sizes, the
-message and chunk sizes, the optimisation level, and the notes every rule e (``emulator``)
+message and chunk sizes, the optimisation level, and the notes every emulator rule (``emulator``)
 message carries. :func:`operations_for` and :func:`calls_for` turn a target into catalogue
 operations and the calls whose cycles add up to the figure's work.
 """
