@@ -369,3 +369,19 @@ def test_native_a_compiler_that_cannot_write_into_the_cache_warns_once(emu_cache
         pytest.skip("no host C compiler")
     assert first.is_file() and second.is_file() and not str(first).startswith(str(emu_cache))
     assert len(said) == 1 and "failed writing there" in said[0]
+
+
+def test_refbench_cycles_when_no_folder_can_hold_a_build_says_so_without_a_traceback(monkeypatch, capsys):
+    """The build cache and the fallback folder both full: the build fails, and the command names it
+    (exit 1) instead of ending in a ToolchainError traceback."""
+    from refbench.cli import main
+
+    def no_room(self, jobs, progress=None):
+        raise ToolchainError("zig cc failed writing /tmp/full/out.elf: No space left on device")
+
+    monkeypatch.setattr(Measurer, "measure_all", no_room)
+    code = main(["cycles", "--kernel", "sha256", "--variant", "rolled", "--core", "m0plus", "--sizes", "64"])
+    err = capsys.readouterr().err
+    assert code == 1
+    assert "the kernels could not be built" in err and "No space left on device" in err
+    assert "Traceback" not in err

@@ -15,6 +15,7 @@ from rich.table import Table
 
 from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine
 from cortexm_emu.timing import CORES as TIMED_CORES
+from cortexm_emu.toolchain import ToolchainError
 from refbench.kernels.catalog import families
 from refbench.measure import (
     COMPILERS,
@@ -213,7 +214,11 @@ def run(args: argparse.Namespace) -> int:
                 progress.update(task, completed=done, description=label)
 
             if cluster is None:
-                runs.append((measurer, measurer.measure_all(jobs, progress=advance)))
+                try:
+                    runs.append((measurer, measurer.measure_all(jobs, progress=advance)))
+                except ToolchainError as exc:  # no compiler, or no folder left to build in
+                    print(f"refbench cycles: the kernels could not be built: {exc}", file=sys.stderr)
+                    return 1
                 continue
             try:
                 runs.append((measurer, cluster.measure_all(measurer, jobs, progress=advance)))
