@@ -225,3 +225,17 @@ def test_cli_held_out_misuse_is_a_clear_error(argv, message, capsys):
 
     assert main(argv) != 0
     assert message in capsys.readouterr().err
+
+
+def test_core_model_term_uses_held_out_error_where_a_core_has_it(monkeypatch):
+    from refbench.heldout import runner
+    from refbench.heldout.runner import HeldOutSummary
+    from refbench.sanity.prediction import model_error_term
+
+    synthetic = {"m3": HeldOutSummary("m3", 4, -3.0, 3.0, 8.0)}
+    monkeypatch.setattr(runner, "held_out_error", lambda: synthetic)
+    held = model_error_term("m3")
+    assert (held.low, held.high) == (pytest.approx(1 / 1.08), pytest.approx(1.08))
+    assert "held-out" in held.source and "8.0 %" in held.source and "over 4 whole-program rows" in held.source
+    other = model_error_term("m0plus")  # no held-out rows: validate's error, said to be not held-out
+    assert "not held-out" in other.source and (other.low, other.high) != (held.low, held.high)

@@ -13,8 +13,10 @@ term spans them. The band multiplies the prediction by each term's low and high 
 * ``compiler``: the measured spread of that kernel variant between the compilers we run (zig's
   clang, arm-none-eabi-gcc) at the figure's optimisation level(s), relative to our build
   (``refbench/derived/compiler_bands.json``, :mod:`refbench.sanity.compiler_band`);
-* ``core model``: the timing model's measured error (``cortexm-emu validate``; builds.toml
-  ``model_error``: short sequences, not yet held-out programs);
+* ``core model``: the timing model's measured error: on a core with held-out rows, their max
+  |error| (``refbench held-out``, :func:`refbench.heldout.runner.held_out_error`: whole programs
+  against published board counts); otherwise ``cortexm-emu validate``'s (builds.toml
+  ``model_error``: short sequences, not held-out);
 * ``printed resolution``: half a unit of the figure's last printed digit;
 * ``run-to-run``: the largest difference between the symmetric rows of one build measured twice
   (builds.toml ``run_to_run``: computed from the published figures).
@@ -151,6 +153,15 @@ def resolution_term(resolution: float) -> Term:
 
 
 def model_error_term(core: str) -> Term:
+    from refbench.heldout.runner import held_out_error
+
+    held = held_out_error().get(core)
+    if held is not None:
+        e = held.max_abs_error / 100
+        return Term("core model", 1 / (1 + e), 1 + e,
+                    f"held-out (refbench held-out): max |error| {held.max_abs_error:.1f} % (mean "
+                    f"{held.mean_error:+.1f} %) over {held.n} whole-program rows on {core} against published "
+                    "board counts")
     data = builds_data()
     error, count = data.model_error.get(core, (None, 0))  # type: ignore[assignment]
     if error is None:
@@ -158,7 +169,8 @@ def model_error_term(core: str) -> Term:
                     "error to add")
     e = error / 100
     return Term("core model", 1 / (1 + e), 1 + e, f"{data.model_error_source}: {error:.1f} % over {count} sequences "
-                f"on {core}; the memory system's error is not measured against hardware")
+                f"on {core}, not held-out (no held-out rows on {core}); the memory system's error is not measured "
+                "against hardware")
 
 
 @cache
