@@ -36,7 +36,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from refbench.heldout.runner import (
-        HeldOutDataError,
         HeldOutOutputError,
         HeldOutUnavailable,
         held_out_json,
@@ -51,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         results = run_held_out(args.core, args.program, fetch=args.fetch)
-    except (ValueError, HeldOutDataError, HeldOutUnavailable, HeldOutOutputError) as exc:
+    except (ValueError, HeldOutUnavailable, HeldOutOutputError) as exc:
         print(f"refbench held-out: {exc}", file=sys.stderr)
         return 1 if isinstance(exc, HeldOutOutputError) else 2
     if args.record:
