@@ -10,12 +10,6 @@ TESTS = Path(__file__).resolve().parent
 
 #: Private names tests still replace, each with its reason. A new one fails the test below.
 REMAINING = {
-    ("test_cache_faults.py", "toolchain._FALLBACK"): "the build cache this process fell back to (once per "
-    "process, by design): the test starts from a process that has not fallen back yet",
-    ("test_cache_faults.py", "cortexm_emu.price_cache._SAID"): "a warning said once per process and cache file: "
-    "the test needs it unsaid",
-    ("test_cache_faults.py", "native._SAID"): "a warning said once per process and cache folder: the test needs it "
-    "unsaid",
     ("test_cache_faults.py", "refbench.kernels.catalog._BUILDS"): "the builds of earlier tests in this process "
     "(refbench/kernels is edited by other changes in this wave)",
 }
