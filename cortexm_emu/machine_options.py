@@ -1,7 +1,8 @@
 """The machine options of every command line, declared once.
 
-``cortexm-emu run``/``annotate``/``validate``, ``refbench cycles``/``annotate``/``leakage`` and the
-benchmark plugin describe the machine a function runs on with the same options; this module
+``cortexm-emu run``/``annotate``/``validate``, ``refbench cycles``/``annotate``/``leakage``/``held-out``,
+``refbench sanity`` (``--board``, and with ``--input`` the machine a user's input ran on), the kernel
+sweep script and the benchmark plugin describe the machine with the same options; this module
 declares them (:func:`add_machine_options`: one help text each, one default clock) and parses
 their values. Each value is checked when it is parsed, before any work: a bad one is an argparse
 error naming the option (exit status 2). What depends on two options (a clock above the board's
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from cortexm_emu.boards import Board, board_names, find_board, load_board
 from cortexm_emu.cores import CORES
@@ -44,6 +45,8 @@ CACHE_HELP = "with --board: the ART / ICACHE / L1 caches on (default) or off"
 PREFETCH_HELP = "with --board: the flash prefetch buffer on or off (default: as --cache)"
 CODE_HELP = "with --board: where the code runs from (default flash; ram: 0-wait-state SRAM)"
 TABLES_HELP = "with --board: where the read-only data (constant tables) is read from (default: with the code)"
+WAIT_STATES_HELP = ("without --board: the flash wait states per read at --clock (the part's reference manual "
+                    f"latency table); from 0 to {MAX_WAIT_STATES}")
 START_HELP = ("with --board: the caches filled by an identical earlier call (warm) or empty (cold: every distinct "
               "line is a miss) (default {default})")
 
@@ -51,6 +54,8 @@ START_HELP = ("with --board: the caches filled by an identical earlier call (war
 BOARD_ONLY = ("clock", "cache", "prefetch", "code", "tables", "start")
 CHOICES = {"cache": ("on", "off"), "prefetch": ("on", "off"), "code": ("flash", "ram"), "tables": ("flash", "ram"),
            "start": ("warm", "cold")}
+#: what --cache and --prefetch accept where a user states a machine that may not be known (``unknown=True``)
+SETTINGS = ("on", "off", "unknown")
 
 
 def resolve_board(text: str, option: str = "--board") -> Board:
@@ -117,6 +122,15 @@ def check_clock(value: float) -> None:
                          f"{MAX_CLOCK_MHZ:g} (the board's maximum with --board)")
 
 
+def wait_states(text: str) -> int:
+    """``--wait-states``: a decimal integer from 0 to :data:`MAX_WAIT_STATES`."""
+    stripped = text.strip()
+    value = int(stripped) if stripped.isascii() and stripped.isdigit() and len(stripped) <= 6 else None
+    if value is None or value > MAX_WAIT_STATES:
+        raise ValueError(f"Invalid --wait-states ({text}); accepted: an integer from 0 to {MAX_WAIT_STATES}")
+    return value
+
+
 def check_values(args: argparse.Namespace) -> None:
     """The machine numbers of ``args`` however they were declared (``type=float``, ``type=int``):
     --clock as :func:`check_clock`, --wait-states from 0 to :data:`MAX_WAIT_STATES`."""
@@ -144,35 +158,47 @@ def _each(parse: Callable[[str], str]) -> Callable[[str], list[str]]:
 def add_machine_options(parser: argparse.ArgumentParser | argparse._ArgumentGroup,
                         names: Sequence[str] = ("core", "board", "clock", "cache"), *,
                         cores: Iterable[str] = CORES, repeatable: bool = False,
-                        default_start: str = "warm", board: Callable[[str], str] = board_name) -> None:
+                        default_start: str = "warm", board: Callable[[str], str] = board_name,
+                        core: Callable[[str], str] | None = None, unknown: bool = False,
+                        helps: Mapping[str, str] | None = None) -> None:
     """Declare the machine options ``names`` (of core, board, clock, cache, prefetch, code, tables,
-    start) on ``parser``, every default ``None`` so that :func:`check_machine` sees what was given.
-    ``cores``: the cores this command accepts; ``repeatable``: --core and --board take several values
-    (repeated or comma-separated) and give lists; ``board``: the parser of a --board value."""
+    start, wait_states) on ``parser``, every default ``None`` so that :func:`check_machine` sees
+    what was given. ``cores``: the cores this command accepts; ``repeatable``: --core and --board
+    take several values (repeated or comma-separated) and give lists; ``board``, ``core``: the
+    parsers of a --board and a --core value (``core`` default: one of ``cores``); ``unknown``:
+    --cache and --prefetch also accept ``unknown`` (a machine a user states, which may not be
+    known); ``helps``: the help of an option where this command gives it a narrower sense (the
+    machine a user's input ran on, a sweep's cores)."""
     accepted = list(cores)
 
-    def core(text: str) -> str:
+    def one_core(text: str) -> str:
         return core_name(text, accepted)
 
-    core.__name__ = "core"
+    one_core.__name__ = "core"
+    parse_core = core or one_core
+    settings = {"cache": SETTINGS, "prefetch": SETTINGS} if unknown else {}
     many = {"action": "extend"} if repeatable else {}
+    listed = "; repeatable or comma-separated" if repeatable else ""
+    texts = {"core": CORE_HELP.format(default=DEFAULT_CORE) + f"; accepted: {', '.join(accepted)}" + listed,
+             "board": BOARD_HELP + listed, "clock": CLOCK_HELP, "cache": CACHE_HELP, "prefetch": PREFETCH_HELP,
+             "code": CODE_HELP, "tables": TABLES_HELP, "start": START_HELP.format(default=default_start),
+             "wait_states": WAIT_STATES_HELP}
     for name in names:
+        if name not in texts:
+            raise ValueError(f"Invalid machine option {name!r}; accepted: {', '.join(texts)}")
+        text = (helps or {}).get(name, texts[name])
         if name == "core":
-            parser.add_argument("--core", type=_usage(_each(core) if repeatable else core), metavar="CORE",
-                                help=CORE_HELP.format(default=DEFAULT_CORE) + f"; accepted: {', '.join(accepted)}"
-                                + ("; repeatable or comma-separated" if repeatable else ""), **many)
+            parser.add_argument("--core", type=_usage(_each(parse_core) if repeatable else parse_core),
+                                metavar="CORE", help=text, **many)
         elif name == "board":
             parser.add_argument("--board", type=_usage(_each(board) if repeatable else board), metavar="BOARD",
-                                help=BOARD_HELP + ("; repeatable or comma-separated" if repeatable else ""), **many)
+                                help=text, **many)
         elif name == "clock":
-            parser.add_argument("--clock", type=_usage(clock_mhz), metavar="MHZ", help=CLOCK_HELP)
-        elif name == "start":
-            parser.add_argument("--start", choices=CHOICES["start"], help=START_HELP.format(default=default_start))
-        elif name in CHOICES:
-            text = {"cache": CACHE_HELP, "prefetch": PREFETCH_HELP, "code": CODE_HELP, "tables": TABLES_HELP}[name]
-            parser.add_argument(f"--{name}", choices=CHOICES[name], help=text)
+            parser.add_argument("--clock", type=_usage(clock_mhz), metavar="MHZ", help=text)
+        elif name == "wait_states":
+            parser.add_argument("--wait-states", type=_usage(wait_states), metavar="N", help=text)
         else:
-            raise ValueError(f"Invalid machine option {name!r}; accepted: core, board, {', '.join(BOARD_ONLY)}")
+            parser.add_argument(f"--{name}", choices=settings.get(name, CHOICES[name]), help=text)
 
 
 def check_machine(args: argparse.Namespace) -> list[Board]:

@@ -41,10 +41,6 @@ _NAME = re.compile(r"^[a-z0-9_]+$")
 _FORBIDDEN = re.compile(r"\b(sp|lr|pc|r13|r14|r15)\b")
 
 
-class ValidationDataError(DataFileError):
-    """The sequence file is malformed (the project's data-file error: file:line, field, problem)."""
-
-
 @dataclass(frozen=True, slots=True)
 class ValidationSequence:
     """One published microbenchmark reproduced in assembly."""
@@ -88,24 +84,24 @@ class CoreSummary:
 
 
 def load_sequences(path: Path = SEQUENCES) -> list[ValidationSequence]:
-    """Read and check the sequence file; ValidationDataError names file:line:field on a problem."""
+    """Read and check the sequence file; DataFileError names file:line:field on a problem."""
     text = path.read_text(encoding="utf-8")
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         line = int(m.group(1)) if (m := re.search(r"line (\d+)", str(exc))) else 1
-        raise ValidationDataError(path, line, "(syntax)", str(exc)) from exc
+        raise DataFileError(path, line, "(syntax)", str(exc)) from exc
     entries = doc.get("sequence")
     if not isinstance(entries, list) or not entries:
-        raise ValidationDataError(path, 1, "sequence", "expected a non-empty array of [[sequence]] tables")
+        raise DataFileError(path, 1, "sequence", "expected a non-empty array of [[sequence]] tables")
     lines = text.splitlines()
     result: list[ValidationSequence] = []
     seen: set[str] = set()
     for index, entry in enumerate(entries):
         line = locate(lines, ("sequence", index))  # the entry's [[sequence]] header
 
-        def fail(field: str, problem: str, line: int = line, index: int = index) -> ValidationDataError:
-            return ValidationDataError(path, line, f"sequence[{index}].{field}", problem)
+        def fail(field: str, problem: str, line: int = line, index: int = index) -> DataFileError:
+            return DataFileError(path, line, f"sequence[{index}].{field}", problem)
 
         name = entry.get("name")
         if not isinstance(name, str) or not _NAME.match(name):
@@ -265,7 +261,6 @@ def as_json(rows: Sequence[ValidationRow]) -> dict:
 
 __all__ = [
     "CoreSummary",
-    "ValidationDataError",
     "ValidationRow",
     "ValidationSequence",
     "as_json",

@@ -77,9 +77,11 @@ def _compiler_cannot_write_under(monkeypatch, root: Path) -> None:
 
 @pytest.fixture
 def emu_cache(tmp_path, monkeypatch):
+    """A fresh cache folder for each test: what cortexm_emu says or redirects once per process is
+    keyed by the folder (the price and native cache warnings, the build cache's fallback), so each
+    test starts unsaid."""
     cache = tmp_path / "emu-cache"
     monkeypatch.setenv("CORTEXM_EMU_CACHE", str(cache))
-    monkeypatch.setattr(toolchain, "_FALLBACK", {})
     return cache
 
 
@@ -178,7 +180,6 @@ def test_price_cache_write_failures_warn_once_and_count_the_same(emu_cache, monk
     for path in (emu_cache / "prices").glob("*.pickle"):
         path.unlink()
     _FailingWrites(monkeypatch, emu_cache / "prices", FAULTS[fault])
-    monkeypatch.setattr("cortexm_emu.price_cache._SAID", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         counts = [_m7_cycles() for _ in range(2)]
@@ -203,7 +204,6 @@ def _edit_prices(path: Path, how: str) -> None:
 def test_price_cache_edited_prices_fail_their_checksum_and_are_priced_again(priced, monkeypatch, how):
     clean, path = priced
     _edit_prices(path, how)
-    monkeypatch.setattr("cortexm_emu.price_cache._SAID", set())
     with pytest.warns(PriceCacheWarning, match=rf"{path} holds a price that fails its checksum"):
         assert _m7_cycles() == clean
 
@@ -217,7 +217,6 @@ def test_price_cache_corrupt_files_are_named_and_ignored(priced, monkeypatch, ho
         path.symlink_to("/dev/zero")
     else:
         path.write_bytes(b"\x80not a pickle" if how == "garbage" else data[: len(data) // 2])
-    monkeypatch.setattr("cortexm_emu.price_cache._SAID", set())
     with pytest.warns(PriceCacheWarning, match=rf"{path} (cannot be read|is not a regular file)"):
         assert _m7_cycles() == clean
 
@@ -306,7 +305,6 @@ def test_refbench_cycles_with_a_full_build_cache_disk_warns_and_measures(tmp_pat
 
     monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / "full"))
     monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path / "rb"))
-    monkeypatch.setattr(toolchain, "_FALLBACK", {})
     monkeypatch.setattr("refbench.kernels.catalog._BUILDS", {})  # builds of earlier tests in this process
     _compiler_cannot_write_under(monkeypatch, tmp_path / "full")
     with warnings.catch_warnings(record=True) as caught:
@@ -328,8 +326,7 @@ from cortexm_emu import native  # noqa: E402
 
 
 @pytest.fixture
-def native_cache(emu_cache, monkeypatch):
-    monkeypatch.setattr(native, "_SAID", set())
+def native_cache(emu_cache):
     path, reason = native.compile_library(native.SOURCE, "libtest.so")
     if path is None:
         pytest.skip(f"no host C compiler: {reason}")
@@ -351,7 +348,6 @@ def test_native_a_replaced_cached_library_is_named_and_compiled_again(native_cac
 
 
 def test_native_a_compiler_that_cannot_write_into_the_cache_warns_once(emu_cache, monkeypatch):
-    monkeypatch.setattr(native, "_SAID", set())
     real = subprocess.run
 
     def run(cmd, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003

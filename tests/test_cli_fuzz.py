@@ -49,6 +49,7 @@ def no_work() -> Iterator[None]:
     import refbench.commands.published
     import refbench.commands.sanity
     import refbench.commands.verify
+    import refbench.heldout.runner
     import refbench.measure
 
     patch = pytest.MonkeyPatch()
@@ -67,6 +68,7 @@ def no_work() -> Iterator[None]:
     patch.setattr(refbench.commands.published, "normalise", _reached)  # its table of every figure
     patch.setattr(refbench.commands.verify, "run_suite", _reached)
     patch.setattr(cortexm_emu.validate, "run_validation", _reached)
+    patch.setattr(refbench.heldout.runner, "run_held_out", _reached)
     patch.delenv("REFBENCH_SCHEDULER", raising=False)
     yield
     patch.undo()
@@ -136,6 +138,9 @@ COMMANDS: dict[str, st.SearchStrategy[list[str]]] = {
                         "--algorithm": st.sampled_from(["AES-128", "nope"]),
                         "--reasons": st.sampled_from(["first", "all", "x"])},
                        ("--no-emulator", "--pages")).map(lambda argv: ["sanity", *argv]),
+    "held-out": _options({"--core": _cores, "--program": st.one_of(st.sampled_from(["kyber512"]), _text),
+                          "--fetch": st.sampled_from(["flash", "ideal", "x"])}, ("--json", "--record")
+                         ).map(lambda argv: ["held-out", *argv]),
     "parts": _options({"--part": st.one_of(_boards, _text)}, ("--json",)).map(lambda argv: ["parts", *argv]),
     "published": _options({"--source": st.one_of(st.sampled_from(["000", "wolfssl", "cmox"]), _text)}, ("--json",)
                           ).map(lambda argv: ["published", *argv]),

@@ -249,23 +249,12 @@ def test_sanity_input_board_is_named_as_every_command_names_it(capsys) -> None:
     assert "Invalid" not in capsys.readouterr().err
 
 
-#: Declarations of a machine option outside cortexm_emu/machine_options.py, each with its reason.
-#: A new one fails the test below: declare it with add_machine_options instead.
-OTHER_DECLARATIONS = {
-    ("refbench/commands/sanity.py", "--board"): "the pages' filter and the input's board; its values are "
-    "resolved with refbench.options.board_name",
-    ("refbench/inputs/options.py", "--core"): "what a user's input ran on (m4f ... accepted as spelled in logs)",
-    ("refbench/inputs/options.py", "--clock"): "the clock a user's input ran at; checked by check_values",
-    ("refbench/inputs/options.py", "--wait-states"): "a part without a profile; checked by check_values",
-    ("refbench/inputs/options.py", "--cache"): "on, off or unknown: what a user's input states",
-    ("refbench/inputs/options.py", "--prefetch"): "on, off or unknown: what a user's input states",
-    ("refbench/sanity/matrix.py", "--core"): "the maintainer's sweep script (python -m refbench.sanity.matrix)",
-}
 MACHINE_FLAGS = ("--core", "--board", "--clock", "--cache", "--prefetch", "--code", "--tables", "--start",
                  "--wait-states")
 
 
 def test_machine_options_are_declared_in_one_module() -> None:
+    """No command declares a machine option itself: every one goes through add_machine_options."""
     import ast
     from pathlib import Path
 
@@ -280,4 +269,25 @@ def test_machine_options_are_declared_in_one_module() -> None:
                         and node.func.attr in ("add_argument", "addoption") and node.args
                         and isinstance(node.args[0], ast.Constant) and node.args[0].value in MACHINE_FLAGS):
                     found.add((path.relative_to(root).as_posix(), node.args[0].value))
-    assert found == set(OTHER_DECLARATIONS), sorted(found ^ set(OTHER_DECLARATIONS))
+    assert not found, sorted(found)
+
+
+def test_the_input_machine_and_the_sweeps_cores_parse_as_every_command_does(capsys) -> None:
+    """sanity --input states its machine with the shared options (a core as a log writes it,
+    ``unknown`` settings, bounded wait states); the sweep script and held-out take cores as lists."""
+    from refbench.sanity.matrix import main as matrix_main
+
+    args = refbench_parser().parse_args(["sanity", "--input", "-", "--core", "Cortex-M4F", "--clock", "80",
+                                         "--wait-states", "2", "--cache", "unknown", "--prefetch", "off",
+                                         "--board", "H753, F756"])
+    assert (args.core, args.clock, args.wait_states, args.cache, args.prefetch) == ("Cortex-M4F", 80.0, 2, "unknown",
+                                                                                    "off")
+    assert args.board == ["H753", "F756"]
+    with pytest.raises(SystemExit):
+        refbench_parser().parse_args(["sanity", "--input", "-", "--core", "m5"])
+    assert "argument --core: Invalid --core ('m5')" in capsys.readouterr().err
+    held = refbench_parser().parse_args(["held-out", "--core", "m4,m7", "--core", "m0plus"])
+    assert held.core == ["m4", "m7", "m0plus"]
+    with pytest.raises(SystemExit):
+        matrix_main(["--core", "m4,m9"])
+    assert "argument --core: Invalid --core ('m9')" in capsys.readouterr().err

@@ -13,9 +13,9 @@ import tarfile
 
 import pytest
 
+from cortexm_emu.datafile import DataFileError
 from refbench.heldout.runner import (
     ERROR_RECORD,
-    HeldOutDataError,
     HeldOutResult,
     HeldOutUnavailable,
     fetch_package,
@@ -76,7 +76,7 @@ def test_recorded_error_file_is_the_current_schema():
 def test_unreadable_record_names_the_file(tmp_path):
     path = tmp_path / "err.json"
     path.write_text('{"schema": "other"}')
-    with pytest.raises(HeldOutDataError, match=r"err\.json"):
+    with pytest.raises(DataFileError, match=r"err\.json"):
         held_out_error(path)
 
 
@@ -97,7 +97,7 @@ def test_bad_data_names_file_and_field(tmp_path, old, new, field):
     assert old in text
     path = tmp_path / "held.toml"
     path.write_text(text.replace(old, new, 1))
-    with pytest.raises(HeldOutDataError, match=r"held\.toml:\d+: field '" + re.escape(field) + "'"):
+    with pytest.raises(DataFileError, match=r"held\.toml:\d+: field '" + re.escape(field) + "'"):
         load_held_out(path)
 
 

@@ -108,7 +108,7 @@ BANDS = {f"{core} k/v op": {"zig -Os": 1000, "gcc -Os": 1050, "zig -O3": 1000, "
 
 @pytest.fixture(autouse=True)
 def stated_bands(monkeypatch):
-    monkeypatch.setattr(compiler_band, "_BANDS", BANDS)
+    monkeypatch.setattr(compiler_band, "bands", lambda: BANDS)
 
 
 def _emulated(figures, cycles_per_byte: list[float], core: str) -> dict[str, Emulation]:
@@ -179,7 +179,7 @@ def test_one_memory_configuration_pair_holds_for_every_row_of_the_build_pair():
 
 def test_rows_whose_compilers_differ_without_a_measured_band_are_not_judged(monkeypatch):
     # ARMCC against Clang with no spread measured for the kernel: the compiler's share is unknown.
-    monkeypatch.setattr(compiler_band, "_BANDS", {})
+    monkeypatch.setattr(compiler_band, "bands", dict)
     figures, emulations = _pair([70.0, 72.0, 74.0, 76.0, 71.0, 73.0, 75.0, 157.0], [100.0] * 8, [70.0] * 8, [100.0] * 8)
     assert rule_library_ratio(figures, PARTS, emulations) == []
 

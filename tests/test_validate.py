@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from cortexm_emu.cli import main
+from cortexm_emu.datafile import DataFileError
 from cortexm_emu.validate import (
     SEQUENCES,
-    ValidationDataError,
     ValidationRow,
     ValidationSequence,
     as_json,
@@ -64,7 +64,7 @@ def test_loop_mode_needs_a_count_in_the_setup(tmp_path):
         '[[sequence]]\nname = "x"\nmode = "loop"\nbody = ["1:", "subs r2, #1", "bne 1b"]\n'
         'published = { m0 = 4 }\nsource = "a source long enough to count"\n'
     )
-    with pytest.raises(ValidationDataError, match=r"bad\.toml:1: field 'sequence\[0\]\.setup'"):
+    with pytest.raises(DataFileError, match=r"bad\.toml:1: field 'sequence\[0\]\.setup'"):
         load_sequences(path)
 
 
@@ -87,7 +87,7 @@ def test_bad_sequence_names_file_line_and_field(tmp_path, line, field):
     good[field] = line
     path = tmp_path / "seq.toml"
     path.write_text("# header\n\n[[sequence]]\nname = \"x\"\n" + "\n".join(good.values()) + "\n")
-    with pytest.raises(ValidationDataError, match=rf"seq\.toml:3: field 'sequence\[0\]\.{field}'"):
+    with pytest.raises(DataFileError, match=rf"seq\.toml:3: field 'sequence\[0\]\.{field}'"):
         load_sequences(path)
 
 
@@ -102,7 +102,7 @@ def test_sequence_options_select_the_timing_model(tmp_path):
         '[[sequence]]\nname = "x"\nmode = "steady"\nbody = ["nop"]\npublished = { m4 = 1 }\n'
         'options = { multiplier = "small" }\nsource = "a source long enough to count"\n'
     )
-    with pytest.raises(ValidationDataError, match=r"opt\.toml:1: field 'sequence\[0\]\.options': Invalid option 'multiplier'"):
+    with pytest.raises(DataFileError, match=r"opt\.toml:1: field 'sequence\[0\]\.options': Invalid option 'multiplier'"):
         load_sequences(path)
 
 

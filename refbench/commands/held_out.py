@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from cortexm_emu.machine_options import add_machine_options
 from cortexm_emu.timing import CORES
 from cortexm_emu.timing.registry import FETCH_SETTINGS
 
@@ -21,7 +22,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "error per core. Example: refbench held-out --program kyber512"
         ),
     )
-    parser.add_argument("--core", choices=list(CORES), action="append", help="only this core (repeatable)")
+    add_machine_options(parser, ("core",), cores=CORES, repeatable=True,
+                        helps={"core": f"only these cores ({', '.join(CORES)}); repeatable or comma-separated"})
     parser.add_argument("--program", action="append", help="only this program (repeatable)")
     parser.add_argument("--fetch", choices=list(FETCH_SETTINGS), default="flash",
                         help="the timing model's fetch option (default flash, where the published runs "
@@ -34,7 +36,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from refbench.heldout.runner import (
-        HeldOutDataError,
         HeldOutOutputError,
         HeldOutUnavailable,
         held_out_json,
@@ -49,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         results = run_held_out(args.core, args.program, fetch=args.fetch)
-    except (ValueError, HeldOutDataError, HeldOutUnavailable, HeldOutOutputError) as exc:
+    except (ValueError, HeldOutUnavailable, HeldOutOutputError) as exc:
         print(f"refbench held-out: {exc}", file=sys.stderr)
         return 1 if isinstance(exc, HeldOutOutputError) else 2
     if args.record:

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from cortexm_emu.datafile import DataFileError
-from cortexm_emu.machine_options import check_values
+from cortexm_emu.machine_options import add_machine_options, check_values
 from refbench.commands.published import add_source_option, fmt_cycles, resolve_sources
 from refbench.inputs.options import (
     ReadInputs,
@@ -39,6 +39,10 @@ from refbench.sanity.emulation import summary as emulation_summary
 
 VERDICT_STYLE = {"untested": "bright_black", "consistent": "green", "explained": "cyan", "suspicious": "yellow", "inconsistent": "red"}
 FORMATS = ("table", "markdown", "json", "html")
+BOARD_HELP = ("a board profile (cortexm-emu boards: e.g. stm32f777xi, or a part such as STM32F777); a page's board "
+              "name is accepted as an alias (text its board or part contains, e.g. H753, NUCLEO-F756ZG). Without "
+              "--input: only that board's figures, repeatable or comma-separated; with --input: the board your "
+              "input ran on")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -59,11 +63,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     add_source_option(parser)
-    parser.add_argument("--board", action="append", metavar="TEXT",
-                        help="a board profile (cortexm-emu boards: e.g. stm32f777xi, or a part such as "
-                             "STM32F777); a page's board name is accepted as an alias (text its board or part "
-                             "contains, e.g. H753, NUCLEO-F756ZG). Without --input: only that board's figures, "
-                             "repeatable; with --input: the board your input ran on")
+    add_machine_options(parser, ("board",), repeatable=True, board=str.strip, helps={"board": BOARD_HELP})
     parser.add_argument("--algorithm", action="append", metavar="TEXT",
                         help="only algorithms whose name contains TEXT (e.g. AES-128, ECDSA); repeatable")
     parser.add_argument("--format", default="table", metavar="FORMAT",

@@ -79,10 +79,6 @@ MESSAGE_BYTES = 59
 STACK_BYTES = 256 * 1024
 
 
-class HeldOutDataError(DataFileError):
-    """``held_out.toml`` is malformed (file:line, field, problem)."""
-
-
 class HeldOutUnavailable(RuntimeError):
     """A package of the held-out set cannot be fetched (no registry client, no network) or does not
     match its recorded integrity; the message names the package and the reason."""
@@ -167,8 +163,8 @@ class HeldOutSummary:
 
 
 def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
-    """Read and check the held-out file; HeldOutDataError names file:line and field."""
-    reader = TomlReader.load(path, HeldOutDataError, "held-out file")
+    """Read and check the held-out file; DataFileError names file:line and field."""
+    reader = TomlReader.load(path, DataFileError, "held-out file")
     packages: dict[str, Package] = {}
     for i in range(_count(reader, "package")):
         reader.check_keys(("package", i), ("name", "version", "registry", "integrity", "root", "note"))
@@ -513,13 +509,12 @@ def held_out_error(path: Path = ERROR_RECORD) -> dict[str, HeldOutSummary]:
             for s in document["summary"]
         }
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise HeldOutDataError(path, 1, "summary", f"cannot read the recorded held-out error: {exc}") from exc
+        raise DataFileError(path, 1, "summary", f"cannot read the recorded held-out error: {exc}") from exc
 
 
 __all__ = [
     "ERROR_RECORD",
     "HELD_OUT",
-    "HeldOutDataError",
     "HeldOutOutputError",
     "HeldOutResult",
     "HeldOutSet",

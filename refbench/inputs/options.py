@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import TextIO
 
 from cortexm_emu.datafile import DataFileError
+from cortexm_emu.machine_options import add_machine_options
 from refbench.inputs import FORMATS, Assumptions, Problem, read_input
-from refbench.inputs.assumptions import SETTINGS
+from refbench.inputs.assumptions import core_key
 from refbench.inputs.build import load_build_options
 from refbench.inputs.decode import MAX_INPUT_BYTES
 from refbench.inputs.duplicates import drop_duplicates
@@ -46,19 +47,8 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                        help=f"the inputs' format: {', '.join(FORMATS)} (default: detected from each input)")
     group.add_argument("--pages", action="store_true",
                        help="with --input: judge the built-in pages too (their figures become rule partners)")
-    group.add_argument("--core", metavar="CORE", help="with --input and no --board: the core (m0plus, m4, m7, m33; m4f, m7f, m33f "
-                            "are the same cores with an FPU)")
-    group.add_argument("--clock", type=float, metavar="MHZ",
-                       help="with --input: the core clock the input ran at, MHz (with --board: default the board's "
-                            "default clock, the part maximum unless its profile names another, said so)")
-    group.add_argument("--wait-states", type=int, metavar="N",
-                       help="with --core: flash wait states per read at --clock (your reference manual's latency "
-                            "table); without it the emulator rule runs no kernel")
-    group.add_argument("--cache", default="unknown", metavar="on|off|unknown",
-                       help="with --input: instruction/data cache (ART, ICACHE) on, off, or unknown (default: every "
-                            "setting runs)")
-    group.add_argument("--prefetch", default="unknown", metavar="on|off|unknown",
-                       help="with --input: flash prefetch on, off, or unknown (default: every setting runs)")
+    add_machine_options(group, ("core", "clock", "wait_states", "cache", "prefetch"), core=input_core, unknown=True,
+                        helps=INPUT_HELPS)
     group.add_argument("--library", metavar="NAME", help="with --input: the library, when the input does not say it")
     group.add_argument("--lib-version", metavar="X.Y.Z",
                        help="with --input: the library's version, when the log does not print it (wolfSSL's KB unit "
@@ -80,6 +70,29 @@ def add_input_options(parser: argparse.ArgumentParser) -> None:
                             "GMAC with AES-GCM)")
 
 
+#: the machine options in the sense of ``--input``: the machine the input ran on
+INPUT_HELPS = {
+    "core": "with --input and no --board: the core (m0plus, m4, m7, m33; m4f, m7f, m33f are the same cores with an "
+            "FPU; Cortex-M4 ... as a log writes it)",
+    "clock": "with --input: the core clock the input ran at, MHz (with --board: default the board's default clock, "
+             "the part maximum unless its profile names another, said so)",
+    "wait_states": "with --core: flash wait states per read at --clock (your reference manual's latency table); "
+                   "without it the emulator rule runs no kernel",
+    "cache": "with --input: instruction/data cache (ART, ICACHE) on, off, or unknown (default: every setting runs)",
+    "prefetch": "with --input: flash prefetch on, off, or unknown (default: every setting runs)",
+}
+
+
+def input_core(text: str) -> str:
+    """``--core`` with ``--input``: a core as :func:`~refbench.inputs.assumptions.core_key` accepts it
+    (``m4``, ``M4F``, ``Cortex-M0+``), kept as written (the reasons quote it)."""
+    try:
+        core_key(text)
+    except ValueError as exc:
+        raise ValueError(str(exc).replace("Invalid core ", "Invalid --core ", 1)) from None
+    return text.strip()
+
+
 def _option_names() -> str:
     """The --option names by library, for --help."""
     by_library: dict[str, list[str]] = {}
@@ -99,11 +112,8 @@ def check_options(args: argparse.Namespace) -> str | None:
         if args.board and len(args.board) > 1:
             return (f"Invalid --board ({', '.join(args.board)}): with --input, --board names the one board profile "
                     "the input ran on")
-        for option, value in (("--cache", args.cache), ("--prefetch", args.prefetch)):
-            if value not in SETTINGS:
-                return f"Invalid {option} ({value!r}); accepted: {', '.join(SETTINGS)}"
         return None
-    defaults = {"cache": "unknown", "prefetch": "unknown", "pages": False}
+    defaults = {"pages": False}
     for name in ASSUMPTION_OPTIONS:
         if getattr(args, name) not in (None, defaults.get(name)):
             option = {"build_options": "--options", "build": "--option"}.get(name, "--" + name.replace("_", "-"))
@@ -144,7 +154,8 @@ def assumptions_from(args: argparse.Namespace) -> Assumptions:
     check_hardware(hardware)
     try:
         assumptions = Assumptions(board=args.board[0] if args.board else None, core=args.core, clock_mhz=args.clock,
-                                  wait_states=args.wait_states, cache=args.cache, prefetch=args.prefetch,
+                                  wait_states=args.wait_states, cache=args.cache or "unknown",
+                                  prefetch=args.prefetch or "unknown",
                                   library=args.library, version=args.lib_version, compiler=args.compiler,
                                   options=args.build_options, hardware=hardware, build=tuple(args.build or ()))
         if assumptions.complete or assumptions.board is not None:

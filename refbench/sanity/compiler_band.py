@@ -18,6 +18,7 @@ import json
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
 from refbench.derived import DERIVED, changed_names, key_of
@@ -126,15 +127,11 @@ def _still_current(entry: str, build: str, changed: set[tuple[str, str]]) -> boo
     return not ({("timing_models", core), ("kernels", variant), ("compilers", build.split(" ")[0])} & changed)
 
 
-_BANDS: dict[str, dict[str, int]] | None = None
-
-
+@cache
 def bands() -> dict[str, dict[str, int]]:
-    """The shipped band table (``compiler_bands.json``), read once."""
-    global _BANDS
-    if _BANDS is None:
-        _BANDS = load_bands()
-    return _BANDS
+    """The shipped band table (``compiler_bands.json``), read once (every band this module gives is
+    read from it: a test states its own table by replacing this function)."""
+    return load_bands()
 
 
 def band(core: str, kernel: str, variant: str, operation: str, levels: str | tuple[str, ...] | None) -> Band | None:

@@ -26,6 +26,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from cortexm_emu.machine_options import add_machine_options
 from cortexm_emu.toolchain import gcc_available
 from refbench.kernels.catalog import families, family
 from refbench.measure import Job, Measurement
@@ -141,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--scheduler", metavar="tcp://HOST:PORT", help="a Dask scheduler (else $REFBENCH_SCHEDULER, "
                                                                        "else local processes)")
     parser.add_argument("--kernel", action="append", help="only these kernel families (repeatable)")
-    parser.add_argument("--core", action="append", choices=CORES, help="only these cores (repeatable)")
+    add_machine_options(parser, ("core",), cores=CORES, repeatable=True,
+                        helps={"core": f"only these cores ({', '.join(CORES)}); repeatable or comma-separated"})
     parser.add_argument("--opt", action="append", choices=OPTS, help="only these optimisation levels (repeatable)")
     parser.add_argument("--compiler", action="append", choices=("zig", "gcc"), help="only these compilers")
     args = parser.parse_args(argv)
