@@ -45,6 +45,7 @@ EXPECTED_CORES = {
     "stm32f407vg": "m4",
     "rp2040": "m0plus",
     "mimxrt1062": "m7",
+    "mk64fn1m0vll12": "m4",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -69,6 +70,8 @@ EXPECTED_WAIT_STATES = {
     "rp2040": {125: 55, 133: 55},
     # FlexSPI 1-4-4 at 133 MHz: 8 + 6 + 2 + 4 + 64 = 84 clocks per 32-byte line = 379 cycles at 600 MHz
     "mimxrt1062": {600: 378},
+    # FMC: one flash clock (<= 25 MHz) per read = ceil(core/25) core clocks (Kinetis RM FMC chapter)
+    "mk64fn1m0vll12": {120: 4},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
@@ -551,6 +554,7 @@ EXPECTED_FPU = {
     "stm32g071rb": "none", "stm32h563zi": "single", "stm32h753zi": "double", "stm32l4a6zg": "single",
     "stm32l562qe": "single", "stm32u385rg": "single", "stm32u585ai": "single", "stm32wb55rg": "single",
     "stm32wl33cc": "none", "stm32wl55jc": "none", "rp2040": "none", "mimxrt1062": "double",
+    "mk64fn1m0vll12": "single",
 }
 
 
