@@ -46,6 +46,7 @@ EXPECTED_CORES = {
     "rp2040": "m0plus",
     "mimxrt1062": "m7",
     "mk64fn1m0vll12": "m4",
+    "lpc55s69jbd100": "m33",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -72,6 +73,8 @@ EXPECTED_WAIT_STATES = {
     "mimxrt1062": {600: 378},
     # FMC: one flash clock (<= 25 MHz) per read = ceil(core/25) core clocks (Kinetis RM FMC chapter)
     "mk64fn1m0vll12": {120: 4},
+    # SDK CLOCK_SetFLASHAccessCyclesForFreq: [130 MHz - 150 MHz] -> 11
+    "lpc55s69jbd100": {150: 11},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
@@ -554,7 +557,7 @@ EXPECTED_FPU = {
     "stm32g071rb": "none", "stm32h563zi": "single", "stm32h753zi": "double", "stm32l4a6zg": "single",
     "stm32l562qe": "single", "stm32u385rg": "single", "stm32u585ai": "single", "stm32wb55rg": "single",
     "stm32wl33cc": "none", "stm32wl55jc": "none", "rp2040": "none", "mimxrt1062": "double",
-    "mk64fn1m0vll12": "single",
+    "mk64fn1m0vll12": "single", "lpc55s69jbd100": "single",
 }
 
 

@@ -100,6 +100,8 @@ EXPECTED_PROVIDES = {
     "mimxrt1062": ({"AES", "HASH", "RNG"}, {128}, {"SHA-1", "SHA-256"}),
     # MMCAU (AES, DES, MD5, SHA-1, SHA-256) and RNGA: the SDK's fsl_mmcau.h and rnga driver.
     "mk64fn1m0vll12": ({"AES", "DES", "HASH", "RNG"}, {128, 192, 256}, {"MD5", "SHA-1", "SHA-256"}),
+    # HASHCRYPT (AES-128/192/256, SHA-1, SHA-256), CASPER (public key), RNG: SDK drivers.
+    "lpc55s69jbd100": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-256"}),
     # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table).
     "stm32wl33cc": ({"AES", "RNG"}, {128, 256}, set()),
     "stm32u385rg": (
