@@ -102,6 +102,8 @@ EXPECTED_PROVIDES = {
     "mk64fn1m0vll12": ({"AES", "DES", "HASH", "RNG"}, {128, 192, 256}, {"MD5", "SHA-1", "SHA-256"}),
     # HASHCRYPT (AES-128/192/256, SHA-1, SHA-256), CASPER (public key), RNG: SDK drivers.
     "lpc55s69jbd100": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-256"}),
+    # H7RS HAL CRYP (AES-128/192/256); HASH, PKA, SAES, RNG from the datasheet list (unconfirmed).
+    "stm32h7s3l8": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
     # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table).
     "stm32wl33cc": ({"AES", "RNG"}, {128, 256}, set()),
     "stm32u385rg": (
