@@ -49,6 +49,7 @@ EXPECTED_CORES = {
     "lpc55s69jbd100": "m33",
     "stm32h7s3l8": "m7",
     "stm32f446re": "m4",
+    "nrf52840": "m4",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -80,6 +81,7 @@ EXPECTED_WAIT_STATES = {
     # XSPI2 8-8-8 DTR at 200 MHz: 1 + 2 + 20 + 16 = 39 clocks per 32-byte line = 117 cycles at 600 MHz
     "stm32h7s3l8": {600: 116},
     "stm32f446re": {180: 5},
+    "nrf52840": {64: 0},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
@@ -564,6 +566,7 @@ EXPECTED_FPU = {
     "stm32wl33cc": "none", "stm32wl55jc": "none", "rp2040": "none", "mimxrt1062": "double",
     "mk64fn1m0vll12": "single", "lpc55s69jbd100": "single",
     "stm32h7s3l8": "double", "stm32f446re": "single",
+    "nrf52840": "single",
 }
 
 
