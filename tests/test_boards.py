@@ -50,6 +50,7 @@ EXPECTED_CORES = {
     "stm32h7s3l8": "m7",
     "stm32f446re": "m4",
     "nrf52840": "m4",
+    "rp2350": "m33",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -82,6 +83,8 @@ EXPECTED_WAIT_STATES = {
     "stm32h7s3l8": {600: 116},
     "stm32f446re": {180: 5},
     "nrf52840": {64: 0},
+    # QMI 1-4-4 continuous read at clk_sys/2: 8 + 4 + 16 = 28 clocks per 8-byte line = 56 cycles
+    "rp2350": {150: 55},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
@@ -566,7 +569,7 @@ EXPECTED_FPU = {
     "stm32wl33cc": "none", "stm32wl55jc": "none", "rp2040": "none", "mimxrt1062": "double",
     "mk64fn1m0vll12": "single", "lpc55s69jbd100": "single",
     "stm32h7s3l8": "double", "stm32f446re": "single",
-    "nrf52840": "single",
+    "nrf52840": "single", "rp2350": "single",
 }
 
 
