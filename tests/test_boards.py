@@ -51,6 +51,7 @@ EXPECTED_CORES = {
     "stm32f446re": "m4",
     "nrf52840": "m4",
     "rp2350": "m33",
+    "nrf5340": "m33",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -85,11 +86,13 @@ EXPECTED_WAIT_STATES = {
     "nrf52840": {64: 0},
     # QMI 1-4-4 continuous read at clk_sys/2: 8 + 4 + 16 = 28 clocks per 8-byte line = 56 cycles
     "rp2350": {150: 55},
+    "nrf5340": {64: 0, 128: 0},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
 #: [default_clock] names another (with its reason).
-EXPECTED_DEFAULT_CLOCKS = {"stm32f407vg": 24, "stm32f437ii": 160, "stm32h563zi": 150, "rp2040": 125}
+EXPECTED_DEFAULT_CLOCKS = {"stm32f407vg": 24, "stm32f437ii": 160, "stm32h563zi": 150, "rp2040": 125,
+                           "nrf5340": 64}
 
 
 #: Datasheet numbers as settled when the part facts were merged (repositories citing the ST
@@ -570,6 +573,7 @@ EXPECTED_FPU = {
     "mk64fn1m0vll12": "single", "lpc55s69jbd100": "single",
     "stm32h7s3l8": "double", "stm32f446re": "single",
     "nrf52840": "single", "rp2350": "single",
+    "nrf5340": "single",
 }
 
 
