@@ -52,6 +52,7 @@ EXPECTED_CORES = {
     "nrf52840": "m4",
     "rp2350": "m33",
     "nrf5340": "m33",
+    "mimxrt1176": "m7",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -87,12 +88,14 @@ EXPECTED_WAIT_STATES = {
     # QMI 1-4-4 continuous read at clk_sys/2: 8 + 4 + 16 = 28 clocks per 8-byte line = 56 cycles
     "rp2350": {150: 55},
     "nrf5340": {64: 0, 128: 0},
+    # FlexSPI 1-4-4 at 133 MHz: 8 + 6 + 6 + 64 = 84 clocks per 32-byte line = 630 cycles at 996 MHz
+    "mimxrt1176": {996: 629, 1000: 631},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
 #: [default_clock] names another (with its reason).
 EXPECTED_DEFAULT_CLOCKS = {"stm32f407vg": 24, "stm32f437ii": 160, "stm32h563zi": 150, "rp2040": 125,
-                           "nrf5340": 64}
+                           "nrf5340": 64, "mimxrt1176": 996}
 
 
 #: Datasheet numbers as settled when the part facts were merged (repositories citing the ST
@@ -573,7 +576,7 @@ EXPECTED_FPU = {
     "mk64fn1m0vll12": "single", "lpc55s69jbd100": "single",
     "stm32h7s3l8": "double", "stm32f446re": "single",
     "nrf52840": "single", "rp2350": "single",
-    "nrf5340": "single",
+    "nrf5340": "single", "mimxrt1176": "double",
 }
 
 

@@ -108,6 +108,8 @@ EXPECTED_PROVIDES = {
     "nrf52840": ({"AES", "HASH", "PKA", "RNG"}, {128}, {"SHA-1", "SHA-224", "SHA-256"}),
     "rp2350": ({"HASH", "RNG"}, set(), {"SHA-256"}),
     "nrf5340": ({"AES", "HASH", "PKA", "RNG"}, {128}, {"SHA-1", "SHA-224", "SHA-256"}),
+    "mimxrt1176": ({"AES", "DES", "HASH", "PKA", "RNG"}, {128, 192, 256},
+                   {"MD5", "SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512"}),
     # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table).
     "stm32wl33cc": ({"AES", "RNG"}, {128, 256}, set()),
     "stm32u385rg": (
