@@ -54,6 +54,7 @@ EXPECTED_CORES = {
     "nrf5340": "m33",
     "mimxrt1176": "m7",
     "efr32mg21": "m33",
+    "atsamd51j19a": "m4",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -92,6 +93,8 @@ EXPECTED_WAIT_STATES = {
     # FlexSPI 1-4-4 at 133 MHz: 8 + 6 + 6 + 64 = 84 clocks per 32-byte line = 630 cycles at 996 MHz
     "mimxrt1176": {996: 629, 1000: 631},
     "efr32mg21": {80: 1},
+    # SAM D5x/E5x Data Sheet §54.12 (VDD > 2.7 V): 5 WS up to 120 MHz
+    "atsamd51j19a": {120: 5},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
@@ -579,7 +582,7 @@ EXPECTED_FPU = {
     "stm32h7s3l8": "double", "stm32f446re": "single",
     "nrf52840": "single", "rp2350": "single",
     "nrf5340": "single", "mimxrt1176": "double",
-    "efr32mg21": "single",
+    "efr32mg21": "single", "atsamd51j19a": "single",
 }
 
 
