@@ -55,6 +55,7 @@ EXPECTED_CORES = {
     "mimxrt1176": "m7",
     "efr32mg21": "m33",
     "atsamd51j19a": "m4",
+    "stm32l4r5zi": "m4",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -95,6 +96,7 @@ EXPECTED_WAIT_STATES = {
     "efr32mg21": {80: 1},
     # SAM D5x/E5x Data Sheet §54.12 (VDD > 2.7 V): 5 WS up to 120 MHz
     "atsamd51j19a": {120: 5},
+    "stm32l4r5zi": {120: 5},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
@@ -583,6 +585,7 @@ EXPECTED_FPU = {
     "nrf52840": "single", "rp2350": "single",
     "nrf5340": "single", "mimxrt1176": "double",
     "efr32mg21": "single", "atsamd51j19a": "single",
+    "stm32l4r5zi": "single",
 }
 
 
