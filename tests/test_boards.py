@@ -56,6 +56,8 @@ EXPECTED_CORES = {
     "efr32mg21": "m33",
     "atsamd51j19a": "m4",
     "stm32l4r5zi": "m4",
+    # a Cortex-M3 part, modelled with the m4 integer pipeline and no FPU (its profile notes)
+    "stm32f207zg": "m4",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -97,6 +99,7 @@ EXPECTED_WAIT_STATES = {
     # SAM D5x/E5x Data Sheet §54.12 (VDD > 2.7 V): 5 WS up to 120 MHz
     "atsamd51j19a": {120: 5},
     "stm32l4r5zi": {120: 5},
+    "stm32f207zg": {120: 3},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
@@ -585,7 +588,7 @@ EXPECTED_FPU = {
     "nrf52840": "single", "rp2350": "single",
     "nrf5340": "single", "mimxrt1176": "double",
     "efr32mg21": "single", "atsamd51j19a": "single",
-    "stm32l4r5zi": "single",
+    "stm32l4r5zi": "single", "stm32f207zg": "none",
 }
 
 
