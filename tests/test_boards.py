@@ -58,6 +58,7 @@ EXPECTED_CORES = {
     "stm32l4r5zi": "m4",
     # a Cortex-M3 part, modelled with the m4 integer pipeline and no FPU (its profile notes)
     "stm32f207zg": "m4",
+    "atsame70q21b": "m7",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -100,6 +101,8 @@ EXPECTED_WAIT_STATES = {
     "atsamd51j19a": {120: 5},
     "stm32l4r5zi": {120: 5},
     "stm32f207zg": {120: 3},
+    # FWS at MCK = core / 2: 150 MHz -> 6
+    "atsame70q21b": {300: 6},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
@@ -306,7 +309,8 @@ def test_memory_map_is_consistent(boards, name):
     if board.core == "m7":
         kinds = {cache.kind for cache in board.accelerators}
         assert {"l1_icache", "l1_dcache"} <= kinds
-        assert any(region.name.startswith("DTCM") for region in board.sram)
+        # the SAM E70's TCMs take their share of the SRAM only when GPNVM bits say so (0 KB at reset)
+        assert any(region.name.startswith("DTCM") for region in board.sram) == (name not in {"atsame70q21b"})
 
 
 # ------------------------------------------------------------------------------ schema errors
@@ -589,6 +593,7 @@ EXPECTED_FPU = {
     "nrf5340": "single", "mimxrt1176": "double",
     "efr32mg21": "single", "atsamd51j19a": "single",
     "stm32l4r5zi": "single", "stm32f207zg": "none",
+    "atsame70q21b": "double",
 }
 
 

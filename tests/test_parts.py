@@ -114,6 +114,7 @@ EXPECTED_PROVIDES = {
     "atsamd51j19a": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
     "stm32l4r5zi": ({"RNG"}, set(), set()),
     "stm32f207zg": ({"RNG"}, set(), set()),
+    "atsame70q21b": ({"AES", "HASH", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
     # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table).
     "stm32wl33cc": ({"AES", "RNG"}, {128, 256}, set()),
     "stm32u385rg": (
