@@ -54,11 +54,11 @@ EXPECTED_CORES = {
     "nrf5340": "m33",
     "mimxrt1176": "m7",
     "efr32mg21": "m33",
-    "atsamd51j19a": "m4",
+    "samd51j19a": "m4",
     "stm32l4r5zi": "m4",
     # a Cortex-M3 part, modelled with the m4 integer pipeline and no FPU (its profile notes)
     "stm32f207zg": "m4",
-    "atsame70q21b": "m7",
+    "same70q21b": "m7",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -98,11 +98,11 @@ EXPECTED_WAIT_STATES = {
     "mimxrt1176": {996: 629, 1000: 631},
     "efr32mg21": {80: 1},
     # SAM D5x/E5x Data Sheet §54.12 (VDD > 2.7 V): 5 WS up to 120 MHz
-    "atsamd51j19a": {120: 5},
+    "samd51j19a": {120: 5},
     "stm32l4r5zi": {120: 5},
     "stm32f207zg": {120: 3},
     # FWS at MCK = core / 2: 150 MHz -> 6
-    "atsame70q21b": {300: 6},
+    "same70q21b": {300: 6},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
@@ -310,7 +310,7 @@ def test_memory_map_is_consistent(boards, name):
         kinds = {cache.kind for cache in board.accelerators}
         assert {"l1_icache", "l1_dcache"} <= kinds
         # the SAM E70's TCMs take their share of the SRAM only when GPNVM bits say so (0 KB at reset)
-        assert any(region.name.startswith("DTCM") for region in board.sram) == (name not in {"atsame70q21b"})
+        assert any(region.name.startswith("DTCM") for region in board.sram) == (name not in {"same70q21b"})
 
 
 # ------------------------------------------------------------------------------ schema errors
@@ -591,9 +591,9 @@ EXPECTED_FPU = {
     "stm32h7s3l8": "double", "stm32f446re": "single",
     "nrf52840": "single", "rp2350": "single",
     "nrf5340": "single", "mimxrt1176": "double",
-    "efr32mg21": "single", "atsamd51j19a": "single",
+    "efr32mg21": "single", "samd51j19a": "single",
     "stm32l4r5zi": "single", "stm32f207zg": "none",
-    "atsame70q21b": "double",
+    "same70q21b": "double",
 }
 
 

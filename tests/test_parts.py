@@ -111,10 +111,10 @@ EXPECTED_PROVIDES = {
     "mimxrt1176": ({"AES", "DES", "HASH", "PKA", "RNG"}, {128, 192, 256},
                    {"MD5", "SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512"}),
     "efr32mg21": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
-    "atsamd51j19a": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
+    "samd51j19a": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
     "stm32l4r5zi": ({"RNG"}, set(), set()),
     "stm32f207zg": ({"RNG"}, set(), set()),
-    "atsame70q21b": ({"AES", "HASH", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
+    "same70q21b": ({"AES", "HASH", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
     # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table).
     "stm32wl33cc": ({"AES", "RNG"}, {128, 256}, set()),
     "stm32u385rg": (
