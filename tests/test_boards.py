@@ -45,6 +45,20 @@ EXPECTED_CORES = {
     "stm32f407vg": "m4",
     "rp2040": "m0plus",
     "mimxrt1062": "m7",
+    "mk64fn1m0vll12": "m4",
+    "lpc55s69jbd100": "m33",
+    "stm32h7s3l8": "m7",
+    "stm32f446re": "m4",
+    "nrf52840": "m4",
+    "rp2350": "m33",
+    "nrf5340": "m33",
+    "mimxrt1176": "m7",
+    "efr32mg21": "m33",
+    "samd51j19a": "m4",
+    "stm32l4r5zi": "m4",
+    # a Cortex-M3 part, modelled with the m4 integer pipeline and no FPU (its profile notes)
+    "stm32f207zg": "m4",
+    "same70q21b": "m7",
 }
 
 #: Wait states at the default clock (and the F407's maximum), read off the reference-manual
@@ -69,11 +83,32 @@ EXPECTED_WAIT_STATES = {
     "rp2040": {125: 55, 133: 55},
     # FlexSPI 1-4-4 at 133 MHz: 8 + 6 + 2 + 4 + 64 = 84 clocks per 32-byte line = 379 cycles at 600 MHz
     "mimxrt1062": {600: 378},
+    # FMC: one flash clock (<= 25 MHz) per read = ceil(core/25) core clocks (Kinetis RM FMC chapter)
+    "mk64fn1m0vll12": {120: 4},
+    # SDK CLOCK_SetFLASHAccessCyclesForFreq: [130 MHz - 150 MHz] -> 11
+    "lpc55s69jbd100": {150: 11},
+    # XSPI2 8-8-8 DTR at 200 MHz: 1 + 2 + 20 + 16 = 39 clocks per 32-byte line = 117 cycles at 600 MHz
+    "stm32h7s3l8": {600: 116},
+    "stm32f446re": {180: 5},
+    "nrf52840": {64: 0},
+    # QMI 1-4-4 continuous read at clk_sys/2: 8 + 4 + 16 = 28 clocks per 8-byte line = 56 cycles
+    "rp2350": {150: 55},
+    "nrf5340": {64: 0, 128: 0},
+    # FlexSPI 1-4-4 at 133 MHz: 8 + 6 + 6 + 64 = 84 clocks per 32-byte line = 630 cycles at 996 MHz
+    "mimxrt1176": {996: 629, 1000: 631},
+    "efr32mg21": {80: 1},
+    # SAM D5x/E5x Data Sheet §54.12 (VDD > 2.7 V): 5 WS up to 120 MHz
+    "samd51j19a": {120: 5},
+    "stm32l4r5zi": {120: 5},
+    "stm32f207zg": {120: 3},
+    # FWS at MCK = core / 2: 150 MHz -> 6
+    "same70q21b": {300: 6},
 }
 
 #: The clock a memory system is built at when none is given: the part maximum unless the file's
 #: [default_clock] names another (with its reason).
-EXPECTED_DEFAULT_CLOCKS = {"stm32f407vg": 24, "stm32f437ii": 160, "stm32h563zi": 150, "rp2040": 125}
+EXPECTED_DEFAULT_CLOCKS = {"stm32f407vg": 24, "stm32f437ii": 160, "stm32h563zi": 150, "rp2040": 125,
+                           "nrf5340": 64, "mimxrt1176": 996}
 
 
 #: Datasheet numbers as settled when the part facts were merged (repositories citing the ST
@@ -274,7 +309,8 @@ def test_memory_map_is_consistent(boards, name):
     if board.core == "m7":
         kinds = {cache.kind for cache in board.accelerators}
         assert {"l1_icache", "l1_dcache"} <= kinds
-        assert any(region.name.startswith("DTCM") for region in board.sram)
+        # the SAM E70's TCMs take their share of the SRAM only when GPNVM bits say so (0 KB at reset)
+        assert any(region.name.startswith("DTCM") for region in board.sram) == (name not in {"same70q21b"})
 
 
 # ------------------------------------------------------------------------------ schema errors
@@ -551,6 +587,13 @@ EXPECTED_FPU = {
     "stm32g071rb": "none", "stm32h563zi": "single", "stm32h753zi": "double", "stm32l4a6zg": "single",
     "stm32l562qe": "single", "stm32u385rg": "single", "stm32u585ai": "single", "stm32wb55rg": "single",
     "stm32wl33cc": "none", "stm32wl55jc": "none", "rp2040": "none", "mimxrt1062": "double",
+    "mk64fn1m0vll12": "single", "lpc55s69jbd100": "single",
+    "stm32h7s3l8": "double", "stm32f446re": "single",
+    "nrf52840": "single", "rp2350": "single",
+    "nrf5340": "single", "mimxrt1176": "double",
+    "efr32mg21": "single", "samd51j19a": "single",
+    "stm32l4r5zi": "single", "stm32f207zg": "none",
+    "same70q21b": "double",
 }
 
 

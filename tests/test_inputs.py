@@ -720,6 +720,24 @@ def test_a_board_without_a_clock_runs_at_its_default_clock():
         assert f"at {board.default_clock_mhz:g} MHz (no clock given: {said})" in figure.notes
 
 
+def test_sanity_input_with_a_board_and_no_clock_runs_at_the_boards_default_clock(tmp_path, capsys):
+    """`refbench sanity --input LOG --board NAME` without --clock: every figure at the board's default
+    clock (not the part maximum), said in the findings, for every board whose default differs."""
+    from cortexm_emu.boards import board_names, load_board
+    from refbench.cli import main
+
+    log = tmp_path / "wolfcrypt.txt"
+    log.write_text(WOLF4_LOG + "\n", encoding="utf-8")
+    below_maximum = [n for n in board_names() if load_board(n).default_clock_mhz < load_board(n).max_clock_mhz]
+    assert {"nrf5340", "mimxrt1176", "rp2040"} <= set(below_maximum)
+    for name in below_maximum:
+        board = load_board(name)
+        main(["sanity", "--input", str(log), "--board", name, "--no-emulator"])
+        out = capsys.readouterr().out
+        assert f"at {board.default_clock_mhz:g} MHz (no clock given: the board's default clock: " in out, name
+        assert f"at {board.max_clock_mhz:g} MHz (no clock given" not in out, name
+
+
 def test_more_figures_than_one_run_judges_is_refused_naming_the_input(tmp_path, monkeypatch):
     from refbench.inputs import options
 

@@ -98,6 +98,23 @@ EXPECTED_PROVIDES = {
     "stm32g071rb": (set(), set(), set()),
     "rp2040": (set(), set(), set()),
     "mimxrt1062": ({"AES", "HASH", "RNG"}, {128}, {"SHA-1", "SHA-256"}),
+    # MMCAU (AES, DES, MD5, SHA-1, SHA-256) and RNGA: the SDK's fsl_mmcau.h and rnga driver.
+    "mk64fn1m0vll12": ({"AES", "DES", "HASH", "RNG"}, {128, 192, 256}, {"MD5", "SHA-1", "SHA-256"}),
+    # HASHCRYPT (AES-128/192/256, SHA-1, SHA-256), CASPER (public key), RNG: SDK drivers.
+    "lpc55s69jbd100": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-256"}),
+    # H7RS HAL CRYP (AES-128/192/256); HASH, PKA, SAES, RNG from the datasheet list (unconfirmed).
+    "stm32h7s3l8": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
+    "stm32f446re": (set(), set(), set()),
+    "nrf52840": ({"AES", "HASH", "PKA", "RNG"}, {128}, {"SHA-1", "SHA-224", "SHA-256"}),
+    "rp2350": ({"HASH", "RNG"}, set(), {"SHA-256"}),
+    "nrf5340": ({"AES", "HASH", "PKA", "RNG"}, {128}, {"SHA-1", "SHA-224", "SHA-256"}),
+    "mimxrt1176": ({"AES", "DES", "HASH", "PKA", "RNG"}, {128, 192, 256},
+                   {"MD5", "SHA-1", "SHA-224", "SHA-256", "SHA-384", "SHA-512"}),
+    "efr32mg21": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
+    "samd51j19a": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
+    "stm32l4r5zi": ({"RNG"}, set(), set()),
+    "stm32f207zg": ({"RNG"}, set(), set()),
+    "same70q21b": ({"AES", "HASH", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
     # No PKA on the WL33 (CubeWL3 HAL module list, CMSIS IRQ table).
     "stm32wl33cc": ({"AES", "RNG"}, {128, 256}, set()),
     "stm32u385rg": (
