@@ -68,6 +68,9 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     for key in ("windows", "rsa_public_exponent", "subgroup_bits", "dsa_n_bits"):
         if key not in exp:
             raise ValueError(f"{path}: [exponentiation] {key}: missing")
+    for prime, chain in data["pricing"].get("inv_chains", {}).items():
+        if not (isinstance(chain, list) and len(chain) == 2 and all(isinstance(n, int) and n > 0 for n in chain)):
+            raise ValueError(f"{path}: [pricing] inv_chains.{prime!r}: expected [squarings, multiplications], got {chain!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise ValueError(f"{path}: [scalar_mult] {key}: expected a list of widths")
@@ -290,17 +293,26 @@ def fermat_counts(p: int) -> tuple[int, int]:
     return e.bit_length() - 1, bin(e).count("1") - 1
 
 
+def inversion_counts(curve: str) -> tuple[int, int]:
+    """(squarings, multiplications) of one inversion in ``curve``'s field ([pricing] inv): the
+    field's addition chain when ``inv_chains`` names its prime, else :func:`fermat_counts`."""
+    field = load_costs()["fields"][curve]
+    chain = load_costs()["pricing"].get("inv_chains", {}).get(field["prime"])
+    return (chain[0], chain[1]) if chain else fermat_counts(_PRIMES[curve])
+
+
 def field_work(curve: str, kind: str, counts: Counts) -> Work:
     """Kernel calls of ``counts`` in ``curve``'s field with arithmetic ``kind`` (pubkey_costs.toml
     ``[fields]``: [mul, sqr, add, sub(, mul_const)] operations): mul on the mul operation, mul_const
-    on the field's constant multiplication or else on mul ([pricing] mul_const), sqr on the sqr operation, every inversion as a Fermat exponentiation ([pricing] inv, mul_const),
+    on the field's constant multiplication or else on mul ([pricing] mul_const), sqr on the sqr operation, every inversion as a Fermat exponentiation
+    (:func:`inversion_counts`, [pricing] inv),
     additions and subtractions on the field's add/sub operations ([pricing] add_sub), and each
     conditional swap as two selects ([pricing] cswap). Additive operations that do not occur are
     left out (no kernel call to measure)."""
     field = load_costs()["fields"][curve]
     mul_op, sqr_op, add_op, sub_op, *const_op = field["kinds"][kind]
     size = field["bytes"]
-    inv_s, inv_m = fermat_counts(_PRIMES[curve])
+    inv_s, inv_m = inversion_counts(curve)
     mul = counts.mul + (0 if const_op else counts.mul_const) + counts.inv * inv_m
     sqr = counts.sqr + counts.inv * inv_s
     work = {(mul_op, size): mul, (sqr_op, size): sqr}
@@ -459,5 +471,5 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
 
 
 __all__ = ["SELECT", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
-           "field_work", "library_variants", "load_costs", "recipes", "reference_counts"]
+           "field_work", "inversion_counts", "library_variants", "load_costs", "recipes", "reference_counts"]
 
