@@ -67,9 +67,18 @@ def test_field_work_prices_every_counted_operation():
     counts = reference_counts("Curve25519", "agree")
     assert (counts.mul, counts.sqr, counts.mul_const, counts.inv) == (1276, 1020, 255, 1)  # RFC 7748 §5 ladder
     assert (counts.add, counts.sub, counts.cswap) == (4 * 255, 4 * 255, 2 * 256)  # per step 4 A, 4 B, 2 cswap; 2 at the end
+    calls = (1276 + 11) + (1020 + 254) + 255 + 1020 + 1020  # every priced call but the swaps
     assert field_work("Curve25519", "special", counts) == {("25519-mul", 32): 1276 + 11, ("25519-sqr", 32): 1020 + 254,
                                                           ("25519-mul-a24", 32): 255, ("25519-add", 32): 1020,
-                                                          ("25519-sub", 32): 1020, ("select", 32): 2 * 512}
+                                                          ("25519-sub", 32): 1020, ("25519-cswap", 32): 512,
+                                                          ("call", 32): calls}
+
+
+def test_a_swap_without_its_own_operation_is_two_selects_and_their_calls():
+    counts = reference_counts("Curve448", "agree")
+    work = field_work("Curve448", "special", counts)
+    assert work[("select", 56)] == 2 * counts.cswap
+    assert work[("call", 56)] == sum(n for (op, _), n in work.items() if op != "call")
 
 
 def test_field_work_prices_a_constant_without_its_own_kernel_as_a_product():
@@ -94,7 +103,7 @@ def test_compose_multiplies_and_names_what_is_missing():
 
 
 def test_exponentiation_work():
-    assert exp_work(1024, 160, 4) == {("mont-mul", 128): 40 + 14 + 2, ("mont-sqr", 128): 160}
+    assert exp_work(1024, 160, 4) == {("mont-mul", 128): 40 + 14 + 2, ("mont-sqr", 128): 160, ("call", 128): 56 + 160}
 
 
 @pytest.mark.parametrize("math, asm, library, variants", [

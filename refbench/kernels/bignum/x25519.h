@@ -16,8 +16,13 @@
 #ifdef FE25519_ASM
 void fe25519_cswap(uint32_t *a, uint32_t *b, uint32_t swap); /* umaal_asm/fe25519.S */
 #else
-static void fe25519_cswap(uint32_t a[8], uint32_t b[8], uint32_t swap) { cswap_words(a, b, swap, 8); }
+FE_CALL void fe25519_cswap(uint32_t *a, uint32_t *b, uint32_t swap) { cswap_words(a, b, swap, 8); }
 #endif
+
+/* a <-> b when a[0] is odd: the ladder's conditional swap as one kernel operation (25519-cswap),
+ * the swap bit from the data so the reference can state the result; the composition prices each
+ * counted cswap with it (refbench/sanity/pubkey_costs.toml [pricing] cswap). */
+void fe25519_cswap_odd(uint32_t *a, uint32_t *b) { fe25519_cswap(a, b, a[0] & 1u); }
 
 /* r^(2^n) in r, n >= 1: the runs of squarings of the inversion chain */
 static void fe25519_sqr_n(uint32_t r[8], uint32_t n)
