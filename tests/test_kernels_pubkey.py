@@ -49,8 +49,9 @@ def harness(family: str, variant: str, core: str, compiler: str = "zig") -> Kern
 MONT_OPS = ("mont-mul", "mont-sqr", "mont-add", "mont-sub")
 FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr", "add", "sub"))
 #: Every other operation of the family: the whole-operation kernels, the 2^255 - 19 multiplication
-#: by a24 and the constant-time select (each with its own test below).
-OTHER_OPS = ("mont-exp", "x25519", "p256-base-mult", "25519-mul-a24", "select")
+#: by a24, the constant-time select and swap, and the caller's side of a call (each with its own
+#: test below).
+OTHER_OPS = ("mont-exp", "x25519", "p256-base-mult", "25519-mul-a24", "select", "25519-cswap", "call")
 
 
 def cases(operations: tuple[str, ...], cores: tuple[str, ...]) -> list[tuple[str, str, str]]:
@@ -176,6 +177,24 @@ def test_mul_a24_and_select_equal_their_references(core, subtests):
                     assert reference("select")(raw)["r"] == (raw["b"] if odd else raw["a"])
                     run = h.run(raw, "select")
                     assert run.verified, run.mismatch
+
+
+@pytest.mark.parametrize("core", DEFAULT_CORES)
+def test_cswap_exchanges_exactly_when_a_is_odd_and_call_costs_a_few_cycles(core, subtests):
+    """25519-cswap (the ladder's swap, every variant) exchanges a and b exactly when a is odd and
+    leaves them otherwise; "call" (the caller's side of a call: three ADDs and a branch) runs."""
+    for variant, _, _ in cases(("25519-cswap",), (core,)):
+        h = harness("bignum", variant, core)
+        for odd in (0, 1):
+            raw = {"a": bytes([0x10 | odd]) + seeded("swap a", 31), "b": seeded("swap b", 32)}
+            with subtests.test(msg=f"bignum/{variant}:25519-cswap:{core}:odd={odd}"):
+                want = reference("fe-25519-cswap")(raw)
+                assert (want["a"], want["b"]) == ((raw["b"], raw["a"]) if odd else (raw["a"], raw["b"]))
+                run = h.run(raw, "25519-cswap")
+                assert run.verified, run.mismatch
+        with subtests.test(msg=f"bignum/{variant}:call:{core}"):
+            run = h.run({"a": seeded("call a", 32), "b": seeded("call b", 32)}, "call")
+            assert run.verified and run.instructions == 4 and 0 < run.cycles < 10, run
 
 
 def field_call(h: KernelHarness, function: str, size: int, *operands: int) -> int:

@@ -7,6 +7,7 @@ import dataclasses
 import pytest
 
 from refbench.published.model import load_figures
+from refbench.ref import curves
 from refbench.sanity.pubkey_cost import (
     COSTS_PATH,
     compose,
@@ -14,6 +15,7 @@ from refbench.sanity.pubkey_cost import (
     family_of,
     fermat_counts,
     field_work,
+    inversion_counts,
     library_variants,
     load_costs,
     recipes,
@@ -48,13 +50,35 @@ def test_fermat_inversion_counts():
     assert fermat_counts(13) == (3, 2)  # 13 - 2 = 0b1011: (bits - 1) S, (weight - 1) M
 
 
+def test_an_inversion_chain_prices_its_field_and_binary_the_others():
+    assert inversion_counts("Curve25519") == inversion_counts("Edwards25519") == (254, 11)  # ref10 fe_invert
+    assert inversion_counts("P-256") == fermat_counts(curves.P256.p)
+
+
+def test_a_malformed_inversion_chain_is_named(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8").replace('"2^255 - 19" = [254, 11]', '"2^255 - 19" = [254]', 1)
+    bad = tmp_path / "pubkey_costs.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[pricing\] inv_chains.'2\^255 - 19': expected \[squarings, multiplications\]"):
+        load_costs(bad)
+
+
 def test_field_work_prices_every_counted_operation():
     counts = reference_counts("Curve25519", "agree")
     assert (counts.mul, counts.sqr, counts.mul_const, counts.inv) == (1276, 1020, 255, 1)  # RFC 7748 §5 ladder
     assert (counts.add, counts.sub, counts.cswap) == (4 * 255, 4 * 255, 2 * 256)  # per step 4 A, 4 B, 2 cswap; 2 at the end
-    assert field_work("Curve25519", "special", counts) == {("25519-mul", 32): 1276 + 252, ("25519-sqr", 32): 1020 + 254,
+    calls = (1276 + 11) + (1020 + 254) + 255 + 1020 + 1020  # every priced call but the swaps
+    assert field_work("Curve25519", "special", counts) == {("25519-mul", 32): 1276 + 11, ("25519-sqr", 32): 1020 + 254,
                                                           ("25519-mul-a24", 32): 255, ("25519-add", 32): 1020,
-                                                          ("25519-sub", 32): 1020, ("select", 32): 2 * 512}
+                                                          ("25519-sub", 32): 1020, ("25519-cswap", 32): 512,
+                                                          ("call", 32): calls}
+
+
+def test_a_swap_without_its_own_operation_is_two_selects_and_their_calls():
+    counts = reference_counts("Curve448", "agree")
+    work = field_work("Curve448", "special", counts)
+    assert work[("select", 56)] == 2 * counts.cswap
+    assert work[("call", 56)] == sum(n for (op, _), n in work.items() if op != "call")
 
 
 def test_field_work_prices_a_constant_without_its_own_kernel_as_a_product():
@@ -79,7 +103,7 @@ def test_compose_multiplies_and_names_what_is_missing():
 
 
 def test_exponentiation_work():
-    assert exp_work(1024, 160, 4) == {("mont-mul", 128): 40 + 14 + 2, ("mont-sqr", 128): 160}
+    assert exp_work(1024, 160, 4) == {("mont-mul", 128): 40 + 14 + 2, ("mont-sqr", 128): 160, ("call", 128): 56 + 160}
 
 
 @pytest.mark.parametrize("math, asm, library, variants", [

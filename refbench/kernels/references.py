@@ -228,6 +228,10 @@ REFERENCES["mont-exp"] = _mont_exp
 REFERENCES["mont-add"] = lambda a: _mont_additive(a, 1)
 REFERENCES["mont-sub"] = lambda a: _mont_additive(a, -1)
 REFERENCES["select"] = _select
+#: a and b exchanged when the low bit of a is 1 (bignum 25519-cswap, the ladder's conditional swap)
+REFERENCES["fe-25519-cswap"] = lambda a: {"a": a["b"], "b": a["a"]} if a["a"][0] & 1 else {"a": a["a"], "b": a["b"]}
+#: no output: bignum "call" is the caller's side of a call, measured for its cycles only
+REFERENCES["call"] = lambda a: {}
 #: Input preparation by reference name (the identity for every other reference).
 PREPARE: dict[str, Callable[[Inputs], Inputs]] = {"mont-mul": prepare_mont, "mont-sqr": prepare_mont,
                                                   "mont-exp": prepare_mont, "mont-add": prepare_mont,

@@ -29,8 +29,11 @@ from refbench.ref import curves, ecdh, ecdsa, eddsa, edwards, montgomery, opcoun
 
 COSTS_PATH = Path(__file__).with_name("pubkey_costs.toml")
 
-#: The kernel operation that prices a conditional swap (two per swap: [pricing] cswap).
+#: The kernel operation that prices a conditional swap where the field has no swap operation
+#: (two per swap: [pricing] cswap).
 SELECT = "select"
+#: The kernel operation that prices the caller's side of every kernel call ([pricing] call).
+CALL = "call"
 
 #: Work: (kernel operation, operand bytes) -> number of calls.
 Work = dict[tuple[str, int], int]
@@ -68,6 +71,12 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     for key in ("windows", "rsa_public_exponent", "subgroup_bits", "dsa_n_bits"):
         if key not in exp:
             raise ValueError(f"{path}: [exponentiation] {key}: missing")
+    for prime, op in data["pricing"].get("cswap_ops", {}).items():
+        if not isinstance(op, str):
+            raise ValueError(f"{path}: [pricing] cswap_ops.{prime!r}: expected a kernel operation name, got {op!r}")
+    for prime, chain in data["pricing"].get("inv_chains", {}).items():
+        if not (isinstance(chain, list) and len(chain) == 2 and all(isinstance(n, int) and n > 0 for n in chain)):
+            raise ValueError(f"{path}: [pricing] inv_chains.{prime!r}: expected [squarings, multiplications], got {chain!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise ValueError(f"{path}: [scalar_mult] {key}: expected a list of widths")
@@ -290,25 +299,53 @@ def fermat_counts(p: int) -> tuple[int, int]:
     return e.bit_length() - 1, bin(e).count("1") - 1
 
 
+def inversion_counts(curve: str) -> tuple[int, int]:
+    """(squarings, multiplications) of one inversion in ``curve``'s field ([pricing] inv): the
+    field's addition chain when ``inv_chains`` names its prime, else :func:`fermat_counts`."""
+    field = load_costs()["fields"][curve]
+    chain = load_costs()["pricing"].get("inv_chains", {}).get(field["prime"])
+    return (chain[0], chain[1]) if chain else fermat_counts(_PRIMES[curve])
+
+
 def field_work(curve: str, kind: str, counts: Counts) -> Work:
     """Kernel calls of ``counts`` in ``curve``'s field with arithmetic ``kind`` (pubkey_costs.toml
     ``[fields]``: [mul, sqr, add, sub(, mul_const)] operations): mul on the mul operation, mul_const
-    on the field's constant multiplication or else on mul ([pricing] mul_const), sqr on the sqr operation, every inversion as a Fermat exponentiation ([pricing] inv, mul_const),
-    additions and subtractions on the field's add/sub operations ([pricing] add_sub), and each
-    conditional swap as two selects ([pricing] cswap). Additive operations that do not occur are
+    on the field's constant multiplication or else on mul ([pricing] mul_const), sqr on the sqr operation, every inversion as a Fermat exponentiation
+    (:func:`inversion_counts`, [pricing] inv),
+    additions and subtractions on the field's add/sub operations ([pricing] add_sub), each
+    conditional swap on the field's swap operation or as two selects ([pricing] cswap), and the
+    caller's side of every call but a swap operation's ([pricing] call). Additive operations that do not occur are
     left out (no kernel call to measure)."""
-    field = load_costs()["fields"][curve]
+    costs = load_costs()
+    field = costs["fields"][curve]
     mul_op, sqr_op, add_op, sub_op, *const_op = field["kinds"][kind]
     size = field["bytes"]
-    inv_s, inv_m = fermat_counts(_PRIMES[curve])
+    inv_s, inv_m = inversion_counts(curve)
     mul = counts.mul + (0 if const_op else counts.mul_const) + counts.inv * inv_m
     sqr = counts.sqr + counts.inv * inv_s
     work = {(mul_op, size): mul, (sqr_op, size): sqr}
     for key, n in (((const_op[0] if const_op else mul_op, size), counts.mul_const if const_op else 0),
-                   ((add_op, size), counts.add), ((sub_op, size), counts.sub), ((SELECT, size), 2 * counts.cswap)):
+                   ((add_op, size), counts.add), ((sub_op, size), counts.sub)):
         if n:
-            work[key] = n
+            work[key] = work.get(key, 0) + n
+    work = with_calls(work)
+    swap_op = costs["pricing"].get("cswap_ops", {}).get(field["prime"])
+    swaps = ((swap_op, size), counts.cswap) if swap_op else ((SELECT, size), 2 * counts.cswap)
+    if swaps[1]:
+        work[swaps[0]] = work.get(swaps[0], 0) + swaps[1]
+        if not swap_op:
+            work[(CALL, size)] = work.get((CALL, size), 0) + swaps[1]
     return work
+
+
+def with_calls(work: Work) -> Work:
+    """``work`` and the caller's side of each of its kernel calls ([pricing] call): one bignum
+    ``call`` per call, at the size of the largest operand."""
+    calls = sum(n for (op, _), n in work.items() if op != CALL)
+    size = max(s for _, s in work)
+    out = dict(work)
+    out[(CALL, size)] = out.get((CALL, size), 0) + calls
+    return out
 
 
 def exp_work(modulus_bits: int, exponent_bits: int, window: int, times: int = 1) -> Work:
@@ -317,7 +354,7 @@ def exp_work(modulus_bits: int, exponent_bits: int, window: int, times: int = 1)
     2 domain changes, on Montgomery operands of the modulus' length."""
     size = modulus_bits // 8
     mul = -(-exponent_bits // window) + (1 << window) - 2 + 2
-    return {("mont-mul", size): mul * times, ("mont-sqr", size): exponent_bits * times}
+    return with_calls({("mont-mul", size): mul * times, ("mont-sqr", size): exponent_bits * times})
 
 
 def merge(*works: Work) -> Work:
@@ -383,12 +420,13 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
         for w in exp["windows"]:
             if family == "RSA" and f.operation in ("private", "sign", "decrypt"):
                 half = bits // 2
-                work = merge(exp_work(half, half, w, times=2), {("mont-mul", half // 8): 2})
+                work = merge(exp_work(half, half, w, times=2), with_calls({("mont-mul", half // 8): 2}))
                 out.append(Recipe(f"CRT, two {half}-bit Montgomery exponentiations, {w}-bit fixed window",
                                   tuple((o, s, n) for (o, s), n in work.items())))
             elif family == "RSA":
                 e = exp["rsa_public_exponent"]
-                work = {("mont-sqr", bits // 8): e.bit_length() - 1, ("mont-mul", bits // 8): bin(e).count("1") - 1 + 2}
+                work = with_calls({("mont-sqr", bits // 8): e.bit_length() - 1,
+                                   ("mont-mul", bits // 8): bin(e).count("1") - 1 + 2})
                 out.append(Recipe(f"e = {e}, binary exponentiation", tuple((o, s, n) for (o, s), n in work.items())))
                 break  # no window: one recipe
             else:
@@ -458,6 +496,6 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["SELECT", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
-           "field_work", "library_variants", "load_costs", "recipes", "reference_counts"]
+__all__ = ["CALL", "SELECT", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
+           "field_work", "inversion_counts", "library_variants", "load_costs", "recipes", "reference_counts", "with_calls"]
 

@@ -12,9 +12,10 @@ on n 32-bit limbs:
   sp_c32.c sp_2048_mul_64); a squaring at least min(K(n), n(n+1)/2); a Montgomery multiplication or
   squaring one more K(n) for q x n (REDC needs that product, Montgomery 1985); the special-form
   reductions of P-256/384/521, 2^255 - 19, 2^448 - 2^224 - 1 none (counted as free); additions,
-  subtractions, selects and the one-word constant multiplication no product at all;
+  subtractions, selects, swaps and the one-word constant multiplication no product at all, and
+  the caller's side of a call (bignum "call") neither products nor words (code may inline);
 * words: every call reads its operands and writes its result at least once (a multiplication 3n
-  words, a squaring 2n, an addition or subtraction or select 3n, a constant multiplication 2n).
+  words, a squaring 2n, an addition or subtraction or select 3n, a swap 4n, a constant multiplication 2n).
 
 Cycles per 32x32->64 product, at best, by core: Cortex-M4 1 (UMULL/UMLAL/UMAAL single cycle, DDI
 0439D Tables 3-1, 3-2), Cortex-M7 1 (one MAC unit, multiplies do not dual-issue with each other:
@@ -67,8 +68,13 @@ def call_floor(operation: str, size: int) -> tuple[int, int]:
             return 0, 2 * n
     if operation.endswith(("-add", "-sub")) or operation == "select":
         return 0, 3 * n
+    if operation.endswith("-cswap"):
+        return 0, 4 * n  # reads both elements, writes both
+    if operation == "call":
+        return 0, 0  # the caller's side of a call: code that inlines pays none
     raise ValueError(f"Invalid operation {operation!r} for the any-code floor; accepted: mont-mul, mont-sqr, "
-                     f"<field>-mul/-sqr/-add/-sub/-mul-a24 for {', '.join(_SPECIAL_FIELDS)}, mont-add, mont-sub, select")
+                     f"<field>-mul/-sqr/-add/-sub/-mul-a24/-cswap for {', '.join(_SPECIAL_FIELDS)}, mont-add, mont-sub, "
+                     "select, call")
 
 
 def core_name(core: str) -> str:

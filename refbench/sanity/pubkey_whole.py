@@ -1,10 +1,11 @@
 """Whole public-key operations emulated end to end, against their composition; the composition bound.
 
 Rule e for public key composes an operation's cost (:mod:`refbench.sanity.pubkey_cost`): counted
-field/bignum operations x the emulated cycles of one kernel call each. What composition leaves
-out is what happens between the calls of a real operation: call and return, argument set-up,
-loop control, copies, and the placement of temporaries (the stack of the whole operation against
-the harness's buffers). It is measured here, on whole operations that exist as kernels
+field/bignum operations x the emulated cycles of one kernel call each, the ladder's swap by its
+own operation (25519-cswap), and the caller's side of every call (argument set-up and branch,
+bignum ``call``, emulated). What composition leaves out is what else happens between the calls of
+a real operation: loop control, copies, table look-ups, and the placement of temporaries (the stack
+of the whole operation against the harness's buffers). It is measured here, on whole operations that exist as kernels
 (``refbench/kernels/bignum``), each written step for step as its reference counts it:
 
 * ``x25519``: the RFC 7748 §5 ladder and Fermat inversion (x25519.h) against the reference's
@@ -171,9 +172,9 @@ def derivation(checks: tuple[Check, ...] | list[Check]) -> str:
 
 
 #: What composition may miss against full emulation, as a fraction of the composed cycles: derived
-#: from the recorded whole-operation checks (the module docstring; 5.3% at the recording of
-#: pubkey_composition.toml: max |error| 2.4%, X25519 UMAAL on M4, + spread 2.9%, from -0.57% RSA-1024
-#: CRT c32 on M7 to +2.36%).
+#: from the recorded whole-operation checks (the module docstring; 2.54% at the recording of
+#: pubkey_composition.toml, 63 checks with umaal_asm and m0_asm: max |error| 1.33%, P-256 base-point
+#: multiplication umaal_asm on M4, + spread 1.22%, from -1.33% to -0.12%, X25519 m0 on M33).
 COMPOSITION_BOUND = bound_of(recorded())
 #: The bound's derivation with its numbers, for verdict reasons.
 COMPOSITION_DERIVATION = derivation(recorded())

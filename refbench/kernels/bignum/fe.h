@@ -32,6 +32,12 @@
 typedef int int32_t;
 typedef long long int64_t;
 
+/* Every field operation stays a function of its own, called by the curve code: libraries compile
+ * their field arithmetic apart from the curve code (wolfSSL fe_operations.c under curve25519.c,
+ * sp_256_mont_mul_8 under the point functions), so the compiler cannot inline it there; and the
+ * composition (refbench/sanity/pubkey_cost.py) prices one call per counted operation. */
+#define FE_CALL __attribute__((noinline))
+
 /* ---------------------------------------------------------------------------------------- */
 /* P-256 */
 
@@ -84,21 +90,21 @@ static void p256_reduce(uint32_t r[8], const uint32_t c[16])
 
 #ifdef FE_P256_ASM
 /* the variant supplies these and fe_p256_add/sub in assembly (umaal_asm/fe25519.S), same contracts */
-void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
-void fe_p256_sqr(uint32_t *r, const uint32_t *a);
+FE_CALL void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe_p256_sqr(uint32_t *r, const uint32_t *a);
 #elif defined(FE_P256_MUL_ASM)
 /* the variant supplies mul/sqr in assembly (m0_asm/fe25519.S), same contracts; add/sub stay C */
-void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
-void fe_p256_sqr(uint32_t *r, const uint32_t *a);
+FE_CALL void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe_p256_sqr(uint32_t *r, const uint32_t *a);
 #else
-void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+FE_CALL void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     uint32_t t[16];
     mul_wide(t, a, b, 8);
     p256_reduce(r, t);
 }
 
-void fe_p256_sqr(uint32_t *r, const uint32_t *a)
+FE_CALL void fe_p256_sqr(uint32_t *r, const uint32_t *a)
 {
     uint32_t t[16];
     sqr_wide(t, a, 8);
@@ -107,11 +113,11 @@ void fe_p256_sqr(uint32_t *r, const uint32_t *a)
 #endif
 
 #ifdef FE_P256_ASM
-void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
-void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
 #else
-void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P256_P, 8); }
-void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P256_P, 8); }
+FE_CALL void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P256_P, 8); }
+FE_CALL void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P256_P, 8); }
 #endif
 
 /* ---------------------------------------------------------------------------------------- */
@@ -148,15 +154,15 @@ static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
 
 #ifdef FE25519_ASM
 /* the variant supplies these in assembly (umaal_asm/fe25519.S, m0_asm/fe25519.S), same contracts */
-void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
-void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
-void fe25519_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
-void fe25519_sqr(uint32_t *r, const uint32_t *a);
-void fe25519_mul_a24(uint32_t *r, const uint32_t *a);
+FE_CALL void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe25519_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe25519_sqr(uint32_t *r, const uint32_t *a);
+FE_CALL void fe25519_mul_a24(uint32_t *r, const uint32_t *a);
 #else
 /* r = a + b, r = a - b mod p (the sum is below 2p < 2^256: one masked subtraction) */
-void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P25519_P, 8); }
-void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P25519_P, 8); }
+FE_CALL void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P25519_P, 8); }
+FE_CALL void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P25519_P, 8); }
 
 static void fe25519_reduce(uint32_t r[8], const uint32_t t[16])
 {
@@ -182,14 +188,14 @@ static void fe25519_reduce(uint32_t r[8], const uint32_t t[16])
     }
 }
 
-void fe25519_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+FE_CALL void fe25519_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     uint32_t t[16];
     mul_wide(t, a, b, 8);
     fe25519_reduce(r, t);
 }
 
-void fe25519_sqr(uint32_t *r, const uint32_t *a)
+FE_CALL void fe25519_sqr(uint32_t *r, const uint32_t *a)
 {
     uint32_t t[16];
     sqr_wide(t, a, 8);
@@ -198,7 +204,7 @@ void fe25519_sqr(uint32_t *r, const uint32_t *a)
 
 /* r = 121665 a mod p (a24 of RFC 7748 §5, a multiplication by a one-word constant): one row
  * of word products (the 9th word below 2^17), folded with 2^255 = 19 twice, then frozen. */
-void fe25519_mul_a24(uint32_t *r, const uint32_t *a)
+FE_CALL void fe25519_mul_a24(uint32_t *r, const uint32_t *a)
 {
     uint32_t c = 0, q;
     for (uint32_t i = 0; i < 8; i++) {
@@ -271,22 +277,22 @@ static void p384_reduce(uint32_t r[12], const uint32_t c[24])
     sub_if_ge(r, r, 0, P384_P, 12); /* below 2^384 < 2p */
 }
 
-void fe_p384_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+FE_CALL void fe_p384_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     uint32_t t[24];
     mul_wide(t, a, b, 12);
     p384_reduce(r, t);
 }
 
-void fe_p384_sqr(uint32_t *r, const uint32_t *a)
+FE_CALL void fe_p384_sqr(uint32_t *r, const uint32_t *a)
 {
     uint32_t t[24];
     sqr_wide(t, a, 12);
     p384_reduce(r, t);
 }
 
-void fe_p384_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P384_P, 12); }
-void fe_p384_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P384_P, 12); }
+FE_CALL void fe_p384_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P384_P, 12); }
+FE_CALL void fe_p384_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P384_P, 12); }
 
 /* ---------------------------------------------------------------------------------------- */
 /* P-521: 17 limbs, the top one holding 9 bits */
@@ -317,22 +323,22 @@ static void p521_reduce(uint32_t r[17], const uint32_t t[34])
     sub_if_ge(r, r, 0, P521_P, 17); /* r = p gives 0 */
 }
 
-void fe_p521_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+FE_CALL void fe_p521_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     uint32_t t[34];
     mul_wide(t, a, b, 17);
     p521_reduce(r, t);
 }
 
-void fe_p521_sqr(uint32_t *r, const uint32_t *a)
+FE_CALL void fe_p521_sqr(uint32_t *r, const uint32_t *a)
 {
     uint32_t t[34];
     sqr_wide(t, a, 17);
     p521_reduce(r, t);
 }
 
-void fe_p521_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P521_P, 17); }
-void fe_p521_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P521_P, 17); }
+FE_CALL void fe_p521_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P521_P, 17); }
+FE_CALL void fe_p521_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P521_P, 17); }
 
 /* ---------------------------------------------------------------------------------------- */
 /* 2^448 - 2^224 - 1: 14 limbs */
@@ -372,21 +378,21 @@ static void p448_reduce(uint32_t r[14], const uint32_t t[28])
     sub_if_ge(r, r, 0, P448_P, 14); /* below 2^448 < 2p */
 }
 
-void fe448_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+FE_CALL void fe448_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     uint32_t t[28];
     mul_wide(t, a, b, 14);
     p448_reduce(r, t);
 }
 
-void fe448_sqr(uint32_t *r, const uint32_t *a)
+FE_CALL void fe448_sqr(uint32_t *r, const uint32_t *a)
 {
     uint32_t t[28];
     sqr_wide(t, a, 14);
     p448_reduce(r, t);
 }
 
-void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P448_P, 14); }
-void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P448_P, 14); }
+FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P448_P, 14); }
+FE_CALL void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P448_P, 14); }
 
 #endif

@@ -637,28 +637,43 @@ fe25519_sqr:
 	pop {r4-r11, pc}
 	.size fe25519_sqr, . - fe25519_sqr
 
-/* void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): a + b < 2^256
- * for canonical a, b, then canon with top = bit 255 */
+/* void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b + 19 in one
+ * UMAAL chain (word i: a_i + b_i * 1 + the carry word, which starts at 19 and stays below 3),
+ * below 2p + 19 < 2^256 for canonical a, b. a + b >= p exactly when bit 255 of S is set, and then
+ * a + b - p = S - 2^255; else a + b = S - 19. */
 	.global fe25519_add
 	.type fe25519_add, %function
 	.thumb_func
 	.align 2
 fe25519_add:
 	push {r4-r11, lr}
-	ldm r1, {r3-r10}
-	ldm r2!, {r1, r11, r12, lr}
-	adds r3, r3, r1
-	adcs r4, r4, r11
-	adcs r5, r5, r12
-	adcs r6, r6, lr
-	ldm r2, {r1, r11, r12, lr}
-	adcs r7, r7, r1
-	adcs r8, r8, r11
-	adcs r9, r9, r12
-	adcs r10, r10, lr
-	lsr r1, r10, #31
-	mov r11, #19
-	canon r3, r4, r5, r6, r7, r8, r9, r10, r1, r11, r12
+	ldm r1, {r3-r10}			@ a0..a7
+	ldm r2!, {r1, r11}			@ b0, b1
+	mov r12, #19
+	mov lr, #1
+	umaal r3, r12, r1, lr			@ r12:r3 = b0 + a0 + 19
+	umaal r4, r12, r11, lr
+	ldm r2!, {r1, r11}			@ b2, b3
+	umaal r5, r12, r1, lr
+	umaal r6, r12, r11, lr
+	ldm r2!, {r1, r11}			@ b4, b5
+	umaal r7, r12, r1, lr
+	umaal r8, r12, r11, lr
+	ldm r2, {r1, r11}			@ b6, b7
+	umaal r9, r12, r1, lr
+	umaal r10, r12, r11, lr			@ S, below 2^256: the last carry word is 0
+	lsr r1, r10, #31			@ q = bit 255 of S: a + b >= p
+	bic r10, r10, #0x80000000		@ S - 2^255 q
+	sub r1, r1, #1
+	and r1, r1, #19				@ 19 (1 - q)
+	subs r3, r3, r1
+	sbcs r4, r4, #0
+	sbcs r5, r5, #0
+	sbcs r6, r6, #0
+	sbcs r7, r7, #0
+	sbcs r8, r8, #0
+	sbcs r9, r9, #0
+	sbc r10, r10, #0
 	stm r0, {r3-r10}
 	pop {r4-r11, pc}
 	.size fe25519_add, . - fe25519_add
