@@ -57,7 +57,7 @@ EXPECTED_CORES = {
     "samd51j19a": "m4",
     "stm32l4r5zi": "m4",
     # a Cortex-M3 part, modelled with the m4 integer pipeline and no FPU (its profile notes)
-    "stm32f207zg": "m4",
+    "stm32f207zg": "m3",
     "same70q21b": "m7",
 }
 

@@ -26,10 +26,10 @@ __all__ = [
     "UNCACHED_PATHS",
 ]
 
-Core = Literal["m0plus", "m4", "m7", "m33"]
+Core = Literal["m0plus", "m3", "m4", "m7", "m33"]
 Confidence = Literal["primary", "secondary", "unconfirmed"]
 
-CORES: tuple[str, ...] = ("m0plus", "m4", "m7", "m33")
+CORES: tuple[str, ...] = ("m0plus", "m3", "m4", "m7", "m33")
 CONFIDENCES: tuple[str, ...] = ("primary", "secondary", "unconfirmed")
 CACHE_KINDS: tuple[str, ...] = (
     "art_icache",  # ST ART accelerator instruction cache on the flash I-Code path
