@@ -115,6 +115,9 @@ def test_unreadable_record_names_the_file(tmp_path):
     path.write_text('{"schema": "other"}')
     with pytest.raises(HeldOutDataError, match=r"err\.json"):
         held_out_error(path)
+    record_error([], path)
+    with pytest.raises(HeldOutDataError, match=r"err\.json.*the summary is empty"):
+        held_out_error(path)
 
 
 @pytest.mark.parametrize(

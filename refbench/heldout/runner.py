@@ -553,6 +553,8 @@ def held_out_error(path: Path = ERROR_RECORD) -> dict[str, HeldOutSummary]:
         document = json.loads(path.read_text())
         if document.get("schema") != "cortexm_emu.held_out_error/1":
             raise ValueError(f"schema {document.get('schema')!r}")
+        if not document["summary"]:
+            raise ValueError("the summary is empty (no rows recorded: run refbench held-out --record)")
         return {
             s["core"]: HeldOutSummary(s["core"], int(s["n"]), float(s["mean_error_percent"]),
                                       float(s["mean_abs_error_percent"]), float(s["max_abs_error_percent"]))
