@@ -21,9 +21,11 @@ from refbench.heldout.runner import (
     fetch_package,
     held_out_error,
     held_out_json,
+    key_of_set,
     load_held_out,
     record_error,
     run_held_out,
+    stored_key,
     summarize_held_out,
 )
 
@@ -73,10 +75,48 @@ def test_recorded_error_file_is_the_current_schema():
     assert sum(s.n for s in summaries.values()) == len(rows)
 
 
+def test_the_record_is_keyed_by_what_produced_it_and_current():
+    from refbench.derived import stale
+
+    data = load_held_out()
+    parts = stale(stored_key(), key_of_set(data))
+    assert not parts, (f"refbench/heldout/held_out_error.json is stale ({'; '.join(parts)}): run "
+                       "`refbench held-out --record` and review the diff")
+    recorded = json.loads(ERROR_RECORD.read_text())["rows"]
+    assert [(r["program"], r["operation"], r["core"]) for r in recorded] == [
+        (r.program, r.operation, r.core) for r in data.rows], "the record does not cover every row of the set"
+
+
+def test_a_changed_row_model_or_package_makes_the_key_stale(monkeypatch):
+    import dataclasses
+
+    from refbench.derived import stale
+    from refbench.heldout import runner
+
+    data = load_held_out()
+    current = key_of_set(data)
+    first = dataclasses.replace(data.rows[0], published=data.rows[0].published + 1)
+    edited = dataclasses.replace(data, rows=(first, *data.rows[1:]))
+    assert [p.split(":")[0] for p in stale(current, key_of_set(edited))] == ["held_out_set programs and rows"]
+    package = next(iter(data.packages.values()))
+    repackaged = dataclasses.replace(data, packages={**data.packages, package.name: dataclasses.replace(
+        package, integrity=package.integrity[:-4] + "AAA=")})
+    assert [p.split(":")[0] for p in stale(current, key_of_set(repackaged))] == [
+        f"packages {package.registry} {package.name} {package.version}"]
+    core = data.rows[0].core
+    model = runner.held_out_model(core)
+    monkeypatch.setattr(runner, "held_out_model", lambda c, fetch="flash": type("Model", (), {"version": "x"})())
+    assert f"timing_models {core}: {model.version} -> x" in stale(current, key_of_set(data))
+    assert stale(None, current) == ["the file has no key (what produced it is not recorded)"]
+
+
 def test_unreadable_record_names_the_file(tmp_path):
     path = tmp_path / "err.json"
     path.write_text('{"schema": "other"}')
     with pytest.raises(DataFileError, match=r"err\.json"):
+        held_out_error(path)
+    record_error([], path)
+    with pytest.raises(HeldOutDataError, match=r"err\.json.*the summary is empty"):
         held_out_error(path)
 
 
@@ -218,13 +258,26 @@ def test_cli_held_out_prints_rows_and_the_fetch_setting(capsys):
     [
         (["held-out", "--record", "--fetch", "ideal"], "Invalid --record with --fetch ideal"),
         (["held-out", "--program", "nope"], "Invalid held-out program(s) nope"),
+        (["held-out", "--record", "--core", "m4"], "Invalid --record with --core"),
+        (["held-out", "--record", "--program", SMALL[0], "--core", "m4"], "Invalid --record with --core and --program"),
     ],
 )
 def test_cli_held_out_misuse_is_a_clear_error(argv, message, capsys):
     from refbench.cli import main
 
-    assert main(argv) != 0
+    assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_cli_held_out_on_a_core_without_rows_says_so_and_fails(capsys):
+    from refbench.cli import main
+
+    with_rows = sorted({r.core for r in load_held_out().rows})
+    without = next(core for core in ("m3", "m0", "m7", "m33", "m0plus") if core not in with_rows)
+    assert main(["held-out", "--core", without]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"no held-out rows on {without}; the cores with rows: {', '.join(with_rows)}" in captured.err
 
 
 def test_core_model_term_uses_held_out_error_where_a_core_has_it(monkeypatch):
@@ -237,5 +290,6 @@ def test_core_model_term_uses_held_out_error_where_a_core_has_it(monkeypatch):
     held = model_error_term("m3")
     assert (held.low, held.high) == (pytest.approx(1 / 1.08), pytest.approx(1.08))
     assert "held-out" in held.source and "8.0 %" in held.source and "over 4 whole-program rows" in held.source
-    other = model_error_term("m0plus")  # no held-out rows: validate's error, said to be not held-out
-    assert "not held-out" in other.source and (other.low, other.high) != (held.low, held.high)
+    assert "after the rules it guided were added" in held.source and "not a pure out-of-sample error" in held.source
+    other = model_error_term("m0plus")  # no held-out rows: validate's error, said to be not held out
+    assert "transcription check, not held out" in other.source and (other.low, other.high) != (held.low, held.high)

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
         HeldOutOutputError,
         HeldOutUnavailable,
         held_out_json,
+        load_held_out,
         record_error,
         run_held_out,
         summarize_held_out,
@@ -48,11 +49,25 @@ def run(args: argparse.Namespace) -> int:
         print("refbench held-out: Invalid --record with --fetch ideal: the record is of the published "
               "conditions (--fetch flash)", file=sys.stderr)
         return 2
+    filters = [option for option, value in (("--core", args.core), ("--program", args.program)) if value]
+    if args.record and filters:
+        print(f"refbench held-out: Invalid --record with {' and '.join(filters)}: the record is the error of "
+              "the whole set (run --record without filters)", file=sys.stderr)
+        return 2
     try:
         results = run_held_out(args.core, args.program, fetch=args.fetch)
     except (ValueError, HeldOutUnavailable, HeldOutOutputError) as exc:
         print(f"refbench held-out: {exc}", file=sys.stderr)
         return 1 if isinstance(exc, HeldOutOutputError) else 2
+    if not results:
+        rows = load_held_out().rows
+        wanted = f" on {', '.join(args.core)}" if args.core else ""
+        if args.program:
+            wanted += f" of {', '.join(args.program)}"
+        with_rows = sorted({r.core for r in rows if not args.program or r.program in args.program})
+        print(f"refbench held-out: no held-out rows{wanted}; the cores with rows"
+              f"{' of ' + ', '.join(args.program) if args.program else ''}: {', '.join(with_rows)}", file=sys.stderr)
+        return 1
     if args.record:
         record_error(results)
     if args.json:

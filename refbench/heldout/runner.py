@@ -18,10 +18,16 @@ built from them and the published rows (see the file's header). For each program
    allocator their contexts call) are compared with the published count times the published
    non-hashing share.
 
-Nothing here sets a timing-model parameter: the rows are read after the models are written.
-:func:`held_out_error` gives the per-core mean and max error recorded in
+Nothing here sets a timing-model parameter: the rows are read after the models are written. The
+set did guide where to look for missing rules (see held_out.toml's header: the M4 flash-fetch rules
+52 and 53 of cortexm_emu/timing/APPROXIMATIONS.md were looked for where it disagreed, their numbers
+taken from the documents they cite), so its error after those rules is in-sample for them, not a
+pure out-of-sample error. :func:`held_out_error` gives the per-core mean and max error recorded in
 ``held_out_error.json`` (written by ``refbench held-out --record``), for code that needs the
-models' measured error without running the set. The set lives in refbench, not in cortexm_emu,
+models' measured error without running the set. The record is keyed by what produced it
+(:func:`key_of_set`: the timing-model version of each core with rows, the compiler, the packages'
+integrity, the set's programs and rows and the runtime sources); ``tests/test_held_out.py`` fails
+while the stored key differs from the current one. The set lives in refbench, not in cortexm_emu,
 because it names the programs and their publications (cortexm_emu knows nothing about them); the
 rules it led to are cortexm_emu's (the timing model option ``fetch="flash"``).
 """
@@ -29,6 +35,7 @@ rules it led to are cortexm_emu's (the timing model option ``fetch="flash"``).
 from __future__ import annotations
 
 import base64
+import dataclasses
 import hashlib
 import json
 import re
@@ -489,10 +496,49 @@ def held_out_json(results: Sequence[HeldOutResult]) -> dict[str, Any]:
     }
 
 
-def record_error(results: Sequence[HeldOutResult], path: Path = ERROR_RECORD) -> None:
-    """Write the per-core summary (and rows) that :func:`held_out_error` reads."""
+def key_of_set(held_out: HeldOutSet | None = None) -> dict[str, dict[str, str]]:
+    """What the record's numbers depend on: the timing-model version of every core with rows (with
+    its flash-fetch rules, :func:`held_out_model`), the compiler the programs are built with, each
+    package's recorded integrity, a digest of the set's programs and rows (their parsed values:
+    comments do not count) and of the runtime sources. Computed without the network."""
+    from cortexm_emu.toolchain import ToolchainError, compiler_version
+    from refbench.derived import NOT_INSTALLED
+
+    data = held_out or load_held_out()
+    try:
+        gcc = compiler_version("gcc")
+    except (ToolchainError, OSError):
+        gcc = NOT_INSTALLED
+    content = json.dumps({"programs": [dataclasses.asdict(p) for p in data.programs.values()],
+                          "rows": [dataclasses.asdict(r) for r in data.rows]}, sort_keys=True)
+    runtime = hashlib.sha256()
+    for file in sorted(f for f in RUNTIME.rglob("*") if f.is_file()):
+        runtime.update(file.relative_to(RUNTIME).as_posix().encode() + b"\0" + file.read_bytes() + b"\0")
+    return {
+        "timing_models": {core: str(held_out_model(core).version) for core in sorted({r.core for r in data.rows})},
+        "compilers": {"gcc": gcc},
+        "packages": {f"{p.registry} {p.name} {p.version}": p.integrity for p in data.packages.values()},
+        "held_out_set": {"programs and rows": hashlib.sha256(content.encode()).hexdigest(),
+                         "runtime": runtime.hexdigest()},
+    }
+
+
+def stored_key(path: Path = ERROR_RECORD) -> dict[str, Any] | None:
+    """The key the record was written with (None: the record has none)."""
+    key = json.loads(path.read_text()).get("key")
+    return key if isinstance(key, dict) else None
+
+
+def record_error(results: Sequence[HeldOutResult], path: Path = ERROR_RECORD,
+                 key: dict[str, dict[str, str]] | None = None) -> None:
+    """Write the per-core summary (and rows) that :func:`held_out_error` reads, keyed by
+    :func:`key_of_set` (``key``: the key of the set the results are of; default the current one)."""
     document = {"schema": "cortexm_emu.held_out_error/1",
                 "memory": "ideal memory; the core's flash-fetch rules on (model option fetch='flash')",
+                "key": key if key is not None else key_of_set(),
+                "measured": "on the held-out set after the rules it guided were added (APPROXIMATIONS.md "
+                            "52-53: the set showed where to look, the cited documents set the numbers): "
+                            "in-sample for those rules, not a pure out-of-sample error",
                 **held_out_json(results)}
     path.write_text(json.dumps(document, indent=2, sort_keys=True) + "\n")
 
@@ -503,6 +549,8 @@ def held_out_error(path: Path = ERROR_RECORD) -> dict[str, HeldOutSummary]:
         document = json.loads(path.read_text())
         if document.get("schema") != "cortexm_emu.held_out_error/1":
             raise ValueError(f"schema {document.get('schema')!r}")
+        if not document["summary"]:
+            raise ValueError("the summary is empty (no rows recorded: run refbench held-out --record)")
         return {
             s["core"]: HeldOutSummary(s["core"], int(s["n"]), float(s["mean_error_percent"]),
                                       float(s["mean_abs_error_percent"]), float(s["max_abs_error_percent"]))
@@ -523,9 +571,11 @@ __all__ = [
     "fetch_package",
     "held_out_error",
     "held_out_json",
+    "key_of_set",
     "load_held_out",
     "record_error",
     "run_held_out",
     "run_program",
+    "stored_key",
     "summarize_held_out",
 ]
