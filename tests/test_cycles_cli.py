@@ -93,7 +93,7 @@ def test_table_lists_only_applicable_rows(capsys):
     (["--core", "m9"], "argument --core: Invalid --core ('m9'); accepted: m0, m0plus, m3, m4"),
     (["--board", "stm32h753zi", "--clock", "500"], "Invalid --clock (500) with --board stm32h753zi: above the part "
                                                    "maximum, 480 MHz"),
-    (["--board", "nucleo"], "Invalid --board ('nucleo'); accepted: a board profile (stm32f407vg"),
+    (["--board", "nucleo"], "Invalid --board ('nucleo'); accepted: a board profile (efr32mg21, "),
     (["--sizes", "16,abc"], "expected comma-separated byte counts"),
     (["--opt", "O9"], "argument --opt: invalid choice: 'O9' (choose from 'Os', 'O2', 'O3')"),
     (["--compiler", "clang"], "argument --compiler: invalid choice: 'clang' (choose from 'zig', 'gcc')"),

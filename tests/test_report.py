@@ -35,7 +35,8 @@ WL55_LABELS = ["ART+prefetch on, 2 WS @ 48 MHz", "ART+prefetch off, 2 WS @ 48 MH
 KINDS = {"cache on": 1.0, "cache off": 1.4, "cache on, prefetch off": 1.1, "prefetch only": 1.2, "tables in SRAM": 0.95,
          "code in SRAM": 0.9, "flash": 1.0}
 STATED = by_variant_and_kind({"bytewise": 120.0, "ttable4": 40.0, "ttable1": 50.0, "bitsliced": 90.0,
-                              "umaal": 30.0, "umlal": 35.0, "c32": 40.0, "m0": 80.0}, KINDS)
+                              "umaal": 30.0, "umlal": 35.0, "c32": 40.0, "m0": 80.0,
+                              "umaal_asm": 10.0, "m0_asm": 30.0}, KINDS)
 
 
 @pytest.fixture(scope="module")
