@@ -153,3 +153,13 @@ def test_the_layout_table_names_every_package():
     packages = sorted(p.name for p in (ROOT / "refbench").iterdir() if (p / "__init__.py").is_file())
     missing = [name for name in packages if f"`refbench/{name}/`" not in table]
     assert not missing, f"README.md's Layout table does not name refbench/{', refbench/'.join(missing)}/"
+
+
+def test_the_composition_bound_and_its_check_count_are_the_records():
+    from refbench.sanity.pubkey_whole import COMPOSITION_BOUND, recorded
+
+    stated = re.search(r"the composition bound, ([\d.]+)%, is the worst measured error plus\s+the spread of "
+                       r"the (\d+) checks", README)
+    assert stated, "the README no longer states the composition bound"
+    assert float(stated.group(1)) == round(COMPOSITION_BOUND * 100, 1)
+    assert int(stated.group(2)) == len(recorded())
