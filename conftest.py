@@ -61,6 +61,6 @@ def pytest_collection_modifyitems(config, items):
 
 @pytest.fixture(autouse=True)
 def _one_emulator_process(monkeypatch):
-    """Rule e runs kernels in one process per CPU; under pytest-xdist the test workers already
+    """The emulator rule runs kernels in one process per CPU; under pytest-xdist the test workers already
     use every CPU, so each test runs them in its own process unless it sets REFBENCH_WORKERS."""
     monkeypatch.setenv("REFBENCH_WORKERS", "1")

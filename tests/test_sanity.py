@@ -1,7 +1,7 @@
 """The sanity rules without emulator (each one on synthetic figures, kept and broken on purpose)
 and the ``refbench sanity`` report.
 
-Rule e (the emulator) is switched off here (``SanityContext(emulator=False)``): these tests run
+The emulator rule is switched off here (``SanityContext(emulator=False)``): these tests run
 no kernel. Every verdict is asserted on synthetic figures whose numbers the test states (a
 published figure lends its page context: source, library, part); the published figures are
 judged as a whole only for what does not depend on their values (every figure gets a verdict

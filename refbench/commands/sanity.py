@@ -58,7 +58,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
             "once at the top with its figures (json: top-level findings, each figure listing its finding ids). Verdicts are findings: the exit status is 0 whenever the "
             "report ran, 2 for a bad option. Examples: refbench sanity ; refbench sanity --source wolfssl "
             "--board H753 --format markdown ; refbench sanity --algorithm AES-256 --format json ; "
-            "refbench sanity --format html > report.html (one self-contained file with plots). Rule e (emulator) "
+            "refbench sanity --format html > report.html (one self-contained file with plots). The emulator rule "
             "runs the kernels through the measurement cache ($REFBENCH_CACHE or ~/.cache/refbench)"
         ),
     )

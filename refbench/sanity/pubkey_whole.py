@@ -1,6 +1,6 @@
 """Whole public-key operations emulated end to end, against their composition; the composition bound.
 
-Rule e for public key composes an operation's cost (:mod:`refbench.sanity.pubkey_cost`): counted
+The emulator rule for public key composes an operation's cost (:mod:`refbench.sanity.pubkey_cost`): counted
 field/bignum operations x the emulated cycles of one kernel call each, the ladder's swap by its
 own operation (25519-cswap), and the caller's side of every call (argument set-up and branch,
 bignum ``call``, emulated). What composition leaves out is what else happens between the calls of
