@@ -11,6 +11,7 @@ from sanity_fakes import synthetic
 from refbench.published.model import Aux, load_figures, load_parts
 from refbench.published.normalise import normalise
 from refbench.published.notes import load_notes
+from refbench.sanity.builds import build_of
 from refbench.sanity.claims import asm_applies, claims_of
 from refbench.sanity.fingerprints import (
     noise,
@@ -135,11 +136,21 @@ def test_a_note_naming_the_accelerated_operations_decides_the_claim_of_the_other
     assert claims_of(keygen) == dataclasses.replace(claims_of(keygen), statements=())
 
 
-def test_an_assembly_claim_covers_only_the_families_it_names():
-    asm = "WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA, no HW crypto instructions)"
-    assert asm_applies(asm, "SHA-256") and asm_applies(asm, "AES-128-CBC") and asm_applies(asm, "HMAC-SHA-256")
-    assert not asm_applies(asm, "ChaCha20") and not asm_applies(None, "SHA-256")
-    assert asm_applies("Cortex-M assembly", "ChaCha20")
+_ARMASM = "WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA, no HW crypto instructions)"
+
+
+@pytest.mark.parametrize(("asm", "algorithm", "kernel", "covered"), [
+    (_ARMASM, "SHA-256", "sha256", True), (_ARMASM, "AES-128-CBC", "aes", True),
+    (_ARMASM, "HMAC-SHA-256", "hmac", True), (_ARMASM, "ChaCha20", "chacha20", False),
+    ("WOLFSSL_ARMASM", "AES-128-CBC", "aes", False), ("WOLFSSL_ARMASM", "SHA-256", "sha256", False),
+    (None, "SHA-256", "sha256", False)])
+def test_the_assembly_claim_is_read_once_by_the_build_model(asm, algorithm, kernel, covered):
+    # claims.asm_applies asks builds.Build.assembly_covers (builds.toml asm): the two never disagree,
+    # also for a claim that names no family ("WOLFSSL_ARMASM" alone names none in builds.toml)
+    operation = {"SHA-256": "hash", "HMAC-SHA-256": "mac"}.get(algorithm, "encrypt")
+    f = synthetic(_template(algorithm, operation), "a", asm=asm)
+    assert build_of(f).assembly_covers(kernel) is covered
+    assert asm_applies(f) is covered and (claims_of(f).asm is not None) is covered
 
 
 def test_the_same_code_path_is_evidence_about_identity_never_a_test_of_the_value():
