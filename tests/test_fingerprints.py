@@ -11,6 +11,7 @@ from sanity_fakes import synthetic
 from refbench.published.model import Aux, load_figures, load_parts
 from refbench.published.normalise import normalise
 from refbench.published.notes import load_notes
+from refbench.sanity import fingerprints
 from refbench.sanity.builds import build_of
 from refbench.sanity.claims import asm_applies, claims_of
 from refbench.sanity.fingerprints import (
@@ -22,6 +23,7 @@ from refbench.sanity.fingerprints import (
     sampling_spread,
 )
 from refbench.sanity.judging import RULES
+from refbench.sanity.prediction import run_to_run
 from refbench.sanity.same_build import rule_same_code_path
 from refbench.sanity.verdicts import Judgement
 
@@ -71,6 +73,18 @@ def test_repeatability_is_measured_on_repeated_builds():
     # another math library is not a repeat: the stated allowance is used
     c = _op("r3", 150.0, "build 3", operation="verify", math=FAST)
     assert repeatability([a, c], "wolfSSL")[1].startswith("stated repeatability")
+
+
+def test_one_derivation_of_run_to_run_serves_the_fingerprints_and_the_prediction_band(monkeypatch):
+    a = _op("r1", 100.0, "build 1", operation="verify", algorithm="ECDSA-P256")
+    b = _op("r2", 102.0, "build 2", operation="verify", algorithm="ECDSA-P256")
+    value, why = repeatability([a, b], "wolfSSL")
+    assert (value, (a, b)) == fingerprints.largest_repeat([(a, b)])
+    assert "symmetric and public-key" in why and "this one public-key" in why
+    # the prediction band's term is the same function over the symmetric rows builds.toml names
+    monkeypatch.setattr(fingerprints, "largest_repeat", lambda pairs: (0.0123, pairs[0]))
+    spread, words = run_to_run()
+    assert spread == 0.0123 and words.startswith("symmetric run-to-run") and "public-key" in words
 
 
 def _page(sign_sw: float, sign_pka: float):
