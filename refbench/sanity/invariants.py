@@ -110,6 +110,8 @@ def gmac_on_software_ghash(gmac: Figure, software: Figure | None, gcm: Figure | 
     if cm > high:
         return ("suspicious", message + ": slower than the software GHASH path can be", "value")
     return ("explained", message, "value")
+
+
 #: HMAC adds at most 4 compression calls per message (inner and outer key blocks, inner and
 #: outer finalisation, RFC 2104).
 HMAC_EXTRA_COMPRESSIONS = 4
