@@ -11,6 +11,8 @@ from sanity_fakes import synthetic
 from refbench.published.model import Aux, load_figures, load_parts
 from refbench.published.normalise import normalise
 from refbench.published.notes import load_notes
+from refbench.sanity import fingerprints
+from refbench.sanity.builds import build_of
 from refbench.sanity.claims import asm_applies, claims_of
 from refbench.sanity.fingerprints import (
     noise,
@@ -21,6 +23,7 @@ from refbench.sanity.fingerprints import (
     sampling_spread,
 )
 from refbench.sanity.judging import RULES
+from refbench.sanity.prediction import run_to_run
 from refbench.sanity.same_build import rule_same_code_path
 from refbench.sanity.verdicts import Judgement
 
@@ -70,6 +73,18 @@ def test_repeatability_is_measured_on_repeated_builds():
     # another math library is not a repeat: the stated allowance is used
     c = _op("r3", 150.0, "build 3", operation="verify", math=FAST)
     assert repeatability([a, c], "wolfSSL")[1].startswith("stated repeatability")
+
+
+def test_one_derivation_of_run_to_run_serves_the_fingerprints_and_the_prediction_band(monkeypatch):
+    a = _op("r1", 100.0, "build 1", operation="verify", algorithm="ECDSA-P256")
+    b = _op("r2", 102.0, "build 2", operation="verify", algorithm="ECDSA-P256")
+    value, why = repeatability([a, b], "wolfSSL")
+    assert (value, (a, b)) == fingerprints.largest_repeat([(a, b)])
+    assert "symmetric and public-key" in why and "this one public-key" in why
+    # the prediction band's term is the same function over the symmetric rows builds.toml names
+    monkeypatch.setattr(fingerprints, "largest_repeat", lambda pairs: (0.0123, pairs[0]))
+    spread, words = run_to_run()
+    assert spread == 0.0123 and words.startswith("symmetric run-to-run") and "public-key" in words
 
 
 def _page(sign_sw: float, sign_pka: float):
@@ -135,11 +150,21 @@ def test_a_note_naming_the_accelerated_operations_decides_the_claim_of_the_other
     assert claims_of(keygen) == dataclasses.replace(claims_of(keygen), statements=())
 
 
-def test_an_assembly_claim_covers_only_the_families_it_names():
-    asm = "WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA, no HW crypto instructions)"
-    assert asm_applies(asm, "SHA-256") and asm_applies(asm, "AES-128-CBC") and asm_applies(asm, "HMAC-SHA-256")
-    assert not asm_applies(asm, "ChaCha20") and not asm_applies(None, "SHA-256")
-    assert asm_applies("Cortex-M assembly", "ChaCha20")
+_ARMASM = "WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA, no HW crypto instructions)"
+
+
+@pytest.mark.parametrize(("asm", "algorithm", "kernel", "covered"), [
+    (_ARMASM, "SHA-256", "sha256", True), (_ARMASM, "AES-128-CBC", "aes", True),
+    (_ARMASM, "HMAC-SHA-256", "hmac", True), (_ARMASM, "ChaCha20", "chacha20", False),
+    ("WOLFSSL_ARMASM", "AES-128-CBC", "aes", False), ("WOLFSSL_ARMASM", "SHA-256", "sha256", False),
+    (None, "SHA-256", "sha256", False)])
+def test_the_assembly_claim_is_read_once_by_the_build_model(asm, algorithm, kernel, covered):
+    # claims.asm_applies asks builds.Build.assembly_covers (builds.toml asm): the two never disagree,
+    # also for a claim that names no family ("WOLFSSL_ARMASM" alone names none in builds.toml)
+    operation = {"SHA-256": "hash", "HMAC-SHA-256": "mac"}.get(algorithm, "encrypt")
+    f = synthetic(_template(algorithm, operation), "a", asm=asm)
+    assert build_of(f).assembly_covers(kernel) is covered
+    assert asm_applies(f) is covered and (claims_of(f).asm is not None) is covered
 
 
 def test_the_same_code_path_is_evidence_about_identity_never_a_test_of_the_value():

@@ -21,7 +21,6 @@ says in what. Notes scoped to another heading of the page may be cited as eviden
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cache
 
@@ -102,20 +101,19 @@ def _math_family(math: str | None, asm: str | None) -> str | None:
     return f"{family}, no assembly" if asm and "NO_ASM" in asm else family
 
 
-#: "... assembly for AES/SHA ...": the algorithm families an assembly claim names.
-_ASM_FOR = re.compile(r"\bfor ([A-Za-z0-9-]+(?:/[A-Za-z0-9-]+)*)")
+def asm_applies(f: Figure) -> bool:
+    """True when the page's assembly claim covers the code of figure ``f``: the build model decides
+    (:meth:`refbench.sanity.builds.Build.assembly_covers`, ``builds.toml`` ``asm``), for the kernel
+    families that compute ``f``'s operation (:func:`refbench.sanity.workloads.operations_for`); a
+    figure no kernel computes is covered by no claim."""
+    from refbench.sanity.builds import build_of
+    from refbench.sanity.workloads import kernel_target, operations_for
 
-
-def asm_applies(asm: str | None, algorithm: str) -> bool:
-    """True when the assembly claim ``asm`` covers ``algorithm``: it names the algorithm's family
-    ("Thumb-2 assembly for AES/SHA" covers AES-*, SHA-* and HMAC-SHA-*), or names none."""
-    if not asm or "NO_ASM" in asm:
-        return bool(asm)
-    named = _ASM_FOR.search(asm)
-    if named is None:
-        return True
-    families = named.group(1).split("/")
-    return any(algorithm.startswith(family) or algorithm.startswith(f"HMAC-{family}") for family in families)
+    target, _ = kernel_target(f)
+    if target is None:
+        return False
+    build = build_of(f)
+    return any(build.assembly_covers(kernel) for kernel in {k for k, _, _ in operations_for(target.reference)})
 
 
 def claims_of(f: Figure) -> Claims:
@@ -133,7 +131,7 @@ def claims_of(f: Figure) -> Claims:
             used.append(statement)  # the note confirms software, or says this operation used the peripheral
     public = is_public_key(f)
     # symmetric code: the assembly family when the claim covers the algorithm ("no assembly" is no claim)
-    asm = f.asm if not public and asm_applies(f.asm, f.algorithm) and "NO_ASM" not in f.asm else None
+    asm = f.asm if not public and f.asm and "NO_ASM" not in f.asm and asm_applies(f) else None
     # public-key code: the math library, unless a peripheral computes the operation
     math = _math_family(f.math, f.asm) if public and engine is None else None
     return Claims(engine, math, asm, tuple(used))

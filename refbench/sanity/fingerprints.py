@@ -89,26 +89,40 @@ def duration_resolution(f: Figure) -> float:
     return printed_resolution(d.text) / d.value if d is not None and d.value else 0.0
 
 
+def largest_repeat(pairs: list[tuple[Figure, Figure]]) -> tuple[float, tuple[Figure, Figure] | None]:
+    """The run-to-run variation of a benchmark, from figures of the same work that one build
+    measured twice (in two sections of a page): the largest relative difference ``|a/b - 1|`` of a
+    pair, less the printed resolution of both figures (their digits account for that much), and the
+    pair; (0.0, None) without pairs. Both :func:`repeatability` (every row of a library, public-key
+    included) and :func:`refbench.sanity.prediction.run_to_run` (the symmetric rows of the build
+    builds.toml names) are this derivation over their own pairs."""
+    worst, where = 0.0, None
+    for a, b in pairs:
+        off = abs(cost_for_compare(a) / cost_for_compare(b) - 1) - relative_resolution(a) - relative_resolution(b)
+        if where is None or off > worst:
+            worst, where = max(off, 0.0), (a, b)
+    return worst, where
+
+
 def repeatability(figures: list[Figure], library: str) -> tuple[float, str]:
-    """The run-to-run variation of ``library``'s benchmark, measured on the pages: the largest
-    relative difference between two figures of the same work on one part and library version, in
-    two sections that are the same build for it (the same math library, assembly, options and
-    compiler, and the same claim: a repeated measurement of one code path). Without such a pair,
-    numbers.SAME_WORK (stated, with its evidence)."""
+    """The run-to-run variation of ``library``'s benchmark over every kind of row (symmetric and
+    public-key), measured on the pages (:func:`largest_repeat`): two figures of the same work on
+    one part and library version, in two sections that are the same build for it (the same math
+    library, assembly, options and compiler, and the same claim: a repeated measurement of one
+    code path). Without such a pair, numbers.SAME_WORK (stated, with its evidence)."""
     control = [f for f in value_figures(figures) if f.library == library and f.algorithm != "RNG"
                and cost_for_compare(f)]
-    worst, where = 0.0, ""
-    for members in group_by(control, lambda f: (f.source, f.part, f.version, f.math, f.asm, f.options, f.compiler,
-                                                *_work(f))).values():
-        for a, b in itertools.combinations(members, 2):
-            if a.section == b.section or claims_of(a) != claims_of(b):
-                continue
-            off = abs(cost_for_compare(a) / cost_for_compare(b) - 1) - relative_resolution(a) - relative_resolution(b)
-            if off > worst:
-                worst, where = off, f"{a.part} {a.version} {a.algorithm} {a.operation} {a.text} vs {b.text} {a.unit}"
-    if not where:
+    pairs = [(a, b) for members in group_by(control, lambda f: (f.source, f.part, f.version, f.math, f.asm, f.options,
+                                                                f.compiler, *_work(f))).values()
+             for a, b in itertools.combinations(members, 2) if a.section != b.section and claims_of(a) == claims_of(b)]
+    worst, pair = largest_repeat(pairs)
+    if pair is None:
         return SAME_WORK.value + SAME_WORK.resolution, f"stated repeatability {SAME_WORK.text}"
-    return worst, f"measured run-to-run {worst:.1%}, the largest repeat of one build on the pages: {where}"
+    a, b = pair
+    kind = "public-key" if is_public_key(a) else "symmetric"
+    return worst, (f"measured run-to-run {worst:.1%}, the largest repeat of one build on the pages over every row of "
+                   f"{library} (symmetric and public-key; this one {kind}): {a.part} {a.version} {a.algorithm} "
+                   f"{a.operation} {a.text} vs {b.text} {a.unit}")
 
 
 def noise(a: Figure, b: Figure, repeat: tuple[float, str]) -> tuple[float, str]:

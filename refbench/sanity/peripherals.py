@@ -30,7 +30,8 @@ Verdicts (rule name ``peripheral``):
   make a figure suspicious, never prove it impossible;
 * a table *borrowed* from another part family's manual (its source begins "not this part's
   manual", :func:`borrowed`) is named as borrowed in every message, and a figure faster than it is
-  at worst ``explained``: another family's numbers say nothing certain about this part;
+  untested on that side (``tests="bound"``): another family's numbers say nothing certain about
+  this part, neither that the figure is wrong nor what explains it;
 * the peripheral's clock follows the clock tree the manual gives (:func:`_clock_words`), also
   when the page states a core clock above the part's maximum (the manual's bus/core ratio at the
   maximum is kept; no bus clock is assumed that no configuration allows);
@@ -51,7 +52,7 @@ from refbench.parts import CryptoBlock, PartProfile, PeripheralTiming, TimingRow
 from refbench.published.model import Figure
 from refbench.published.normalise import normalise
 from refbench.sanity.rules import SAME_WORK_TOLERANCE, fmt, relative_resolution
-from refbench.sanity.verdicts import Finding, Verdict
+from refbench.sanity.verdicts import Finding, Tests, Verdict
 
 __all__ = ["RULE", "HardwareJudgement", "PeripheralBound", "judge_hardware", "peripheral_bounds"]
 
@@ -105,6 +106,8 @@ class PeripheralBound:
     arithmetic: str
     source: str
     confidence: str
+    #: the document a borrowed table comes from (:func:`borrowed`), or "" for this part's own table
+    borrowed_from: str = ""
 
 
 @dataclass(frozen=True)
@@ -245,7 +248,7 @@ def _bound_for(profile: PartProfile, block: CryptoBlock, need: _Need, f: Figure)
         arithmetic = (f"{block.name} ({need.label}): {_cycles(row.cycles)} {name} cycles ({document} {row.ref}{variant}, "
                       f"{timing.citation.confidence}); {clock_words} = {bound:,.0f} core cycles")
         return PeripheralBound(block.name, bound, "cycles", row.kind, arithmetic,
-                               f"{where}: {document} {row.ref}", timing.citation.confidence)
+                               f"{where}: {document} {row.ref}", timing.citation.confidence, lender)
     blocks = [row for row in rows if row.phase == "block"]
     if not blocks:
         return None
@@ -266,7 +269,7 @@ def _bound_for(profile: PartProfile, block: CryptoBlock, need: _Need, f: Figure)
     bound = per_byte * factor
     arithmetic += f"; {clock_words} = {fmt(bound)} core c/B ({document} {row.ref}, {timing.citation.confidence})"
     return PeripheralBound(block.name, bound, "c/B", row.kind, arithmetic, f"{where}: {document} {row.ref}",
-                           timing.citation.confidence)
+                           timing.citation.confidence, lender)
 
 
 def _engines(profile: PartProfile, need: _Need) -> list[CryptoBlock]:
@@ -340,6 +343,7 @@ def judge_hardware(f: Figure, profile: PartProfile | None) -> HardwareJudgement:
         "; other engines: " + "; ".join(f"{b.block} {fmt(b.bound)}" for b in others) if others else "")
     if undocumented:
         head += "; not documented: " + "; ".join(undocumented)
+    tests: Tests = "value"
     if ratio >= 1 / (1 + allowance):
         verdict: Verdict = "consistent"
         rest = published - best.bound
@@ -368,10 +372,11 @@ def judge_hardware(f: Figure, profile: PartProfile | None) -> HardwareJudgement:
         elif undocumented:
             verdict = "suspicious"
             message += ": faster than every engine with a documented time; the undocumented engine(s) would have to be faster"
-        elif "borrowed from" in best.arithmetic:
-            verdict = "explained"
-            message += (": the bound is borrowed from another part's manual, so it cannot make this part's figure "
-                        "worse than explained (this part's peripheral may be faster)")
+        elif best.borrowed_from:
+            verdict, tests = "consistent", "bound"
+            message += (f": the timing table is borrowed from another part's manual ({best.borrowed_from}), so it "
+                        "cannot make this part's figure worse than explained, and it is no evidence that explains "
+                        "it either (this part's peripheral may be faster): untested on the fast side")
         elif best.confidence == "unconfirmed":
             verdict = "suspicious"
             message += (": the bound rests on an unconfirmed table (this part's own table was not seen), so it "
@@ -379,5 +384,5 @@ def judge_hardware(f: Figure, profile: PartProfile | None) -> HardwareJudgement:
         else:
             verdict = "inconsistent"
             message += ": the figure claims more than the peripheral can do"
-    return HardwareJudgement(peripheral, best.bound, best.unit, ratio, message, Finding(RULE, verdict, message), True,
-                             best.source)
+    return HardwareJudgement(peripheral, best.bound, best.unit, ratio, message,
+                             Finding(RULE, verdict, message, tests=tests), True, best.source)

@@ -188,29 +188,29 @@ def model_error_term(core: str) -> Term:
 
 @cache
 def run_to_run() -> tuple[float, str]:
-    """The largest relative difference between the symmetric rows of the build measured twice
-    (builds.toml ``run_to_run``), and the words saying so. Raises ValueError when the two
-    sections share no row (the data changed)."""
+    """The symmetric run-to-run variation: :func:`refbench.sanity.fingerprints.largest_repeat` over
+    the symmetric rows of the build measured twice (builds.toml ``run_to_run``), and the words
+    saying so. Raises ValueError when the two sections share no row (the data changed)."""
     from refbench.published.model import load_figures
-    from refbench.published.normalise import normalise
+    from refbench.sanity.fingerprints import largest_repeat
+    from refbench.sanity.numbers import cost_for_compare
     from refbench.sanity.pubkey_plan import is_pubkey
 
     source, sections = builds_data().run_to_run
-    rows: dict[str, dict[tuple, float]] = {s: {} for s in sections}
+    rows: dict[str, dict[tuple, Any]] = {s: {} for s in sections}
     for f in load_figures():
         if f.source == source and f.section in rows and f.implementation == "software" and not is_pubkey(f) \
-                and not f.is_footprint:
-            n = normalise(f)
-            cost = n.cycles_per_byte or n.cycles_per_op
-            if cost:
-                rows[f.section][(f.algorithm, f.mode, f.operation, f.key_bits, f.message_bytes, f.metric)] = cost
+                and not f.is_footprint and cost_for_compare(f):
+            rows[f.section][(f.algorithm, f.mode, f.operation, f.key_bits, f.message_bytes, f.metric)] = f
     a, b = (rows[s] for s in sections)
     shared = sorted(a.keys() & b.keys(), key=str)
     if not shared:
         raise ValueError(f"builds.toml [run_to_run]: sections {sections} of {source} share no software row")
-    spread = max(max(a[k], b[k]) / min(a[k], b[k]) - 1 for k in shared)
-    return spread, (f"the largest difference of the {len(shared)} symmetric rows one build measured twice on the "
-                    f"STM32WB55 ({source}: '{sections[0]}' and '{sections[1]}')")
+    spread, _ = largest_repeat([(a[k], b[k]) for k in shared])
+    return spread, (f"symmetric run-to-run: the largest difference, less the printed digits, of the {len(shared)} "
+                    f"symmetric rows one build measured twice on the STM32WB55 ({source}: '{sections[0]}' and "
+                    f"'{sections[1]}'); fingerprints.repeatability is the same derivation over every row, "
+                    "public-key included")
 
 
 def run_to_run_term() -> Term:
