@@ -116,7 +116,7 @@ def test_unreadable_record_names_the_file(tmp_path):
     with pytest.raises(DataFileError, match=r"err\.json"):
         held_out_error(path)
     record_error([], path)
-    with pytest.raises(HeldOutDataError, match=r"err\.json.*the summary is empty"):
+    with pytest.raises(DataFileError, match=r"err\.json.*the summary is empty"):
         held_out_error(path)
 
 
