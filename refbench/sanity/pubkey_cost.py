@@ -64,6 +64,10 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         for key, kind in (("library", str), ("match", str), ("asm", str), ("variants", list), ("why", str)):
             if not isinstance(rule.get(key), kind):
                 raise ValueError(f"{path}: [[libraries]] #{i + 1} {key}: expected {kind.__name__}, got {rule.get(key)!r}")
+        algorithms = rule.get("algorithms", [])
+        if not (isinstance(algorithms, list) and all(isinstance(a, str) for a in algorithms)):
+            raise ValueError(f"{path}: [[libraries]] #{i + 1} algorithms: expected a list of algorithm names, "
+                             f"got {algorithms!r}")
     exp = data["exponentiation"]
     for key in ("windows", "rsa_public_exponent", "subgroup_bits", "dsa_n_bits"):
         if key not in exp:
@@ -543,10 +547,12 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
 
 def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
     """The kernel variants a library of figure ``f``'s kind ships, and why (pubkey_costs.toml
-    ``[[libraries]]``, the first rule whose library, math and asm texts the figure's contain)."""
+    ``[[libraries]]``, the first rule whose library, math and asm texts the figure's contain and,
+    when the rule lists ``algorithms``, one of which begins the figure's algorithm)."""
     for rule in load_costs()["libraries"]:
         if (rule["library"].lower() in f.library.lower() and rule["match"].lower() in (f.math or "").lower()
-                and rule["asm"].lower() in (f.asm or "").lower()):
+                and rule["asm"].lower() in (f.asm or "").lower()
+                and (not rule.get("algorithms") or f.algorithm.startswith(tuple(rule["algorithms"])))):
             return tuple(rule["variants"]), rule["why"]
     raise ValueError(f"{COSTS_PATH}: [[libraries]]: no rule matches {f.library!r} / {f.math!r} / {f.asm!r} "
                      "(the last rule should match every figure)")
