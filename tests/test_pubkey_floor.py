@@ -31,3 +31,10 @@ def test_single_issue_cores_add_moves_dual_issue_cores_may_pair_them():
     assert floor_cycles({("p256-mul", 32): 10}, "Cortex-M33")[0] == max(270, (270 + 240) / 2)
     with pytest.raises(ValueError, match="Invalid core 'm85' for the any-code floor"):
         floor_cycles(work, "m85")
+
+
+def test_the_floor_names_what_it_is_kept_for():
+    from refbench.sanity.pubkey_floor import describe
+
+    text = describe(1000.0, 900, 100, "Cortex-M4", "Montgomery, 4-bit fixed window")
+    assert "closed libraries (ST CMOX" in text and "own_arithmetic" in text

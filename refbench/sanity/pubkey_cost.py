@@ -67,6 +67,10 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         for key, kind in (("library", str), ("match", str), ("asm", str), ("variants", list), ("why", str)):
             if not isinstance(rule.get(key), kind):
                 raise ValueError(f"{path}: [[libraries]] #{i + 1} {key}: expected {kind.__name__}, got {rule.get(key)!r}")
+        algorithms = rule.get("algorithms", [])
+        if not (isinstance(algorithms, list) and all(isinstance(a, str) for a in algorithms)):
+            raise ValueError(f"{path}: [[libraries]] #{i + 1} algorithms: expected a list of algorithm names, "
+                             f"got {algorithms!r}")
     exp = data["exponentiation"]
     for key in ("windows", "rsa_public_exponent", "subgroup_bits", "dsa_n_bits"):
         if key not in exp:
@@ -357,6 +361,17 @@ def exp_work(modulus_bits: int, exponent_bits: int, window: int, times: int = 1)
     return with_calls({("mont-mul", size): mul * times, ("mont-sqr", size): exponent_bits * times})
 
 
+def ladder_work(modulus_bits: int, exponent_bits: int, digit_bits: int, times: int = 1) -> Work:
+    """Kernel calls of ``times`` Montgomery-ladder exponentiations (pubkey_costs.toml
+    ``[[exponentiation.ladders]]``, wolfSSL tfm.c _fp_exptmod_ct): one multiplication and one
+    squaring per bit of the exponent's used digits (``exponent_bits`` rounded up to whole
+    ``digit_bits`` digits), plus one multiplication into the Montgomery domain and one reduction
+    out of it (priced as a multiplication, like exp_work's domain changes)."""
+    size = modulus_bits // 8
+    bits = -(-exponent_bits // digit_bits) * digit_bits
+    return with_calls({("mont-mul", size): (bits + 2) * times, ("mont-sqr", size): bits * times})
+
+
 def merge(*works: Work) -> Work:
     out: Work = {}
     for w in works:
@@ -380,6 +395,45 @@ _KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery"}
 _FAMILY = re.compile(r"^(ECDSA|ECDH|ECC|SM2|Ed25519|Ed448|X25519|X448|RSA|DH|DSA)\b")
 _MODEXP_OPERATIONS = {"RSA": ("private", "sign", "public", "verify", "decrypt", "encrypt"),
                       "DH": ("keygen", "agree"), "DSA": ("sign", "verify")}
+
+
+def _page_text(f: Figure) -> str:
+    """What the page says of the figure's build: its config, variant, label and notes."""
+    return " ".join(t for t in (f.config, f.variant, f.label, f.notes) if t)
+
+
+def is_no_crt(f: Figure) -> bool:
+    """True when figure ``f``'s page says its RSA private operation runs without CRT
+    (pubkey_costs.toml ``[exponentiation.no_crt]``)."""
+    return re.search(load_costs()["exponentiation"]["no_crt"]["pattern"], _page_text(f), re.IGNORECASE) is not None
+
+
+def ladder_rule(f: Figure) -> dict[str, Any] | None:
+    """The ``[[exponentiation.ladders]]`` rule whose library and math option figure ``f``'s contain."""
+    for rule in load_costs()["exponentiation"].get("ladders", ()):
+        if rule["library"].lower() in f.library.lower() and rule["match"].lower() in (f.math or "").lower():
+            return rule
+    return None
+
+
+def small_build(f: Figure, curve: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.small_builds]]`` rule for ``curve`` whose option figure ``f``'s page names."""
+    for rule in load_costs()["scalar_mult"].get("small_builds", ()):
+        if (rule["curve"] == curve and rule["library"].lower() in f.library.lower()
+                and re.search(rf"\b{re.escape(rule['option'])}\b", _page_text(f))):
+            return rule
+    return None
+
+
+@cache
+def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
+    """One table-less scalar multiplication of a small build (``[[scalar_mult.small_builds]]``):
+    ``bits`` steps of one doubling, one addition (the reference's formulas, refbench/ref/edwards.py)
+    and ``selects_per_bit`` selects (two per conditional swap: [pricing] cswap)."""
+    e = _EDWARDS[curve]
+    P = edwards.scalar_mult(e, 3, e.B)
+    step = _counted(edwards.double, e, P) + _counted(edwards.add, e, P, e.B)
+    return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
 def family_of(f: Figure) -> str | None:
@@ -417,8 +471,36 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
         if f.operation not in _MODEXP_OPERATIONS[family]:
             return (), f"{f.algorithm} {f.operation}: no cost rule for this operation"
         out = []
+        ladder = ladder_rule(f)
+        private = f.operation in ("private", "sign", "decrypt") if family == "RSA" else family == "DSA" or family == "DH"
+        if ladder is not None and private:
+            digit = ladder["digit_bits"]
+            if family == "RSA" and is_no_crt(f):
+                work = ladder_work(bits, bits, digit)
+                name = f"no CRT, one {bits}-bit Montgomery ladder ({ladder['option']})"
+            elif family == "RSA":
+                half = bits // 2
+                work = merge(ladder_work(half, half, digit, times=2), with_calls({("mont-mul", half // 8): 2}))
+                name = f"CRT, two {half}-bit Montgomery ladders ({ladder['option']})"
+            else:
+                short = (exp["dsa_n_bits"] if family == "DSA" else exp["subgroup_bits"]).get(str(bits))
+                if short is None:
+                    return (), f"{f.algorithm}: no exponent length for {bits}-bit groups in {COSTS_PATH.name}"
+                times = 2 if family == "DSA" and f.operation == "verify" else 1
+                work, name = {}, ""
+                for e_bits in (short,) if family == "DSA" else (short, bits):
+                    out.append(Recipe(f"{times} x {e_bits}-bit exponent, Montgomery ladder ({ladder['option']})",
+                                      tuple((o, s, n) for (o, s), n in ladder_work(bits, e_bits, digit, times).items())))
+            if work:
+                out.append(Recipe(name, tuple((o, s, n) for (o, s), n in work.items())))
+            if family != "DH":  # DH keeps the windows: fp_exptmod's base-2 path is cheaper than the ladder
+                return tuple(out), ""
         for w in exp["windows"]:
-            if family == "RSA" and f.operation in ("private", "sign", "decrypt"):
+            if family == "RSA" and f.operation in ("private", "sign", "decrypt") and is_no_crt(f):
+                work = exp_work(bits, bits, w)
+                out.append(Recipe(f"no CRT, one {bits}-bit Montgomery exponentiation, {w}-bit fixed window",
+                                  tuple((o, s, n) for (o, s), n in work.items())))
+            elif family == "RSA" and f.operation in ("private", "sign", "decrypt"):
                 half = bits // 2
                 work = merge(exp_work(half, half, w, times=2), with_calls({("mont-mul", half // 8): 2}))
                 out.append(Recipe(f"CRT, two {half}-bit Montgomery exponentiations, {w}-bit fixed window",
@@ -461,6 +543,22 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
                 methods.append((f"{w}-bit comb base point", counted - generic + comb_counts(curve, w)))
     elif curve.startswith("Curve"):
         methods.append(("constant-time ladder", counted))
+    elif (small := small_build(f, curve)) is not None:
+        smult = edwards_small_counts(curve, small["bits"], small["selects_per_bit"])
+        generic = base_scalar_counts(curve)
+        if operation == "verify":
+            rest, _ = double_scalar_split(curve)
+            e = _EDWARDS[curve]
+            P = edwards.scalar_mult(e, 3, e.B)
+            methods.append((f"two table-less double-and-always-add ({small['option']})",
+                            rest + smult.times(2) + _counted(edwards.add, e, P, e.B)))
+        elif operation in _EDWARDS_BASE_MULTS:
+            for done in _EDWARDS_BASE_MULTS[operation]:
+                replaced = counted - generic.times(2 if operation == "sign" else 1) + smult.times(done)
+                given = ", public key given" if operation == "sign" and done == 1 else ""
+                methods.append((f"table-less double-and-always-add base point ({small['option']}){given}", replaced))
+        else:
+            methods.append(("double-and-add", counted))
     else:
         methods.append(("double-and-add" if operation != "verify" else "double-scalar double-and-add", counted))
         if operation == "verify":
@@ -487,15 +585,18 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
 
 def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
     """The kernel variants a library of figure ``f``'s kind ships, and why (pubkey_costs.toml
-    ``[[libraries]]``, the first rule whose library, math and asm texts the figure's contain)."""
+    ``[[libraries]]``, the first rule whose library, math and asm texts the figure's contain and,
+    when the rule lists ``algorithms``, one of which begins the figure's algorithm)."""
     for rule in load_costs()["libraries"]:
         if (rule["library"].lower() in f.library.lower() and rule["match"].lower() in (f.math or "").lower()
-                and rule["asm"].lower() in (f.asm or "").lower()):
+                and rule["asm"].lower() in (f.asm or "").lower()
+                and (not rule.get("algorithms") or f.algorithm.startswith(tuple(rule["algorithms"])))):
             return tuple(rule["variants"]), rule["why"]
     raise ValueError(f"{COSTS_PATH}: [[libraries]]: no rule matches {f.library!r} / {f.math!r} / {f.asm!r} "
                      "(the last rule should match every figure)")
 
 
 __all__ = ["CALL", "SELECT", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
-           "field_work", "inversion_counts", "library_variants", "load_costs", "recipes", "reference_counts", "with_calls"]
+           "field_work", "inversion_counts", "is_no_crt", "ladder_rule", "ladder_work", "library_variants",
+           "load_costs", "recipes", "reference_counts", "small_build", "with_calls"]
 

@@ -1,0 +1,85 @@
+"""bignum/c29: GF(2^255 - 19) in CycloneCRYPTO's limb shape (9 limbs of 29 bits, c29/fe25519.c)
+against Python integers, on operands at the limb boundaries (2^29, 2^58, ...), at and next to p,
+and seeded random ones; results at the ends of the field. The whole X25519 ladder over it is
+checked against `cryptography` by test_kernels_pubkey.py's per-variant tests."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+
+import pytest
+
+from cortexm_emu import Buffer
+from refbench.kernels import catalog
+from refbench.kernels.harness import KernelHarness
+from refbench.kernels.references import FIELDS
+
+P = FIELDS["25519"][0]
+
+
+@cache
+def harness(core: str) -> KernelHarness:
+    return KernelHarness("bignum", "c29", core)
+
+
+def le(x: int) -> bytes:
+    return x.to_bytes(32, "little")
+
+
+def call(h: KernelHarness, function: str, *operands: int) -> int:
+    result = h.machine.call(function, Buffer(bytes(32), "r"), *(Buffer(le(x)) for x in operands))
+    return int.from_bytes(result.buffer("r"), "little")
+
+
+def operands() -> list[int]:
+    """0, 1, 19, every limb boundary 2^(29 i) and the all-ones limb below it, the 23-bit top limb
+    full, values at and next to p, and seeded random ones."""
+    edge = [0, 1, 2, 19, 38, 121666, (P - 1) // 2, P - 1, P - 2, P - 19, P - 20, 2**255 - 20, 2**254]
+    edge += [2 ** (29 * i) for i in range(1, 9)] + [2 ** (29 * i) - 1 for i in range(1, 9)]
+    edge += [sum((2**29 - 1) << (29 * i) for i in range(8)) % P, (2**23 - 1) << 232]
+    return edge + [int.from_bytes(hashlib.shake_256(f"c29 {i}".encode()).digest(32), "little") % P
+                   for i in range(16)]
+
+
+@pytest.mark.parametrize("core", ["m4", "m0plus"])
+def test_c29_fe25519_equals_python(core):
+    """mul, sqr, add, sub and mul-by-a24 give the canonical residue; cswap swaps exactly when told."""
+    h = harness(core)
+    values = operands()
+    for i, a in enumerate(values):
+        assert call(h, "fe25519_sqr", a) == a * a % P, hex(a)
+        assert call(h, "fe25519_mul_a24", a) == a * 121665 % P, hex(a)
+        for b in values[i::5]:
+            assert call(h, "fe25519_mul", a, b) == a * b % P, (hex(a), hex(b))
+            assert call(h, "fe25519_add", a, b) == (a + b) % P, (hex(a), hex(b))
+            assert call(h, "fe25519_sub", a, b) == (a - b) % P, (hex(a), hex(b))
+            assert call(h, "fe25519_sub", b, a) == (b - a) % P, (hex(a), hex(b))
+    a, b = values[-1], values[-2]
+    for swap in (0, 1):
+        result = h.machine.call("fe25519_cswap", Buffer(le(a), "a"), Buffer(le(b), "b"), swap)
+        got = (int.from_bytes(result.buffer("a"), "little"), int.from_bytes(result.buffer("b"), "little"))
+        assert got == ((b, a) if swap else (a, b))
+
+
+def test_c29_results_at_the_ends_of_the_field():
+    """Products whose residue is 0, 1, 18, 19, 20, p - 20, p - 19 or p - 1 (the final subtraction
+    of p at its edges) and differences that wrap below 0."""
+    h = harness("m4")
+    for i in range(6):
+        a = int.from_bytes(hashlib.shake_256(f"c29 edge {i}".encode()).digest(32), "little") % (P - 1) + 1
+        for target in (0, 1, 18, 19, 20, P - 20, P - 19, P - 1):
+            b = target * pow(a, -1, P) % P
+            assert call(h, "fe25519_mul", a, b) == target, (hex(a), hex(b))
+        for d in (0, 1, 18, 19, 20):
+            assert call(h, "fe25519_sub", a, (a + d) % P) == (-d) % P
+            assert call(h, "fe25519_add", a, (P - a + d) % P) == d % P
+
+
+def test_c29_switches_only_the_25519_field_code_in():
+    """The variant builds the portable C of c32 with FE25519_ASM, the guard under which fe.h and
+    x25519.h take the 2^255 - 19 operations from the variant's own source, and runs on every core."""
+    variant = catalog.family("bignum").variants["c29"]
+    assert variant.defines == ("FE25519_ASM",)
+    assert [str(s).rsplit("bignum/", 1)[1] for s in variant.sources] == ["c32/bignum.c", "c29/fe25519.c"]
+    assert variant.supports("m0plus") and variant.supports("m4")
