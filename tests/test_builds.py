@@ -13,7 +13,7 @@ import pytest
 from cortexm_emu.boards import board_names
 from refbench.kernels.catalog import family
 from refbench.published.model import load_figures
-from refbench.sanity.builds import BUILDS_PATH, build_of, builds_data, load_builds
+from refbench.sanity.builds import BUILDS_PATH, build_of, builds_data, load_builds, pubkey_path
 from refbench.sanity.libraries import LIBRARIES, stated_options
 from refbench.sanity.memory_configs import ConfigKind
 from refbench.sanity.prediction import run_to_run
@@ -99,3 +99,27 @@ def test_memory_the_page_states_wins():
 def test_run_to_run_comes_from_the_repeated_build():
     spread, words = run_to_run()
     assert 0 < spread < 0.05 and "STM32WB55" in words
+
+
+RECIPES = ("Montgomery, 4-bit fixed window", "Montgomery, 6-bit comb base point",
+           "special-form reduction, 4-bit fixed window", "special-form reduction, 6-bit comb base point")
+
+
+def test_pubkey_rules_pick_the_arithmetic_and_base_point_method():
+    f = FIGURES["000-0598"]  # a wolfSSL page's figure lends library and version; the math option is synthetic
+    sp = pubkey_path(build_of(dataclasses.replace(f, math="SP math, C 32-bit")), RECIPES, ("c32",), "")
+    assert sp.recipes == ("Montgomery, 6-bit comb base point",) and "builds.toml [[pubkey]]" in sp.source
+    tfm = pubkey_path(build_of(dataclasses.replace(f, math="fastmath (tfm.c)")), RECIPES, ("c32",), "")
+    assert tfm.recipes == ("Montgomery, 4-bit fixed window",) and not tfm.open_slow
+    closed = pubkey_path(build_of(f), RECIPES, ("c32",), "a closed library")
+    assert closed.recipes == RECIPES and "a closed library" in closed.open_slow
+    other = pubkey_path(build_of(dataclasses.replace(f, library="Other")), RECIPES, ("c32",), "")
+    assert other.recipes == RECIPES and "no [[pubkey]] rule" in other.source
+
+
+def test_a_bad_pubkey_rule_names_the_field(tmp_path: Path):
+    text = BUILDS_PATH.read_text(encoding="utf-8").replace('base = "comb"', 'base = "ladder"', 1)
+    bad = tmp_path / "builds.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"builds.toml: \[pubkey\[0\]\] base"):
+        load_builds(bad)
