@@ -22,6 +22,10 @@ terms (measured compiler spread, core model error, printed resolution, run-to-ru
   board profile marks as a lower bound) leaves a figure on that side untested (its finding tests
   only a ``bound``), never explained.
 
+Public-key figures (:func:`pubkey_prediction`) are predicted the same way from the composed cost of
+the recipes and bignum variants the build model says ran (:func:`refbench.sanity.builds.pubkey_path`),
+with the composition bound on both sides.
+
 Every message names the board, clock, build, the prediction, the band and each of its terms.
 Figures no kernel computes, hardware figures and figures on cores without a timing model get no
 ``emulator`` finding; their :class:`~refbench.sanity.emulation.Emulation` says why.
