@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from sanity_fakes import stated_context, synthetic
 
-from refbench.published.model import load_figures, load_parts
+from refbench.published.model import Aux, load_figures, load_parts
 from refbench.sanity import judge
 from refbench.sanity.plan import Skipped, make_plan, plan_figure
 from refbench.sanity.pubkey_cost import field_work, reference_counts
@@ -194,3 +194,17 @@ def test_a_library_with_its_own_field_code_is_bounded_only_by_the_any_code_floor
         else:
             assert e.position == "faster" and e.finding.verdict in ("suspicious", "inconsistent")
             assert not e.prediction.open_high and e.prediction.band_high is not None
+
+
+def test_sampling_shrinks_with_the_operations_averaged_and_is_nil_for_fixed_work():
+    from refbench.sanity.emulator_rule import sampling_term
+
+    ten = synthetic(G0_ECDSA, "syn-ops", aux=(Aux("ops", 10.0, "ops", "10"),))
+    forty = synthetic(G0_ECDSA, "syn-ops40", aux=(Aux("ops", 40.0, "ops", "40"),))
+    wnaf = ("Montgomery, interleaved 4-bit wNAF double-scalar", "Montgomery, interleaved 5-bit wNAF double-scalar")
+    t10, t40 = sampling_term(ten, wnaf, 256), sampling_term(forty, wnaf, 256)
+    # the sparser 5-bit NAF (q = 1/6) decides: 3 sqrt(5/256) / sqrt(N)
+    assert t10.high - 1 == pytest.approx(3 * (5 / 256) ** 0.5 / 10 ** 0.5)
+    assert t40.high - 1 == pytest.approx((t10.high - 1) / 2) and t40.low == pytest.approx(1 / t40.high)
+    fixed = sampling_term(ten, ("Montgomery, 6-bit comb base point",), 256)
+    assert (fixed.low, fixed.high) == (1.0, 1.0)

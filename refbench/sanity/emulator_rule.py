@@ -261,15 +261,15 @@ def sampling_term(f: Figure, recipes: tuple[str, ...], bits: int) -> Term:
     q: binary double-and-add 1/2, bitwise Shamir 3/4, width-w NAF 1/(w+1), HMV Guide to ECC
     Theorem 3.29), relative sd sqrt((1 - q) / (q bits)). Fixed windows, combs, ladders and the
     public exponent do the same work for every secret: x1."""
-    q = 0.0
+    odds = []  # the probability of a non-zero digit of each secret-dependent method among the recipes
     for name in recipes:
         if "wNAF" in name:
-            w = int(name.split("interleaved ")[1].split("-bit")[0])
-            q = max(q, 1 / (w + 1)) if q else 1 / (w + 1)
+            odds.append(1 / (int(name.split("interleaved ")[1].split("-bit")[0]) + 1))
         elif "Shamir" in name:
-            q = q or 0.75
+            odds.append(0.75)
         elif "double-and-add" in name:
-            q = q or 0.5
+            odds.append(0.5)
+    q = min(odds, default=0.0)  # the sparsest digits vary the most relative to their count
     ops = f.aux_value("ops")
     n = int(ops.value) if ops is not None and ops.value >= 1 else 1
     if not q or not bits:
