@@ -123,3 +123,10 @@ def test_a_bad_pubkey_rule_names_the_field(tmp_path: Path):
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"builds.toml: \[pubkey\[0\]\] base"):
         load_builds(bad)
+
+
+def test_a_pubkey_rule_narrows_the_variants_to_the_code_the_library_compiles_to():
+    f = dataclasses.replace(FIGURES["000-0598"], library="CycloneCRYPTO", math=None)
+    cyclone = pubkey_path(build_of(f), RECIPES, ("c32", "m0"), "")
+    assert cyclone.variants == ("c32",) and "mpiMulAccCore" in cyclone.source
+    assert cyclone.recipes == ("special-form reduction, 4-bit fixed window",)

@@ -123,6 +123,8 @@ class PubkeyRule:
     kind: str
     base: str  # "comb", "generic" or "" (not decided)
     source: str
+    variants: tuple[str, ...] = ()  # the kernel variants the build compiles to (empty: not narrowed)
+    variants_source: str = ""
 
 
 @dataclass(frozen=True)
@@ -172,8 +174,12 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
         match = spec.get("match", "")
         if not isinstance(match, str):
             raise ValueError(f"{path}: [{where}] match: expected a string")
+        variants = spec.get("variants", [])
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise ValueError(f"{path}: [{where}] variants: expected a list of bignum variant names")
         rules.append(PubkeyRule(_str(path, where, spec, "library"), match, _str(path, where, spec, "kind"), base,
-                                _str(path, where, spec, "source")))
+                                _str(path, where, spec, "source"), tuple(variants),
+                                _str(path, where, spec, "variants_source") if variants else ""))
     repeat = data.pop("run_to_run", {})
     sections = repeat.get("sections")
     if not isinstance(sections, list) or len(sections) != 2 or not all(isinstance(x, str) for x in sections):
@@ -333,6 +339,10 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
     elif rule.base == "generic" and generic and combs:
         kept = generic
     said = f"{rule.kind} arithmetic" + (f", {rule.base} base-point multiplication" if rule.base else "")
+    narrowed = tuple(v for v in variants if v in rule.variants)
+    if narrowed:
+        return PubkeyPath(tuple(kept), narrowed, f"{said} (builds.toml [[pubkey]]: {rule.source}); bignum "
+                          f"{', '.join(narrowed)} ({rule.variants_source})")
     return PubkeyPath(tuple(kept), variants, f"{said} (builds.toml [[pubkey]]: {rule.source})")
 
 
