@@ -130,3 +130,10 @@ def test_a_pubkey_rule_narrows_the_variants_to_the_code_the_library_compiles_to(
     cyclone = pubkey_path(build_of(f), RECIPES, ("c32", "m0"), "")
     assert cyclone.variants == ("c32",) and "mpiMulAccCore" in cyclone.source
     assert cyclone.recipes == ("special-form reduction, 4-bit fixed window",)
+
+
+def test_a_short_exponent_rule_keeps_the_short_dh_recipes():
+    f = dataclasses.replace(FIGURES["000-0598"], algorithm="DH-2048", operation="keygen", key_bits=2048,
+                            math="SP math, C 32-bit")
+    dh = ("1 x 224-bit exponent, 4-bit fixed window", "1 x 2048-bit exponent, 4-bit fixed window")
+    assert pubkey_path(build_of(f), dh, ("c32",), "").recipes == dh[:1]

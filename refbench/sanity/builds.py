@@ -125,6 +125,7 @@ class PubkeyRule:
     source: str
     variants: tuple[str, ...] = ()  # the kernel variants the build compiles to (empty: not narrowed)
     variants_source: str = ""
+    exponent: str = ""  # "short": DH private keys shorter than the modulus ("" not decided)
 
 
 @dataclass(frozen=True)
@@ -179,7 +180,10 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
             raise ValueError(f"{path}: [{where}] variants: expected a list of bignum variant names")
         rules.append(PubkeyRule(_str(path, where, spec, "library"), match, _str(path, where, spec, "kind"), base,
                                 _str(path, where, spec, "source"), tuple(variants),
-                                _str(path, where, spec, "variants_source") if variants else ""))
+                                _str(path, where, spec, "variants_source") if variants else "",
+                                spec.get("exponent", "")))
+        if rules[-1].exponent not in ("short", ""):
+            raise ValueError(f"{path}: [{where}] exponent: expected 'short' or '', got {rules[-1].exponent!r}")
     repeat = data.pop("run_to_run", {})
     sections = repeat.get("sections")
     if not isinstance(sections, list) or len(sections) != 2 or not all(isinstance(x, str) for x in sections):
@@ -338,7 +342,11 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
         kept = combs
     elif rule.base == "generic" and generic and combs:
         kept = generic
-    said = f"{rule.kind} arithmetic" + (f", {rule.base} base-point multiplication" if rule.base else "")
+    if rule.exponent == "short" and f.key_bits:
+        short = [r for r in kept if "-bit exponent" in r and f"{f.key_bits}-bit exponent" not in r]
+        kept = short or kept
+    said = (f"{rule.kind} arithmetic" + (f", {rule.base} base-point multiplication" if rule.base else "")
+            + (", DH private keys shorter than the modulus (DiscreteLogWorkFactor)" if rule.exponent else ""))
     narrowed = tuple(v for v in variants if v in rule.variants)
     if narrowed:
         return PubkeyPath(tuple(kept), narrowed, f"{said} (builds.toml [[pubkey]]: {rule.source}); bignum "
