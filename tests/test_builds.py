@@ -110,7 +110,7 @@ def test_pubkey_rules_pick_the_arithmetic_and_base_point_method():
     sp = pubkey_path(build_of(dataclasses.replace(f, math="SP math, C 32-bit")), RECIPES, ("c32",), "")
     assert sp.recipes == ("Montgomery, 6-bit comb base point",) and "builds.toml [[pubkey]]" in sp.source
     tfm = pubkey_path(build_of(dataclasses.replace(f, math="fastmath (tfm.c)")), RECIPES, ("c32",), "")
-    assert tfm.recipes == ("Montgomery, 4-bit fixed window",) and not tfm.open_slow
+    assert tfm.recipes == ("Montgomery, 4-bit fixed window",) and tfm.open_slow
     closed = pubkey_path(build_of(f), RECIPES, ("c32",), "a closed library")
     assert closed.recipes == RECIPES and "a closed library" in closed.open_slow
     other = pubkey_path(build_of(dataclasses.replace(f, library="Other")), RECIPES, ("c32",), "")
@@ -137,3 +137,15 @@ def test_a_short_exponent_rule_keeps_the_short_dh_recipes():
                             math="SP math, C 32-bit")
     dh = ("1 x 224-bit exponent, 4-bit fixed window", "1 x 2048-bit exponent, 4-bit fixed window")
     assert pubkey_path(build_of(f), dh, ("c32",), "").recipes == dh[:1]
+
+
+def test_generic_bignum_code_leaves_the_slow_side_open_and_a_closed_library_both():
+    f = FIGURES["000-0598"]
+    tfm = pubkey_path(build_of(dataclasses.replace(f, math="fastmath (tfm.c)")), RECIPES, ("c32",), "")
+    assert "generic multi-precision" in tfm.open_slow and not tfm.open_fast
+    c32 = pubkey_path(build_of(dataclasses.replace(f, math="SP math, C 32-bit")), RECIPES, ("c32",), "")
+    assert "narrower than a word" in c32.open_slow and c32.recipes == ("Montgomery, 6-bit comb base point",)
+    asm = pubkey_path(build_of(dataclasses.replace(f, math="SP math, Cortex-M assembly")), RECIPES, ("umaal",), "")
+    assert not asm.open_slow and not asm.open_fast
+    closed = pubkey_path(build_of(f), RECIPES, ("c32",), "a closed library")
+    assert closed.open_fast == "a closed library" and "a closed library" in closed.open_slow

@@ -126,6 +126,7 @@ class PubkeyRule:
     variants: tuple[str, ...] = ()  # the kernel variants the build compiles to (empty: not narrowed)
     variants_source: str = ""
     exponent: str = ""  # "short": DH private keys shorter than the modulus ("" not decided)
+    slow_side: str = ""  # why no kernel bounds the build's bignum code from above ("" when one does)
 
 
 @dataclass(frozen=True)
@@ -181,7 +182,7 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
         rules.append(PubkeyRule(_str(path, where, spec, "library"), match, _str(path, where, spec, "kind"), base,
                                 _str(path, where, spec, "source"), tuple(variants),
                                 _str(path, where, spec, "variants_source") if variants else "",
-                                spec.get("exponent", "")))
+                                spec.get("exponent", ""), spec.get("slow_side", "")))
         if rules[-1].exponent not in ("short", ""):
             raise ValueError(f"{path}: [{where}] exponent: expected 'short' or '', got {rules[-1].exponent!r}")
     repeat = data.pop("run_to_run", {})
@@ -328,7 +329,8 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
     library's or its own field code's cost is not predicted from above (``open_slow``)."""
     f = build.figure
     if unbounded:
-        return PubkeyPath(recipes, variants, unbounded, open_slow=f"no faithful kernel: {unbounded}")
+        return PubkeyPath(recipes, variants, unbounded, open_fast=unbounded,
+                          open_slow=f"no faithful kernel: {unbounded}")
     math = (f.math or "").lower()
     rule = next((r for r in builds_data().pubkey
                  if f.library.lower().startswith(r.library.lower()) and r.match.lower() in math), None)
@@ -348,10 +350,11 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
     said = (f"{rule.kind} arithmetic" + (f", {rule.base} base-point multiplication" if rule.base else "")
             + (", DH private keys shorter than the modulus (DiscreteLogWorkFactor)" if rule.exponent else ""))
     narrowed = tuple(v for v in variants if v in rule.variants)
+    slow = f"no kernel models this bignum code from above: {rule.slow_side}" if rule.slow_side else ""
     if narrowed:
         return PubkeyPath(tuple(kept), narrowed, f"{said} (builds.toml [[pubkey]]: {rule.source}); bignum "
-                          f"{', '.join(narrowed)} ({rule.variants_source})")
-    return PubkeyPath(tuple(kept), variants, f"{said} (builds.toml [[pubkey]]: {rule.source})")
+                          f"{', '.join(narrowed)} ({rule.variants_source})", open_slow=slow)
+    return PubkeyPath(tuple(kept), variants, f"{said} (builds.toml [[pubkey]]: {rule.source})", open_slow=slow)
 
 
 def build_of(f: Figure, stated: StatedOptions | None = None) -> Build:

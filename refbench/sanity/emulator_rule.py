@@ -364,11 +364,11 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
     open_low, open_high, floor_note = "", path.open_slow, ""
     if path.open_slow:
         band_high = None
-    if path.open_slow or c_for_assembly:
+    if path.open_fast or c_for_assembly:
         # no faithful kernel: a closed library or its own field code (both sides), or the page's
         # hand-written assembly where only C kernels of the operation run (the fast side)
         bound, derivation = pubkey_floor(p)
-        why = path.open_slow or (f"the page's math is {claims} and no assembly kernel of this operation runs "
+        why = path.open_fast or (f"the page's math is {claims} and no assembly kernel of this operation runs "
                                  f"(bignum variants {', '.join(sorted({r.variant for r in chosen}))} are C here)")
         band_low, floor_note = bound / (1 + resolution), f"{why}; the floor no code can beat: {derivation}"
     hypotheses = []
