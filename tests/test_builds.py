@@ -144,7 +144,7 @@ def test_generic_bignum_code_leaves_the_slow_side_open_and_a_closed_library_both
     tfm = pubkey_path(build_of(dataclasses.replace(f, math="fastmath (tfm.c)")), RECIPES, ("c32",), "")
     assert "generic multi-precision" in tfm.open_slow and not tfm.open_fast
     c32 = pubkey_path(build_of(dataclasses.replace(f, math="SP math, C 32-bit")), RECIPES, ("c32",), "")
-    assert "narrower than a word" in c32.open_slow and c32.recipes == ("Montgomery, 6-bit comb base point",)
+    assert "narrower than a 32-bit word" in c32.open_slow and c32.recipes == ("Montgomery, 6-bit comb base point",)
     asm = pubkey_path(build_of(dataclasses.replace(f, math="SP math, Cortex-M assembly")), RECIPES, ("umaal",), "")
     assert not asm.open_slow and not asm.open_fast
     closed = pubkey_path(build_of(f), RECIPES, ("c32",), "a closed library")
