@@ -13,7 +13,7 @@ import pytest
 from cortexm_emu.boards import board_names
 from refbench.kernels.catalog import family
 from refbench.published.model import load_figures
-from refbench.sanity.builds import BUILDS_PATH, build_of, builds_data, load_builds
+from refbench.sanity.builds import BUILDS_PATH, build_of, builds_data, load_builds, pubkey_path
 from refbench.sanity.libraries import LIBRARIES, stated_options
 from refbench.sanity.memory_configs import ConfigKind
 from refbench.sanity.prediction import run_to_run
@@ -114,3 +114,53 @@ def test_memory_the_page_states_wins():
 def test_run_to_run_comes_from_the_repeated_build():
     spread, words = run_to_run()
     assert 0 < spread < 0.05 and "STM32WB55" in words
+
+
+RECIPES = ("Montgomery, 4-bit fixed window", "Montgomery, 6-bit comb base point",
+           "special-form reduction, 4-bit fixed window", "special-form reduction, 6-bit comb base point")
+
+
+def test_pubkey_rules_pick_the_arithmetic_and_base_point_method():
+    f = FIGURES["000-0598"]  # a wolfSSL page's figure lends library and version; the math option is synthetic
+    sp = pubkey_path(build_of(dataclasses.replace(f, math="SP math, C 32-bit")), RECIPES, ("c32",), "")
+    assert sp.recipes == ("Montgomery, 6-bit comb base point",) and "builds.toml [[pubkey]]" in sp.source
+    tfm = pubkey_path(build_of(dataclasses.replace(f, math="fastmath (tfm.c)")), RECIPES, ("c32",), "")
+    assert tfm.recipes == ("Montgomery, 4-bit fixed window",) and tfm.open_slow
+    closed = pubkey_path(build_of(f), RECIPES, ("c32",), "a closed library")
+    assert closed.recipes == RECIPES and "a closed library" in closed.open_slow
+    other = pubkey_path(build_of(dataclasses.replace(f, library="Other")), RECIPES, ("c32",), "")
+    assert other.recipes == RECIPES and "no [[pubkey]] rule" in other.source
+
+
+def test_a_bad_pubkey_rule_names_the_field(tmp_path: Path):
+    text = BUILDS_PATH.read_text(encoding="utf-8").replace('base = "comb"', 'base = "ladder"', 1)
+    bad = tmp_path / "builds.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"builds.toml: \[pubkey\[0\]\] base"):
+        load_builds(bad)
+
+
+def test_a_pubkey_rule_narrows_the_variants_to_the_code_the_library_compiles_to():
+    f = dataclasses.replace(FIGURES["000-0598"], library="CycloneCRYPTO", math=None)
+    cyclone = pubkey_path(build_of(f), RECIPES, ("c32", "m0"), "")
+    assert cyclone.variants == ("c32",) and "mpiMulAccCore" in cyclone.source
+    assert cyclone.recipes == ("special-form reduction, 4-bit fixed window",)
+
+
+def test_a_short_exponent_rule_keeps_the_short_dh_recipes():
+    f = dataclasses.replace(FIGURES["000-0598"], algorithm="DH-2048", operation="keygen", key_bits=2048,
+                            math="SP math, C 32-bit")
+    dh = ("1 x 224-bit exponent, 4-bit fixed window", "1 x 2048-bit exponent, 4-bit fixed window")
+    assert pubkey_path(build_of(f), dh, ("c32",), "").recipes == dh[:1]
+
+
+def test_generic_bignum_code_leaves_the_slow_side_open_and_a_closed_library_both():
+    f = FIGURES["000-0598"]
+    tfm = pubkey_path(build_of(dataclasses.replace(f, math="fastmath (tfm.c)")), RECIPES, ("c32",), "")
+    assert "generic multi-precision" in tfm.open_slow and not tfm.open_fast
+    c32 = pubkey_path(build_of(dataclasses.replace(f, math="SP math, C 32-bit")), RECIPES, ("c32",), "")
+    assert "narrower than a 32-bit word" in c32.open_slow and c32.recipes == ("Montgomery, 6-bit comb base point",)
+    asm = pubkey_path(build_of(dataclasses.replace(f, math="SP math, Cortex-M assembly")), RECIPES, ("umaal",), "")
+    assert not asm.open_slow and not asm.open_fast
+    closed = pubkey_path(build_of(f), RECIPES, ("c32",), "a closed library")
+    assert closed.open_fast == "a closed library" and "a closed library" in closed.open_slow

@@ -6,7 +6,7 @@ Synthetic figures with stated cycle counts."""
 from __future__ import annotations
 
 import pytest
-from sanity_fakes import stated_context, with_cycles_per_byte
+from sanity_fakes import stated_context, synthetic, with_cycles_per_byte
 
 from refbench.published.model import load_figures, load_parts
 from refbench.report.data import report_json
@@ -50,3 +50,15 @@ def test_every_format_prints_the_power():
     data = report_json(report.judgements, report.emulations)
     assert data["summary"]["power_lines"] == lines and data["summary"]["power"]["all"]["figures"] == 4
     assert lines[-1] in render_markdown(report.judgements, str, extra=lines)
+
+
+def test_a_fast_edge_at_the_floor_is_counted_apart_from_the_widths():
+    # wolfSSL "SP math, Thumb assembly" on the G071: the bignum/m0 kernel is C, the page's products are
+    # assembly, so the fast edge is the floor no code can beat, not a band of the prediction
+    f = synthetic(FIGURES["000-0598"], "syn-power-floor", value=50.0, text="50.000")
+    report = judge([f], PARTS, stated_context(lambda m: 1000.0 / m.job.size)[0])
+    assert report.emulations[f.id].prediction.floor_note
+    pk = power(report.judgements, report.emulations)["all"]["public key"]
+    assert (pk["predicted"], pk["two_sided"], pk["floor_edged"], pk["one_sided"]) == (1, 0, 1, 0)
+    assert pk["median_band_width"] is None
+    assert "fast edge at the floor 1" in power_lines(report.judgements, report.emulations)[-1]

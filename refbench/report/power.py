@@ -1,7 +1,10 @@
 """The power of a sanity report, printed in every format: per source and overall, how many
 figures a rule tested the value of, and how wide the predictions' bands are (band_high /
 band_low as a factor: median and 90th percentile), for symmetric and public-key figures apart.
-A band with an open side has no width; those figures are counted as one-sided."""
+A band with an open side has no width; those figures are counted as one-sided. A band whose fast
+edge is the floor no code can beat (no faithful kernel of the code that ran: a page's assembly, a
+closed library) is not a prediction's band on that side: counted apart ("fast edge at the floor"),
+not in the widths."""
 
 from __future__ import annotations
 
@@ -37,8 +40,10 @@ def _stats(judgements: list[Judgement], emulations: dict[str, Emulation]) -> dic
         predicted = [emulations[j.figure.id].prediction for j in judgements
                      if j.figure.id in emulations and emulations[j.figure.id].prediction is not None
                      and _kind(emulations[j.figure.id]) == kind]
-        widths = [p.width for p in predicted if p is not None and p.width is not None]
-        out[kind] = {"predicted": len(predicted), "two_sided": len(widths), "one_sided": len(predicted) - len(widths),
+        widths = [p.width for p in predicted if p is not None and p.width is not None and not p.floor_note]
+        floored = sum(1 for p in predicted if p is not None and p.width is not None and p.floor_note)
+        out[kind] = {"predicted": len(predicted), "two_sided": len(widths), "floor_edged": floored,
+                     "one_sided": len(predicted) - len(widths) - floored,
                      "median_band_width": quantile(widths, 0.5), "p90_band_width": quantile(widths, 0.9)}
     return out
 
@@ -61,7 +66,8 @@ def _text(name: str, stats: dict[str, Any]) -> str:
         width = ("no two-sided band" if k["median_band_width"] is None else
                  f"band width median x{k['median_band_width']:.2f}, p90 x{k['p90_band_width']:.2f} over "
                  f"{k['two_sided']}")
-        parts.append(f"{kind}: {k['predicted']} predicted, {width}, one-sided {k['one_sided']}")
+        floor = f", fast edge at the floor {k['floor_edged']}" if k["floor_edged"] else ""
+        parts.append(f"{kind}: {k['predicted']} predicted, {width}{floor}, one-sided {k['one_sided']}")
     return f"power {name}: " + "; ".join(parts)
 
 

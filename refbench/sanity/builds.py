@@ -111,6 +111,34 @@ class BuildsData:
     model_error_source: str  # the per-core numbers are computed from cortexm_emu.validate at run time
     model_error_reason: str  # what that error measures (a transcription check, not held out)
     run_to_run: tuple[str, tuple[str, ...]]  # (source file, the sections that ran the same build)
+    pubkey: tuple[PubkeyRule, ...] = ()
+
+
+@dataclass(frozen=True)
+class PubkeyRule:
+    """builds.toml ``[[pubkey]]``: the field arithmetic and base-point method a library's build runs."""
+
+    library: str
+    match: str
+    kind: str
+    base: str  # "comb", "generic" or "" (not decided)
+    source: str
+    variants: tuple[str, ...] = ()  # the kernel variants the build compiles to (empty: not narrowed)
+    variants_source: str = ""
+    exponent: str = ""  # "short": DH private keys shorter than the modulus ("" not decided)
+    slow_side: str = ""  # why no kernel bounds the build's bignum code from above ("" when one does)
+
+
+@dataclass(frozen=True)
+class PubkeyPath:
+    """The public-key recipes and kernel variants a figure's build ran (a subset of the plan's),
+    where that comes from, and why a side of its prediction cannot be bounded ("" when it can)."""
+
+    recipes: tuple[str, ...]
+    variants: tuple[str, ...]
+    source: str
+    open_fast: str = ""
+    open_slow: str = ""
 
 
 def _str(path: Path, where: str, table: dict[str, Any], name: str) -> str:
@@ -135,6 +163,24 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
     for name in sorted(set(errors) - {"source", "reason"}):
         raise ValueError(f"{path}: [model_error] {name}: unknown field (the per-core error is computed from "
                          "cortexm_emu.validate at run time, not written here)")
+    rules = []
+    for i, spec in enumerate(data.pop("pubkey", [])):
+        where = f"pubkey[{i}]"
+        base = spec.get("base", "")
+        if base not in ("comb", "generic", ""):
+            raise ValueError(f"{path}: [{where}] base: expected 'comb', 'generic' or '', got {base!r}")
+        match = spec.get("match", "")
+        if not isinstance(match, str):
+            raise ValueError(f"{path}: [{where}] match: expected a string")
+        variants = spec.get("variants", [])
+        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
+            raise ValueError(f"{path}: [{where}] variants: expected a list of bignum variant names")
+        rules.append(PubkeyRule(_str(path, where, spec, "library"), match, _str(path, where, spec, "kind"), base,
+                                _str(path, where, spec, "source"), tuple(variants),
+                                _str(path, where, spec, "variants_source") if variants else "",
+                                spec.get("exponent", ""), spec.get("slow_side", "")))
+        if rules[-1].exponent not in ("short", ""):
+            raise ValueError(f"{path}: [{where}] exponent: expected 'short' or '', got {rules[-1].exponent!r}")
     repeat = data.pop("run_to_run", {})
     sections = repeat.get("sections")
     if not isinstance(sections, list) or len(sections) != 2 or not all(isinstance(x, str) for x in sections):
@@ -161,7 +207,7 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
                 raise ValueError(f"{path}: [{key}.asm] {word}: expected a list of kernel families")
             asm[word] = tuple(kernels)
         libraries[key] = LibraryBuilds(key, _str(path, key, table, "library"), template, paths, asm)
-    return BuildsData(libraries, memory, error_source, error_reason, run_to_run)
+    return BuildsData(libraries, memory, error_source, error_reason, run_to_run, tuple(rules))
 
 
 @cache
@@ -268,6 +314,43 @@ class Build:
                 return MemoryChoice("cache off", f"the page: '{f.cache}'", True)
         known = builds_data().memory.get(board)
         return MemoryChoice(known[0], known[1], False) if known else None
+
+
+def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...],
+                unbounded: str) -> PubkeyPath:
+    """The one recipe set and the variants public-key figure ``build.figure`` ran, among the plan's
+    ``recipes`` (names "<arithmetic>, <method>") and ``variants`` (those pubkey_costs.toml
+    [[libraries]] lists for the page's math option); ``unbounded``: why the kernels are not the
+    library's code (a closed library, field code of its own), "" when they are. A closed
+    library's or its own field code's cost is not predicted from above (``open_slow``)."""
+    f = build.figure
+    if unbounded:
+        return PubkeyPath(recipes, variants, unbounded, open_fast=unbounded,
+                          open_slow=f"no faithful kernel: {unbounded}")
+    math = (f.math or "").lower()
+    rule = next((r for r in builds_data().pubkey
+                 if f.library.lower().startswith(r.library.lower()) and r.match.lower() in math), None)
+    if rule is None:
+        return PubkeyPath(recipes, variants, f"no [[pubkey]] rule in builds.toml for {f.library} / {f.math!r}: "
+                          "every recipe and variant of the plan")
+    kept = [r for r in recipes if r.lower().startswith(rule.kind.lower())] or list(recipes)
+    generic = [r for r in kept if "comb base point" not in r]
+    combs = [r for r in kept if "comb base point" in r]
+    if rule.base == "comb" and combs:
+        kept = combs
+    elif rule.base == "generic" and generic and combs:
+        kept = generic
+    if rule.exponent == "short" and f.key_bits:
+        short = [r for r in kept if "-bit exponent" in r and f"{f.key_bits}-bit exponent" not in r]
+        kept = short or kept
+    said = (f"{rule.kind} arithmetic" + (f", {rule.base} base-point multiplication" if rule.base else "")
+            + (", DH private keys shorter than the modulus (DiscreteLogWorkFactor)" if rule.exponent else ""))
+    narrowed = tuple(v for v in variants if v in rule.variants)
+    slow = f"no kernel models this bignum code from above: {rule.slow_side}" if rule.slow_side else ""
+    if narrowed:
+        return PubkeyPath(tuple(kept), narrowed, f"{said} (builds.toml [[pubkey]]: {rule.source}); bignum "
+                          f"{', '.join(narrowed)} ({rule.variants_source})", open_slow=slow)
+    return PubkeyPath(tuple(kept), variants, f"{said} (builds.toml [[pubkey]]: {rule.source})", open_slow=slow)
 
 
 def build_of(f: Figure, stated: StatedOptions | None = None) -> Build:

@@ -22,6 +22,10 @@ terms (measured compiler spread, core model error, printed resolution, run-to-ru
   board profile marks as a lower bound) leaves a figure on that side untested (its finding tests
   only a ``bound``), never explained.
 
+Public-key figures (:func:`pubkey_prediction`) are predicted the same way from the composed cost of
+the recipes and bignum variants the build model says ran (:func:`refbench.sanity.builds.pubkey_path`),
+with the composition bound on both sides.
+
 Every message names the board, clock, build, the prediction, the band and each of its terms.
 Figures no kernel computes, hardware figures and figures on cores without a timing model get no
 ``emulator`` finding; their :class:`~refbench.sanity.emulation.Emulation` says why.
@@ -29,13 +33,14 @@ Figures no kernel computes, hardware figures and figures on cores without a timi
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 from cortexm_emu.boards import Board
 from refbench.measure import Measurement
 from refbench.published.model import Figure
 from refbench.published.normalise import normalise
-from refbench.sanity.builds import build_of
+from refbench.sanity.builds import build_of, pubkey_path
 from refbench.sanity.code_bounds import any_code_floor
 from refbench.sanity.emulation import Emulation, VariantResult
 from refbench.sanity.executor import MeasureJob
@@ -44,9 +49,11 @@ from refbench.sanity.numbers import fmt, relative_resolution
 from refbench.sanity.peripherals import judge_hardware
 from refbench.sanity.plan import FigurePlan, Plan, Skipped
 from refbench.sanity.prediction import (
+    Hypothesis,
     Prediction,
     Term,
     choose_memory,
+    compiler_term,
     describe_band,
     model_error_term,
     predict,
@@ -238,7 +245,7 @@ def emulations(plan: Plan, measured: dict[MeasureJob, Measurement]) -> dict[str,
         if isinstance(p, FigurePlan):
             out[p.figure.id] = _judge(p, _variant_results(p, measured))
         elif isinstance(p, PubkeyPlan):
-            out[p.figure.id] = one_sided_pubkey(p, judge_pubkey(p, measured))
+            out[p.figure.id] = pubkey_prediction(p, judge_pubkey(p, measured))
         elif p.status == "hardware":
             out[p.figure.id] = _hardware(p)
         else:
@@ -246,48 +253,155 @@ def emulations(plan: Plan, measured: dict[MeasureJob, Measurement]) -> dict[str,
     return section_shift(plan, out)
 
 
-def one_sided_pubkey(p: PubkeyPlan, e: Emulation) -> Emulation:
-    """A public-key figure's emulation with its prediction: the composed candidates are lower
-    bounds of the arithmetic (:mod:`refbench.sanity.pubkey_plan`), so the band has a fast edge
-    (the fastest candidate in the build's memory configuration, with the compiler, model,
-    resolution, run-to-run and composition terms) and no slow edge. A figure faster than the
-    candidates keeps the public-key rule's finding; any other is untested on the slow side (its
-    finding tests only the bound), never explained."""
+def sampling_term(f: Figure, recipes: tuple[str, ...], bits: int) -> Term:
+    """The benchmark's sampling: the page averages N operations with random secrets ("N ops took
+    T sec", the figure's ``ops``); a method whose work depends on the secret varies with its
+    count of point additions. Bound: 3 standard deviations of the average of N, taking the
+    whole cost as varying like the additions' count (binomial digits, non-zero with probability
+    q: binary double-and-add 1/2, bitwise Shamir 3/4, width-w NAF 1/(w+1), HMV Guide to ECC
+    Theorem 3.29), relative sd sqrt((1 - q) / (q bits)). Fixed windows, combs, ladders and the
+    public exponent do the same work for every secret: x1."""
+    odds = []  # the probability of a non-zero digit of each secret-dependent method among the recipes
+    for name in recipes:
+        if "wNAF" in name:
+            odds.append(1 / (int(name.split("interleaved ")[1].split("-bit")[0]) + 1))
+        elif "Shamir" in name:
+            odds.append(0.75)
+        elif "double-and-add" in name:
+            odds.append(0.5)
+    q = min(odds, default=0.0)  # the sparsest digits vary the most relative to their count
+    ops = f.aux_value("ops")
+    n = int(ops.value) if ops is not None and ops.value >= 1 else 1
+    if not q or not bits:
+        return Term("sampling", 1.0, 1.0, "the build's method does the same work for every secret (fixed window, "
+                    "comb, ladder or public exponent)")
+    spread = 3 * math.sqrt((1 - q) / (q * bits)) / math.sqrt(n)
+    said = f"N = {n} operations averaged (the page's ops count)" if ops is not None else "one operation (no ops count)"
+    return Term("sampling", 1 / (1 + spread), 1 + spread,
+                f"{spread:.2%}: 3 sd of the average of random secrets, non-zero digits with probability {q:.2f} "
+                f"over {bits} bits, {said}")
+
+
+#: The operations each assembly variant of the bignum kernels writes in hand-written assembly
+#: (refbench/kernels/bignum/kernel.toml [variants.umaal_asm] and [variants.m0_asm] ``trades``):
+#: a page whose math option is hand-written assembly is modelled by these, and by no C variant.
+ASM_COVERS = {"umaal_asm": ("25519-", "p256-", "mont-"), "m0_asm": ("25519-", "p256-mul", "p256-sqr")}
+
+
+def _assembly_modelled(r: VariantResult, main: str) -> bool:
+    return any(main.startswith(op) for op in ASM_COVERS.get(r.variant, ()))
+
+
+def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
+    """A public-key figure's prediction: the composed cost of the recipes and kernel variants the
+    build model says ran (:func:`refbench.sanity.builds.pubkey_path`) in the build's memory
+    configuration -- their geometric middle, a ``build spread`` term spanning what the build model
+    leaves open -- with the composition bound (both ways: composition is measured against whole
+    operations, :mod:`refbench.sanity.pubkey_whole`), the compiler spread of the bignum kernels,
+    the core model's error, the printed resolution, the run-to-run term and the benchmark's sampling.
+    A closed library or field code of the library's own is not predicted from above (the slow side
+    is untested) and its fast side is the floor no code can beat; a page's hardware claim keeps
+    the public-key rule's finding with both sides untested. Verdicts: :func:`verdict_of`."""
     if e.status != "emulated" or e.published is None or e.finding is None:
         return e
+    from refbench.sanity.compiler_band import band_levels
+    from refbench.sanity.pubkey_cost import load_costs
+    from refbench.sanity.pubkey_plan import _claims, _not_bounded_by_candidates
+    from refbench.sanity.pubkey_plan import any_code_floor as pubkey_floor
     from refbench.sanity.pubkey_whole import COMPOSITION_BOUND, COMPOSITION_DERIVATION
 
     f = p.figure
     good = [r for r in e.variants if r.rate is not None]
     kinds = {c.label: c.kind for c in p.configs}
     build_model = build_of(f)
+    claims = _claims(f)
+    path = pubkey_path(build_model, tuple(r.name for r in p.recipes), p.variants,
+                       "" if claims else _not_bounded_by_candidates(f))
     labels, memory_words = choose_memory(build_model.memory(p.board.name), kinds)
-    chosen = [r for r in good if r.memory in labels] or good
-    predicted = min(float(r.cycles or 0) for r in chosen)
+    chosen = [r for r in good if r.memory in labels and r.operation in path.recipes and r.variant in path.variants]
+    chosen = chosen or [r for r in good if r.memory in labels] or good
+    work = {r.name: r for r in p.recipes}
+
+    def main_op(r: VariantResult) -> str:
+        recipe = work.get(r.operation)
+        return max(recipe.work, key=lambda w: w[2])[0] if recipe else r.operation
+
+    assembly = claims.startswith("hand-written")
+    if assembly and any(_assembly_modelled(r, main_op(r)) for r in chosen):
+        chosen = [r for r in chosen if _assembly_modelled(r, main_op(r))]  # the page's assembly is what ran
+    c_for_assembly = assembly and not any(_assembly_modelled(r, main_op(r)) for r in chosen)
+    rate = {r: float(r.cycles or 0) for r in good}
+    lo, hi = min(rate[r] for r in chosen), max(rate[r] for r in chosen)
+    predicted = math.sqrt(lo * hi)
     resolution = relative_resolution(f)
-    compose = Term("composition", 1 / (1 + COMPOSITION_BOUND), 1.0, f"{COMPOSITION_BOUND:.1%}: {COMPOSITION_DERIVATION}")
-    terms = (compose, model_error_term(p.board.core), resolution_term(resolution), run_to_run_term())
-    low, _ = product(terms)
-    band_low = predicted * low
-    open_high = ("the composed candidates are lower bounds of the arithmetic, not models of the library's own "
-                 "bignum code: no upper bound is modelled")
-    variants = sorted({r.variant for r in chosen})
-    prediction = Prediction(predicted, band_low, None, e.published,
-                            f"the fastest composed candidate ({', '.join(variants)}) in memory: {memory_words}",
-                            terms, (), "", open_high, e.emulated_min, None, "", "cycles",
-                            (f"public-key variants: {', '.join(p.variants)} ({p.variants_why})",), memory_words)
-    if e.position == "faster" and e.finding.verdict in ("suspicious", "inconsistent"):
-        message = f"{e.finding.message}; {describe_band(prediction)}"
-        return replace(e, prediction=prediction, finding=replace(e.finding, message=message))
-    if e.position == "faster":  # explained by the page's claim (hardware, assembly): the fast side is open
-        prediction = replace(prediction, band_low=None, open_low=e.explanation, envelope_low=None)
-        message = (f"{e.finding.message}; {describe_band(prediction)}: both sides untested (the page's claim "
-                   "leaves the fast side to the floor, the slow side is not modelled)")
-        return replace(e, prediction=prediction, finding=Finding(RULE, "consistent", message, tests="bound"))
-    message = (f"{e.finding.message.split(': inside the range')[0]}; {describe_band(prediction)}: "
-               f"{prediction.ratio:.2f}x the fast edge's prediction, not faster than the candidates allow; the slow "
-               "side is untested")
-    return replace(e, prediction=prediction, finding=Finding(RULE, "consistent", message, tests="bound"))
+    compose = Term("composition", 1 / (1 + COMPOSITION_BOUND), 1 + COMPOSITION_BOUND,
+                   f"{COMPOSITION_BOUND:.1%}: {COMPOSITION_DERIVATION}")
+    compilers = []
+    for r in chosen:
+        compilers.append(compiler_term(p.board.core, replace(r, operation=main_op(r)), band_levels(f.compiler, f.options),
+                                       f"{KERNEL_COMPILER} -{p.opt}", f.compiler))
+    compiler = Term("compiler", min(t.low for t in compilers), max(t.high for t in compilers),
+                    "; ".join(dict.fromkeys(t.source for t in compilers)))
+    fields = load_costs()["fields"]
+    bits = f.key_bits or next((8 * spec["bytes"] for name, spec in fields.items() if name == (f.curve or "")), 256)
+    terms: tuple[Term, ...] = (compose, compiler, model_error_term(p.board.core), resolution_term(resolution),
+                               run_to_run_term(), sampling_term(f, tuple(r.operation for r in chosen), bits))
+    if hi > lo * (1 + 1e-9):
+        what = []
+        recipes_left = sorted({r.operation for r in chosen})
+        variants_left = sorted({r.variant for r in chosen})
+        places = sorted({r.memory for r in chosen})
+        if len(recipes_left) > 1:
+            what.append(f"recipes the build model does not tell apart: {'; '.join(recipes_left)}")
+        if len(variants_left) > 1:
+            what.append(f"kernel variants the page's math option allows: {', '.join(variants_left)}")
+        if len(places) > 1:
+            what.append(f"configurations the statements do not tell apart: {'; '.join(places)}")
+        terms = (Term("build spread", lo / predicted, hi / predicted, "; ".join(what)), *terms)
+    low_f, high_f = product(terms)
+    band_low: float | None = predicted * low_f
+    band_high: float | None = predicted * high_f
+    open_low, open_high, floor_note = "", path.open_slow, ""
+    if path.open_slow:
+        band_high = None
+    if path.open_fast or c_for_assembly:
+        # no faithful kernel: a closed library or its own field code (both sides), or the page's
+        # hand-written assembly where only C kernels of the operation run (the fast side)
+        bound, derivation = pubkey_floor(p)
+        why = path.open_fast or (f"the page's math is {claims} and no assembly kernel of this operation runs "
+                                 f"(bignum variants {', '.join(sorted({r.variant for r in chosen}))} are C here)")
+        band_low, floor_note = bound / (1 + resolution), f"{why}; the floor no code can beat: {derivation}"
+    hypotheses = []
+    for r in good:
+        if r in chosen:
+            continue
+        same = r.operation in path.recipes and r.variant in path.variants
+        label = f"{r.variant}, {r.operation}, {r.memory}" if not same else f"{kinds.get(r.memory, r.memory)} ({r.memory})"
+        h_low, h_high = product(tuple(t for t in terms if t.name != "build spread"))
+        hypotheses.append(Hypothesis(label, kinds.get(r.memory, "") if same else "code path", rate[r],
+                                     e.published / rate[r], rate[r] * h_low <= e.published <= rate[r] * h_high,
+                                     r.variant, r.memory))
+    hypotheses.sort(key=lambda h: abs(math.log(h.ratio)))
+    envelope = product(tuple(t for t in terms if t.name != "build spread"))
+    env_low = band_low if floor_note else min(rate.values()) * envelope[0]
+    env_high = None if band_high is None else max(rate.values()) * envelope[1]
+    basis = (f"the composed cost of {', '.join(sorted({r.operation for r in chosen}))} with "
+             f"{', '.join(sorted({r.variant for r in chosen}))} ({path.source}); memory: {memory_words}; "
+             f"composed {lo:,.0f}" + (f"..{hi:,.0f}" if hi > lo * (1 + 1e-9) else "") + " cycles")
+    prediction = Prediction(predicted, band_low, band_high, e.published, basis, terms, tuple(hypotheses), open_low,
+                            open_high, env_low, env_high, floor_note, "cycles",
+                            (f"public-key variants: {', '.join(p.variants)} ({p.variants_why})", path.source),
+                            memory_words, tuple(dict.fromkeys(r.memory for r in chosen)))
+    if claims.startswith(("hardware", "the section's PKA")):
+        prediction = replace(prediction, band_low=None, band_high=None, open_low=f"the page claims {claims}",
+                             open_high=f"the page claims {claims}", envelope_low=None, envelope_high=None)
+        message = f"{e.finding.message}; {describe_band(prediction)}: both sides untested (the page's claim)"
+        return replace(e, prediction=prediction, finding=replace(e.finding, message=message, tests="bound"))
+    verdict, explanation, tests, position = verdict_of(prediction)
+    head = e.finding.message.split(": inside the range")[0].split(": faster than")[0].split(": slower than")[0]
+    message = f"{explanation}; {head}; {describe_band(prediction)}"
+    return replace(e, explanation=explanation, residual=prediction.ratio - 1, position=position,
+                   memory=chosen[0].memory, prediction=prediction, finding=Finding(RULE, verdict, message, tests=tests))
 
 
 #: A section is examined for a common shift from this many predicted figures (as the section-clock rule) ...

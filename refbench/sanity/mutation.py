@@ -43,13 +43,13 @@ def scaled(f: Figure, factor: float) -> Figure:
 
 def rejudge(p: FigurePlan | PubkeyPlan, measured: Measurements, factor: float) -> Emulation:
     """The emulator rule's emulation of plan ``p``'s figure with its cost times ``factor``."""
-    from refbench.sanity.emulator_rule import _judge, _variant_results, one_sided_pubkey
+    from refbench.sanity.emulator_rule import _judge, _variant_results, pubkey_prediction
     from refbench.sanity.pubkey_plan import judge_pubkey
 
     q = dataclasses.replace(p, figure=scaled(p.figure, factor))
     if isinstance(q, FigurePlan):
         return _judge(q, _variant_results(q, measured))
-    return one_sided_pubkey(q, judge_pubkey(q, measured))
+    return pubkey_prediction(q, judge_pubkey(q, measured))
 
 
 def family(p: FigurePlan | PubkeyPlan) -> str:

@@ -154,7 +154,9 @@ def describe(r: VariantResult) -> str:
 
 
 def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emulation:
-    """The emulator rule's verdict on one public-key figure: inside the composed range (consistent), faster
+    """The composed candidates of one public-key figure against its value (the emulator rule's final
+    verdict is the prediction's, :func:`refbench.sanity.emulator_rule.pubkey_prediction`, which
+    keeps this message's head and the hardware-claim finding): inside the composed range (consistent), faster
     than every candidate (explained when the page claims hardware; when it claims hand-written
     assembly or its library is closed, explained above the floor any code must pay and suspicious
     below it, :mod:`refbench.sanity.pubkey_floor`; suspicious otherwise) or slower
