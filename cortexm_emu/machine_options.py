@@ -73,8 +73,9 @@ def resolve_board(text: str, option: str = "--board") -> Board:
                      "or its part number or board name (e.g. STM32F407VG, NUCLEO-H753ZI)")
 
 
-def _usage(parse: Callable[[str], object]) -> Callable[[str], object]:
-    """An argparse ``type`` from a parser raising ``ValueError`` (argparse prints its message)."""
+def option(parse: Callable[[str], object]) -> Callable[[str], object]:
+    """An argparse ``type`` from a parser raising ``ValueError`` (argparse prints its message): a bad
+    value is then a usage error, exit status 2, before anything runs."""
 
     def parse_option(text: str) -> object:
         try:
@@ -158,14 +159,14 @@ def add_machine_options(parser: argparse.ArgumentParser | argparse._ArgumentGrou
     many = {"action": "extend"} if repeatable else {}
     for name in names:
         if name == "core":
-            parser.add_argument("--core", type=_usage(_each(core) if repeatable else core), metavar="CORE",
+            parser.add_argument("--core", type=option(_each(core) if repeatable else core), metavar="CORE",
                                 help=CORE_HELP.format(default=DEFAULT_CORE) + f"; accepted: {', '.join(accepted)}"
                                 + ("; repeatable or comma-separated" if repeatable else ""), **many)
         elif name == "board":
-            parser.add_argument("--board", type=_usage(_each(board) if repeatable else board), metavar="BOARD",
+            parser.add_argument("--board", type=option(_each(board) if repeatable else board), metavar="BOARD",
                                 help=BOARD_HELP + ("; repeatable or comma-separated" if repeatable else ""), **many)
         elif name == "clock":
-            parser.add_argument("--clock", type=_usage(clock_mhz), metavar="MHZ", help=CLOCK_HELP)
+            parser.add_argument("--clock", type=option(clock_mhz), metavar="MHZ", help=CLOCK_HELP)
         elif name == "start":
             parser.add_argument("--start", choices=CHOICES["start"], help=START_HELP.format(default=default_start))
         elif name in CHOICES:
