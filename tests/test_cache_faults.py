@@ -20,6 +20,7 @@ import pickle
 import subprocess
 import warnings
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -63,8 +64,8 @@ class _FailingWrites:
         return self.real(file, mode, *args, **kwargs)
 
 
-def _compiler_cannot_write_under(monkeypatch, root: Path) -> None:
-    """The compiler exits 1 printing nothing when its output (-o) is under ``root``."""
+def _compiler_cannot_write_under(monkeypatch, root: Path, module: ModuleType = toolchain) -> None:
+    """The compiler ``module`` runs exits 1 printing nothing when its output (-o) is under ``root``."""
     real = subprocess.run
 
     def run(cmd, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
@@ -72,7 +73,7 @@ def _compiler_cannot_write_under(monkeypatch, root: Path) -> None:
             return subprocess.CompletedProcess(cmd, 1, "", "")
         return real(cmd, *args, **kwargs)
 
-    monkeypatch.setattr(toolchain.subprocess, "run", run)
+    monkeypatch.setattr(module.subprocess, "run", run)
 
 
 @pytest.fixture
@@ -178,7 +179,7 @@ def test_price_cache_write_failures_warn_once_and_count_the_same(emu_cache, monk
     for path in (emu_cache / "prices").glob("*.pickle"):
         path.unlink()
     _FailingWrites(monkeypatch, emu_cache / "prices", FAULTS[fault])
-    monkeypatch.setattr("cortexm_emu.price_cache._SAID", set())
+    monkeypatch.setattr("cortexm_emu.cache_files._SAID", set())
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         counts = [_m7_cycles() for _ in range(2)]
@@ -203,7 +204,7 @@ def _edit_prices(path: Path, how: str) -> None:
 def test_price_cache_edited_prices_fail_their_checksum_and_are_priced_again(priced, monkeypatch, how):
     clean, path = priced
     _edit_prices(path, how)
-    monkeypatch.setattr("cortexm_emu.price_cache._SAID", set())
+    monkeypatch.setattr("cortexm_emu.cache_files._SAID", set())
     with pytest.warns(PriceCacheWarning, match=rf"{path} holds a price that fails its checksum"):
         assert _m7_cycles() == clean
 
@@ -217,7 +218,7 @@ def test_price_cache_corrupt_files_are_named_and_ignored(priced, monkeypatch, ho
         path.symlink_to("/dev/zero")
     else:
         path.write_bytes(b"\x80not a pickle" if how == "garbage" else data[: len(data) // 2])
-    monkeypatch.setattr("cortexm_emu.price_cache._SAID", set())
+    monkeypatch.setattr("cortexm_emu.cache_files._SAID", set())
     with pytest.warns(PriceCacheWarning, match=rf"{path} (cannot be read|is not a regular file)"):
         assert _m7_cycles() == clean
 
@@ -329,7 +330,7 @@ from cortexm_emu import native  # noqa: E402
 
 @pytest.fixture
 def native_cache(emu_cache, monkeypatch):
-    monkeypatch.setattr(native, "_SAID", set())
+    monkeypatch.setattr("cortexm_emu.cache_files._SAID", set())
     path, reason = native.compile_library(native.SOURCE, "libtest.so")
     if path is None:
         pytest.skip(f"no host C compiler: {reason}")
@@ -351,15 +352,8 @@ def test_native_a_replaced_cached_library_is_named_and_compiled_again(native_cac
 
 
 def test_native_a_compiler_that_cannot_write_into_the_cache_warns_once(emu_cache, monkeypatch):
-    monkeypatch.setattr(native, "_SAID", set())
-    real = subprocess.run
-
-    def run(cmd, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
-        if "-o" in cmd and str(cmd[cmd.index("-o") + 1]).startswith(str(emu_cache)):
-            return subprocess.CompletedProcess(cmd, 1, "", "")
-        return real(cmd, *args, **kwargs)
-
-    monkeypatch.setattr(native.subprocess, "run", run)
+    monkeypatch.setattr("cortexm_emu.cache_files._SAID", set())
+    _compiler_cannot_write_under(monkeypatch, emu_cache, native)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         first, _ = native.compile_library(native.SOURCE, "liba.so")
