@@ -78,8 +78,9 @@ def resolve_board(text: str, option: str = "--board") -> Board:
                      "or its part number or board name (e.g. STM32F407VG, NUCLEO-H753ZI)")
 
 
-def _usage(parse: Callable[[str], object]) -> Callable[[str], object]:
-    """An argparse ``type`` from a parser raising ``ValueError`` (argparse prints its message)."""
+def option(parse: Callable[[str], object]) -> Callable[[str], object]:
+    """An argparse ``type`` from a parser raising ``ValueError`` (argparse prints its message): a bad
+    value is then a usage error, exit status 2, before anything runs."""
 
     def parse_option(text: str) -> object:
         try:
@@ -188,15 +189,15 @@ def add_machine_options(parser: argparse.ArgumentParser | argparse._ArgumentGrou
             raise ValueError(f"Invalid machine option {name!r}; accepted: {', '.join(texts)}")
         text = (helps or {}).get(name, texts[name])
         if name == "core":
-            parser.add_argument("--core", type=_usage(_each(parse_core) if repeatable else parse_core),
+            parser.add_argument("--core", type=option(_each(parse_core) if repeatable else parse_core),
                                 metavar="CORE", help=text, **many)
         elif name == "board":
-            parser.add_argument("--board", type=_usage(_each(board) if repeatable else board), metavar="BOARD",
+            parser.add_argument("--board", type=option(_each(board) if repeatable else board), metavar="BOARD",
                                 help=text, **many)
         elif name == "clock":
-            parser.add_argument("--clock", type=_usage(clock_mhz), metavar="MHZ", help=text)
+            parser.add_argument("--clock", type=option(clock_mhz), metavar="MHZ", help=text)
         elif name == "wait_states":
-            parser.add_argument("--wait-states", type=_usage(wait_states), metavar="N", help=text)
+            parser.add_argument("--wait-states", type=option(wait_states), metavar="N", help=text)
         else:
             parser.add_argument(f"--{name}", choices=settings.get(name, CHOICES[name]), help=text)
 

@@ -24,6 +24,7 @@ import warnings
 from functools import cache
 from pathlib import Path
 
+from cortexm_emu.cache_files import warn_once, write_atomic
 from cortexm_emu.toolchain import BuildCacheWarning
 
 SOURCE = Path(__file__).resolve().parent / "blockcount.c"
@@ -145,7 +146,7 @@ def compile_library(source: Path, library_name: str) -> tuple[Path | None, str]:
             return None, f"{compiler} failed on {source.name}: {failure}"
         try:
             record = lib.with_name(lib.name + ".sha256")
-            _write_atomic(record, hashlib.sha256(tmp.read_bytes()).hexdigest().encode())
+            write_atomic(record, hashlib.sha256(tmp.read_bytes()).hexdigest().encode())
             tmp.replace(lib)  # atomic: parallel test workers may race here
         except OSError as exc:  # a full disk: use the library from a temporary folder
             _say_once(cache_root(), f"{exc.strerror or exc}")
@@ -161,14 +162,9 @@ class NativeCacheWarning(BuildCacheWarning):
     written (compiled in a temporary folder); names the file or folder."""
 
 
-_SAID: set[Path] = set()
-
-
 def _say_once(folder: Path, problem: str) -> None:
-    if folder not in _SAID:
-        _SAID.add(folder)
-        warnings.warn(f"native library cache {folder} cannot be written ({problem}): compiling in a temporary "
-                      "folder", NativeCacheWarning, stacklevel=4)
+    warn_once(folder, f"native library cache {folder} cannot be written ({problem}): compiling in a temporary "
+              "folder", NativeCacheWarning, stacklevel=4)
 
 
 def _elsewhere(library_name: str, problem: str) -> tuple[Path, Path]:
@@ -186,15 +182,6 @@ def _cc(compiler: str, source: Path, output: Path) -> str:
     if result.returncode == 0 and output.is_file():
         return ""
     return result.stderr.strip() or f"it exited with status {result.returncode} and printed nothing"
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _cached_library_ok(lib: Path) -> bool:

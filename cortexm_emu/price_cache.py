@@ -26,10 +26,10 @@ from __future__ import annotations
 import hashlib
 import os
 import pickle
-import warnings
 from pathlib import Path
 from typing import Any
 
+from cortexm_emu.cache_files import warn_once, write_atomic
 from cortexm_emu.toolchain import BuildCacheWarning
 
 #: one stored block: (price, branches, always_branches, instruction count)
@@ -46,14 +46,8 @@ class PriceCacheWarning(BuildCacheWarning):
     written; names the file (a BuildCacheWarning, so every front end shows it as a cache warning)."""
 
 
-#: (path, problem kind) already said in this process
-_SAID: set[tuple[Path, str]] = set()
-
-
 def _say_once(path: Path, kind: str, message: str) -> None:
-    if (path, kind) not in _SAID:
-        _SAID.add((path, kind))
-        warnings.warn(f"price cache {path} {message}", PriceCacheWarning, stacklevel=4)
+    warn_once((path, kind), f"price cache {path} {message}", PriceCacheWarning, stacklevel=4)
 
 
 def _sealed(entry: Entry) -> bytes:
@@ -127,16 +121,8 @@ class PriceCache:
         entries = self._read()
         entries.update(self._new)
         self._new = {}
-        tmp = self.path.with_name(f"{self.path.name}.{os.getpid()}.tmp")
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as handle:
-                pickle.dump((_FORMAT, entries), handle, protocol=pickle.HIGHEST_PROTOCOL)
-            tmp.replace(self.path)
+            write_atomic(self.path, pickle.dumps((_FORMAT, entries), protocol=pickle.HIGHEST_PROTOCOL))
         except OSError as exc:  # a read-only or full cache directory costs the next run its pricing only
             _say_once(self.path, "write", f"cannot be written ({exc.strerror or exc}): prices kept in memory only")
-        finally:
-            try:
-                tmp.unlink(missing_ok=True)
-            except OSError:
-                pass

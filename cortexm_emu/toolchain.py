@@ -36,6 +36,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from cortexm_emu.cache_files import write_atomic
+
 Compiler = Literal["zig", "gcc"]
 OptLevel = Literal["O0", "O1", "O2", "O3", "Os"]
 
@@ -223,14 +225,14 @@ def build(
                   "compiler": compiler, "compiler_version": version, "command": [*command, str(elf)]}
         # The record first, then the ELF: an out.elf that exists always has its record beside it.
         try:
-            _write_atomic(out_dir / "build.json", json.dumps(record, indent=1).encode())
+            write_atomic(out_dir / "build.json", json.dumps(record, indent=1).encode())
             tmp.replace(elf)
         except OSError as exc:  # a folder where out.elf should be, a full disk
             out_dir = _unwritable(_cache_dir(), exc, f"{elf} cannot be written") / digest
             elf = out_dir / "out.elf"
             try:
                 out_dir.mkdir(parents=True, exist_ok=True)
-                _write_atomic(out_dir / "build.json", json.dumps(record, indent=1).encode())
+                write_atomic(out_dir / "build.json", json.dumps(record, indent=1).encode())
                 shutil.move(tmp, elf)
             except OSError as again:
                 raise ToolchainError(f"cannot store the build of {what} in the cache nor in {out_dir}: "
@@ -288,16 +290,6 @@ def _relative(path: Path, root: Path) -> str:
 
 def _sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
-
-
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write ``path`` through a temporary file in its folder and a rename (removed if anything fails)."""
-    tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
-    try:
-        tmp.write_bytes(data)
-        tmp.replace(path)
-    finally:
-        tmp.unlink(missing_ok=True)
 
 
 def _cached_elf_ok(elf: Path, digest: str) -> bool:

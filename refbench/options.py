@@ -4,13 +4,12 @@ The machine options (``--core``, ``--board``, ``--clock``, ``--cache`` ...) are 
 :mod:`cortexm_emu.machine_options`; this module adds what only refbench knows: a page's board name
 as an alias of a board profile (:func:`board_name`), and the bounds of the crypto options (message
 and operand sizes, secrets, key lengths, the plot file). Every parser raises ``ValueError`` whose
-message names the option and states what is accepted; :func:`option` turns one into an argparse
-``type`` (a bad value is then a usage error, exit status 2, before anything runs).
+message names the option and states what is accepted; :func:`cortexm_emu.machine_options.option` turns
+one into an argparse ``type`` (a bad value is then a usage error, exit status 2, before anything runs).
 """
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Callable
 from functools import cache
 from pathlib import Path
@@ -34,19 +33,6 @@ MAX_KEY_BYTES = 512
 #: a guard on --aad-bytes and --top
 MAX_AAD_BYTES = 65536
 MAX_TOP = 1_000_000
-
-
-def option(parse: Callable[[str], object]) -> Callable[[str], object]:
-    """An argparse ``type`` from a parser raising ``ValueError`` (argparse prints its message)."""
-
-    def parse_option(text: str) -> object:
-        try:
-            return parse(text)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-
-    parse_option.__name__ = parse.__name__
-    return parse_option
 
 
 def bounded_int(name: str, low: int, high: int, why: str = "") -> Callable[[str], int]:

@@ -20,6 +20,7 @@ import pickle
 import subprocess
 import warnings
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -63,8 +64,8 @@ class _FailingWrites:
         return self.real(file, mode, *args, **kwargs)
 
 
-def _compiler_cannot_write_under(monkeypatch, root: Path) -> None:
-    """The compiler exits 1 printing nothing when its output (-o) is under ``root``."""
+def _compiler_cannot_write_under(monkeypatch, root: Path, module: ModuleType = toolchain) -> None:
+    """The compiler ``module`` runs exits 1 printing nothing when its output (-o) is under ``root``."""
     real = subprocess.run
 
     def run(cmd, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003
@@ -72,7 +73,7 @@ def _compiler_cannot_write_under(monkeypatch, root: Path) -> None:
             return subprocess.CompletedProcess(cmd, 1, "", "")
         return real(cmd, *args, **kwargs)
 
-    monkeypatch.setattr(toolchain.subprocess, "run", run)
+    monkeypatch.setattr(module.subprocess, "run", run)
 
 
 @pytest.fixture

@@ -318,6 +318,31 @@ def test_no_wait_states_stated_means_no_kernel_and_says_why():
     assert isinstance(planned, FigurePlan) and planned.clock_mhz == 170 and len(planned.configs) == 5
 
 
+NRF52_LOG = os.path.join(os.path.dirname(__file__), "fixtures", "logs", "wolfcrypt-nrf52.txt")
+
+
+def test_no_wait_states_says_what_is_missing_not_that_no_kernel_computes_it(tmp_path, capsys, monkeypatch):
+    """A real wolfCrypt log (tests/fixtures/logs/SOURCES.md) cut to its header and its SHA-256 row: with
+    a core and a clock only, the reason names the missing options; with --wait-states 0 it is planned."""
+    monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path / "cache"))
+    with open(NRF52_LOG, encoding="utf-8") as handle:
+        lines = handle.read().splitlines()
+    log = tmp_path / "one-row.log"
+    log.write_text("\n".join([*lines[:5], next(line for line in lines if line.startswith("SHA-256"))]) + "\n",
+                   encoding="utf-8")
+    assert main(["sanity", "--input", str(log), "--core", "m4", "--clock", "100", "--format", "json"]) == 1  # no figure judged
+    (figure,) = json.loads(capsys.readouterr().out)["figures"]
+    assert figure["verdict"] == "untested" and figure["emulation"] == "not emulated yet"
+    (why,) = [r for r in figure["reasons"] if r.startswith("[untested]")]
+    assert ("not emulated: the flash wait states at 100 MHz are not known; give --wait-states N or --board NAME"
+            in why), why
+    assert "no kernel computes it" not in why
+    f = read_input(log.read_text(encoding="utf-8"), name=str(log),
+                   assumptions=Assumptions(core="m4", clock_mhz=100, wait_states=0))[0][0]
+    stated = StatedMachine.for_figure(f, Assumptions(core="m4", clock_mhz=100, wait_states=0))
+    assert isinstance(plan_figure(f, {}, stated=stated), FigurePlan)
+
+
 @pytest.mark.parametrize(("mib_per_s", "verdict", "position"), [
     (1.0, "consistent", "inside"),      # 170e6 / 1 MiB = 162 cycles/byte: between 50 and 200
     (8.0, "inconsistent", "faster"),    # 20 cycles/byte: faster than the 50 of the cache-hit bound

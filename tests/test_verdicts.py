@@ -19,7 +19,7 @@ from refbench.report.findings import counts_text, headline, index_findings
 from refbench.report.html import render_html
 from refbench.report.text import figure_reasons, render_markdown
 from refbench.sanity import SanityContext, judge
-from refbench.sanity.verdicts import Finding
+from refbench.sanity.verdicts import Finding, untested_reason
 
 FIGURES = load_figures()
 PARTS = load_parts()
@@ -52,6 +52,18 @@ def test_a_figure_whose_value_no_rule_tested_is_untested_not_consistent():
     assert j.reasons[-1].startswith("[untested] no rule tested this value")
     assert "checked instead: the row's printed numbers against each other and the stated clock" in j.reasons[-1]
     assert "consistent 0" in counts_text([j]) and "untested 1" in counts_text([j])
+
+
+def test_an_untested_figure_says_why_no_kernel_tested_it():
+    """The emulator rule's own reason, not "no kernel computes it": switched off here; and a figure
+    whose kernels were emulated but bounded one side of it says so."""
+    (j,) = judged(rsa("syn-alone")).judgements
+    assert "no rule tested this value: not emulated: the emulator rule switched off for this report" in j.reasons[-1]
+    assert "no kernel computes it" not in j.reasons[-1]
+    bound = Finding("emulator", "consistent", "slower than the fastest candidate", tests="bound")
+    why = untested_reason(j.figure, [bound], "emulated")
+    assert "its kernels were emulated but bound one side of it only" in why and "no kernel computes it" not in why
+    assert "no kernel computes it" in untested_reason(j.figure, [])
 
 
 def test_an_invariant_partner_makes_the_value_tested():

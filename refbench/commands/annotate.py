@@ -14,7 +14,7 @@ import sys
 
 from cortexm_emu.annotate import annotate, as_json, render_text
 from cortexm_emu.errors import EmulatorError
-from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine
+from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine, option
 from cortexm_emu.timing import CORES as TIMED_CORES
 from refbench.kernels.catalog import family
 from refbench.kernels.harness import KernelHarness
@@ -25,7 +25,6 @@ from refbench.options import (
     message_size,
     naming_option,
     operation_inputs,
-    option,
     top,
 )
 

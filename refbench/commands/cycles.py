@@ -13,7 +13,7 @@ from rich.measure import Measurement as RichMeasurement
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine
+from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine, option
 from cortexm_emu.timing import CORES as TIMED_CORES
 from cortexm_emu.toolchain import ToolchainError
 from refbench.kernels.catalog import families
@@ -28,7 +28,7 @@ from refbench.measure import (
     cache_root,
     plan,
 )
-from refbench.options import aad_bytes, board_name, key_bytes, naming_option, option, plot_path
+from refbench.options import aad_bytes, board_name, key_bytes, naming_option, plot_path
 from refbench.sanity.dask_executor import ClusterLostError, DaskExecutor, scheduler_address
 
 EXAMPLES = (

@@ -13,7 +13,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from cortexm_emu.errors import EmulatorError
-from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine
+from cortexm_emu.machine_options import DEFAULT_CORE, add_machine_options, check_machine, option
 from cortexm_emu.timing import CORES as TIMED_CORES
 from refbench.kernels.catalog import family
 from refbench.leakage.check import DEFAULT_SECRETS, VERDICTS, LeakageReport, analyze
@@ -31,7 +31,6 @@ from refbench.options import (
     leakage_size,
     naming_option,
     operation_inputs,
-    option,
 )
 
 EXAMPLES = (

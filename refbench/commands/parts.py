@@ -10,7 +10,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
-from refbench.options import option, part_name
+from cortexm_emu.machine_options import option
+from refbench.options import part_name
 from refbench.parts import PartProfile, load_part_profile, part_profile_names
 
 

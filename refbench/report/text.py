@@ -27,7 +27,7 @@ def figure_reasons(j: Judgement, index: FindingIndex) -> list[str]:
         else:
             reasons.append(f"{rf.id} {f.as_text()}")
     if not j.tested:
-        why = untested_reason(j.figure, j.findings)
+        why = untested_reason(j.figure, j.findings, j.emulation, j.not_emulated)
         # an untested figure says so first; one whose clock or arithmetic is wrong says that first
         reasons.insert(0, why) if j.verdict == "untested" else reasons.append(why)
     return reasons

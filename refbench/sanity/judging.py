@@ -82,6 +82,9 @@ def judge_figures(figures: list[Figure], parts: dict[str, Part], emulations: dic
         for figure_id, finding in rule(figures, parts):
             judgements[figure_id].findings.append(_scoped(finding))
     for figure_id, e in emulations.items():
+        judgements[figure_id].emulation = e.status
+        if e.status in ("not emulated", "not emulated yet"):
+            judgements[figure_id].not_emulated = e.explanation
         if e.finding is not None:
             judgements[figure_id].findings.append(_scoped(e.finding))
     emulated = [f for f in figures if f.id in emulations]

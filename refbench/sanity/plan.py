@@ -189,9 +189,8 @@ def _generic_machine(f: Figure, stated: StatedMachine, timed_cores: Collection[s
     if part.core not in timed_cores:
         return Skipped(f, "not emulated yet", f"not emulated yet: core {part.core} has no timing model")
     if part.wait_states is None:
-        return Skipped(f, "not emulated yet", "not emulated yet: no board profile and no flash wait states stated "
-                       "(give the board, or the wait states your reference manual's table gives at your clock: "
-                       "--wait-states N)")
+        return Skipped(f, "not emulated yet", f"not emulated: the flash wait states at {part.clock_mhz:g} MHz are not "
+                       "known; give --wait-states N or --board NAME")
     board = generic_board(part.core, part.clock_mhz, part.wait_states, flash_line_widths(part.core)[0])
     return board, float(part.clock_mhz), tuple(generic_configurations(part))
 

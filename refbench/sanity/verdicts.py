@@ -102,6 +102,9 @@ class Judgement:
     figure: Figure
     normalised: Normalised
     findings: list[Finding] = field(default_factory=list)
+    #: the emulator rule's status for the figure ("" when it had none) and, when it ran no kernel, why
+    emulation: str = ""
+    not_emulated: str = ""
 
     @property
     def tested(self) -> bool:
@@ -124,7 +127,7 @@ class Judgement:
     def reasons(self) -> list[str]:
         reasons = [f.as_text() for f in self.ordered_findings]
         if not self.tested:
-            reasons.append(untested_reason(self.figure, self.findings))
+            reasons.append(untested_reason(self.figure, self.findings, self.emulation, self.not_emulated))
         return reasons
 
     def as_json(self) -> dict[str, Any]:
@@ -161,8 +164,10 @@ class Judgement:
         }
 
 
-def untested_reason(figure: Figure, findings: list[Finding] = ()) -> str:
-    """Why no rule tested ``figure``'s value, and what was checked instead."""
+def untested_reason(figure: Figure, findings: list[Finding] = (), emulation: str = "", not_emulated: str = "") -> str:
+    """Why no rule tested ``figure``'s value, and what was checked instead (``emulation``: the emulator
+    rule's status for it, "" when it had none; ``not_emulated``: why it ran no kernel, said in place
+    of "no kernel computes it", which is true only when the emulator rule says so)."""
     if figure.is_footprint:
         why = "no other figure of this page constrains this footprint cell"
     elif figure.implementation == "hardware":
@@ -171,6 +176,12 @@ def untested_reason(figure: Figure, findings: list[Finding] = ()) -> str:
     elif figure.library == "CycloneCRYPTO":
         why = ("the page gives no counts or times to cross-check it, no kernel computes it, and no invariant pairs it "
                "with another figure (no key-size, mode, hardware/software or scaling partner)")
+    elif emulation == "emulated":
+        bound = any(f.rule == "emulator" and f.tests == "bound" for f in findings)
+        why = (f"its kernels were emulated but {'bound one side of it only' if bound else 'gave no verdict on it'}, "
+               "and no invariant or cross-board partner exists for it on the page")
+    elif not_emulated:
+        why = f"{not_emulated}; and no invariant or cross-board partner exists for it on the page"
     else:
         why = "no kernel computes it, and no invariant or cross-board partner exists for it on the page"
     checked = sorted({f.tests for f in findings})
