@@ -227,6 +227,11 @@ def _validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _with_fpu(machine: Machine) -> str:
+    """' with its FPU' where a board turns on the FPU of a core named without one (m4 on an STM32F407)."""
+    return " with its FPU" if machine.has_fpu and not machine.info.fpu else ""
+
+
 def _board_and_clock(args: argparse.Namespace) -> tuple[Any, float]:
     """The board of --board (checked against --core and --clock) and the clock: --clock or the
     board's default clock (said on stderr)."""
@@ -336,7 +341,7 @@ def _run(args: argparse.Namespace) -> int:
         print(json.dumps(result_json(result), indent=2))
         return 0
     lines = [
-        f"function      {result.function} on {machine.info.title}, {result.memory} memory, {result.accounting} accounting",
+        f"function      {result.function} on {machine.info.title}{_with_fpu(machine)}, {result.memory} memory, {result.accounting} accounting",
         f"cycles        {result.cycles}",
         f"instructions  {result.instructions}",
         f"stack         {result.stack_bytes} bytes",

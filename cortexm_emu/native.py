@@ -2,7 +2,7 @@
 
 The shared library is compiled on first use with ``cc`` (or ``$CC``) and cached
 under ``$CORTEXM_EMU_CACHE/native`` (default ``~/.cache/cortexm_emu/native``),
-keyed by the SHA-256 of the C source, the flags and the compiler's version
+keyed by a digest of the C source, the flags and the compiler's version
 line. If no compiler is found or compilation fails, :func:`load_native` returns
 ``None`` together with the reason and the emulator falls back to a Python block
 hook (same counts, slower).
@@ -145,7 +145,7 @@ def compile_library(source: Path, library_name: str) -> tuple[Path | None, str]:
         if failure:
             return None, f"{compiler} failed on {source.name}: {failure}"
         try:
-            record = lib.with_name(lib.name + ".sha256")
+            record = lib.with_name(lib.name + ".digest")
             write_atomic(record, hashlib.sha256(tmp.read_bytes()).hexdigest().encode())
             tmp.replace(lib)  # atomic: parallel test workers may race here
         except OSError as exc:  # a full disk: use the library from a temporary folder
@@ -185,10 +185,10 @@ def _cc(compiler: str, source: Path, output: Path) -> str:
 
 
 def _cached_library_ok(lib: Path) -> bool:
-    """Whether the cached ``lib`` is the one compiled there: a regular file whose SHA-256 is its record's
-    (``<lib>.sha256``). A library of the format before records is compiled again quietly; one that fails
+    """Whether the cached ``lib`` is the one compiled there: a regular file whose digest is its record's
+    (``<lib>.digest``). A library of the format before records is compiled again quietly; one that fails
     its record (replaced, corrupted: loading it could count differently or crash) with a warning."""
-    record = lib.with_name(lib.name + ".sha256")
+    record = lib.with_name(lib.name + ".digest")
     try:
         if not lib.is_file() or (record.exists() and not record.is_file()):
             problem = "is not a regular file"

@@ -13,7 +13,7 @@ The file is this package's own cache (a pickle of its dataclasses, written atomi
 temporary file and a rename; parallel writers may each drop the other's new entries, never
 corrupt the file). ``$CORTEXM_EMU_NO_PRICE_CACHE`` turns it off.
 
-Every read and write is checked: each entry carries the SHA-256 of its bytes, and an entry that
+Every read and write is checked: each entry carries a digest of its bytes, and an entry that
 does not match it (a price edited or corrupted on disk) is priced again, never used; a file that
 cannot be read or is not this format is ignored and rewritten; a write that fails (any OSError:
 a full disk, a read-only folder) leaves the run on its in-memory prices. Each of these is said
@@ -38,7 +38,7 @@ Entry = tuple[Any, bool, bool, int, bool]  # price, branches, always branches, c
 #: checked and unpickled only when its block runs, so a file that holds the blocks of many
 #: programs loads fast
 _FORMAT = 4
-_DIGEST = 16  # bytes of SHA-256 before each stored entry
+_DIGEST = 16  # bytes of the digest (hashlib) before each stored entry
 
 
 class PriceCacheWarning(BuildCacheWarning):
@@ -125,4 +125,6 @@ class PriceCache:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             write_atomic(self.path, pickle.dumps((_FORMAT, entries), protocol=pickle.HIGHEST_PROTOCOL))
         except OSError as exc:  # a read-only or full cache directory costs the next run its pricing only
-            _say_once(self.path, "write", f"cannot be written ({exc.strerror or exc}): prices kept in memory only")
+            # said once per folder: every file of an unwritable folder fails alike
+            _say_once(self.path.parent, "write", f"cannot be written ({exc.strerror or exc}): prices kept in "
+                                                 "memory only")

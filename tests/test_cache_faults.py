@@ -344,7 +344,7 @@ def test_native_a_replaced_cached_library_is_named_and_compiled_again(native_cac
         native_cache.write_bytes(good[:-64] + bytes(64))  # still a file, not the one compiled
     with pytest.warns(native.NativeCacheWarning, match=rf"{native_cache} (does not match|is not a regular file)"):
         again, _reason = native.compile_library(native.SOURCE, "libtest.so")
-    record = again.with_name(again.name + ".sha256").read_text()
+    record = again.with_name(again.name + ".digest").read_text()
     assert hashlib.sha256(again.read_bytes()).hexdigest() == record
 
 

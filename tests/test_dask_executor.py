@@ -88,7 +88,7 @@ def test_cycles_command_with_a_scheduler_prints_the_local_measurements(cluster, 
     remote = json.loads(capsys.readouterr().out)
     assert main(options) == 0
     local = json.loads(capsys.readouterr().out)
-    assert remote == local and sum(m["verified"] for m in local) == 4  # c32, m0 x 2 operations (umaal/umlal: n/a)
+    assert remote == local and sum(m["verified"] for m in local) == 8  # c32, m0, c29, m0_asm x 2 operations (umaal/umlal/umaal_asm: n/a)
 
 
 def test_measure_all_stores_what_the_cluster_measured(cluster, tmp_path):

@@ -17,13 +17,14 @@ ASM = Path(__file__).parent / "asm" / "machine"
 def test_a_board_whose_part_has_an_fpu_accepts_its_core_with_the_fpu(capsys):
     elf = build([ASM / "calls.c"], "m4").elf
     assert main(["run", str(elf), "negate", "--board", "stm32f407vg", "--core", "m4f", "--arg", "5"]) == 0
-    assert "Cortex-M4F" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "Cortex-M4F" in out or "Cortex-M4 with its FPU" in out
 
 
 @pytest.mark.parametrize(("board", "core", "accepted"), [
-    ("stm32f407vg", "m7f", "--core m4 or --core m4f"),
+    ("stm32f407vg", "m7f", "--core m4 or m4f"),
     ("stm32g071rb", "m4f", "--core m0plus, or no --core"),
-    ("stm32f407vg", "m3", "--core m4 or --core m4f"),
+    ("stm32f407vg", "m3", "--core m4 or m4f"),
 ])
 def test_a_core_the_part_does_not_have_is_refused_naming_the_accepted_ones(capsys, board, core, accepted):
     elf = build([ASM / "calls.c"], "m4").elf
@@ -35,7 +36,7 @@ def test_validate_offers_only_the_cores_it_runs(capsys):
     with pytest.raises(SystemExit) as info:
         main(["validate", "--core", "m4f"])
     assert info.value.code == 2
-    assert "invalid choice: 'm4f'" in capsys.readouterr().err
+    assert "Invalid --core ('m4f'); accepted: m0, m0plus, m3, m4, m7, m33" in capsys.readouterr().err
 
 
 # -- FPU data processing on the M7 and M33 (issue 32): priced from the cited rows, or refused by name --
