@@ -6,9 +6,9 @@ checked against `cryptography` by test_kernels_pubkey.py's per-variant tests."""
 from __future__ import annotations
 
 import hashlib
-from functools import cache
 
 import pytest
+from field_calls import call, field_harness, le
 
 from cortexm_emu import Buffer
 from refbench.kernels import catalog
@@ -18,18 +18,8 @@ from refbench.kernels.references import FIELDS
 P = FIELDS["25519"][0]
 
 
-@cache
 def harness(core: str) -> KernelHarness:
-    return KernelHarness("bignum", "c29", core)
-
-
-def le(x: int) -> bytes:
-    return x.to_bytes(32, "little")
-
-
-def call(h: KernelHarness, function: str, *operands: int) -> int:
-    result = h.machine.call(function, Buffer(bytes(32), "r"), *(Buffer(le(x)) for x in operands))
-    return int.from_bytes(result.buffer("r"), "little")
+    return field_harness("c29", core)
 
 
 def operands() -> list[int]:
