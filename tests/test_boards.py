@@ -253,6 +253,19 @@ def test_f407_reference_configurations(boards):
     assert wait_states(board, 30) == 0 and wait_states(board, 30.5) == 1
 
 
+def test_efr32mg21_steps_at_the_gecko_sdk_series2_config1_limit(boards):
+    # em_cmu.c (Gecko SDK v4.4.1) CMU_MAX_FREQ_0WS_1V1 = 40 MHz: WS0 at or below, WS1 above
+    board = boards["efr32mg21"]
+    assert wait_states(board, 40) == 0 and wait_states(board, 40.5) == 1
+    assert board.sram[0].wait_states == 1  # RAMWSEN above 50 MHz, the profile's 80 MHz default
+
+
+def test_lpc55s16_has_its_own_table_not_the_lpc55s69_one(boards):
+    s16, s69 = boards["lpc55s16jbd100"], boards["lpc55s69jbd100"]
+    assert [wait_states(s16, f) for f in (66, 67, 84, 85, 144, 145)] == [5, 6, 6, 7, 10, 11]
+    assert wait_states(s69, 84) == 7
+
+
 def test_h753_flash_latency_counts_axi_cycles(boards):
     board = boards["stm32h753zi"]
     assert board.flash.hclk_divider == 2
