@@ -102,6 +102,8 @@ EXPECTED_PROVIDES = {
     "mk64fn1m0vll12": ({"AES", "DES", "HASH", "RNG"}, {128, 192, 256}, {"MD5", "SHA-1", "SHA-256"}),
     # HASHCRYPT (AES-128/192/256, SHA-1, SHA-256), CASPER (public key), RNG: SDK drivers.
     "lpc55s69jbd100": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-256"}),
+    # the same blocks on the LPC55S16 (LPC55S16_features.h, the SDK's hashcrypt driver)
+    "lpc55s16jbd100": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-256"}),
     # H7RS HAL CRYP (AES-128/192/256); HASH, PKA, SAES, RNG from the datasheet list (unconfirmed).
     "stm32h7s3l8": ({"AES", "HASH", "PKA", "RNG"}, {128, 192, 256}, {"SHA-1", "SHA-224", "SHA-256"}),
     "stm32f446re": (set(), set(), set()),
