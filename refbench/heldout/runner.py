@@ -7,7 +7,9 @@ built from them and the published rows (see the file's header). For each program
 1. the package is fetched with its registry's ordinary client (``pip download`` of the sdist,
    ``npm pack``) into the cache (``held_out/`` of ``$REFBENCH_CACHE`` or ``~/.cache/refbench``),
    its archive checked against the recorded ``integrity`` and
-   unpacked -- never into the repository;
+   unpacked -- never into the repository; where the program records the ``source_tree`` of the
+   publishers' commit, the git tree id of its unpacked directory must equal it (the registry's
+   sources are then byte for byte, file for file, the code that was measured);
 2. the program's sources, the common sources it names and this project's ``runtime/``
    (randombytes, allocator, memcpy/memset; written here) are built with the publishers' flags;
 3. each operation runs in the emulator and its output is checked (a KEM's two shared secrets agree
@@ -91,6 +93,11 @@ class HeldOutUnavailable(RuntimeError):
     match its recorded integrity; the message names the package and the reason."""
 
 
+class HeldOutSourceError(RuntimeError):
+    """A held-out program's unpacked sources are not the tree of the commit that was measured
+    (names the program, the directory, the recorded and the computed git tree ids)."""
+
+
 class HeldOutOutputError(RuntimeError):
     """A held-out program gave a wrong output in the emulator (names program, core, operation)."""
 
@@ -114,6 +121,7 @@ class Program:
     kind: str
     flags: tuple[str, ...]
     reference: str = ""  # "" or a key of REFERENCES: the outputs are also compared with it
+    source_tree: str = ""  # "" or the git tree id of ``directory`` at the commit the publishers measured
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +195,7 @@ def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
     for i in range(_count(reader, "program")):
         field = ("program", i)
         reader.check_keys(field, ("name", "package", "directory", "common", "namespace", "kind", "flags",
-                                  "built_as", "reference"))
+                                  "built_as", "reference", "source_tree"))
         name = reader.string((*field, "name"))
         if name in programs:
             raise reader.fail((*field, "name"), f"duplicate program {name!r}")
@@ -197,6 +205,7 @@ def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
             reader.string((*field, "namespace")), reader.choice((*field, "kind"), tuple(OPERATIONS)),
             _strings(reader, (*field, "flags")),
             reader.choice((*field, "reference"), tuple(REFERENCES)) if reader.has((*field, "reference")) else "",
+            _tree_field(reader, (*field, "source_tree")),
         )
         reader.string((*field, "built_as"))
     rows: list[PublishedRow] = []
@@ -215,6 +224,15 @@ def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
             raise reader.fail((*field, "source"), "every published count must cite where it was published")
         rows.append(PublishedRow(program, operation, core, float(published), float(share), source))
     return HeldOutSet(packages, programs, tuple(rows))
+
+
+def _tree_field(reader: TomlReader, field: tuple[Any, ...]) -> str:
+    if not reader.has(field):
+        return ""
+    value = reader.string(field)
+    if not re.fullmatch(r"[0-9a-f]{40}", value):
+        raise reader.fail(field, f"expected a git tree id (40 lowercase hex digits), got {value!r}")
+    return value
 
 
 def _count(reader: TomlReader, key: str) -> int:
@@ -293,6 +311,42 @@ def fetch_package(package: Package) -> Path:
             tar.extractall(target, filter="data")
     done.write_text(package.integrity)
     return target / package.root
+
+
+def git_tree_id(folder: Path) -> str:
+    """The id git gives the tree of ``folder`` (``git rev-parse COMMIT:PATH`` of the same files):
+    SHA-1 over the sorted entries (mode, name, id of each blob or subtree). Equal ids mean the same
+    names, contents and executable bits, file for file."""
+    entries = []
+    for entry in folder.iterdir():
+        if entry.is_symlink():
+            mode, digest = "120000", _git_blob_id(str(entry.readlink()).encode())
+        elif entry.is_dir():
+            mode, digest = "40000", git_tree_id(entry)
+        else:
+            mode = "100755" if entry.stat().st_mode & 0o111 else "100644"
+            digest = _git_blob_id(entry.read_bytes())
+        # git orders a subtree as if its name ended with "/"
+        order = entry.name.encode() + (b"/" if mode == "40000" else b"")
+        entries.append((order, f"{mode} {entry.name}".encode() + b"\0" + bytes.fromhex(digest)))
+    body = b"".join(line for _, line in sorted(entries))
+    return hashlib.sha1(b"tree %d\0" % len(body) + body).hexdigest()
+
+
+def _git_blob_id(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def check_sources(program: Program, sources_root: Path) -> None:
+    """Refuse sources that are not the tree the publishers measured (when the program records it)."""
+    if not program.source_tree:
+        return
+    folder = sources_root / program.directory
+    got = git_tree_id(folder) if folder.is_dir() else "(no such directory)"
+    if got != program.source_tree:
+        raise HeldOutSourceError(
+            f"held-out program {program.name}: the sources {folder} have git tree {got}, not the recorded "
+            f"source_tree {program.source_tree} of the measured commit (see {HELD_OUT.name})")
 
 
 # ------------------------------------------------------------------ building and running
@@ -383,7 +437,9 @@ def _check_reference(program: Program, core: str, keys: CallResult, enc: CallRes
 
 
 def run_program(program: Program, core: str, sources_root: Path, fetch: str = "flash") -> dict[str, tuple[int, int]]:
-    """operation -> (emulated cycles, of which in hashing functions), outputs checked."""
+    """operation -> (emulated cycles, of which in hashing functions), outputs checked; the sources
+    are first checked against the program's ``source_tree`` (:func:`check_sources`)."""
+    check_sources(program, sources_root)
     elf = _program_elf(program, core, sources_root)
     machine = Machine(core, timing=held_out_model(core, fetch), stack_size=STACK_BYTES)
     machine.load_elf(elf)
@@ -509,7 +565,10 @@ def key_of_set(held_out: HeldOutSet | None = None) -> dict[str, dict[str, str]]:
         gcc = compiler_version("gcc")
     except (ToolchainError, OSError):
         gcc = NOT_INSTALLED
-    content = json.dumps({"programs": [dataclasses.asdict(p) for p in data.programs.values()],
+    # source_tree only lets a run refuse other sources; it changes no number, so it is not keyed
+    programs = [{k: v for k, v in dataclasses.asdict(p).items() if k != "source_tree"}
+                for p in data.programs.values()]
+    content = json.dumps({"programs": programs,
                           "rows": [dataclasses.asdict(r) for r in data.rows]}, sort_keys=True)
     runtime = hashlib.sha256()
     for file in sorted(f for f in RUNTIME.rglob("*") if f.is_file()):
@@ -565,10 +624,13 @@ __all__ = [
     "HELD_OUT",
     "HeldOutOutputError",
     "HeldOutResult",
+    "HeldOutSourceError",
     "HeldOutSet",
     "HeldOutSummary",
     "HeldOutUnavailable",
+    "check_sources",
     "fetch_package",
+    "git_tree_id",
     "held_out_error",
     "held_out_json",
     "key_of_set",
