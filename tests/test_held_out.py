@@ -222,6 +222,23 @@ def test_sources_other_than_the_measured_tree_are_refused(tmp_path):
     check_sources(program, root)  # no recorded tree: nothing to compare
 
 
+def test_signing_goes_through_the_ctx_forms_where_api_h_makes_the_plain_names_macros(tmp_path):
+    import dataclasses
+
+    from refbench.heldout.runner import _api
+
+    program = dataclasses.replace(next(p for p in load_held_out().programs.values() if p.kind == "sign"),
+                                  directory="d", namespace="NS_")
+    (tmp_path / "d").mkdir()
+    api = tmp_path / "d" / "api.h"
+    api.write_text("int NS_crypto_sign(uint8_t *sm);\nint NS_crypto_sign_open(uint8_t *m);\n")
+    assert _api(program, tmp_path) == ("crypto_sign_keypair", "crypto_sign", "crypto_sign_open")
+    api.write_text("#define NS_crypto_sign(sm, smlen, m, mlen, sk) NS_crypto_sign_ctx(sm, smlen, m, mlen, NULL, 0, sk)\n"
+                   "#define NS_crypto_sign_open(m, mlen, sm, smlen, pk) "
+                   "NS_crypto_sign_open_ctx(m, mlen, sm, smlen, NULL, 0, pk)\n")
+    assert _api(program, tmp_path) == ("crypto_sign_keypair", "crypto_sign_ctx", "crypto_sign_open_ctx")
+
+
 def test_source_tree_changes_no_number_so_it_is_not_keyed():
     import dataclasses
 

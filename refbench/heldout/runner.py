@@ -358,16 +358,29 @@ def _program_elf(program: Program, core: str, sources_root: Path) -> Path:
     sources = sorted(folder.glob("*.c")) + [sources_root / c for c in program.common] + [RUNTIME / "runtime.c"]
     opt = next((f[1:] for f in program.flags if re.fullmatch(r"-O[0-3s]", f)), "O3")
     extra = [f for f in program.flags if not re.fullmatch(r"-O[0-3s]", f)]
-    exports = [program.namespace + f for f in _api(program.kind)]
+    exports = [program.namespace + f for f in _api(program, sources_root)]
     includes = [RUNTIME / "include", sources_root / "common", folder]
     return build(sources, core, opt=opt, compiler="gcc", extra_flags=extra, include_dirs=includes,
                  exports=exports).elf
 
 
-def _api(kind: str) -> tuple[str, ...]:
-    if kind == "kem":
+def _api(program: Program, sources_root: Path) -> tuple[str, ...]:
+    """The functions called, without the namespace: keypair, then enc/dec or sign/open. A signature
+    scheme whose api.h defines crypto_sign and crypto_sign_open as macros of their ``_ctx`` forms
+    (FIPS 204's context string; PQClean's ML-DSA from 2024-10) is called through those, with an
+    empty context, as the macros expand in the publishers' build."""
+    if program.kind == "kem":
         return ("crypto_kem_keypair", "crypto_kem_enc", "crypto_kem_dec")
+    if _signs_with_context(program, sources_root):
+        return ("crypto_sign_keypair", "crypto_sign_ctx", "crypto_sign_open_ctx")
     return ("crypto_sign_keypair", "crypto_sign", "crypto_sign_open")
+
+
+def _signs_with_context(program: Program, sources_root: Path) -> bool:
+    text = (sources_root / program.directory / "api.h").read_text()
+    ns = re.escape(program.namespace)
+    return all(re.search(rf"#define\s+{ns}{name}\(.*\)\s+{ns}{name}_ctx\(", text)
+               for name in ("crypto_sign", "crypto_sign_open"))
 
 
 def _sizes(program: Program, sources_root: Path) -> dict[str, int]:
@@ -447,7 +460,8 @@ def run_program(program: Program, core: str, sources_root: Path, fetch: str = "f
     hashing = _hashing_functions(sources_root, program)
     ns = program.namespace
     pk, sk = Buffer.zeros(sizes["PUBLICKEYBYTES"]), Buffer.zeros(sizes["SECRETKEYBYTES"])
-    keys = machine.call(ns + _api(program.kind)[0], "pk", "sk", buffers={"pk": pk, "sk": sk}, budget=None)
+    api = _api(program, sources_root)
+    keys = machine.call(ns + api[0], "pk", "sk", buffers={"pk": pk, "sk": sk}, budget=None)
     _check(keys.return_value == 0, program, core, "keypair returned non-zero")
     out = {}
     if program.kind == "kem":
@@ -470,19 +484,20 @@ def run_program(program: Program, core: str, sources_root: Path, fetch: str = "f
         return out
     message = bytes(range(MESSAGE_BYTES))
     smlen = MESSAGE_BYTES + sizes["BYTES"]
-    signed = machine.call(ns + "crypto_sign", "sm", "smlen", Buffer(message), MESSAGE_BYTES,
+    context = (0, 0) if api[1].endswith("_ctx") else ()  # an empty context: (NULL, 0)
+    signed = machine.call(ns + api[1], "sm", "smlen", Buffer(message), MESSAGE_BYTES, *context,
                           Buffer(keys.buffer("sk")),
                           buffers={"sm": Buffer.zeros(smlen), "smlen": Buffer.zeros(4)}, budget=None)
     length = int.from_bytes(signed.buffer("smlen"), "little")
     _check(signed.return_value == 0 and length == smlen, program, core, "signing failed")
-    opened = machine.call(ns + "crypto_sign_open", "m", "mlen", Buffer(signed.buffer("sm")), smlen,
+    opened = machine.call(ns + api[2], "m", "mlen", Buffer(signed.buffer("sm")), smlen, *context,
                           Buffer(keys.buffer("pk")),
                           buffers={"m": Buffer.zeros(smlen), "mlen": Buffer.zeros(4)}, budget=None)
     _check(opened.return_value == 0 and opened.buffer("m")[:MESSAGE_BYTES] == message, program, core,
            "the signature did not open to its message")
     forged = bytearray(signed.buffer("sm"))
     forged[0] ^= 1
-    bad = machine.call(ns + "crypto_sign_open", "m", "mlen", Buffer(bytes(forged)), smlen,
+    bad = machine.call(ns + api[2], "m", "mlen", Buffer(bytes(forged)), smlen, *context,
                        Buffer(keys.buffer("pk")),
                        buffers={"m": Buffer.zeros(smlen), "mlen": Buffer.zeros(4)}, budget=None)
     _check(bad.return_value != 0, program, core, "a changed signature opened")
