@@ -11,7 +11,8 @@ built from them and the published rows (see the file's header). For each program
    publishers' commit, the git tree id of its unpacked directory must equal it (the registry's
    sources are then byte for byte, file for file, the code that was measured);
 2. the program's sources, the common sources it names and this project's ``runtime/``
-   (randombytes, allocator, memcpy/memset; written here) are built with the publishers' flags;
+   (randombytes, allocator, memcpy/memset, and the compat.h the publishers' include path gives;
+   written here) are built with the publishers' flags;
 3. each operation runs in the emulator and its output is checked (a KEM's two shared secrets agree
    and a changed ciphertext gives another, and where the program names a ``reference`` its keypair
    and encapsulation equal the pure-Python FIPS 203 ones of :mod:`refbench.heldout.fips203` byte
