@@ -17,8 +17,11 @@ from cortexm_emu.datafile import DataFileError
 from refbench.heldout.runner import (
     ERROR_RECORD,
     HeldOutResult,
+    HeldOutSourceError,
     HeldOutUnavailable,
+    check_sources,
     fetch_package,
+    git_tree_id,
     held_out_error,
     held_out_json,
     key_of_set,
@@ -128,6 +131,7 @@ def test_unreadable_record_names_the_file(tmp_path):
         ('operation = "keypair"', 'operation = "open"', "row[0].operation"),
         ('registry = "npm"', 'registry = "pypi-sdist"', "package[0].registry"),
         ('registry = "pypi"', 'registry = "npm"', "package[1].integrity"),
+        ('source_tree = "238f7f6ff696', 'source_tree = "238F7F6FF696', "program[0].source_tree"),
     ],
 )
 def test_bad_data_names_file_and_field(tmp_path, old, new, field):
@@ -166,6 +170,82 @@ def test_archive_that_does_not_match_its_integrity_is_refused(tmp_path, monkeypa
     with pytest.raises(HeldOutUnavailable, match=rf"{pypi.name} {pypi.version}: integrity sha256:[0-9a-f]+ does not"):
         fetch_package(pypi)
     assert not (tmp_path / "held_out" / f"pypi-{pypi.name}-{pypi.version}").exists()
+
+
+def _sample_tree(root):
+    (root / "sub").mkdir(parents=True)
+    (root / "a.c").write_bytes(b"int a;\n")
+    (root / "sub" / "b.h").write_bytes(b"#define B 1\n")
+    (root / "run.sh").write_bytes(b"#!/bin/sh\n")
+    (root / "run.sh").chmod(0o755)
+    (root / "sub.c").write_bytes(b"")  # sorts between "sub" the tree ("sub/") and files named "sub"
+    return root
+
+
+def test_git_tree_id_is_the_id_git_gives_the_same_files(tmp_path):
+    import shutil
+    import subprocess
+
+    if shutil.which("git") is None:
+        pytest.skip("git not installed: the id is compared with git's own")
+    root = _sample_tree(tmp_path / "tree")
+    git = ["git", "-C", str(root), "-c", "core.fileMode=true"]
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    expected = subprocess.run([*git, "write-tree"], check=True, capture_output=True, text=True).stdout.strip()
+    shutil.rmtree(root / ".git")
+    assert git_tree_id(root) == expected
+    (root / "run.sh").chmod(0o644)  # the executable bit is part of the id
+    assert git_tree_id(root) != expected
+
+
+def test_sources_other_than_the_measured_tree_are_refused(tmp_path):
+    import dataclasses
+
+    from refbench.heldout.runner import run_program
+
+    root = tmp_path / "pkg"
+    _sample_tree(root / "crypto_kem" / "x" / "clean")
+    program = dataclasses.replace(next(iter(load_held_out().programs.values())), name="x",
+                                  directory="crypto_kem/x/clean", source_tree="")
+    measured = dataclasses.replace(program, source_tree=git_tree_id(root / program.directory))
+    check_sources(measured, root)  # the same files: accepted
+    (root / program.directory / "sub" / "b.h").write_bytes(b"#define B 2\n")
+    with pytest.raises(HeldOutSourceError, match=r"program x: the sources .*clean have git tree [0-9a-f]{40}, "
+                                                 r"not the recorded source_tree"):
+        check_sources(measured, root)
+    with pytest.raises(HeldOutSourceError, match="program x"):  # refused before anything is built
+        run_program(measured, "m4", root)
+    missing = dataclasses.replace(measured, directory="crypto_kem/none/clean")
+    with pytest.raises(HeldOutSourceError, match=r"\(no such directory\)"):
+        check_sources(missing, root)
+    check_sources(program, root)  # no recorded tree: nothing to compare
+
+
+def test_signing_goes_through_the_ctx_forms_where_api_h_makes_the_plain_names_macros(tmp_path):
+    import dataclasses
+
+    from refbench.heldout.runner import _api
+
+    program = dataclasses.replace(next(p for p in load_held_out().programs.values() if p.kind == "sign"),
+                                  directory="d", namespace="NS_")
+    (tmp_path / "d").mkdir()
+    api = tmp_path / "d" / "api.h"
+    api.write_text("int NS_crypto_sign(uint8_t *sm);\nint NS_crypto_sign_open(uint8_t *m);\n")
+    assert _api(program, tmp_path) == ("crypto_sign_keypair", "crypto_sign", "crypto_sign_open")
+    api.write_text("#define NS_crypto_sign(sm, smlen, m, mlen, sk) NS_crypto_sign_ctx(sm, smlen, m, mlen, NULL, 0, sk)\n"
+                   "#define NS_crypto_sign_open(m, mlen, sm, smlen, pk) "
+                   "NS_crypto_sign_open_ctx(m, mlen, sm, smlen, NULL, 0, pk)\n")
+    assert _api(program, tmp_path) == ("crypto_sign_keypair", "crypto_sign_ctx", "crypto_sign_open_ctx")
+
+
+def test_source_tree_changes_no_number_so_it_is_not_keyed():
+    import dataclasses
+
+    data = load_held_out()
+    name, program = next((n, p) for n, p in data.programs.items() if p.source_tree)
+    other = dataclasses.replace(data, programs={**data.programs, name: dataclasses.replace(program, source_tree="0" * 40)})
+    assert key_of_set(other) == key_of_set(data)
 
 
 def _run_or_skip(programs=None):

@@ -7,9 +7,12 @@ built from them and the published rows (see the file's header). For each program
 1. the package is fetched with its registry's ordinary client (``pip download`` of the sdist,
    ``npm pack``) into the cache (``held_out/`` of ``$REFBENCH_CACHE`` or ``~/.cache/refbench``),
    its archive checked against the recorded ``integrity`` and
-   unpacked -- never into the repository;
+   unpacked -- never into the repository; where the program records the ``source_tree`` of the
+   publishers' commit, the git tree id of its unpacked directory must equal it (the registry's
+   sources are then byte for byte, file for file, the code that was measured);
 2. the program's sources, the common sources it names and this project's ``runtime/``
-   (randombytes, allocator, memcpy/memset; written here) are built with the publishers' flags;
+   (randombytes, allocator, memcpy/memset, and the compat.h the publishers' include path gives;
+   written here) are built with the publishers' flags;
 3. each operation runs in the emulator and its output is checked (a KEM's two shared secrets agree
    and a changed ciphertext gives another, and where the program names a ``reference`` its keypair
    and encapsulation equal the pure-Python FIPS 203 ones of :mod:`refbench.heldout.fips203` byte
@@ -91,6 +94,11 @@ class HeldOutUnavailable(RuntimeError):
     match its recorded integrity; the message names the package and the reason."""
 
 
+class HeldOutSourceError(RuntimeError):
+    """A held-out program's unpacked sources are not the tree of the commit that was measured
+    (names the program, the directory, the recorded and the computed git tree ids)."""
+
+
 class HeldOutOutputError(RuntimeError):
     """A held-out program gave a wrong output in the emulator (names program, core, operation)."""
 
@@ -114,6 +122,7 @@ class Program:
     kind: str
     flags: tuple[str, ...]
     reference: str = ""  # "" or a key of REFERENCES: the outputs are also compared with it
+    source_tree: str = ""  # "" or the git tree id of ``directory`` at the commit the publishers measured
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +196,7 @@ def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
     for i in range(_count(reader, "program")):
         field = ("program", i)
         reader.check_keys(field, ("name", "package", "directory", "common", "namespace", "kind", "flags",
-                                  "built_as", "reference"))
+                                  "built_as", "reference", "source_tree"))
         name = reader.string((*field, "name"))
         if name in programs:
             raise reader.fail((*field, "name"), f"duplicate program {name!r}")
@@ -197,6 +206,7 @@ def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
             reader.string((*field, "namespace")), reader.choice((*field, "kind"), tuple(OPERATIONS)),
             _strings(reader, (*field, "flags")),
             reader.choice((*field, "reference"), tuple(REFERENCES)) if reader.has((*field, "reference")) else "",
+            _tree_field(reader, (*field, "source_tree")),
         )
         reader.string((*field, "built_as"))
     rows: list[PublishedRow] = []
@@ -215,6 +225,15 @@ def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
             raise reader.fail((*field, "source"), "every published count must cite where it was published")
         rows.append(PublishedRow(program, operation, core, float(published), float(share), source))
     return HeldOutSet(packages, programs, tuple(rows))
+
+
+def _tree_field(reader: TomlReader, field: tuple[Any, ...]) -> str:
+    if not reader.has(field):
+        return ""
+    value = reader.string(field)
+    if not re.fullmatch(r"[0-9a-f]{40}", value):
+        raise reader.fail(field, f"expected a git tree id (40 lowercase hex digits), got {value!r}")
+    return value
 
 
 def _count(reader: TomlReader, key: str) -> int:
@@ -295,6 +314,42 @@ def fetch_package(package: Package) -> Path:
     return target / package.root
 
 
+def git_tree_id(folder: Path) -> str:
+    """The id git gives the tree of ``folder`` (``git rev-parse COMMIT:PATH`` of the same files):
+    SHA-1 over the sorted entries (mode, name, id of each blob or subtree). Equal ids mean the same
+    names, contents and executable bits, file for file."""
+    entries = []
+    for entry in folder.iterdir():
+        if entry.is_symlink():
+            mode, digest = "120000", _git_blob_id(str(entry.readlink()).encode())
+        elif entry.is_dir():
+            mode, digest = "40000", git_tree_id(entry)
+        else:
+            mode = "100755" if entry.stat().st_mode & 0o111 else "100644"
+            digest = _git_blob_id(entry.read_bytes())
+        # git orders a subtree as if its name ended with "/"
+        order = entry.name.encode() + (b"/" if mode == "40000" else b"")
+        entries.append((order, f"{mode} {entry.name}".encode() + b"\0" + bytes.fromhex(digest)))
+    body = b"".join(line for _, line in sorted(entries))
+    return hashlib.sha1(b"tree %d\0" % len(body) + body).hexdigest()
+
+
+def _git_blob_id(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def check_sources(program: Program, sources_root: Path) -> None:
+    """Refuse sources that are not the tree the publishers measured (when the program records it)."""
+    if not program.source_tree:
+        return
+    folder = sources_root / program.directory
+    got = git_tree_id(folder) if folder.is_dir() else "(no such directory)"
+    if got != program.source_tree:
+        raise HeldOutSourceError(
+            f"held-out program {program.name}: the sources {folder} have git tree {got}, not the recorded "
+            f"source_tree {program.source_tree} of the measured commit (see {HELD_OUT.name})")
+
+
 # ------------------------------------------------------------------ building and running
 
 
@@ -304,16 +359,29 @@ def _program_elf(program: Program, core: str, sources_root: Path) -> Path:
     sources = sorted(folder.glob("*.c")) + [sources_root / c for c in program.common] + [RUNTIME / "runtime.c"]
     opt = next((f[1:] for f in program.flags if re.fullmatch(r"-O[0-3s]", f)), "O3")
     extra = [f for f in program.flags if not re.fullmatch(r"-O[0-3s]", f)]
-    exports = [program.namespace + f for f in _api(program.kind)]
+    exports = [program.namespace + f for f in _api(program, sources_root)]
     includes = [RUNTIME / "include", sources_root / "common", folder]
     return build(sources, core, opt=opt, compiler="gcc", extra_flags=extra, include_dirs=includes,
                  exports=exports).elf
 
 
-def _api(kind: str) -> tuple[str, ...]:
-    if kind == "kem":
+def _api(program: Program, sources_root: Path) -> tuple[str, ...]:
+    """The functions called, without the namespace: keypair, then enc/dec or sign/open. A signature
+    scheme whose api.h defines crypto_sign and crypto_sign_open as macros of their ``_ctx`` forms
+    (FIPS 204's context string; PQClean's ML-DSA from 2024-10) is called through those, with an
+    empty context, as the macros expand in the publishers' build."""
+    if program.kind == "kem":
         return ("crypto_kem_keypair", "crypto_kem_enc", "crypto_kem_dec")
+    if _signs_with_context(program, sources_root):
+        return ("crypto_sign_keypair", "crypto_sign_ctx", "crypto_sign_open_ctx")
     return ("crypto_sign_keypair", "crypto_sign", "crypto_sign_open")
+
+
+def _signs_with_context(program: Program, sources_root: Path) -> bool:
+    text = (sources_root / program.directory / "api.h").read_text()
+    ns = re.escape(program.namespace)
+    return all(re.search(rf"#define\s+{ns}{name}\(.*\)\s+{ns}{name}_ctx\(", text)
+               for name in ("crypto_sign", "crypto_sign_open"))
 
 
 def _sizes(program: Program, sources_root: Path) -> dict[str, int]:
@@ -383,7 +451,9 @@ def _check_reference(program: Program, core: str, keys: CallResult, enc: CallRes
 
 
 def run_program(program: Program, core: str, sources_root: Path, fetch: str = "flash") -> dict[str, tuple[int, int]]:
-    """operation -> (emulated cycles, of which in hashing functions), outputs checked."""
+    """operation -> (emulated cycles, of which in hashing functions), outputs checked; the sources
+    are first checked against the program's ``source_tree`` (:func:`check_sources`)."""
+    check_sources(program, sources_root)
     elf = _program_elf(program, core, sources_root)
     machine = Machine(core, timing=held_out_model(core, fetch), stack_size=STACK_BYTES)
     machine.load_elf(elf)
@@ -391,7 +461,8 @@ def run_program(program: Program, core: str, sources_root: Path, fetch: str = "f
     hashing = _hashing_functions(sources_root, program)
     ns = program.namespace
     pk, sk = Buffer.zeros(sizes["PUBLICKEYBYTES"]), Buffer.zeros(sizes["SECRETKEYBYTES"])
-    keys = machine.call(ns + _api(program.kind)[0], "pk", "sk", buffers={"pk": pk, "sk": sk}, budget=None)
+    api = _api(program, sources_root)
+    keys = machine.call(ns + api[0], "pk", "sk", buffers={"pk": pk, "sk": sk}, budget=None)
     _check(keys.return_value == 0, program, core, "keypair returned non-zero")
     out = {}
     if program.kind == "kem":
@@ -414,19 +485,20 @@ def run_program(program: Program, core: str, sources_root: Path, fetch: str = "f
         return out
     message = bytes(range(MESSAGE_BYTES))
     smlen = MESSAGE_BYTES + sizes["BYTES"]
-    signed = machine.call(ns + "crypto_sign", "sm", "smlen", Buffer(message), MESSAGE_BYTES,
+    context = (0, 0) if api[1].endswith("_ctx") else ()  # an empty context: (NULL, 0)
+    signed = machine.call(ns + api[1], "sm", "smlen", Buffer(message), MESSAGE_BYTES, *context,
                           Buffer(keys.buffer("sk")),
                           buffers={"sm": Buffer.zeros(smlen), "smlen": Buffer.zeros(4)}, budget=None)
     length = int.from_bytes(signed.buffer("smlen"), "little")
     _check(signed.return_value == 0 and length == smlen, program, core, "signing failed")
-    opened = machine.call(ns + "crypto_sign_open", "m", "mlen", Buffer(signed.buffer("sm")), smlen,
+    opened = machine.call(ns + api[2], "m", "mlen", Buffer(signed.buffer("sm")), smlen, *context,
                           Buffer(keys.buffer("pk")),
                           buffers={"m": Buffer.zeros(smlen), "mlen": Buffer.zeros(4)}, budget=None)
     _check(opened.return_value == 0 and opened.buffer("m")[:MESSAGE_BYTES] == message, program, core,
            "the signature did not open to its message")
     forged = bytearray(signed.buffer("sm"))
     forged[0] ^= 1
-    bad = machine.call(ns + "crypto_sign_open", "m", "mlen", Buffer(bytes(forged)), smlen,
+    bad = machine.call(ns + api[2], "m", "mlen", Buffer(bytes(forged)), smlen, *context,
                        Buffer(keys.buffer("pk")),
                        buffers={"m": Buffer.zeros(smlen), "mlen": Buffer.zeros(4)}, budget=None)
     _check(bad.return_value != 0, program, core, "a changed signature opened")
@@ -509,7 +581,10 @@ def key_of_set(held_out: HeldOutSet | None = None) -> dict[str, dict[str, str]]:
         gcc = compiler_version("gcc")
     except (ToolchainError, OSError):
         gcc = NOT_INSTALLED
-    content = json.dumps({"programs": [dataclasses.asdict(p) for p in data.programs.values()],
+    # source_tree only lets a run refuse other sources; it changes no number, so it is not keyed
+    programs = [{k: v for k, v in dataclasses.asdict(p).items() if k != "source_tree"}
+                for p in data.programs.values()]
+    content = json.dumps({"programs": programs,
                           "rows": [dataclasses.asdict(r) for r in data.rows]}, sort_keys=True)
     runtime = hashlib.sha256()
     for file in sorted(f for f in RUNTIME.rglob("*") if f.is_file()):
@@ -565,10 +640,13 @@ __all__ = [
     "HELD_OUT",
     "HeldOutOutputError",
     "HeldOutResult",
+    "HeldOutSourceError",
     "HeldOutSet",
     "HeldOutSummary",
     "HeldOutUnavailable",
+    "check_sources",
     "fetch_package",
+    "git_tree_id",
     "held_out_error",
     "held_out_json",
     "key_of_set",
