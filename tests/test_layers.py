@@ -38,8 +38,6 @@ LONG_FILES: dict[str, str] = {
     "record type and the code that writes and reads it",
     "cortexm_emu/machine.py": "the Machine: its Unicorn hooks, the run loop in slices and the call that reads "
     "their state back share one object; the parts that stand alone are already their own modules",
-    "cortexm_emu/flash.py": "the board memory system: flash wait states, prefetch, ART and L1 caches "
-    "replayed in one pass; the replay state is shared by all of them",
 }
 
 #: What the reference layer may import of refbench besides itself.
