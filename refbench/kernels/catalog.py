@@ -163,7 +163,7 @@ class Family:
 def load_family(manifest: Path) -> Family:
     """Read and check one ``kernel.toml``; errors name file, line and field (the line of the field
     itself: :func:`cortexm_emu.datafile.locate`)."""
-    reader = TomlReader.load(manifest, DataFileError, "kernel manifest")
+    reader = TomlReader.load(manifest, kind="kernel manifest")
     data, folder = reader.data, manifest.parent
 
     def fail(field: Field, problem: str, text: Any = "") -> DataFileError:
