@@ -117,7 +117,14 @@ from cortexm_emu.caches import CacheGeometry
 from cortexm_emu.fetch_plan import FetchPlans
 from cortexm_emu.flash_caches import flash_caches
 from cortexm_emu.flash_placement import flash_ranges, region_of
-from cortexm_emu.flash_replay import COUNTS, FetchUnit, native_library, replay_counts
+from cortexm_emu.flash_replay import (
+    COUNTS,
+    FetchUnit,
+    ReplayInput,
+    cycles_before,
+    native_library,
+    replay_counts,
+)
 from cortexm_emu.memory import FlashReads, MemoryReplay
 
 OnOff = Literal["on", "off"]
@@ -317,7 +324,8 @@ class BoardMemory:
         if not isinstance(reads, FlashReads):
             reads = FlashReads.from_pairs(reads)
         plans = self._plans.for_trace(trace, blocks, flash, self.line_bytes)
-        counts = replay_counts(self.fetch_unit, self.engine, trace, plans, blocks, edges, reads)
+        call = ReplayInput(trace, plans, cycles_before(blocks, edges), reads)
+        counts = replay_counts(self.fetch_unit, self.engine, call)
         total = (
             counts["sequential_stall_cycles"]
             + counts["branch_stall_cycles"]

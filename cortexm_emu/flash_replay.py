@@ -71,6 +71,20 @@ class FetchUnit:
     cache: bool
 
 
+@dataclass(frozen=True)
+class ReplayInput:
+    """One call as the replay reads it."""
+
+    #: executed block addresses, in order
+    trace: Sequence[int]
+    #: the fetch plan of every block in the trace, by address
+    plans: dict[int, BlockPlan]
+    #: :func:`cycles_before` of the call's edges
+    pre: dict[tuple[int | None, int], int]
+    #: (trace position, address) of each flash data read
+    reads: FlashReads
+
+
 def cycles_before(blocks: Mapping[int, Any], edges: Edges) -> dict[tuple[int | None, int], int]:
     """Per edge (previous block or None, block): the cycles charged on entering the block beyond
     its own (branch and edge costs of the core model)."""
@@ -88,21 +102,13 @@ def native_library(engine: str) -> Any:
     return lib
 
 
-def replay_counts(
-    unit: FetchUnit,
-    engine: str,
-    trace: Sequence[int],
-    plans: dict[int, BlockPlan],
-    blocks: Mapping[int, Any],
-    edges: Edges,
-    reads: FlashReads,
-) -> dict[str, int]:
+def replay_counts(unit: FetchUnit, engine: str, call: ReplayInput) -> dict[str, int]:
     """The :data:`COUNTS` of one call: native C unless ``engine`` is "python" or no host C
     compiler exists; both give the same counts."""
     lib = native_library(engine)
     if lib is not None:
-        return _replay_native(lib, unit, trace, plans, blocks, edges, reads)
-    return _replay_python(unit, trace, plans, blocks, edges, reads)
+        return _replay_native(lib, unit, call)
+    return _replay_python(unit, call)
 
 
 def _native_geometry(cache: CacheGeometry | None) -> flash_native.Geometry:
@@ -111,15 +117,7 @@ def _native_geometry(cache: CacheGeometry | None) -> flash_native.Geometry:
     return flash_native.Geometry(1, cache.line_bytes, cache.sector_bytes, cache.ways, cache.sets)
 
 
-def _replay_native(
-    lib: Any,
-    unit: FetchUnit,
-    trace: Sequence[int],
-    plans: dict[int, BlockPlan],
-    blocks: Mapping[int, Any],
-    edges: Edges,
-    reads: FlashReads,
-) -> dict[str, int]:
+def _replay_native(lib: Any, unit: FetchUnit, call: ReplayInput) -> dict[str, int]:
     """The walk of :func:`walk` (every pass) and the caches in C."""
     config = flash_native.Config(
         wait_cycles=unit.wait_cycles,
@@ -134,38 +132,30 @@ def _replay_native(
     )
     addresses, starts = array("I"), array("Q", [0])
     lines, cycles = array("q"), array("q")
-    for address, plan in plans.items():
+    for address, plan in call.plans.items():
         addresses.append(address)
         for line, step_cycles in plan.steps:
             lines.append(line)
             cycles.append(step_cycles)
         starts.append(len(lines))
     edge_prev, edge_cur, edge_cycles = array("I"), array("I"), array("q")
-    for (prev, cur), before in cycles_before(blocks, edges).items():
+    for (prev, cur), before in call.pre.items():
         edge_prev.append(NO_PREV if prev is None else prev)
         edge_cur.append(cur)
         edge_cycles.append(before)
     values = flash_native.replay(
         lib,
         config,
-        trace,
+        call.trace,
         flash_native.Plans(addresses, starts, lines, cycles),
         (edge_prev, edge_cur, edge_cycles),
-        reads,
+        call.reads,
     )
     return dict(zip(COUNTS, values, strict=True))
 
 
-def _replay_python(
-    unit: FetchUnit,
-    trace: Sequence[int],
-    plans: dict[int, BlockPlan],
-    blocks: Mapping[int, Any],
-    edges: Edges,
-    reads: FlashReads,
-) -> dict[str, int]:
+def _replay_python(unit: FetchUnit, call: ReplayInput) -> dict[str, int]:
     """The reference replay: :func:`walk` with :class:`~cortexm_emu.caches.LruCache`."""
-    pre = cycles_before(blocks, edges)
     icache = LruCache(unit.icache) if unit.icache is not None and unit.cache else None
     dcache_geometry = unit.dcache if unit.cache else None
     if dcache_geometry is not None and icache is not None and dcache_geometry is unit.icache:
@@ -174,7 +164,7 @@ def _replay_python(
         dcache = LruCache(dcache_geometry) if dcache_geometry is not None else None
     counts: dict[str, int] = {}
     for _ in range(unit.passes):
-        counts = walk(unit, trace, plans, pre, reads, icache, dcache)
+        counts = walk(unit, call, icache, dcache)
     counts["icache_hits"] = icache.hits if icache else 0
     counts["icache_misses"] = icache.misses if icache else 0
     separate = dcache is not None and dcache is not icache
@@ -183,17 +173,10 @@ def _replay_python(
     return counts
 
 
-def walk(
-    unit: FetchUnit,
-    trace: Sequence[int],
-    plans: dict[int, BlockPlan],
-    pre: dict[tuple[int | None, int], int],
-    reads: FlashReads,
-    icache: LruCache | None,
-    dcache: LruCache | None,
-) -> dict[str, int]:
-    """One pass over the trace from empty line and prefetch buffers (the caches keep what an
-    earlier pass left: that is the warm start). ``pre``: :func:`cycles_before`."""
+def walk(unit: FetchUnit, call: ReplayInput, icache: LruCache | None, dcache: LruCache | None) -> dict[str, int]:
+    """One pass over the call's trace from empty line and prefetch buffers (the caches keep what
+    an earlier pass left: that is the warm start)."""
+    trace, plans, pre = call.trace, call.plans, call.pre
     ws = unit.wait_cycles
     read_cycles = unit.read_cycles
     line_bytes = unit.line_bytes
@@ -210,7 +193,7 @@ def walk(
     pf_ready = 0
     seq_stall = branch_stall = data_stall = 0
     line_reads = prefetch_used = data_reads = 0
-    read_positions, read_addresses = reads.positions, reads.addresses
+    read_positions, read_addresses = call.reads.positions, call.reads.addresses
     read_index, n_reads = 0, len(read_positions)
     prev: int | None = None
     for position, address in enumerate(trace):

@@ -212,7 +212,7 @@ def _memory_outcomes(machine: Machine, trace: CallTrace) -> None:
     """Fill ``trace.flash_reads`` and ``trace.fetches`` from the last call's replay data."""
     from cortexm_emu.fetch_plan import plan_block
     from cortexm_emu.flash import BoardMemory
-    from cortexm_emu.flash_replay import cycles_before, walk
+    from cortexm_emu.flash_replay import ReplayInput, cycles_before, walk
 
     memory = machine.memory
     if not isinstance(memory, BoardMemory) or not memory.needs_trace:
@@ -225,7 +225,7 @@ def _memory_outcomes(machine: Machine, trace: CallTrace) -> None:
     reads = log.reads() if log is not None else machine._flash_reads  # noqa: SLF001
     blocks, edges = machine.pricing.blocks, machine.pricing.edges
     plans = {address: plan_block(blocks[address], flash, memory.line_bytes) for address in set(sequence)}
-    pre = cycles_before(blocks, edges)
+    call = ReplayInput(sequence, plans, cycles_before(blocks, edges), reads)
     icache = _LoggingCache(None, memory.icache) if memory.icache is not None and memory.cache else None
     d_geometry = memory.dcache if memory.cache else None
     if d_geometry is not None and icache is not None and d_geometry is memory.icache:
@@ -236,7 +236,7 @@ def _memory_outcomes(machine: Machine, trace: CallTrace) -> None:
         for cache in (icache, dcache):
             if cache is not None:
                 cache.log = []
-        walk(memory.fetch_unit, sequence, plans, pre, reads, icache, dcache)
+        walk(memory.fetch_unit, call, icache, dcache)
     trace.wait_cycles = memory.wait_cycles
     trace.dcache_line_bytes = d_geometry.line_bytes if d_geometry is not None else None
     trace.fetches = list(icache.log) if icache is not None else []
