@@ -41,6 +41,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from cortexm_emu.datafile import read_toml
 from refbench.derived import DERIVED, key_of
 from refbench.kernels.catalog import family
 from refbench.kernels.references import prepare
@@ -140,10 +141,7 @@ def measure_all(cores: tuple[str, ...] = CORES, operations: tuple[str, ...] = OP
 def recorded(path: Path = RECORD_PATH) -> tuple[Check, ...]:
     """The recorded checks of ``pubkey_composition.toml``; a malformed entry raises ValueError
     naming the file, entry and field."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read the recorded composition checks: {exc}") from exc
+    _, data = read_toml(path, kind="composition record")
     out = []
     for i, entry in enumerate(data.get("checks", [])):
         for key, kind in (("operation", str), ("variant", str), ("core", str), ("full", int), ("composed", int)):
