@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -185,7 +184,7 @@ def key_of_checks(checks: tuple[Check, ...] | list[Check]) -> dict[str, dict[str
 
 def stored_key(path: Path = RECORD_PATH) -> dict | None:
     """The ``[key]`` the record was written with (:mod:`refbench.derived`), or None."""
-    return tomllib.loads(path.read_text(encoding="utf-8")).get("key")
+    return read_toml(path, kind="composition record")[1].get("key")
 
 
 def render(checks: list[Check]) -> str:
