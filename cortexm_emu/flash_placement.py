@@ -14,10 +14,7 @@ from typing import Any
 
 from cortexm_emu.address_ranges import Ranges, intersect, merge, subtract
 from cortexm_emu.boards import Board
-from cortexm_emu.memory import architectural_region
-
-#: The end of the architectural Code region (Arm DDI 0403E B3.1 Table B3-1).
-CODE_REGION_END = 0x2000_0000
+from cortexm_emu.memory import CODE_REGION_END, architectural_region
 
 
 def flash_ranges(
