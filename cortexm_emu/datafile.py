@@ -1,10 +1,11 @@
 """Reading cited TOML data files with errors that name file, line and field.
 
-:class:`DataFileError` is the one data-file error of the project (refbench subclasses it under
-its own base); :class:`TomlReader` gives typed access to a parsed TOML file and raises that error
-with the line of the offending key; :func:`locate` finds that line, and :func:`line_matching` the
-line of a pattern (for a reader that names an entry by its content, e.g. ``name = "..."``). They
-are the project's data-file line locators: refbench's loaders use them too.
+:class:`DataFileError` is the one data-file error of the project (emulator and refbench alike);
+:func:`read_toml` reads and parses a TOML file, naming the line of a syntax error;
+:class:`TomlReader` gives typed access to a parsed TOML file and raises that error with the line
+of the offending key; :func:`locate` finds that line, and :func:`line_matching` the line of a
+pattern (for a reader that names an entry by its content, e.g. ``name = "..."``). They are the
+project's data-file line locators: refbench's loaders use them too.
 
 Why a line locator of our own: ``tomllib`` returns plain dicts without positions, and
 ``tomlkit`` (the maintained round-trip parser) keeps comments and whitespace but no line numbers
@@ -20,13 +21,12 @@ import re
 import tomllib
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-__all__ = ["DataFileError", "Field", "TomlReader", "dotted", "line_matching", "locate"]
+__all__ = ["DataFileError", "Field", "TomlReader", "dotted", "line_matching", "locate", "read_toml"]
 
 #: A path to a value: table keys (str) and array indices (int), e.g. ("flash", "wait_states", 2).
 Field = tuple[str | int, ...]
-_E = TypeVar("_E", bound="DataFileError")
 
 
 class DataFileError(ValueError):
@@ -54,33 +54,41 @@ def dotted(field: Field) -> str:
     return out
 
 
-class TomlReader:
-    """Typed access to one parsed TOML file; every problem raises ``error`` with file:line:field."""
+def read_toml(path: Path, *, kind: str = "data file") -> tuple[str, dict[str, Any]]:
+    """The text of ``path`` and its parsed TOML; an unreadable file or invalid TOML raises
+    :class:`DataFileError` (naming the line of a syntax error and showing it)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise DataFileError(path, None, None, f"cannot read {kind} ({exc.strerror})") from exc
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None)
+        match = re.search(r"line (\d+)", str(exc))
+        if line is None and match:
+            line = int(match.group(1))
+        lines = text.splitlines()
+        shown = lines[line - 1].strip() if line and line <= len(lines) else ""
+        raise DataFileError(path, line, None, f"not valid TOML ({exc})", shown) from exc
+    return text, data
 
-    def __init__(self, path: Path, text: str, data: dict[str, Any], error: type[DataFileError]):
+
+class TomlReader:
+    """Typed access to one parsed TOML file; every problem raises :class:`DataFileError` with
+    file:line:field."""
+
+    def __init__(self, path: Path, text: str, data: dict[str, Any]):
         self.path = path
+        self.text = text
         self.lines = text.splitlines()
         self.data = data
-        self.error = error
 
     @classmethod
-    def load(cls, path: Path, error: type[_E], kind: str = "data file") -> TomlReader:
-        """Read and parse ``path``; an unreadable file or invalid TOML raises ``error``."""
-        try:
-            text = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise error(path, None, None, f"cannot read {kind} ({exc.strerror})") from exc
-        try:
-            data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            line = getattr(exc, "lineno", None)
-            match = re.search(r"line (\d+)", str(exc))
-            if line is None and match:
-                line = int(match.group(1))
-            lines = text.splitlines()
-            shown = lines[line - 1].strip() if line and line <= len(lines) else ""
-            raise error(path, line, None, f"not valid TOML ({exc})", shown) from exc
-        return cls(path, text, data, error)
+    def load(cls, path: Path, *, kind: str = "data file") -> TomlReader:
+        """Read and parse ``path`` (:func:`read_toml`)."""
+        text, data = read_toml(path, kind=kind)
+        return cls(path, text, data)
 
     # -- errors ------------------------------------------------------------------------------
     def fail(self, field: Field, problem: str) -> DataFileError:
@@ -88,7 +96,7 @@ class TomlReader:
         text = self.lines[line - 1].strip() if 1 <= line <= len(self.lines) else ""
         if text.startswith("#"):
             text = ""  # fell back to the file's first line: a comment says nothing about the field
-        return self.error(self.path, line, dotted(field), problem, text)
+        return DataFileError(self.path, line, dotted(field), problem, text)
 
     def check_keys(self, field: Field, accepted: Iterable[str]) -> None:
         """Every key of the table at ``field`` is one of ``accepted`` (a misspelt key fails)."""

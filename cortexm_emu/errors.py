@@ -9,15 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from cortexm_emu.datafile import DataFileError
-
 
 class EmulatorError(Exception):
-    """Base of every error cortexm_emu raises on purpose."""
-
-
-class BoardDataError(EmulatorError, DataFileError):
-    """A board profile (``cortexm_emu/boards/*.toml``) is malformed: names file, line and field."""
+    """Base of every error cortexm_emu raises on purpose while it loads and runs a program (a
+    malformed data file raises :class:`cortexm_emu.datafile.DataFileError`, a ``ValueError``)."""
 
 
 class ElfError(EmulatorError):

@@ -5,25 +5,16 @@ from the board profile (``cortexm_emu/boards/*.toml``; every number there cites 
 reference manual or datasheet). ``Machine(core, memory=board_memory(...))`` or
 ``Machine.for_board(...)`` runs code with it.
 
-Why a replay
-    Caches and the prefetch buffer depend on history, which a static per-block cost cannot
-    express. The core's cycles are still counted per edge (native C, unchanged); in addition
-    the counter records the sequence of executed blocks, and reads of flash data (constant
-    tables, literal pools) are recorded by a ``UC_HOOK_MEM_READ`` bounded to the flash
-    range. After the run :meth:`BoardMemory.replay` walks that sequence (twice for a warm
-    start, see below), with the
-    timing model's per-instruction cycles as the clock, and returns the stall cycles.
-    With no flash stall possible (0 wait states at a flash clock equal to the core clock, or code
-    and tables placed in RAM) no trace and no hook is installed and the result is exactly the
-    ideal-memory count.
-
-Native and Python replay
-    The walk and the flash-read hook run in C (``flash_replay.c``, built with the host C
-    compiler like the block counter and loaded by :mod:`cortexm_emu.flash_native`). The
-    Python code here (:meth:`BoardMemory._walk`, :class:`cortexm_emu.caches.LruCache`,
-    ``Machine._on_flash_read``) is the reference and the fallback when no host C compiler
-    exists or ``$CORTEXM_EMU_NO_NATIVE`` is set (``engine="python"`` forces it); the two
-    give identical counts (``tests/test_flash_replay.py``).
+The modules
+    This module holds the rules and :class:`BoardMemory` (the settings, its description and the
+    replay's entry point); the work is done by small modules: :mod:`cortexm_emu.flash_caches`
+    (which caches serve fetches and flash data reads, R5/R6), :mod:`cortexm_emu.flash_placement`
+    (the ranges read as flash and the region of an address, R7), :mod:`cortexm_emu.fetch_plan`
+    (each block as flash lines and cycles) and :mod:`cortexm_emu.flash_replay` (the walk of a call's
+    trace through the line buffer, prefetch buffer and caches, R2-R6, in C or Python). With no flash
+    stall possible (0 wait states at a flash clock equal to the core clock, or code and tables
+    placed in RAM) no trace and no hook is installed and the result is exactly the ideal-memory
+    count.
 
 Placement
     ``code``: where ``.text`` (the instructions and the literal pools the compiler puts
@@ -117,33 +108,29 @@ What is approximated (and why)
 
 from __future__ import annotations
 
-from array import array
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from cortexm_emu import flash_native
-from cortexm_emu.boards import Board, Cache, load_board, wait_states
-from cortexm_emu.caches import CacheGeometry, LruCache, geometry
+from cortexm_emu.boards import Board, load_board, wait_states
+from cortexm_emu.caches import CacheGeometry
+from cortexm_emu.fetch_plan import FetchPlans
+from cortexm_emu.flash_caches import flash_caches
+from cortexm_emu.flash_placement import flash_ranges, region_of
+from cortexm_emu.flash_replay import (
+    COUNTS,
+    FetchUnit,
+    ReplayInput,
+    cycles_before,
+    native_library,
+    replay_counts,
+)
 from cortexm_emu.memory import FlashReads, MemoryReplay
 
 OnOff = Literal["on", "off"]
 Placement = Literal["flash", "ram"]
 Start = Literal["warm", "cold"]
 Engine = Literal["auto", "native", "python"]
-
-_SRAM_REGION = (0x2000_0000, 0x4000_0000)
-_CODE_REGION_END = 0x2000_0000
-
-#: Instruction-side caches, by preference when a part has several on different paths.
-_I_KINDS = ("l1_icache", "icache", "art_icache", "flash_icache")
-#: Data-side caches for reads of flash. The M33 ICACHE sits on C-AHB, which also carries
-#: data reads of the code region (R6, UNCONFIRMED).
-_D_KINDS = ("l1_dcache", "art_dcache", "dcache", "icache")
-#: Kinds that copy a line only on a demand miss, not when the prefetched line is used (R5).
-_MISS_ONLY = frozenset({"art_icache"})
-#: The first block's edge has no previous block (cortexm_emu.native.NO_PREV in the C code).
-_NO_PREV = 0xFFFF_FFFF
 
 RULES: dict[str, str] = {
     "R1 wait states": "RM table at the core clock; one WS = one extra HCLK per flash line read "
@@ -162,50 +149,6 @@ RULES: dict[str, str] = {
     "load costs +1 when the two access different blocks ([[sram]] rows, flash) (jnk0le cortex_m3m4.md, "
     "F407; cortexm_emu/memory_blocks.py)",
 }
-
-
-#: What :meth:`BoardMemory.replay` counts (``MemoryReplay.counts`` keys). With a cache shared
-#: by instructions and data (M33 ICACHE) its hits and misses are all in ``icache_*``. A board with
-#: the memory-block rule (R8) adds ``block_switch_cycles`` and ``pipelined_pairs_checked``.
-COUNTS: tuple[str, ...] = (
-    "sequential_stall_cycles",
-    "branch_stall_cycles",
-    "data_stall_cycles",
-    "demand_line_reads",
-    "prefetched_lines_used",
-    "flash_data_reads",
-    "icache_hits",
-    "icache_misses",
-    "dcache_hits",
-    "dcache_misses",
-)
-
-
-def _choose(board: Board, kinds: Sequence[str]) -> Cache | None:
-    for kind in kinds:
-        for cache in board.accelerators:
-            if cache.kind == kind:
-                return cache
-    return None
-
-
-def default_clock(board: Board) -> float:
-    """The board's default clock (its ``[default_clock]``, else the part maximum)."""
-    return board.default_clock_mhz
-
-
-def _on_off(name: str, value: str) -> bool:
-    if value not in ("on", "off"):
-        raise ValueError(f"Invalid {name} ({value!r}); accepted: 'on', 'off'")
-    return value == "on"
-
-
-@dataclass(frozen=True)
-class _BlockPlan:
-    """One block as the fetch unit sees it: (flash line index or -1, cycles) per fetch step."""
-
-    steps: tuple[tuple[int, int], ...]
-    cycles: int
 
 
 @dataclass
@@ -236,33 +179,33 @@ class BoardMemory:
     #: replay implementation: "auto" (native C if it builds, else Python), "native", "python";
     #: it never changes a count, so it is not part of :meth:`describe` or ``name``
     engine: Engine = "auto"
-    #: fetch plans by block address: (the Block planned, the flash ranges, its plan); reused
-    #: while the machine's block object and the ranges are the same ones
-    _plans: dict[int, tuple[Any, tuple[tuple[int, int], ...], _BlockPlan]] = field(
-        default_factory=dict, repr=False, compare=False
-    )
+    #: the blocks' fetch plans, kept across calls
+    _plans: FetchPlans = field(default_factory=FetchPlans, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if not self.name:
-            caches = "caches on" if self.cache else "caches off"
-            if not self.board.accelerators:  # e.g. the STM32WL33: no ART, ICACHE or flash cache
-                caches = "no caches"
-            prefetch = "prefetch on" if self.prefetch else "prefetch off"
-            if not self.board.prefetch.present:
-                prefetch = "no prefetch"
-            placement = f"code in {self.code}"
-            if self.tables != self.code:
-                placement += f", tables in {self.tables}"
-            if self.stack:
-                placement += f", stack in {self.stack}"
-            if self.buffers:
-                placement += f", buffers in {self.buffers}"
-            if self.flash_read_bits:
-                placement += f", one flash read per {self.flash_read_bits}-bit fetch"
-            self.name = (
-                f"{self.board.name} @ {self.clock_mhz:g} MHz, {self.wait_states} WS, "
-                f"{caches}, {prefetch}, {placement}"
-            )
+            self.name = self._default_name()
+
+    def _default_name(self) -> str:
+        caches = "caches on" if self.cache else "caches off"
+        if not self.board.accelerators:  # e.g. the STM32WL33: no ART, ICACHE or flash cache
+            caches = "no caches"
+        prefetch = "prefetch on" if self.prefetch else "prefetch off"
+        if not self.board.prefetch.present:
+            prefetch = "no prefetch"
+        placement = f"code in {self.code}"
+        if self.tables != self.code:
+            placement += f", tables in {self.tables}"
+        if self.stack:
+            placement += f", stack in {self.stack}"
+        if self.buffers:
+            placement += f", buffers in {self.buffers}"
+        if self.flash_read_bits:
+            placement += f", one flash read per {self.flash_read_bits}-bit fetch"
+        return (
+            f"{self.board.name} @ {self.clock_mhz:g} MHz, {self.wait_states} WS, "
+            f"{caches}, {prefetch}, {placement}"
+        )
 
     # -- the static MemorySystem protocol: everything here is history-dependent ----------------
     def block_extra(self, block: Any) -> int:
@@ -288,6 +231,20 @@ class BoardMemory:
         return (self.wait_states + 1) * self.board.flash.hclk_divider - 1
 
     @property
+    def fetch_unit(self) -> FetchUnit:
+        """What the replay (:mod:`cortexm_emu.flash_replay`) needs of this memory system."""
+        return FetchUnit(
+            wait_cycles=self.wait_cycles,
+            read_cycles=(self.wait_states + 1) * self.board.flash.hclk_divider,
+            line_bytes=self.line_bytes,
+            prefetch=self.prefetch,
+            passes=2 if self.start == "warm" else 1,
+            icache=self.icache,
+            dcache=self.dcache,
+            cache=self.cache,
+        )
+
+    @property
     def needs_trace(self) -> bool:
         """Flash stalls are possible: record the block sequence (and flash data reads)."""
         return self.wait_cycles > 0 and "flash" in (self.code, self.tables)
@@ -295,44 +252,13 @@ class BoardMemory:
     def flash_ranges(
         self, segments: Iterable[Any], sections: Iterable[Any] = ()
     ) -> list[tuple[int, int]]:
-        """Address ranges [start, end) fetched/read as flash: the board's flash, and the
-        ELF's read-only segments in the Code region (linked at 0x0: the boot alias, see the
-        Cortex-M7 note of the module docstring) -- without the read-only data sections
-        (``sections``: the ELF's allocated sections, :class:`cortexm_emu.elf.Section`) when
-        the tables are in RAM, and only those sections when the code is in RAM and the tables
-        in flash."""
-        if "flash" not in (self.code, self.tables):
-            return []
-        flash = self.board.flash
-        ranges = [(flash.base, flash.base + flash.size_kib * 1024)]
-        for seg in segments:
-            if seg.writable or seg.memsz == 0:
-                continue
-            if seg.vaddr < _CODE_REGION_END:
-                ranges.append((seg.vaddr, min(seg.vaddr + seg.memsz, _CODE_REGION_END)))
-        ranges = _merge(ranges)
-        if self.code == self.tables:
-            return ranges
-        tables = _merge(
-            [(sec.address, sec.end) for sec in sections if sec.read_only_data and sec.size > 0]
-        )
-        if self.code == "flash":
-            return _subtract(ranges, tables)
-        return _intersect(ranges, tables)
+        """Address ranges [start, end) fetched/read as flash
+        (:func:`cortexm_emu.flash_placement.flash_ranges`)."""
+        return flash_ranges(self.board, self.code, self.tables, segments, sections)
 
     def placement(self, address: int) -> str:
         """The board region ``address`` lies in (SRAM rows of the profile, flash, or why not)."""
-        for region in self.board.sram:
-            if region.base <= address < region.end:
-                return region.name
-        flash = self.board.flash
-        if flash.base <= address < flash.base + flash.size_kib * 1024:
-            return "flash"
-        if _SRAM_REGION[0] <= address < _SRAM_REGION[1]:
-            return "SRAM region beyond the part's SRAM (emulator layout; timed as 0 WS SRAM)"
-        if address < _CODE_REGION_END:
-            return "flash (code linked at the boot alias)" if self.code == "flash" else "code RAM"
-        return "outside the board's memories"
+        return region_of(self.board, self.code, address)
 
     def describe(self) -> dict[str, Any]:
         """What was modelled, for results and reports (JSON-ready)."""
@@ -362,29 +288,6 @@ class BoardMemory:
             "notes": list(self.notes),
         }
 
-    # -- the replay -------------------------------------------------------------------------------
-    def _plan(self, block: Any, flash: list[tuple[int, int]]) -> _BlockPlan:
-        line = self.line_bytes
-        steps: list[tuple[int, int]] = []
-        cycles_at = {address: cycles for address, cycles, _rule in block.price.per_insn}
-        for insn in block.insns:
-            start, end = insn.address, insn.address + insn.size
-            cycles = cycles_at.get(start, 0)
-            if not _inside(start, flash):
-                steps.append((-1, cycles))
-                continue
-            first, last = start // line, (end - 1) // line
-            for index in range(first, last):  # an instruction across a line boundary needs both
-                steps.append((index, 0))
-            steps.append((last, cycles))
-        merged: list[tuple[int, int]] = []
-        for index, cycles in steps:
-            if merged and merged[-1][0] == index:
-                merged[-1] = (index, merged[-1][1] + cycles)
-            else:
-                merged.append((index, cycles))
-        return _BlockPlan(tuple(merged), block.price.cycles)
-
     def replay(
         self,
         trace: Sequence[int],
@@ -399,7 +302,8 @@ class BoardMemory:
         ``block_switches``: (pipelined pairs whose accesses were in different memory blocks,
         pairs checked), counted by the machine's memory-block hooks (R8) and added as they are.
         Native C (``flash_replay.c``) unless ``engine`` is "python" or no host C compiler
-        exists; both give the same counts."""
+        exists; both give the same counts. The counts are :data:`cortexm_emu.flash_replay.COUNTS`
+        and, with R8, ``block_switch_cycles`` and ``pipelined_pairs_checked``."""
         replay = self._replay_flash(trace, blocks, edges, reads, flash)
         if block_switches is None:
             return replay
@@ -419,20 +323,9 @@ class BoardMemory:
             return MemoryReplay(0, dict.fromkeys(COUNTS, 0), self.describe())
         if not isinstance(reads, FlashReads):
             reads = FlashReads.from_pairs(reads)
-        ranges = tuple(flash)
-        plans: dict[int, _BlockPlan] = {}
-        for address in set(trace):
-            block = blocks[address]
-            known = self._plans.get(address)
-            if known is None or known[0] is not block or known[1] != ranges:
-                known = (block, ranges, self._plan(block, flash))
-                self._plans[address] = known
-            plans[address] = known[2]
-        lib = self._native_library()
-        if lib is not None:
-            counts = self._replay_native(lib, trace, plans, blocks, edges, reads)
-        else:
-            counts = self._replay_python(trace, plans, blocks, edges, reads)
+        plans = self._plans.for_trace(trace, blocks, flash, self.line_bytes)
+        call = ReplayInput(trace, plans, cycles_before(blocks, edges), reads)
+        counts = replay_counts(self.fetch_unit, self.engine, call)
         total = (
             counts["sequential_stall_cycles"]
             + counts["branch_stall_cycles"]
@@ -440,242 +333,11 @@ class BoardMemory:
         )
         return MemoryReplay(total, counts, self.describe())
 
-    def _native_library(self) -> Any:
-        if self.engine == "python":
-            return None
-        lib, reason = flash_native.load_flash_native()
-        if lib is None and self.engine == "native":
-            raise RuntimeError(f"native memory replay unavailable: {reason}")
-        return lib
 
-    def _replay_native(
-        self,
-        lib: Any,
-        trace: Sequence[int],
-        plans: dict[int, _BlockPlan],
-        blocks: Mapping[int, Any],
-        edges: Mapping[tuple[int | None, int], Any],
-        reads: FlashReads,
-    ) -> dict[str, int]:
-        """The walk of :meth:`_walk` (both passes) and the caches in C."""
-        config = flash_native.Config(
-            wait_cycles=self.wait_cycles,
-            read_cycles=(self.wait_states + 1) * self.board.flash.hclk_divider,
-            line_bytes=self.line_bytes,
-            prefetch=int(self.prefetch),
-            passes=2 if self.start == "warm" else 1,
-            allocate_prefetched=int(self.icache is not None and self.icache.kind not in _MISS_ONLY),
-            shared=int(self.icache is not None and self.dcache is self.icache),
-            icache=_native_geometry(self.icache if self.cache else None),
-            dcache=_native_geometry(self.dcache if self.cache else None),
-        )
-        addresses, starts = array("I"), array("Q", [0])
-        lines, cycles = array("q"), array("q")
-        for address, plan in plans.items():
-            addresses.append(address)
-            for line, step_cycles in plan.steps:
-                lines.append(line)
-                cycles.append(step_cycles)
-            starts.append(len(lines))
-        edge_prev, edge_cur, edge_cycles = array("I"), array("I"), array("q")
-        for (prev, cur), info in edges.items():
-            edge_prev.append(_NO_PREV if prev is None else prev)
-            edge_cur.append(cur)
-            edge_cycles.append(info.cost - blocks[cur].price.cycles)
-        values = flash_native.replay(
-            lib,
-            config,
-            trace,
-            flash_native.Plans(addresses, starts, lines, cycles),
-            (edge_prev, edge_cur, edge_cycles),
-            reads,
-        )
-        return dict(zip(COUNTS, values, strict=True))
-
-    def _replay_python(
-        self,
-        trace: Sequence[int],
-        plans: dict[int, _BlockPlan],
-        blocks: Mapping[int, Any],
-        edges: Mapping[tuple[int | None, int], Any],
-        reads: FlashReads,
-    ) -> dict[str, int]:
-        """The reference replay: :meth:`_walk` with :class:`~cortexm_emu.caches.LruCache`."""
-        pre: dict[tuple[int | None, int], int] = {
-            key: info.cost - blocks[key[1]].price.cycles for key, info in edges.items()
-        }
-        icache = LruCache(self.icache) if self.icache is not None and self.cache else None
-        dcache_geometry = self.dcache if self.cache else None
-        if dcache_geometry is not None and icache is not None and dcache_geometry is self.icache:
-            dcache = icache
-        else:
-            dcache = LruCache(dcache_geometry) if dcache_geometry is not None else None
-        passes = 2 if self.start == "warm" else 1
-        counts: dict[str, int] = {}
-        for _ in range(passes):
-            counts = self._walk(trace, plans, pre, reads, icache, dcache)
-        counts["icache_hits"] = icache.hits if icache else 0
-        counts["icache_misses"] = icache.misses if icache else 0
-        separate = dcache is not None and dcache is not icache
-        counts["dcache_hits"] = dcache.hits if separate else 0  # type: ignore[union-attr]
-        counts["dcache_misses"] = dcache.misses if separate else 0  # type: ignore[union-attr]
-        return counts
-
-    def _walk(
-        self,
-        trace: Sequence[int],
-        plans: dict[int, _BlockPlan],
-        pre: dict[tuple[int | None, int], int],
-        reads: FlashReads,
-        icache: LruCache | None,
-        dcache: LruCache | None,
-    ) -> dict[str, int]:
-        """One pass over the trace from empty line and prefetch buffers (the caches keep
-        what an earlier pass left: that is the warm start)."""
-        ws = self.wait_cycles
-        read_cycles = (self.wait_states + 1) * self.board.flash.hclk_divider
-        line_bytes = self.line_bytes
-        prefetch = self.prefetch
-        allocate_prefetched = icache is not None and icache.geometry.kind not in _MISS_ONLY
-        in_icache = icache.lookup if icache is not None else None
-        if icache is not None:
-            icache.hits = icache.misses = 0
-        if dcache is not None:
-            dcache.hits = dcache.misses = 0
-        t = 0
-        current: int | None = None
-        pf_line: int | None = None
-        pf_ready = 0
-        seq_stall = branch_stall = data_stall = 0
-        line_reads = prefetch_used = data_reads = 0
-        read_positions, read_addresses = reads.positions, reads.addresses
-        read_index, n_reads = 0, len(read_positions)
-        prev: int | None = None
-        for position, address in enumerate(trace):
-            t += pre.get((prev, address), 0)
-            while read_index < n_reads and read_positions[read_index] == position:
-                data_reads += 1
-                data_address = read_addresses[read_index]
-                read_index += 1
-                if dcache is not None:
-                    if dcache.lookup(data_address):
-                        continue
-                    dcache.fill(data_address)
-                t += ws
-                data_stall += ws
-            plan = plans[address]
-            for line, cycles in plan.steps:
-                if line >= 0 and line != current:
-                    sequential = line == current + 1 if current is not None else False
-                    if in_icache is not None and in_icache(line * line_bytes):
-                        stall = 0
-                    elif prefetch and line == pf_line:
-                        stall = min(ws, max(0, pf_ready - t))
-                        prefetch_used += 1
-                        if allocate_prefetched:
-                            icache.fill(line * line_bytes)  # type: ignore[union-attr]
-                    else:
-                        stall = ws
-                        line_reads += 1
-                        if icache is not None:
-                            icache.fill(line * line_bytes)
-                    if sequential:
-                        seq_stall += stall
-                    else:
-                        branch_stall += stall
-                    t += stall
-                    current = line
-                    if prefetch:
-                        pf_line, pf_ready = line + 1, t + read_cycles
-                t += cycles
-            prev = address
-        return {
-            "sequential_stall_cycles": seq_stall,
-            "branch_stall_cycles": branch_stall,
-            "data_stall_cycles": data_stall,
-            "demand_line_reads": line_reads,
-            "prefetched_lines_used": prefetch_used,
-            "flash_data_reads": data_reads,
-        }
-
-
-def _native_geometry(cache: CacheGeometry | None) -> flash_native.Geometry:
-    if cache is None:
-        return flash_native.Geometry(0, 0, 0, 0, 0)
-    return flash_native.Geometry(1, cache.line_bytes, cache.sector_bytes, cache.ways, cache.sets)
-
-
-def _inside(address: int, ranges: list[tuple[int, int]]) -> bool:
-    return any(start <= address < end for start, end in ranges)
-
-
-def _merge(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(ranges):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged
-
-
-def _subtract(ranges: list[tuple[int, int]], holes: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    """``ranges`` without ``holes`` (both sorted, non-overlapping [start, end) lists)."""
-    result: list[tuple[int, int]] = []
-    for start, end in ranges:
-        cursor = start
-        for hole_start, hole_end in holes:
-            if hole_end <= cursor or hole_start >= end:
-                continue
-            if hole_start > cursor:
-                result.append((cursor, hole_start))
-            cursor = max(cursor, hole_end)
-        if cursor < end:
-            result.append((cursor, end))
-    return result
-
-
-def _intersect(
-    ranges: list[tuple[int, int]], others: list[tuple[int, int]]
-) -> list[tuple[int, int]]:
-    """The parts of ``ranges`` inside ``others``."""
-    result = [
-        (max(start, other_start), min(end, other_end))
-        for start, end in ranges
-        for other_start, other_end in others
-        if max(start, other_start) < min(end, other_end)
-    ]
-    return _merge(result)
-
-
-def _geometry_for(
-    cache: Cache | None, flash_read_bytes: int, notes: list[str]
-) -> CacheGeometry | None:
-    if cache is None:
-        return None
-    if cache.size_bytes == 0 or cache.line_bits == 0:
-        notes.append(
-            f"{cache.name}: size not given by any source seen ({cache.citation.source}); "
-            "not modelled, every line is read from flash (the bound)"
-        )
-        return None
-    built = geometry(
-        cache.name,
-        cache.kind,
-        cache.size_bytes,
-        cache.line_bits,
-        cache.ways,
-        flash_read_bytes,
-        f"{cache.citation.source} ({cache.citation.confidence})",
-    )
-    if built.fully_associative_assumed:
-        notes.append(f"{cache.name}: associativity not documented; modelled fully associative LRU")
-    if built.sector_bytes < built.line_bytes:
-        notes.append(
-            f"{cache.name}: {built.line_bytes}-byte lines over {built.sector_bytes}-byte flash reads; "
-            "filled one flash read at a time (sectored)"
-        )
-    return built
+def _on_off(name: str, value: str) -> bool:
+    if value not in ("on", "off"):
+        raise ValueError(f"Invalid {name} ({value!r}); accepted: 'on', 'off'")
+    return value == "on"
 
 
 def board_memory(
@@ -714,48 +376,14 @@ def board_memory(
         board = load_board(board)
     cache_on = _on_off("cache", cache)
     prefetch_on = cache_on if prefetch is None else _on_off("prefetch", prefetch)
-    if code not in ("flash", "ram"):
-        raise ValueError(f"Invalid code placement ({code!r}); accepted: 'flash', 'ram'")
     if tables is None:
         tables = code
-    elif tables not in ("flash", "ram"):
-        raise ValueError(f"Invalid tables placement ({tables!r}); accepted: 'flash', 'ram'")
-    if engine not in ("auto", "native", "python"):
-        raise ValueError(f"Invalid engine ({engine!r}); accepted: 'auto', 'native', 'python'")
-    if engine == "native" and flash_native.load_flash_native()[0] is None:
-        raise RuntimeError(
-            f"native memory replay unavailable: {flash_native.load_flash_native()[1]}"
-        )
-    for what, where in (("buffers", buffers), ("stack", stack)):
-        if where is None:
-            continue
-        regions = [region.name for region in board.sram]
-        if board.memory.load_pipelining != "same-block":
-            raise ValueError(
-                f"Invalid {what} placement ({where!r}) for {board.name}: its profile has no memory-block "
-                f"rule ([memory] load_pipelining = \"same-block\"), so where the {what} lies changes no count"
-            )
-        if where not in regions:
-            raise ValueError(f"Invalid {what} placement ({where!r}) for {board.name}; accepted: {', '.join(regions)}")
-    if start not in ("warm", "cold"):
-        raise ValueError(f"Invalid start ({start!r}); accepted: 'warm', 'cold'")
-    if flash_read_bits is not None and flash_read_bits != board.memory.uncached_read_bits:
-        stated = board.memory.uncached_read_bits
-        raise ValueError(
-            f"Invalid flash_read_bits ({flash_read_bits!r}) for {board.name}; accepted: "
-            + (f"{stated} (its [memory] uncached_read_bits)" if stated else
-               "none (its profile states no narrower read: [memory] uncached_read_bits)")
-        )
-    clock = default_clock(board) if clock_mhz is None else clock_mhz
+    _check_options(board, code, tables, start, engine, buffers, stack, flash_read_bits)
+    clock = board.default_clock_mhz if clock_mhz is None else clock_mhz
     ws = wait_states(board, clock)  # ValueError for a bad or too-high clock
     notes: list[str] = []
     read_bytes = (flash_read_bits or board.flash.line_bits) // 8
-    icache = _geometry_for(_choose(board, _I_KINDS), read_bytes, notes)
-    d_choice = _choose(board, _D_KINDS)
-    if d_choice is not None and icache is not None and d_choice.name == icache.name:
-        dcache: CacheGeometry | None = icache
-    else:
-        dcache = _geometry_for(d_choice, read_bytes, notes)
+    icache, dcache = flash_caches(board, read_bytes, notes)
     if not board.accelerators:
         cache_on = False  # nothing to switch on: the name says "no caches", describe() cache False
         notes.append(f"no cache on {board.part} (the profile lists no [[accelerators]])")
@@ -795,3 +423,44 @@ def board_memory(
         stack=stack or "",
         flash_read_bits=flash_read_bits or 0,
     )
+
+
+def _check_options(
+    board: Board,
+    code: str,
+    tables: str,
+    start: str,
+    engine: str,
+    buffers: str | None,
+    stack: str | None,
+    flash_read_bits: int | None,
+) -> None:
+    """Raise ``ValueError`` naming the first option of :func:`board_memory` ``board`` does not accept."""
+    if code not in ("flash", "ram"):
+        raise ValueError(f"Invalid code placement ({code!r}); accepted: 'flash', 'ram'")
+    if tables not in ("flash", "ram"):
+        raise ValueError(f"Invalid tables placement ({tables!r}); accepted: 'flash', 'ram'")
+    if engine not in ("auto", "native", "python"):
+        raise ValueError(f"Invalid engine ({engine!r}); accepted: 'auto', 'native', 'python'")
+    if engine == "native":
+        native_library(engine)  # RuntimeError when the native replay does not build
+    for what, where in (("buffers", buffers), ("stack", stack)):
+        if where is None:
+            continue
+        regions = [region.name for region in board.sram]
+        if board.memory.load_pipelining != "same-block":
+            raise ValueError(
+                f"Invalid {what} placement ({where!r}) for {board.name}: its profile has no memory-block "
+                f"rule ([memory] load_pipelining = \"same-block\"), so where the {what} lies changes no count"
+            )
+        if where not in regions:
+            raise ValueError(f"Invalid {what} placement ({where!r}) for {board.name}; accepted: {', '.join(regions)}")
+    if start not in ("warm", "cold"):
+        raise ValueError(f"Invalid start ({start!r}); accepted: 'warm', 'cold'")
+    if flash_read_bits is not None and flash_read_bits != board.memory.uncached_read_bits:
+        stated = board.memory.uncached_read_bits
+        raise ValueError(
+            f"Invalid flash_read_bits ({flash_read_bits!r}) for {board.name}; accepted: "
+            + (f"{stated} (its [memory] uncached_read_bits)" if stated else
+               "none (its profile states no narrower read: [memory] uncached_read_bits)")
+        )

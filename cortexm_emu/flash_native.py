@@ -3,7 +3,7 @@
 The library is built like the block counter (:func:`cortexm_emu.native.compile_library`: the
 host ``cc`` or ``$CC``, cached under ``$CORTEXM_EMU_CACHE/native`` by source, flags and compiler
 version; ``$CORTEXM_EMU_NO_NATIVE`` disables it). Without it the Python code of
-:mod:`cortexm_emu.flash` and :class:`cortexm_emu.machine.Machine` does the same work (the
+:mod:`cortexm_emu.flash_replay` and :class:`cortexm_emu.machine.Machine` does the same work (the
 reference): identical counts, slower.
 
 Two things run natively:
@@ -40,7 +40,7 @@ _PROBLEMS = {
     UNKNOWN_BLOCK: "a traced block address has no fetch plan",
     BAD_GEOMETRY: "a cache geometry the native replay cannot hold (more than 64 sectors a line?)",
 }
-#: flash_replay.c's count order is cortexm_emu.flash.COUNTS; this many of them
+#: flash_replay.c's count order is cortexm_emu.flash_replay.COUNTS; this many of them
 N_COUNTS = 10
 
 
@@ -215,7 +215,7 @@ def replay(
     edges: tuple[array, array, array],
     reads: FlashReads,
 ) -> list[int]:
-    """Run ``cfr_replay``; returns the counts in :data:`cortexm_emu.flash.COUNTS` order.
+    """Run ``cfr_replay``; returns the counts in :data:`cortexm_emu.flash_replay.COUNTS` order.
     ``edges``: (prev addresses, NO_PREV for the first block; cur addresses; cycles before the
     block's own). Raises ``MemoryError`` / ``RuntimeError`` with the native status."""
     counts = (ctypes.c_int64 * N_COUNTS)()

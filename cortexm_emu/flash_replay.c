@@ -1,4 +1,4 @@
-/* Native board-memory replay for cortexm_emu.flash (rules R1-R7 of flash.py).
+/* Native board-memory replay for cortexm_emu.flash_replay (rules R1-R7 of flash.py).
  *
  * Two parts, both equivalent to Python code that stays the reference and the fallback:
  *
@@ -10,7 +10,7 @@
  *
  * 2. cfr_replay walks the executed block trace once or twice (warm start) with the flash line
  *    buffer, the prefetch buffer and presence-only LRU caches, exactly as
- *    BoardMemory._walk and caches.LruCache do, and returns the same stall cycles and counts.
+ *    flash_replay.walk and caches.LruCache do, and returns the same stall cycles and counts.
  *
  * Built on first use by cortexm_emu.native.compile_library with the host C compiler and loaded
  * by cortexm_emu.flash_native; no Unicorn header is needed (the hook receives an opaque engine
@@ -274,7 +274,7 @@ static int cfr_map_get(const cfr_map *m, uint64_t key, int64_t *value) {
     return 0;
 }
 
-/* counts[] order: cortexm_emu.flash.COUNTS */
+/* counts[] order: cortexm_emu.flash_replay.COUNTS */
 enum {
     K_SEQUENTIAL_STALL = 0,
     K_BRANCH_STALL,

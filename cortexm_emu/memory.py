@@ -139,6 +139,10 @@ ARCHITECTURAL_REGIONS: tuple[tuple[int, int, str], ...] = (
 )
 
 
+#: The end of the Code region (instructions and constants linked at 0x0 or in on-chip flash).
+CODE_REGION_END = ARCHITECTURAL_REGIONS[0][1]
+
+
 def architectural_region(address: int) -> str:
     for start, end, name in ARCHITECTURAL_REGIONS:
         if start <= address < end:

@@ -54,6 +54,7 @@ from unicorn.unicorn_py3.unicorn import uclib
 
 from cortexm_emu import native
 from cortexm_emu.boards import Board
+from cortexm_emu.memory import CODE_REGION_END
 from cortexm_emu.memory_map import SRAM_END, Layout, align_down
 from cortexm_emu.pricing import _CS_TO_UC_REG, Block
 
@@ -66,7 +67,6 @@ RULE = (
     "M3/M4 load/store pipelining only within one memory block (jnk0le cortex_m3m4.md, STM32F407): "
     "a pipelined pair whose accesses are in different blocks costs +1"
 )
-_CODE_REGION_END = 0x2000_0000
 
 
 @dataclass(frozen=True)
@@ -157,7 +157,7 @@ def block_ranges(
     ]
     ranges += [(region.base, region.end, i) for i, region in enumerate(board.sram)]
     ranges += [(start, end, names.index(FLASH)) for start, end in flash]
-    ranges.append((0, _CODE_REGION_END, data))  # code/tables placed in RAM by the configuration
+    ranges.append((0, CODE_REGION_END, data))  # code/tables placed in RAM by the configuration
     if len(ranges) > MAX_RANGES:
         raise ValueError(f"{board.path}: {len(ranges)} memory-block ranges; accepted: at most {MAX_RANGES}")
     return ranges, names

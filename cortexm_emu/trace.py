@@ -24,7 +24,7 @@ What it costs
 Memory-system outcome (boards with flash wait states)
     A board's stalls come from a replay after the call (:meth:`cortexm_emu.flash.BoardMemory.replay`).
     The tracer replays the same call again with the reference (Python) walk
-    (``BoardMemory._walk``) over caches that log every lookup, and keeps the counted pass (the
+    (:func:`cortexm_emu.flash_replay.walk`) over caches that log every lookup, and keeps the counted pass (the
     second of a warm start). Each data read of flash (constant tables, literal pools) then gets
     its outcome: ``hit`` in the data cache (0 stall cycles), ``miss`` (the wait states,
     rule R6 of :mod:`cortexm_emu.flash`) or ``uncached`` (no data cache on the path or caches
@@ -210,7 +210,9 @@ class _LoggingCache(LruCache):
 
 def _memory_outcomes(machine: Machine, trace: CallTrace) -> None:
     """Fill ``trace.flash_reads`` and ``trace.fetches`` from the last call's replay data."""
+    from cortexm_emu.fetch_plan import plan_block
     from cortexm_emu.flash import BoardMemory
+    from cortexm_emu.flash_replay import ReplayInput, cycles_before, walk
 
     memory = machine.memory
     if not isinstance(memory, BoardMemory) or not memory.needs_trace:
@@ -222,8 +224,8 @@ def _memory_outcomes(machine: Machine, trace: CallTrace) -> None:
     log = machine._read_log  # noqa: SLF001
     reads = log.reads() if log is not None else machine._flash_reads  # noqa: SLF001
     blocks, edges = machine.pricing.blocks, machine.pricing.edges
-    plans = {address: memory._plan(blocks[address], flash) for address in set(sequence)}  # noqa: SLF001
-    pre = {key: info.cost - blocks[key[1]].price.cycles for key, info in edges.items()}
+    plans = {address: plan_block(blocks[address], flash, memory.line_bytes) for address in set(sequence)}
+    call = ReplayInput(sequence, plans, cycles_before(blocks, edges), reads)
     icache = _LoggingCache(None, memory.icache) if memory.icache is not None and memory.cache else None
     d_geometry = memory.dcache if memory.cache else None
     if d_geometry is not None and icache is not None and d_geometry is memory.icache:
@@ -234,7 +236,7 @@ def _memory_outcomes(machine: Machine, trace: CallTrace) -> None:
         for cache in (icache, dcache):
             if cache is not None:
                 cache.log = []
-        memory._walk(sequence, plans, pre, reads, icache, dcache)  # noqa: SLF001
+        walk(memory.fetch_unit, call, icache, dcache)
     trace.wait_cycles = memory.wait_cycles
     trace.dcache_line_bytes = d_geometry.line_bytes if d_geometry is not None else None
     trace.fetches = list(icache.log) if icache is not None else []

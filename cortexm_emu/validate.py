@@ -23,14 +23,13 @@ from __future__ import annotations
 
 import re
 import tempfile
-import tomllib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from statistics import fmean
 
-from cortexm_emu.datafile import DataFileError, locate
+from cortexm_emu.datafile import DataFileError, locate, read_toml
 from cortexm_emu.machine import Buffer, Machine
 from cortexm_emu.timing import CORES, model_for
 from cortexm_emu.toolchain import build
@@ -85,12 +84,7 @@ class CoreSummary:
 
 def load_sequences(path: Path = SEQUENCES) -> list[ValidationSequence]:
     """Read and check the sequence file; DataFileError names file:line:field on a problem."""
-    text = path.read_text(encoding="utf-8")
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line = int(m.group(1)) if (m := re.search(r"line (\d+)", str(exc))) else 1
-        raise DataFileError(path, line, "(syntax)", str(exc)) from exc
+    text, doc = read_toml(path, kind="sequence file")
     entries = doc.get("sequence")
     if not isinstance(entries, list) or not entries:
         raise DataFileError(path, 1, "sequence", "expected a non-empty array of [[sequence]] tables")

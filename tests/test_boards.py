@@ -18,7 +18,6 @@ from cortexm_emu.boards import (
     CONFIDENCES,
     CORES,
     Board,
-    BoardDataError,
     board_names,
     find_board,
     load_board,
@@ -26,7 +25,6 @@ from cortexm_emu.boards import (
     wait_states,
 )
 from cortexm_emu.datafile import DataFileError, TomlReader, locate
-from cortexm_emu.errors import EmulatorError
 
 #: Every board in shared/seeds/ plus the STM32F407 reference, with the core of its part.
 EXPECTED_CORES = {
@@ -348,10 +346,10 @@ def test_missing_field_names_file_line_and_field(tmp_path):
     path = _corrupt(
         tmp_path, "stm32f407vg", "size_kib = 1024\nline_bits = 128\n", "size_kib = 1024\n"
     )
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     error = info.value
-    assert isinstance(error, EmulatorError) and isinstance(error, ValueError)
+    assert type(error) is DataFileError and isinstance(error, ValueError)
     assert error.path == str(path)
     assert error.field == "flash.line_bits"
     assert error.line == line_of(path, "[flash]")
@@ -360,7 +358,7 @@ def test_missing_field_names_file_line_and_field(tmp_path):
 
 def test_wrong_type_points_at_the_value_line(tmp_path):
     path = _corrupt(tmp_path, "stm32l4a6zg", "size_kib = 1024", 'size_kib = "1 MB"')
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.field == "flash.size_kib"
     assert info.value.line == line_of(path, 'size_kib = "1 MB"')
@@ -370,7 +368,7 @@ def test_wrong_type_points_at_the_value_line(tmp_path):
 
 def test_bad_core_lists_accepted_values(tmp_path):
     path = _corrupt(tmp_path, "stm32g071rb", 'core = "m0plus"', 'core = "m0+"')
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.field == "core"
     assert info.value.line == line_of(path, 'core = "m0+"')
@@ -384,7 +382,7 @@ def test_bad_latency_row_points_at_that_row(tmp_path):
         "{ max_mhz = 80, wait_states = 3 }",
         '{ max_mhz = "80", wait_states = 3 }',
     )
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.field == "flash.wait_states[3].max_mhz"
     assert info.value.line == line_of(path, 'max_mhz = "80"')
@@ -397,7 +395,7 @@ def test_latency_table_must_not_go_down(tmp_path):
         "{ max_mhz = 150, wait_states = 4 }",
         "{ max_mhz = 150, wait_states = 1 }",
     )
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.field == "flash.wait_states[4].wait_states"
     assert info.value.line == line_of(path, "{ max_mhz = 150, wait_states = 1 }")
@@ -405,14 +403,14 @@ def test_latency_table_must_not_go_down(tmp_path):
 
 def test_latency_table_must_reach_the_part_maximum(tmp_path):
     path = _corrupt(tmp_path, "stm32u585ai", "    { max_mhz = 160, wait_states = 4 },\n", "")
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert "below the part maximum" in info.value.problem
 
 
 def test_overlapping_sram_regions_are_reported(tmp_path):
     path = _corrupt(tmp_path, "stm32f407vg", "base = 0x2001_C000", "base = 0x2001_0000")
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.field == "sram[2].base"
     assert "overlaps SRAM1" in info.value.problem
@@ -420,7 +418,7 @@ def test_overlapping_sram_regions_are_reported(tmp_path):
 
 def test_cache_size_must_match_its_geometry(tmp_path):
     path = _corrupt(tmp_path, "stm32f407vg", "size_bytes = 1024", "size_bytes = 2048")
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.field == "accelerators[0].size_bytes"
     assert info.value.line == line_of(path, "size_bytes = 2048")
@@ -430,21 +428,21 @@ def test_name_must_match_the_file(tmp_path):
     text = (BOARD_DIR / "stm32f407vg.toml").read_text(encoding="utf-8")
     path = tmp_path / "stm32f407zg.toml"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.field == "name" and info.value.line == line_of(path, 'name = "stm32f407vg"')
 
 
 def test_invalid_toml_names_the_line(tmp_path):
     path = _corrupt(tmp_path, "stm32f756zg", 'part = "STM32F756ZG"', 'part = "STM32F756ZG')
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.line == line_of(path, 'part = "STM32F756ZG')
     assert "not valid TOML" in info.value.problem
 
 
 def test_unreadable_file_is_a_board_data_error(tmp_path):
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(tmp_path / "stm32nothing.toml")
     assert "cannot read" in info.value.problem
 
@@ -468,7 +466,7 @@ def test_unreadable_file_is_a_board_data_error(tmp_path):
 )
 def test_misspelt_or_foreign_key_is_reported_at_its_line(tmp_path, name, old, new, field, fragment):
     path = _corrupt(tmp_path, name, old, new)
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.field == field and "unknown field" in info.value.problem
     assert info.value.line == line_of(path, fragment)
@@ -476,14 +474,17 @@ def test_misspelt_or_foreign_key_is_reported_at_its_line(tmp_path, name, old, ne
 
 def test_default_clock_above_the_maximum_is_reported(tmp_path):
     path = _corrupt(tmp_path, "stm32h563zi", "[default_clock]\nmhz = 150", "[default_clock]\nmhz = 300")
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.field == "default_clock.mhz" and info.value.line == line_of(path, "mhz = 300")
     assert "300 MHz is above the part maximum 250 MHz" in info.value.problem
 
 
-def test_board_data_error_is_the_one_data_file_error():
-    assert issubclass(BoardDataError, DataFileError) and issubclass(BoardDataError, EmulatorError)
+def test_a_bad_board_file_raises_the_one_data_file_error(tmp_path):
+    path = _corrupt(tmp_path, "stm32h563zi", "[default_clock]\nmhz = 150", "[default_clock]\nmhz = 300")
+    with pytest.raises(DataFileError) as info:
+        load_board_file(path)
+    assert type(info.value) is DataFileError
 
 
 # --------------------------------------------------------------------------- the line locator
@@ -538,7 +539,7 @@ def test_locate_finds_the_line_of_a_field(field, line):
 def test_reader_errors_name_file_line_field_and_text(tmp_path):
     path = tmp_path / "x.toml"
     path.write_text(LOCATOR_TEXT, encoding="utf-8")
-    reader = TomlReader.load(path, DataFileError)
+    reader = TomlReader.load(path)
     with pytest.raises(DataFileError) as info:
         reader.integer(("items", 1, "other"), minimum=7)
     assert str(info.value) == f"{path}:20: field 'items[1].other': must be >= 7, got 6: 'other = 6'"
@@ -642,10 +643,9 @@ def test_for_board_turns_the_fpu_on_where_the_part_has_one():
 )
 def test_bad_fpu_table_names_file_line_and_field(tmp_path, old, new, field, problem):
     from cortexm_emu.boards.schema import parse_board
-    from cortexm_emu.errors import BoardDataError
 
     source = Path(__file__).resolve().parents[1] / "cortexm_emu" / "boards" / "stm32f407vg.toml"
     path = tmp_path / "stm32f407vg.toml"
     path.write_text(source.read_text().replace(old, new, 1))
-    with pytest.raises(BoardDataError, match=rf"stm32f407vg\.toml:\d+.*{re.escape(field)}.*{problem}"):
+    with pytest.raises(DataFileError, match=rf"stm32f407vg\.toml:\d+.*{re.escape(field)}.*{problem}"):
         parse_board(path)

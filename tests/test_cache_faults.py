@@ -28,6 +28,7 @@ from cortexm_emu import ElfError, Machine, toolchain
 from cortexm_emu.machine import Buffer
 from cortexm_emu.price_cache import PriceCacheWarning
 from cortexm_emu.toolchain import BuildCacheWarning, ToolchainError, build
+from refbench.kernels.catalog import forget_builds
 from refbench.measure import Job, Measurer, ResultCache, ResultCacheWarning
 
 SOURCE = "unsigned mix(unsigned a, unsigned b) { return (a ^ (b << 3)) * 2654435761u; }\n" \
@@ -306,7 +307,7 @@ def test_refbench_cycles_with_a_full_build_cache_disk_warns_and_measures(tmp_pat
 
     monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / "full"))
     monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path / "rb"))
-    monkeypatch.setattr("refbench.kernels.catalog._BUILDS", {})  # builds of earlier tests in this process
+    forget_builds()  # builds of earlier tests in this process come from another build cache
     _compiler_cannot_write_under(monkeypatch, tmp_path / "full")
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")

@@ -1,5 +1,5 @@
 """The native board-memory replay (cortexm_emu/flash_replay.c, loaded by cortexm_emu.flash_native)
-counts exactly what the Python reference counts (BoardMemory._walk with caches.LruCache, and the
+counts exactly what the Python reference counts (cortexm_emu.flash_replay.walk with caches.LruCache, and the
 Python flash-read hook of the machine), on real traces of real kernels.
 
 Each kernel runs once per board; its block trace, blocks, edges, flash reads and flash ranges
@@ -27,7 +27,8 @@ from hypothesis import strategies as st
 
 from cortexm_emu import Machine, flash_native, native
 from cortexm_emu.boards import load_board
-from cortexm_emu.flash import COUNTS, BoardMemory, board_memory
+from cortexm_emu.flash import BoardMemory, board_memory
+from cortexm_emu.flash_replay import COUNTS
 from cortexm_emu.memory import FlashReads, MemoryReplay
 from cortexm_emu.toolchain import build
 from refbench.kernels.catalog import family

@@ -140,3 +140,12 @@ def test_a_mode_source_without_its_cipher_header_does_not_build() -> None:
     variant = catalog.family("tdea").variant(next(iter(catalog.family("tdea").variants)))
     with pytest.raises(ToolchainError, match=r"CIPHER_HEADER must name the block cipher's header"):
         catalog.build_variant(replace(variant, defines=()), "m4")
+
+
+def test_a_build_is_remembered_until_the_builds_are_forgotten() -> None:
+    variant = catalog.family("sha256").variant("rolled")
+    first = catalog.build_variant(variant, "m0plus")
+    assert catalog.build_variant(variant, "m0plus") is first  # the process's own build, not asked again
+    catalog.forget_builds()
+    again = catalog.build_variant(variant, "m0plus")
+    assert again is not first and again.elf == first.elf  # asked the build cache, which has it

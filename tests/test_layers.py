@@ -28,8 +28,6 @@ MAX_LINES = 600
 
 #: Files allowed over MAX_LINES, each with its reason (path relative to the repository root).
 LONG_FILES: dict[str, str] = {
-    "refbench/sanity/pubkey_cost.py": "the cost of every public-key method a library uses (windows, combs, ladders, "
-    "exponentiations with and without CRT, table-less small builds), one function each beside its count",
     "refbench/published/transcribe.py": "one page-format parser per published source, each read beside "
     "its page; splitting scatters the five small parsers over five files",
     "refbench/ref/modes.py": "the teaching reference of every block mode (ECB, CBC, CTR, GCM, GMAC, CCM, "
@@ -38,8 +36,6 @@ LONG_FILES: dict[str, str] = {
     "record type and the code that writes and reads it",
     "cortexm_emu/machine.py": "the Machine: its Unicorn hooks, the run loop in slices and the call that reads "
     "their state back share one object; the parts that stand alone are already their own modules",
-    "cortexm_emu/flash.py": "the board memory system: flash wait states, prefetch, ART and L1 caches "
-    "replayed in one pass; the replay state is shared by all of them",
 }
 
 #: What the reference layer may import of refbench besides itself.

@@ -16,7 +16,8 @@ import pytest
 from datafiles import corrupt_copy
 
 from cortexm_emu import Buffer, Machine, Pointer, UnalignedAccess
-from cortexm_emu.boards import BOARD_DIR, BoardDataError, load_board, load_board_file
+from cortexm_emu.boards import BOARD_DIR, load_board, load_board_file
+from cortexm_emu.datafile import DataFileError
 from cortexm_emu.flash import board_memory
 from cortexm_emu.memory_blocks import FLASH, OTHER, BlockSwitches, block_ranges
 from cortexm_emu.toolchain import build
@@ -223,7 +224,7 @@ def test_uncached_path_field(board, path, rule):
 )
 def test_bad_memory_table_names_the_field(tmp_path, name, old, new, field, message):
     path = corrupt_copy(BOARD_DIR / f"{name}.toml", tmp_path, old, new)
-    with pytest.raises(BoardDataError) as info:
+    with pytest.raises(DataFileError) as info:
         load_board_file(path)
     assert info.value.field == field
     assert message in str(info.value) and str(path) in str(info.value)

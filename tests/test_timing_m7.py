@@ -21,9 +21,10 @@ from elftools.elf.elffile import ELFFile
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cortexm_emu.datafile import DataFileError
 from cortexm_emu.errors import IllegalInstruction
 from cortexm_emu.machine import Buffer, Machine
-from cortexm_emu.timing import TimingDataError, divide_cycles, model_for
+from cortexm_emu.timing import divide_cycles, model_for
 from cortexm_emu.timing.data import parse_core_data
 from cortexm_emu.timing.pipeline import PIPELINE_KEYS, ScheduledPrice, parse_pipeline
 from cortexm_emu.toolchain import build
@@ -295,25 +296,25 @@ def _broken_m7(tmp_path: Path, old: str, new: str) -> Path:
 
 def test_m7_bad_issue_rule_names_file_line_and_field(tmp_path):
     path = _broken_m7(tmp_path, 'issue = "slot0"', 'issue = "both"')
-    with pytest.raises(TimingDataError, match=r"m7\.toml:\d+: field 'class\[extend\]\.issue': 'both' is not one of"):
+    with pytest.raises(DataFileError, match=r"m7\.toml:\d+: field 'class\[extend\]\.issue': 'both' is not one of"):
         parse_pipeline(parse_core_data(path))
 
 
 def test_m7_unknown_unit_is_rejected(tmp_path):
     path = _broken_m7(tmp_path, 'units = ["mac"]', 'units = ["fpu"]')
-    with pytest.raises(TimingDataError, match=r"field 'class\[mul\]\.units': unknown unit 'fpu'"):
+    with pytest.raises(DataFileError, match=r"field 'class\[mul\]\.units': unknown unit 'fpu'"):
         parse_pipeline(parse_core_data(path))
 
 
 def test_m7_missing_pipeline_source_is_rejected(tmp_path):
     path = _broken_m7(tmp_path, "mispredict_early_flags_source =", "mispredict_early_flags_note =")
-    with pytest.raises(TimingDataError, match=r"field 'pipeline\.mispredict_early_flags_source': missing"):
+    with pytest.raises(DataFileError, match=r"field 'pipeline\.mispredict_early_flags_source': missing"):
         parse_pipeline(parse_core_data(path))
 
 
 def test_m7_bank_conflicts_is_a_boolean(tmp_path):
     path = _broken_m7(tmp_path, "load_bank_conflicts = true", "load_bank_conflicts = 1")
-    with pytest.raises(TimingDataError, match=r"field 'pipeline\.load_bank_conflicts': expected bool, got 1"):
+    with pytest.raises(DataFileError, match=r"field 'pipeline\.load_bank_conflicts': expected bool, got 1"):
         parse_pipeline(parse_core_data(path))
 
 
@@ -342,7 +343,7 @@ def test_m7_source_of_rejects_unknown_rules():
 )
 def test_m7_bad_forwarding_fields_name_file_line_and_field(tmp_path, old, new, field):
     path = _broken_m7(tmp_path, old, new)
-    with pytest.raises(TimingDataError, match=rf"m7\.toml:\d+: field '{re.escape(field)}'"):
+    with pytest.raises(DataFileError, match=rf"m7\.toml:\d+: field '{re.escape(field)}'"):
         parse_pipeline(parse_core_data(path))
 
 

@@ -7,7 +7,7 @@ import pytest
 
 from cortexm_emu.boards import load_board, wait_states
 from cortexm_emu.boards.schema import parse_board
-from cortexm_emu.errors import BoardDataError
+from cortexm_emu.datafile import DataFileError
 from cortexm_emu.xip import XipFlash
 
 
@@ -56,12 +56,12 @@ def test_an_xip_profile_gets_its_latency_from_the_refill(tmp_path):
     text = board.path.read_text(encoding="utf-8")
     bad = tmp_path / "rp2040.toml"
     bad.write_text(text.replace("line_bits = 64\nclock", "line_bits = 128\nclock"), encoding="utf-8")
-    with pytest.raises(BoardDataError, match=r"flash\.line_bits.*must equal \[xip\] line_bytes x 8 \(64\)"):
+    with pytest.raises(DataFileError, match=r"flash\.line_bits.*must equal \[xip\] line_bytes x 8 \(64\)"):
         parse_board(bad)
     bad.write_text(text.replace('voltage_range = "not', 'wait_states = [{ max_mhz = 133, wait_states = 1 }]\n'
                                                          'voltage_range = "not'), encoding="utf-8")
-    with pytest.raises(BoardDataError, match=r"flash\.wait_states.*not with \[xip\]"):
+    with pytest.raises(DataFileError, match=r"flash\.wait_states.*not with \[xip\]"):
         parse_board(bad)
     bad.write_text(text.replace('protocol = "1-4-4"', 'protocol = "quad"'), encoding="utf-8")
-    with pytest.raises(BoardDataError, match=r"xip.*Invalid protocol \('quad'\)"):
+    with pytest.raises(DataFileError, match=r"xip.*Invalid protocol \('quad'\)"):
         parse_board(bad)

@@ -12,8 +12,8 @@ carries a ``source`` (document number, revision where known, section/table) and 
   value is the best available and the source string says what it rests on.
 
 Modules: :mod:`~cortexm_emu.boards.model` (the records), :mod:`~cortexm_emu.boards.schema`
-(loading one file: schema check, :class:`BoardDataError` naming file, line and field, unknown
-keys included), :mod:`~cortexm_emu.boards.catalogue` (the shipped files, ``load_board``,
+(loading one file: schema check, :class:`cortexm_emu.datafile.DataFileError` naming file, line and
+field, unknown keys included), :mod:`~cortexm_emu.boards.catalogue` (the shipped files, ``load_board``,
 ``find_board``) and :mod:`~cortexm_emu.boards.latency` (``wait_states(board, clock)``; a clock
 above the part maximum is a ``ValueError``).
 """
@@ -42,7 +42,6 @@ from cortexm_emu.boards.model import (
     Prefetch,
     SramRegion,
 )
-from cortexm_emu.errors import BoardDataError
 
 __all__ = [
     "BOARD_DIR",
@@ -51,7 +50,6 @@ __all__ = [
     "CORES",
     "FLASH_CLOCKS",
     "Board",
-    "BoardDataError",
     "Cache",
     "Citation",
     "Flash",

@@ -29,7 +29,6 @@ from cortexm_emu.boards.model import (
     SramRegion,
 )
 from cortexm_emu.datafile import Field, TomlReader
-from cortexm_emu.errors import BoardDataError
 from cortexm_emu.xip import XipFlash
 
 __all__ = ["parse_board", "read_citation"]
@@ -64,7 +63,7 @@ def read_citation(r: TomlReader, field: Field) -> Citation:
 
 def parse_board(path: Path) -> Board:
     """Load and schema-check the board file at ``path``."""
-    r = TomlReader.load(path, BoardDataError, "board file")
+    r = TomlReader.load(path, kind="board file")
     r.check_keys((), KEYS[""])
     for table in ("max_clock", "flash", "prefetch", "fpu"):
         r.check_keys((table,), KEYS[table])

@@ -21,7 +21,6 @@ The numbers live in ``data/<core>.toml``, one citation per entry; every approxim
 listed in ``APPROXIMATIONS.md`` next to this file.
 """
 
-from .data import TimingDataError
 from .model import CORES, BlockPrice, InsnInfo, TimingModel, divide_cycles
 from .registry import model_for
 
@@ -29,7 +28,6 @@ __all__ = [
     "CORES",
     "BlockPrice",
     "InsnInfo",
-    "TimingDataError",
     "TimingModel",
     "divide_cycles",
     "model_for",

@@ -2,18 +2,17 @@
 
 Each file is the single place where a core's cycle numbers live; every number carries a
 ``source`` (document id, table or section) next to it. A malformed file raises
-:class:`TimingDataError` naming the file, the line, the field and the problem.
+:class:`cortexm_emu.datafile.DataFileError` naming the file, the line, the field and the problem.
 """
 
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any, TypeVar
 
-from cortexm_emu.datafile import DataFileError, line_matching
+from cortexm_emu.datafile import DataFileError, line_matching, read_toml
 
 _T = TypeVar("_T")
 
@@ -66,10 +65,6 @@ OPTIONAL_RULES: dict[str, type] = {
     "unaligned_wide_group_extra": int,
     "literal_load_extra": int,
 }
-
-
-class TimingDataError(DataFileError):
-    """A timing data file is malformed (the project's data-file error: file:line, field, problem)."""
 
 
 def pickled_by_fields(cls: type[_T]) -> type[_T]:
@@ -139,10 +134,10 @@ class _Checker:
         self.path = path
         self.text = text
 
-    def fail(self, field: str, problem: str, anchor: str | None = None) -> TimingDataError:
+    def fail(self, field: str, problem: str, anchor: str | None = None) -> DataFileError:
         pattern = anchor or rf"^\s*{re.escape(field.split('.')[-1])}\s*="
         line = line_matching(self.text.splitlines(), pattern) or 1  # absent: the file as a whole
-        return TimingDataError(self.path, line, field, problem)
+        return DataFileError(self.path, line, field, problem)
 
     def get(self, table: dict[str, Any], key: str, kind: type, where: str, anchor: str | None = None) -> Any:
         field = f"{where}.{key}" if where else key
@@ -159,13 +154,8 @@ class _Checker:
 
 
 def parse_core_data(path: Path) -> CoreData:
-    """Read and check one timing file; raise :class:`TimingDataError` on any problem."""
-    text = path.read_text(encoding="utf-8")
-    try:
-        doc = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        line = int(m.group(1)) if (m := re.search(r"line (\d+)", str(exc))) else 1
-        raise TimingDataError(path, line, "(syntax)", str(exc)) from exc
+    """Read and check one timing file; raise :class:`~cortexm_emu.datafile.DataFileError` on any problem."""
+    text, doc = read_toml(path, kind="timing file")
     chk = _Checker(path, text)
     core = chk.get(doc, "core", dict, "")
     rules = chk.get(doc, "rules", dict, "")

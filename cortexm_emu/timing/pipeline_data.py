@@ -1,5 +1,5 @@
 """The scheduler's data of a Cortex-M7/M33 timing file: the ``[pipeline]`` table and the per-class
-scheduler fields, checked; a malformed file raises TimingDataError naming file, line and field.
+scheduler fields, checked; a malformed file raises DataFileError naming file, line and field.
 
 Class fields (besides the common ones of ``data.py``), each optional unless stated:
 
@@ -96,7 +96,7 @@ class PipelineData:
 
 
 def parse_pipeline(data: CoreData) -> PipelineData:
-    """Check the scheduler fields of a core file; TimingDataError names file, line and field."""
+    """Check the scheduler fields of a core file; DataFileError names file, line and field."""
     doc = tomllib.loads(data.text)
     chk = _Checker(data.path, data.text)
     table = chk.get(doc, "pipeline", dict, "", anchor=r"^\[pipeline\]")

@@ -180,7 +180,7 @@ class HeldOutSummary:
 
 def load_held_out(path: Path = HELD_OUT) -> HeldOutSet:
     """Read and check the held-out file; DataFileError names file:line and field."""
-    reader = TomlReader.load(path, DataFileError, "held-out file")
+    reader = TomlReader.load(path, kind="held-out file")
     packages: dict[str, Package] = {}
     for i in range(_count(reader, "package")):
         reader.check_keys(("package", i), ("name", "version", "registry", "integrity", "root", "note"))

@@ -9,12 +9,11 @@ calls it for them (``[[follower]]``: wolfSSL's GMAC is its AES-GCM).
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cortexm_emu.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError, read_toml
 
 OPTIONS_PATH = Path(__file__).resolve().parent / "build_options.toml"
 #: the text a figure's ``config`` carries the stated kernel options in
@@ -49,7 +48,7 @@ class Follower:
 def load_build_options(path: Path = OPTIONS_PATH) -> tuple[dict[str, BuildOption], tuple[Follower, ...]]:
     """The options by name and the peripherals' followers; :class:`DataFileError` naming the
     entry and field for a malformed file."""
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    _, data = read_toml(path, kind="build options file")
     options: dict[str, BuildOption] = {}
     for k, entry in enumerate(data.get("option", [])):
         where = f"option[{k}]"

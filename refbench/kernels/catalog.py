@@ -163,7 +163,7 @@ class Family:
 def load_family(manifest: Path) -> Family:
     """Read and check one ``kernel.toml``; errors name file, line and field (the line of the field
     itself: :func:`cortexm_emu.datafile.locate`)."""
-    reader = TomlReader.load(manifest, DataFileError, "kernel manifest")
+    reader = TomlReader.load(manifest, kind="kernel manifest")
     data, folder = reader.data, manifest.parent
 
     def fail(field: Field, problem: str, text: Any = "") -> DataFileError:
@@ -256,6 +256,7 @@ def build_variant(variant: Variant, core: str, *, opt: str = "Os", compiler: str
     """Compile one variant for one core; only its operations' functions are kept.
 
     A core outside the variant's manifest ``cores`` is a ValueError (e.g. UMAAL on a Cortex-M3).
+    The process remembers each build (see :func:`forget_builds`).
     """
     variant.check_core(core)
     key = (variant.family, variant.name, variant.defines, core, opt, compiler, linker_script, _source_state(variant))
@@ -268,6 +269,13 @@ def build_variant(variant: Variant, core: str, *, opt: str = "Os", compiler: str
 #: for the same variant once per memory configuration, and each ask would otherwise check the build
 #: cache and hash the sources again.
 _BUILDS: dict[tuple[Any, ...], Build] = {}
+
+
+def forget_builds() -> None:
+    """Forget the builds this process remembers: the next :func:`build_variant` of each variant
+    asks the build cache (``$CORTEXM_EMU_CACHE``) again, e.g. after that cache was moved or
+    cleaned, so its warnings and its writes happen as in a new process."""
+    _BUILDS.clear()
 
 
 def source_digest(variant: Variant) -> str:

@@ -13,7 +13,7 @@ from typing import Any
 from cortexm_emu.boards import Board, Citation, board_names, load_board
 from cortexm_emu.boards.model import CONFIDENCES
 from cortexm_emu.boards.schema import read_citation
-from cortexm_emu.datafile import DataFileError, Field, TomlReader
+from cortexm_emu.datafile import Field, TomlReader
 from refbench.parts.model import (
     AES_KEY_BITS,
     CRYPTO_BLOCKS,
@@ -47,7 +47,7 @@ KEYS: dict[str, tuple[str, ...]] = {
 
 def parse_part(path: Path) -> PartProfile:
     """Load and schema-check the part file at ``path``."""
-    r = TomlReader.load(path, DataFileError, "part file")
+    r = TomlReader.load(path, kind="part file")
     r.check_keys((), KEYS[""])
     name = r.string(("board",))
     if name != path.stem:

@@ -10,12 +10,11 @@ no rule covers raises ``ValueError`` naming library, version and unit: nothing i
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from cortexm_emu.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError, read_toml
 
 UNITS_PATH = Path(__file__).resolve().parent / "library_units.toml"
 ANY_LIBRARY = "*"
@@ -48,7 +47,7 @@ def release(version: str | None) -> tuple[int, ...] | None:
 
 
 def load_unit_rules(path: Path = UNITS_PATH) -> tuple[LibraryUnitRule, ...]:
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    _, data = read_toml(path, kind="library units file")
     rules = []
     for k, entry in enumerate(data.get("unit", [])):
         for key in ("library", "bytes", "reason"):

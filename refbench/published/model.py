@@ -10,14 +10,13 @@ from __future__ import annotations
 import json
 import math
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from cortexm_emu.boards import find_board
-from cortexm_emu.datafile import DataFileError
+from cortexm_emu.datafile import DataFileError, read_toml
 from refbench.parts import PartProfile, load_part_profile
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -319,7 +318,7 @@ class Source:
 
 def load_sources(path: Path | str = SOURCES_PATH) -> dict[str, Source]:
     path = Path(path)
-    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    _, data = read_toml(path, kind="sources file")
     units: list[UnitRule] = []
     for k, entry in enumerate(data.get("unit", [])):
         for key in ("source", "bytes", "status", "reason"):

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cortexm_emu.datafile import DataFileError, TomlReader
+from cortexm_emu.datafile import TomlReader
 from refbench.published.model import Figure
 from refbench.published.transcribe import SEEDS_DIR, SOURCE_FILES
 
@@ -69,7 +69,7 @@ def _ranges(text: str, quote: str, scope: str) -> list[tuple[int, int]]:
 
 def load_notes(path: Path = NOTES_PATH, seeds: Path = SEEDS_DIR) -> tuple[Note, ...]:
     """Every note of ``path`` with its computed ranges; a bad file raises DataFileError."""
-    reader = TomlReader.load(path, DataFileError, "notes file")
+    reader = TomlReader.load(path, kind="notes file")
     reader.check_keys((), ("schema", "note"))
     if reader.string(("schema",)) != SCHEMA:
         raise reader.fail(("schema",), f"unknown schema; accepted: {SCHEMA}")

@@ -23,12 +23,12 @@ leaves the fast side untested.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
+from cortexm_emu.datafile import read_toml
 from refbench.published.model import Figure
 from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library_of
 
@@ -150,10 +150,7 @@ def _str(path: Path, where: str, table: dict[str, Any], name: str) -> str:
 
 def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
     """``builds.toml``; a missing or mistyped field raises ValueError naming the file, table and field."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML: {exc}") from exc
+    _, data = read_toml(path, kind="builds file")
     memory: dict[str, tuple[str, str]] = {}
     for board, spec in data.pop("memory", {}).items():
         memory[board] = (_str(path, f"memory.{board}", spec, "kind"), _str(path, f"memory.{board}", spec, "source"))

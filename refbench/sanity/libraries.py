@@ -13,12 +13,12 @@ keeps every variant, unlabelled.
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from cortexm_emu.datafile import read_toml
 from refbench.inputs.build import stated_kernel_options
 from refbench.published.model import Figure
 
@@ -77,10 +77,7 @@ def _require(path: Path, where: str, table: dict[str, Any], field: str, kind: ty
 def load_libraries(path: Path = LIBRARIES_PATH) -> dict[str, Library]:
     """The libraries of ``path`` by table key; a missing or mistyped field raises ValueError naming
     the file, table and field."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML: {exc}") from exc
+    _, data = read_toml(path, kind="libraries file")
     out: dict[str, Library] = {}
     for key, table in data.items():
         if not isinstance(table, dict):

@@ -17,13 +17,13 @@ work by measured cycles. The composition is checked against full emulation of wh
 from __future__ import annotations
 
 import re
-import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from cortexm_emu.datafile import read_toml
 from refbench.published.model import Figure
 from refbench.ref import curves, ecdh, ecdsa, eddsa, edwards, montgomery, opcount, sm2, weierstrass
 
@@ -91,10 +91,7 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
 def load_costs(path: Path = COSTS_PATH) -> dict[str, Any]:
     """The tables of ``pubkey_costs.toml``; a missing table or a field of the wrong type raises
     ValueError naming the file, table and field."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML: {exc}") from exc
+    _, data = read_toml(path, kind="public-key cost file")
     return _check(path, data)
 
 

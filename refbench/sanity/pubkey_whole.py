@@ -36,11 +36,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from cortexm_emu.datafile import read_toml
 from refbench.derived import DERIVED, key_of
 from refbench.kernels.catalog import family
 from refbench.kernels.references import prepare
@@ -140,10 +140,7 @@ def measure_all(cores: tuple[str, ...] = CORES, operations: tuple[str, ...] = OP
 def recorded(path: Path = RECORD_PATH) -> tuple[Check, ...]:
     """The recorded checks of ``pubkey_composition.toml``; a malformed entry raises ValueError
     naming the file, entry and field."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError) as exc:
-        raise ValueError(f"{path}: cannot read the recorded composition checks: {exc}") from exc
+    _, data = read_toml(path, kind="composition record")
     out = []
     for i, entry in enumerate(data.get("checks", [])):
         for key, kind in (("operation", str), ("variant", str), ("core", str), ("full", int), ("composed", int)):
@@ -187,7 +184,7 @@ def key_of_checks(checks: tuple[Check, ...] | list[Check]) -> dict[str, dict[str
 
 def stored_key(path: Path = RECORD_PATH) -> dict | None:
     """The ``[key]`` the record was written with (:mod:`refbench.derived`), or None."""
-    return tomllib.loads(path.read_text(encoding="utf-8")).get("key")
+    return read_toml(path, kind="composition record")[1].get("key")
 
 
 def render(checks: list[Check]) -> str:

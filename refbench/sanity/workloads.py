@@ -14,11 +14,11 @@ operations and the calls whose cycles add up to the figure's work.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from cortexm_emu.datafile import read_toml
 from refbench.kernels.catalog import families
 from refbench.measure import Job
 from refbench.published.model import Figure
@@ -60,10 +60,7 @@ SCHEMA: dict[str, dict[str, type]] = {
 def load_workloads(path: Path = WORKLOADS_PATH) -> Workloads:
     """The workload tables of ``path``; a missing table or field, or one of the wrong type, raises
     ValueError naming the file, table and field."""
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ValueError(f"{path}: not valid TOML: {exc}") from exc
+    _, data = read_toml(path, kind="workloads file")
     for table, fields in SCHEMA.items():
         if not isinstance(data.get(table), dict):
             raise ValueError(f"{path}: [{table}]: missing table")
