@@ -519,3 +519,31 @@ def test_kernel_matrix(
         for label, inputs, _ in official_vectors(operation):
             run = h.run(inputs, operation)
             assert run.verified, f"{label}: {run.mismatch}"
+
+
+# --------------------------------------------------------------------------- Thumb-2 assembly
+
+#: The cores sha256/thumb2_asm is built for (ARMv7-M and ARMv8-M Mainline: Thumb-2, REV, LDRD).
+THUMB2_CORES = ("m3", "m4", "m7", "m33")
+
+
+@pytest.mark.parametrize("core", THUMB2_CORES)
+@pytest.mark.parametrize("operation", ["sha-256", "sha-224"])
+def test_sha256_thumb2_asm_equals_vectors_and_reference(core: str, operation: str, subtests) -> None:
+    """The hand-written Thumb-2 compression: the official vectors, then messages of 0..200 bytes
+    (every padding case of one to four blocks) against the reference."""
+    h = harness("sha256", "thumb2_asm", core)
+    for label, inputs, _ in official_vectors(operation):
+        with subtests.test(msg=label):
+            assert h.run(inputs, operation).verified
+    rng = random.Random(operation)
+    for length in (0, 1, 55, 56, 63, 64, 65, 119, 120, 128, 200):
+        run = h.run({"msg": bytes(rng.randrange(256) for _ in range(length))}, operation)
+        assert run.verified, f"{length} bytes on {core}: {run.mismatch}"
+
+
+def test_sha256_thumb2_asm_is_refused_on_thumb1_cores() -> None:
+    variant = catalog.family("sha256").variant("thumb2_asm")
+    assert not variant.supports("m0plus") and all(variant.supports(core) for core in THUMB2_CORES)
+    with pytest.raises(ValueError, match="thumb2_asm"):
+        variant.check_core("m0plus")
