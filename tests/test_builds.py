@@ -35,6 +35,9 @@ def test_every_variant_and_option_named_exists():
         for kernels in entry.asm.values():
             for kernel in kernels:
                 family(kernel)
+        for kernel, (variant, source) in entry.asm_kernels.items():
+            assert variant in family(kernel).variants and source, f"{entry.key}.asm_kernels.{kernel}: {variant}"
+            assert any(kernel in kernels for kernels in entry.asm.values()), f"{entry.key}.asm_kernels.{kernel}"
     for board, (kind, source) in data.memory.items():
         assert board in board_names() and kind in KINDS and source, board
 
@@ -164,3 +167,35 @@ def test_generic_bignum_code_leaves_the_slow_side_open_and_a_closed_library_both
     assert not asm.open_slow and not asm.open_fast
     closed = pubkey_path(build_of(f), RECIPES, ("c32",), "a closed library")
     assert closed.open_fast == "a closed library" and "a closed library" in closed.open_slow
+
+
+def test_an_assembly_kernel_is_the_path_only_where_the_page_claims_that_assembly():
+    from refbench.sanity.builds import assembly_kernel_variants, runs_variant
+
+    l4 = FIGURES["000-0301"]
+    claimed = build_of(dataclasses.replace(l4, asm="WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA)"))
+    for (kernel, variant) in assembly_kernel_variants():
+        path = claimed.path(kernel)
+        assert (path.variant, path.how, path.faithful) == (variant, "assembly kernel", True)
+        assert runs_variant(claimed, kernel, variant)
+        assert not runs_variant(build_of(l4), kernel, variant)  # no claim: the C path, never the assembly
+        assert runs_variant(build_of(l4), kernel, build_of(l4).path(kernel).variant)
+    assert claimed.path("aes").how == "assembly"  # the claim covers it, no kernel of its assembly
+
+
+def test_the_plan_runs_an_assembly_kernel_only_for_its_claim_and_its_cores():
+    from refbench.published.model import load_parts
+    from refbench.sanity.plan import plan_figure
+
+    parts = load_parts()
+    h7 = next(f for f in FIGURES.values() if f.board == "NUCLEO-H753ZI" and f.algorithm == "SHA-256"
+               and f.implementation == "software")
+    claimed = dataclasses.replace(h7, id="syn-asm", asm="WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA)")
+    plain = dataclasses.replace(h7, id="syn-c", asm="")
+    variants = {name: {v for _, v, _ in plan_figure(f, parts).operations} for name, f in
+                (("claimed", claimed), ("plain", plain))}
+    assert "thumb2_asm" in variants["claimed"] and "thumb2_asm" not in variants["plain"]
+    g0 = next(f for f in FIGURES.values() if f.part == "STM32G071RB" and f.algorithm == "SHA-256"
+              and f.implementation == "software")
+    m0 = plan_figure(dataclasses.replace(g0, id="syn-m0", asm="WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA)"), parts)
+    assert m0.operations and all(v != "thumb2_asm" for _, v, _ in m0.operations)  # no Thumb-2 on the M0+

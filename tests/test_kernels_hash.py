@@ -519,3 +519,46 @@ def test_kernel_matrix(
         for label, inputs, _ in official_vectors(operation):
             run = h.run(inputs, operation)
             assert run.verified, f"{label}: {run.mismatch}"
+
+
+# --------------------------------------------------------------------------- Thumb-2 assembly
+
+#: The cores sha256/thumb2_asm is built for (ARMv7-M and ARMv8-M Mainline: Thumb-2, REV, LDRD).
+THUMB2_CORES = ("m3", "m4", "m7", "m33")
+
+
+#: (family, operation) of every operation a thumb2_asm variant computes, and the block size whose
+#: padding cases the messages cover.
+THUMB2_CASES = (
+    *(("sha256", op, 64) for op in ("sha-256", "sha-224")),
+    *(("sha512", op, 128) for op in ("sha-512", "sha-384", "sha-512/224", "sha-512/256")),
+    *(("hmac", op, 64) for op in ("hmac-sha-224", "hmac-sha-256")),
+    *(("hmac", op, 128) for op in ("hmac-sha-384", "hmac-sha-512")),
+)
+
+
+@pytest.mark.parametrize("core", THUMB2_CORES)
+@pytest.mark.parametrize(("family", "operation", "block"), THUMB2_CASES, ids=[f"{f}:{op}" for f, op, _ in THUMB2_CASES])
+def test_thumb2_asm_equals_vectors_and_reference(family: str, operation: str, block: int, core: str,
+                                                  subtests) -> None:
+    """The hand-written Thumb-2 compressions: the official vectors, then messages around every
+    padding case of one to three blocks against the reference."""
+    h = harness(family, "thumb2_asm", core)
+    for label, inputs, _ in official_vectors(operation):
+        with subtests.test(msg=label):
+            assert h.run(inputs, operation).verified
+    rng = random.Random(operation)
+    for length in (0, 1, block - 9, block - 8, block - 1, block, block + 1, 2 * block + 7):
+        inputs: dict[str, bytes | int] = {"msg": bytes(rng.randrange(256) for _ in range(length))}
+        if family == "hmac":
+            inputs["key"] = bytes(rng.randrange(256) for _ in range(length % 150))
+        run = h.run(inputs, operation)
+        assert run.verified, f"{length} bytes on {core}: {run.mismatch}"
+
+
+@pytest.mark.parametrize("family", ["sha256", "sha512", "hmac"])
+def test_thumb2_asm_is_refused_on_thumb1_cores(family: str) -> None:
+    variant = catalog.family(family).variant("thumb2_asm")
+    assert not variant.supports("m0plus") and all(variant.supports(core) for core in THUMB2_CORES)
+    with pytest.raises(ValueError, match="thumb2_asm"):
+        variant.check_core("m0plus")

@@ -214,7 +214,8 @@ def test_board_whose_core_has_no_timing_model(monkeypatch):
 def test_plan_bad_names_list_valid_ones():
     with pytest.raises(ValueError, match=r"Unknown kernel 'nope'; valid: aes, .*sha256"):
         plan(["nope"])
-    with pytest.raises(ValueError, match=r"Unknown variant 'fast' of kernel\(s\) sha256; valid: rolled, unrolled"):
+    valid = ", ".join(sorted(family("sha256").variants))  # from the catalogue: other branches add variants
+    with pytest.raises(ValueError, match=rf"Unknown variant 'fast' of kernel\(s\) sha256; valid: {valid}$"):
         plan(["sha256"], ["fast"])
     with pytest.raises(ValueError, match=r"Unknown operation 'hash' of kernel\(s\) sha256; valid: sha-224, sha-256"):
         plan(["sha256"], operations=["hash"])

@@ -7,11 +7,20 @@ benchmarks/test_prediction_power.py."""
 from __future__ import annotations
 
 import pytest
-from sanity_fakes import stated_context, with_cycles_per_byte
+from sanity_fakes import stated_context, synthetic, with_cycles_per_byte
 
 from refbench.published.model import load_figures, load_parts
 from refbench.sanity import judge
-from refbench.sanity.mutation import FACTORS, flagged, power_table, rejudge, scaled, table_lines
+from refbench.sanity.mutation import (
+    FACTORS,
+    flagged,
+    power_table,
+    rejudge,
+    scaled,
+    significant_digits,
+    table_lines,
+)
+from refbench.sanity.numbers import relative_resolution
 from refbench.sanity.plan import FigurePlan
 
 FIGURES = {f.id: f for f in load_figures()}
@@ -55,7 +64,8 @@ def test_one_figure_scaled_is_flagged(factor):
     for p in plans:
         e = rejudge(p, report.measurements, factor)
         assert flagged(e), f"{p.figure.id} x{factor}: {e.finding.verdict}: {e.finding.message}"
-        assert e.prediction.ratio == pytest.approx(factor, rel=2e-3)
+        printed = relative_resolution(p.figure) + relative_resolution(scaled(p.figure, factor))
+        assert e.prediction.ratio == pytest.approx(factor, rel=2e-3 + printed)
 
 
 @pytest.mark.parametrize("factor", FACTORS)
@@ -78,3 +88,22 @@ def test_the_power_table_counts_every_family():
 def test_scaling_follows_the_metric():
     f = FIGURES["000-0301"]  # a rate (KB/s): twice the cost is half the rate
     assert scaled(f, 2.0).value == pytest.approx(f.value / 2)
+
+
+@pytest.mark.parametrize("factor", FACTORS)
+@pytest.mark.parametrize("text", ["875", "0.898", "4.351", "10.400", "11 270"])
+def test_a_scaled_figure_keeps_the_printed_resolution(factor, text):
+    """A scaled figure is printed with the original's significant digits and valued at its text,
+    so its band's printed-resolution term is a real page's (not finer: '875' halved is '438', not
+    '437.500')."""
+    f = synthetic(FIGURES["000-0301"], "syn-digits", value=float(text.replace(" ", "")), text=text)
+    g = scaled(f, factor)
+    assert significant_digits(g.text) == significant_digits(f.text)
+    assert g.value == float(g.text)
+    assert 0.1 < relative_resolution(g) / relative_resolution(f) < 10
+    assert g.value == pytest.approx(f.value / factor, rel=relative_resolution(g) * 1.01)
+
+
+def test_a_whole_number_stays_whole():
+    f = synthetic(FIGURES["000-0301"], "syn-whole", value=875.0, text="875")
+    assert scaled(f, 2.0).text == "438" and scaled(f, 0.5).text == "1750"

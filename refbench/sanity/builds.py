@@ -18,7 +18,9 @@ Each answer is a :class:`Cited` value (the value, its source, and how it was est
 path that nothing establishes is ``unknown``: the prediction then spans the variants the library
 ships and says so. Kernel families covered by a page's assembly claim, and a closed library's
 code, have no faithful kernel: their C path is returned with ``how`` saying so, and the prediction
-leaves the fast side untested.
+leaves the fast side untested -- unless the catalogue has a kernel written in the shape of that
+library's assembly for the family (``builds.toml`` ``asm_kernels``): that kernel is then the path
+(``how`` "assembly kernel"), and no other figure runs it (:func:`assembly_kernel_variants`).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library
 BUILDS_PATH = Path(__file__).with_name("builds.toml")
 
 How = Literal["stated by the page", "vendor template", "library default", "library code", "assembly",
-              "closed library", "unknown", "only variant"]
+              "assembly kernel", "closed library", "unknown", "only variant"]
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,9 @@ class LibraryBuilds:
     template: Template | None
     paths: dict[str, tuple[str, str]]  # kernel -> (variant, source)
     asm: dict[str, tuple[str, ...]] = field(default_factory=dict)  # claim word -> kernel families
+    #: kernel family -> (variant, source): a catalogue kernel written in the shape of the library's
+    #: assembly for that family, the code that ran when the page's assembly claim covers it
+    asm_kernels: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -203,13 +208,30 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
             if not isinstance(kernels, list) or not all(isinstance(k, str) for k in kernels):
                 raise ValueError(f"{path}: [{key}.asm] {word}: expected a list of kernel families")
             asm[word] = tuple(kernels)
-        libraries[key] = LibraryBuilds(key, _str(path, key, table, "library"), template, paths, asm)
+        asm_kernels = {kernel: (_str(path, f"{key}.asm_kernels.{kernel}", spec, "variant"),
+                                _str(path, f"{key}.asm_kernels.{kernel}", spec, "source"))
+                       for kernel, spec in table.get("asm_kernels", {}).items()}
+        libraries[key] = LibraryBuilds(key, _str(path, key, table, "library"), template, paths, asm, asm_kernels)
     return BuildsData(libraries, memory, error_source, error_reason, run_to_run, tuple(rules))
 
 
 @cache
 def builds_data() -> BuildsData:
     return load_builds()
+
+
+def assembly_kernel_variants() -> frozenset[tuple[str, str]]:
+    """(kernel family, variant) of every catalogue kernel written in the shape of a library's
+    assembly (``builds.toml`` ``asm_kernels``): the code of a build whose page claims that
+    assembly, no other library's option."""
+    return frozenset(v for entry in builds_data().libraries.values() for v in
+                     ((kernel, variant) for kernel, (variant, _) in entry.asm_kernels.items()))
+
+
+def runs_variant(build: Build, kernel: str, variant: str) -> bool:
+    """False for an assembly-shaped kernel (:func:`assembly_kernel_variants`) that is not
+    ``build``'s code path for ``kernel``: a build whose page claims no such assembly never ran it."""
+    return (kernel, variant) not in assembly_kernel_variants() or build.path(kernel).variant == variant
 
 
 @dataclass(frozen=True)
@@ -267,6 +289,9 @@ class Build:
         if self.assembly_covers(kernel):
             claim = self.assembly
             assert claim is not None
+            if self.entry is not None and kernel in self.entry.asm_kernels:
+                variant, source = self.entry.asm_kernels[kernel]
+                return CodePath(kernel, variant, "", f"the page claims {claim.value}; {source}", "assembly kernel")
             return CodePath(kernel, path.variant, path.option,
                             f"the page claims {claim.value}; the library's C path would be {path.describe()}",
                             "assembly")

@@ -10,6 +10,7 @@ the power benchmark (benchmarks/test_prediction_power.py, the built-in pages).
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections.abc import Iterable
 
 from refbench.published.model import Figure
@@ -28,17 +29,41 @@ def _cost(f: Figure) -> float | None:
     return n.cycles_per_byte if n.cycles_per_byte is not None else n.cycles_per_op
 
 
+def significant_digits(text: str) -> int:
+    """The significant digits of a printed number: every digit after the leading zeros, but not
+    a whole number's trailing zeros, which may be padding (``10.400`` -> 5, ``0.898`` -> 3,
+    ``11 270`` -> 4, ``875`` -> 3); at least 1."""
+    digits = "".join(c for c in text if c.isdigit()).lstrip("0")
+    if "." not in text:
+        digits = digits.rstrip("0")
+    return max(len(digits), 1)
+
+
+def print_like(value: float, text: str) -> str:
+    """``value`` printed with as many significant digits as ``text`` (so its printed resolution,
+    relative to the value, is the original's to within the factor ten a shifted leading digit
+    makes); a number whose last significant digit lies left of the units is printed whole, its
+    resolution then half a unit (:func:`refbench.sanity.numbers.printed_resolution`)."""
+    if value == 0:
+        return text
+    decimals = significant_digits(text) - 1 - math.floor(math.log10(abs(value)))
+    if decimals <= 0:
+        return f"{round(value, decimals):.0f}"
+    return f"{value:.{decimals}f}"
+
+
 def scaled(f: Figure, factor: float) -> Figure:
     """``f`` with its published cost (cycles per byte or per operation) times ``factor``: the
-    printed value scaled the way its metric goes (a rate down, a time up), printed to the same
-    number of decimals."""
+    printed value scaled the way its metric goes (a rate down, a time up), printed with the
+    original's number of significant digits (:func:`print_like`) and valued at that text, as a
+    real page's figure is."""
     base = _cost(f)
     if base is None:
         raise ValueError(f"figure {f.id}: no cost to scale (metric {f.metric})")
     probe = _cost(dataclasses.replace(f, value=f.value * 2))
     value = f.value * factor if probe is not None and probe > base else f.value / factor
-    decimals = len(f.text.split(".")[1]) if "." in f.text else 0
-    return dataclasses.replace(f, value=value, text=f"{value:.{max(decimals, 3)}f}")
+    text = print_like(value, f.text)
+    return dataclasses.replace(f, value=float(text), text=text)
 
 
 def rejudge(p: FigurePlan | PubkeyPlan, measured: Measurements, factor: float) -> Emulation:

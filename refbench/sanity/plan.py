@@ -23,10 +23,11 @@ from typing import Literal
 
 from cortexm_emu.boards import Board, load_board
 from cortexm_emu.timing import CORES as TIMED_CORES
+from refbench.kernels.catalog import family
 from refbench.measure import Job
 from refbench.parts import PartProfile, load_part_profile
 from refbench.published.model import Figure, Part
-from refbench.sanity.builds import Build, build_of
+from refbench.sanity.builds import Build, build_of, runs_variant
 from refbench.sanity.context import StatedMachine
 from refbench.sanity.executor import MeasureJob
 from refbench.sanity.libraries import StatedOptions, candidates, library_of, stated_options
@@ -146,6 +147,8 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
     target, why = kernel_target(f)
     operations = tuple(operations_for(target.reference)) if target else ()
     shipped, labels = candidates(f, operations, options)
+    build = build_of(f, options)  # an assembly-shaped kernel runs only for the build whose page claims it
+    shipped = tuple(op for op in shipped if runs_variant(build, op[0], op[1]))
     if operations and not shipped:
         return Skipped(f, "not emulated yet", f"not emulated yet: no kernel variant of {target.reference} "  # type: ignore[union-attr]
                                               f"is one {f.library} can be built with")
@@ -154,18 +157,29 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
         reason = why or f"no kernel computes {target.reference}"  # type: ignore[union-attr]
         return Skipped(f, "not emulated yet", f"not emulated yet: {reason}")
     if stated is not None and stated.generic is not None:
-        return _plan_generic(f, target, operations, stated, timed_cores, labels, build_of(f, options))
+        return _plan_generic(f, target, _for_core(operations, stated.generic.core), stated, timed_cores, labels,
+                             build)
     board = load_board(stated.board) if stated is not None and stated.board else board_of(f, parts)
     if board is None:
         return Skipped(f, "not emulated yet", f"not emulated yet: no board profile for {f.part}")
     if board.core not in timed_cores:
         return Skipped(f, "not emulated yet", f"not emulated yet: core {board.core} ({board.name}) has no timing model")
+    operations = _for_core(operations, board.core)
+    if not operations:
+        return Skipped(f, "not emulated yet", f"not emulated yet: no kernel variant of {target.reference} runs on "
+                       f"{board.core} ({board.name})")
     clock, clock_note = run_clock(board, f.clock_mhz)
     configs = (configurations(board, clock) if stated is None else
                stated_configurations(board, clock, stated.cache, stated.prefetch))
     library = library_of(f)
     return FigurePlan(f, target, board, clock, clock_note, tuple(configs), operations,
-                      tuple(labels.items()), bool(library and library.closed), build_of(f, options))
+                      tuple(labels.items()), bool(library and library.closed), build)
+
+
+def _for_core(operations: tuple[tuple[str, str, str], ...], core: str) -> tuple[tuple[str, str, str], ...]:
+    """The (kernel, variant, operation) whose variant can be built for ``core`` (its manifest's
+    ``cores``: a Thumb-2 assembly variant has no Cortex-M0+ build)."""
+    return tuple(op for op in operations if family(op[0]).variant(op[1]).supports(core))
 
 
 def _plan_generic(f: Figure, target: KernelTarget, operations: tuple[tuple[str, str, str], ...],

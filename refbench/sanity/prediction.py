@@ -24,8 +24,10 @@ term spans them. The band multiplies the prediction by each term's low and high 
 
 A side no rule bounds is open (``open_low`` / ``open_high`` say why): a closed library's code or
 a page's assembly claim leaves the fast side to the floor no code can beat
-(:mod:`refbench.sanity.code_bounds`) or untested; a caches-off path the board profile marks as a
-lower bound, or a closed library, leaves the slow side untested.
+(:mod:`refbench.sanity.code_bounds`) or untested -- unless the catalogue has a kernel written in
+the shape of that assembly (``builds.toml`` ``asm_kernels``): it is then the build's path, both
+sides bounded; a caches-off path the board profile marks as a lower bound, or a closed library,
+leaves the slow side untested.
 """
 
 from __future__ import annotations
