@@ -164,3 +164,28 @@ def test_generic_bignum_code_leaves_the_slow_side_open_and_a_closed_library_both
     assert not asm.open_slow and not asm.open_fast
     closed = pubkey_path(build_of(f), RECIPES, ("c32",), "a closed library")
     assert closed.open_fast == "a closed library" and "a closed library" in closed.open_slow
+
+
+def test_the_sp_assembly_rule_prices_p256_by_its_reduction_and_verifies_with_separate_multiplications():
+    f = dataclasses.replace(FIGURES["000-0598"], math="SP math, Cortex-M assembly", algorithm="ECDSA-P256",
+                            curve="P-256", operation="verify")
+    mp1 = "Montgomery with a reduction by word additions (mp = 1)"
+    verify = (f"{mp1}, Shamir double-scalar", f"{mp1}, separate multiplications (8-bit comb u1 G, 4-bit fixed window u2 Q)",
+              "Montgomery, separate multiplications (8-bit comb u1 G, 4-bit fixed window u2 Q)",
+              "special-form reduction, Shamir double-scalar")
+    path = pubkey_path(build_of(f), verify, ("umaal_asm",), "")
+    assert path.recipes == verify[1:2] and "mp = 1" in path.source and "separate multiplications" in path.source
+    p384 = dataclasses.replace(f, algorithm="ECDSA-P384", curve="P-384")
+    assert pubkey_path(build_of(p384), verify, ("umaal_asm",), "").recipes == verify[2:3]
+    sign = dataclasses.replace(f, operation="sign")
+    combs = (f"{mp1}, 8-bit comb base point", "Montgomery, 8-bit comb base point", f"{mp1}, 4-bit fixed window")
+    assert pubkey_path(build_of(sign), combs, ("umaal_asm",), "").recipes == combs[:1]
+
+
+def test_a_bad_verify_method_or_curve_kinds_names_the_field(tmp_path: Path):
+    for old, new, field in (('verify = "separate"', 'verify = "shamir"', "verify"),
+                            ('curve_kinds = { "P-256" = "montgomery_mp1" }', 'curve_kinds = { "P-256" = 1 }', "curve_kinds")):
+        bad = tmp_path / "builds.toml"
+        bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+        with pytest.raises(ValueError, match=rf"builds.toml: \[pubkey\[1\]\] {field}"):
+            load_builds(bad)

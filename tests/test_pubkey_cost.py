@@ -139,3 +139,52 @@ def test_windowed_verify_counts_doublings_and_naf_additions_with_the_references_
     assert w5.mul < shamir.mul and windowed_double_scalar_counts("P-256", 4).mul > w5.mul
     ed_rest, ed_bits = double_scalar_split("Edwards25519")
     assert ed_bits == 252 and windowed_double_scalar_counts("Edwards25519", 5).mul < reference_counts("Edwards25519", "verify").mul
+
+
+def test_inversions_modulo_the_group_order_are_counted_apart():
+    assert [reference_counts("P-256", op).inv_order for op in ("keygen", "sign", "verify", "agree")] == [0, 1, 1, 0]
+    assert reference_counts("P-256", "sign").inv == 2  # the affine result and k^-1 mod n
+
+
+def test_an_order_kind_prices_the_order_inversions_with_its_own_arithmetic():
+    counts = reference_counts("P-256", "sign")
+    special = field_work("P-256", "special", counts)
+    mp1 = field_work("P-256", "montgomery_mp1", counts)
+    field_s, field_m = inversion_counts("P-256")
+    order_s, order_m = fermat_counts(curves.P256.n)
+    assert special[("p256-mul", 32)] == counts.mul + 2 * field_m
+    assert mp1[("p256-mul", 32)] == counts.mul + field_m and mp1[("p256-sqr", 32)] == counts.sqr + field_s
+    assert mp1[("mont-mul", 32)] == order_m and mp1[("mont-sqr", 32)] == order_s
+    assert field_work("P-256", "montgomery_mp1", reference_counts("P-256", "keygen")).get(("mont-mul", 32)) is None
+
+
+def test_separate_verify_adds_a_comb_and_a_fixed_window_and_compares_projectively():
+    from refbench.ref import weierstrass
+    from refbench.sanity.pubkey_cost import (
+        _counted,
+        base_scalar_counts,
+        comb_counts,
+        double_scalar_split,
+        separate_verify_counts,
+    )
+
+    c = curves.P256
+    P = weierstrass.to_jacobian(weierstrass.scalar_mult(c, 3, c.G))
+    affine = _counted(weierstrass.to_affine, c, P)
+    add = _counted(weierstrass.jacobian_add, c, P, weierstrass.to_jacobian(weierstrass.scalar_mult(c, 5, c.G)))
+    rest, _ = double_scalar_split("P-256")
+    got = separate_verify_counts("P-256", 8)
+    want = rest + comb_counts("P-256", 8) + base_scalar_counts("P-256") - affine.times(2) + add
+    assert (got.mul, got.sqr, got.inv, got.inv_order) == (want.mul + 1, want.sqr + 1, 1, 1)  # only s^-1 mod n
+    names = [r.name for r in recipes(dataclasses.replace(FIGURES["000-0025"], operation="verify"))[0]]
+    assert "Montgomery with a reduction by word additions (mp = 1), separate multiplications (8-bit comb u1 G, " \
+           "4-bit fixed window u2 Q)" in names
+
+
+def test_an_order_kind_the_field_lacks_is_named(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8").replace('order_kinds = { montgomery_mp1 = "montgomery" }',
+                                                          'order_kinds = { montgomery_mp1 = "lattice" }')
+    bad = tmp_path / "pubkey_costs.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[pricing\] order_kinds.montgomery_mp1: \[fields.P-256\] has no kind 'lattice'"):
+        load_costs(bad)

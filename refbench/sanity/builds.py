@@ -24,13 +24,14 @@ leaves the fast side untested.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
 from refbench.published.model import Figure
 from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library_of
+from refbench.sanity.pubkey_cost import SEPARATE_VERIFY, kind_name
 
 BUILDS_PATH = Path(__file__).with_name("builds.toml")
 
@@ -127,6 +128,9 @@ class PubkeyRule:
     variants_source: str = ""
     exponent: str = ""  # "short": DH private keys shorter than the modulus ("" not decided)
     slow_side: str = ""  # why no kernel bounds the build's bignum code from above ("" when one does)
+    curve_kinds: tuple[tuple[str, str], ...] = ()  # (curve, kind) pairs overriding ``kind`` for those curves
+    curve_kinds_source: str = ""
+    verify: str = ""  # "separate": ECDSA verify multiplies u1 G and u2 Q separately ("" not decided)
 
 
 @dataclass(frozen=True)
@@ -179,6 +183,14 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
                                 _str(path, where, spec, "source"), tuple(variants),
                                 _str(path, where, spec, "variants_source") if variants else "",
                                 spec.get("exponent", ""), spec.get("slow_side", "")))
+        curve_kinds = spec.get("curve_kinds", {})
+        if not isinstance(curve_kinds, dict) or not all(isinstance(k, str) for k in curve_kinds.values()):
+            raise ValueError(f"{path}: [{where}] curve_kinds: expected a table of curve names to field kinds")
+        verify = spec.get("verify", "")
+        if verify not in ("separate", ""):
+            raise ValueError(f"{path}: [{where}] verify: expected 'separate' or '', got {verify!r}")
+        rules[-1] = replace(rules[-1], curve_kinds=tuple(curve_kinds.items()), verify=verify,
+                            curve_kinds_source=_str(path, where, spec, "curve_kinds_source") if curve_kinds else "")
         if rules[-1].exponent not in ("short", ""):
             raise ValueError(f"{path}: [{where}] exponent: expected 'short' or '', got {rules[-1].exponent!r}")
     repeat = data.pop("run_to_run", {})
@@ -333,17 +345,22 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
     if rule is None:
         return PubkeyPath(recipes, variants, f"no [[pubkey]] rule in builds.toml for {f.library} / {f.math!r}: "
                           "every recipe and variant of the plan")
-    kept = [r for r in recipes if r.lower().startswith(rule.kind.lower())] or list(recipes)
+    kind = dict(rule.curve_kinds).get(f.curve or "", rule.kind)
+    kept = [r for r in recipes if r.split(", ")[0].lower() == kind_name(kind).lower()] or list(recipes)
     generic = [r for r in kept if "comb base point" not in r]
     combs = [r for r in kept if "comb base point" in r]
     if rule.base == "comb" and combs:
         kept = combs
     elif rule.base == "generic" and generic and combs:
         kept = generic
+    if rule.verify == "separate":
+        kept = [r for r in kept if SEPARATE_VERIFY in r] or kept
     if rule.exponent == "short" and f.key_bits:
         short = [r for r in kept if "-bit exponent" in r and f"{f.key_bits}-bit exponent" not in r]
         kept = short or kept
-    said = (f"{rule.kind} arithmetic" + (f", {rule.base} base-point multiplication" if rule.base else "")
+    said = (f"{kind} arithmetic" + (f" for {f.curve} ({rule.curve_kinds_source})" if kind != rule.kind else "")
+            + (f", {rule.base} base-point multiplication" if rule.base else "")
+            + (", verify with separate multiplications u1 G + u2 Q" if rule.verify else "")
             + (", DH private keys shorter than the modulus (DiscreteLogWorkFactor)" if rule.exponent else ""))
     narrowed = tuple(v for v in variants if v in rule.variants)
     slow = f"no kernel models this bignum code from above: {rule.slow_side}" if rule.slow_side else ""
