@@ -23,15 +23,17 @@ leaves the fast side untested.
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
+from refbench.published.library_units import release
 from refbench.published.model import Figure
 from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library_of
-from refbench.sanity.pubkey_cost import SEPARATE_VERIFY, kind_name
+from refbench.sanity.pubkey_cost import SEPARATE_VERIFY, family_of, kind_name
 
 BUILDS_PATH = Path(__file__).with_name("builds.toml")
 
@@ -131,6 +133,14 @@ class PubkeyRule:
     curve_kinds: tuple[tuple[str, str], ...] = ()  # (curve, kind) pairs overriding ``kind`` for those curves
     curve_kinds_source: str = ""
     verify: str = ""  # "separate": ECDSA verify multiplies u1 G and u2 Q separately ("" not decided)
+    since: str = ""  # the rule holds for releases from this one ("" any)
+    before: str = ""  # ... and before this one ("" any)
+    comb_bits: tuple[int, ...] = ()  # the base-point comb widths the build's tables have (empty: not decided)
+    windows: tuple[int, ...] = ()  # the fixed-window widths of its exponentiations (empty: not decided)
+    mont_variants: tuple[str, ...] = ()  # RSA/DH/DSA: the variants its run-time-length Montgomery code compiles to
+    mont_variants_source: str = ""
+    mont_lower_variants: tuple[str, ...] = ()  # ... and those that bound that code from below (the fast side)
+    options_source: str = ""  # where comb_bits and windows come from
 
 
 @dataclass(frozen=True)
@@ -143,6 +153,7 @@ class PubkeyPath:
     source: str
     open_fast: str = ""
     open_slow: str = ""
+    lower_variants: tuple[str, ...] = ()  # variants whose composed cost bounds the build's code from below
 
 
 def _str(path: Path, where: str, table: dict[str, Any], name: str) -> str:
@@ -191,6 +202,26 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
             raise ValueError(f"{path}: [{where}] verify: expected 'separate' or '', got {verify!r}")
         rules[-1] = replace(rules[-1], curve_kinds=tuple(curve_kinds.items()), verify=verify,
                             curve_kinds_source=_str(path, where, spec, "curve_kinds_source") if curve_kinds else "")
+        for key in ("since", "before"):
+            if key in spec and release(spec[key]) is None:
+                raise ValueError(f"{path}: [{where}] {key}: expected a release such as '5.4.0', got {spec[key]!r}")
+        widths = {}
+        for key in ("comb_bits", "windows"):
+            value = spec.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(w, int) and w > 0 for w in value):
+                raise ValueError(f"{path}: [{where}] {key}: expected a list of widths in bits")
+            widths[key] = tuple(value)
+        mont = spec.get("mont_variants", [])
+        if not isinstance(mont, list) or not all(isinstance(v, str) for v in mont):
+            raise ValueError(f"{path}: [{where}] mont_variants: expected a list of bignum variant names")
+        lower = spec.get("mont_lower_variants", [])
+        if not isinstance(lower, list) or not all(isinstance(v, str) for v in lower):
+            raise ValueError(f"{path}: [{where}] mont_lower_variants: expected a list of bignum variant names")
+        rules[-1] = replace(rules[-1], since=spec.get("since", ""), before=spec.get("before", ""), **widths,
+                            mont_variants=tuple(mont), mont_lower_variants=tuple(lower),
+                            mont_variants_source=_str(path, where, spec, "mont_variants_source") if mont else "",
+                            options_source=(_str(path, where, spec, "options_source")
+                                            if widths["comb_bits"] or widths["windows"] else ""))
         if rules[-1].exponent not in ("short", ""):
             raise ValueError(f"{path}: [{where}] exponent: expected 'short' or '', got {rules[-1].exponent!r}")
     repeat = data.pop("run_to_run", {})
@@ -328,6 +359,22 @@ class Build:
         return MemoryChoice(known[0], known[1], False) if known else None
 
 
+def _in_releases(version: str | None, since: str, before: str) -> bool:
+    """True when ``version`` is at or after ``since`` and before ``before`` (either "" for no bound; a
+    version that is not a release number matches only a rule without bounds)."""
+    if not since and not before:
+        return True
+    v = release(version)
+    if v is None:
+        return False
+    return (not since or v >= (release(since) or ())) and (not before or v < (release(before) or ()))
+
+
+def slow_side(rule: PubkeyRule) -> str:
+    """Why the slow side of a prediction by ``rule`` is open ("" when the kernels bound it)."""
+    return f"no kernel models this bignum code from above: {rule.slow_side}" if rule.slow_side else ""
+
+
 def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...],
                 unbounded: str) -> PubkeyPath:
     """The one recipe set and the variants public-key figure ``build.figure`` ran, among the plan's
@@ -341,7 +388,8 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
                           open_slow=f"no faithful kernel: {unbounded}")
     math = (f.math or "").lower()
     rule = next((r for r in builds_data().pubkey
-                 if f.library.lower().startswith(r.library.lower()) and r.match.lower() in math), None)
+                 if f.library.lower().startswith(r.library.lower()) and r.match.lower() in math
+                 and _in_releases(f.version, r.since, r.before)), None)
     if rule is None:
         return PubkeyPath(recipes, variants, f"no [[pubkey]] rule in builds.toml for {f.library} / {f.math!r}: "
                           "every recipe and variant of the plan")
@@ -355,15 +403,26 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
         kept = generic
     if rule.verify == "separate":
         kept = [r for r in kept if SEPARATE_VERIFY in r] or kept
+    if rule.comb_bits:
+        kept = [r for r in kept if not (m := re.search(r"(\d+)-bit comb", r)) or int(m[1]) in rule.comb_bits] or kept
+    if rule.windows:
+        kept = [r for r in kept if not (m := re.search(r"(\d+)-bit fixed window", r)) or int(m[1]) in rule.windows] or kept
     if rule.exponent == "short" and f.key_bits:
         short = [r for r in kept if "-bit exponent" in r and f"{f.key_bits}-bit exponent" not in r]
         kept = short or kept
     said = (f"{kind} arithmetic" + (f" for {f.curve} ({rule.curve_kinds_source})" if kind != rule.kind else "")
             + (f", {rule.base} base-point multiplication" if rule.base else "")
             + (", verify with separate multiplications u1 G + u2 Q" if rule.verify else "")
-            + (", DH private keys shorter than the modulus (DiscreteLogWorkFactor)" if rule.exponent else ""))
+            + (", DH private keys shorter than the modulus (DiscreteLogWorkFactor)" if rule.exponent else "")
+            + (f" ({rule.options_source})" if rule.options_source else ""))
     narrowed = tuple(v for v in variants if v in rule.variants)
-    slow = f"no kernel models this bignum code from above: {rule.slow_side}" if rule.slow_side else ""
+    if rule.mont_variants and family_of(f) in ("RSA", "DH", "DSA"):
+        mont = tuple(v for v in variants if v in rule.mont_variants)
+        if mont:
+            return PubkeyPath(tuple(kept), mont, f"{said} (builds.toml [[pubkey]]: {rule.source}); bignum "
+                              f"{', '.join(mont)} ({rule.mont_variants_source})", open_slow=slow_side(rule),
+                              lower_variants=tuple(v for v in variants if v in rule.mont_lower_variants))
+    slow = slow_side(rule)
     if narrowed:
         return PubkeyPath(tuple(kept), narrowed, f"{said} (builds.toml [[pubkey]]: {rule.source}); bignum "
                           f"{', '.join(narrowed)} ({rule.variants_source})", open_slow=slow)
