@@ -188,3 +188,30 @@ def test_an_order_kind_the_field_lacks_is_named(tmp_path):
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"\[pricing\] order_kinds.montgomery_mp1: \[fields.P-256\] has no kind 'lattice'"):
         load_costs(bad)
+
+
+def test_cache_resistant_table_reads_are_selects_from_the_release_that_has_them():
+    base = dataclasses.replace(FIGURES["000-0025"], math="SP math, Cortex-M assembly", operation="keygen",
+                               algorithm="ECC-P256", curve="P-256")
+
+    def selects(version: str, operation: str = "keygen") -> dict[str, int]:
+        f = dataclasses.replace(base, version=version, operation=operation,
+                                algorithm="ECC-P256" if operation == "keygen" else "ECDSA-P256")
+        return {r.name.split(", ")[1]: dict(((o, s), n) for o, s, n in r.work).get(("select", 32), 0)
+                for r in recipes(f)[0] if r.name.startswith("Montgomery with")}
+
+    new = selects("5.6.4")
+    assert new["4-bit comb base point"] == 64 * 15 * 2 and new["8-bit comb base point"] == 32 * 255 * 2
+    assert new["6-bit comb base point"] == 0 and new["4-bit fixed window"] == 64 * 15 * 3
+    assert set(selects("4.4.1").values()) == {0}  # 4.4.1 indexes its tables
+    assert set(selects("5.6.4", "verify").values()) == {0}  # verify reads with ct = 0
+    other = dataclasses.replace(base, library="CycloneCRYPTO", math=None, version="2.6.2")
+    assert all(("select", 32) not in dict(((o, s), n) for o, s, n in r.work) for r in recipes(other)[0])
+
+
+def test_a_malformed_table_scan_is_named(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8").replace("window = [64, 15, 3]", "window = [64, 15]")
+    bad = tmp_path / "pubkey_costs.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"table_scans\]\] #1 reads.window: expected \[reads, entries, coordinates\]"):
+        load_costs(bad)

@@ -61,7 +61,7 @@ from refbench.sanity.prediction import (
     resolution_term,
     run_to_run_term,
 )
-from refbench.sanity.pubkey_cost import CALL
+from refbench.sanity.pubkey_cost import CALL, SELECT
 from refbench.sanity.pubkey_plan import PubkeyPlan, judge_pubkey
 from refbench.sanity.verdicts import Finding, Verdict
 from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
@@ -325,8 +325,9 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
 
     def main_op(r: VariantResult) -> str:
         recipe = work.get(r.operation)
-        # the caller's side of each call ([pricing] call) is no arithmetic: the most-called field operation is
-        calls = [w for w in recipe.work if w[0] != CALL] if recipe else []
+        # the caller's side of each call ([pricing] call) and the selects of table reads are no arithmetic:
+        # the most-called field operation is
+        calls = [w for w in recipe.work if w[0] not in (CALL, SELECT)] if recipe else []
         return max(calls, key=lambda w: w[2])[0] if calls else r.operation
 
     assembly = claims.startswith("hand-written")

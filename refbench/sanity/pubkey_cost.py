@@ -24,6 +24,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from refbench.published.library_units import release
 from refbench.published.model import Figure
 from refbench.ref import (
     curves,
@@ -99,6 +100,16 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     for prime, chain in data["pricing"].get("inv_chains", {}).items():
         if not (isinstance(chain, list) and len(chain) == 2 and all(isinstance(n, int) and n > 0 for n in chain)):
             raise ValueError(f"{path}: [pricing] inv_chains.{prime!r}: expected [squarings, multiplications], got {chain!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("table_scans", [])):
+        for key, kind in (("library", str), ("match", str), ("since", str), ("curve", str), ("operations", list),
+                          ("reads", dict), ("why", str)):
+            if not isinstance(rule.get(key), kind):
+                raise ValueError(f"{path}: [[scalar_mult.table_scans]] #{i + 1} {key}: expected {kind.__name__}, "
+                                 f"got {rule.get(key)!r}")
+        for method, shape in rule["reads"].items():
+            if not (isinstance(shape, list) and len(shape) == 3 and all(isinstance(n, int) and n > 0 for n in shape)):
+                raise ValueError(f"{path}: [[scalar_mult.table_scans]] #{i + 1} reads.{method}: expected "
+                                 f"[reads, entries, coordinates], got {shape!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise ValueError(f"{path}: [scalar_mult] {key}: expected a list of widths")
@@ -489,6 +500,29 @@ def small_build(f: Figure, curve: str) -> dict[str, Any] | None:
     return None
 
 
+def table_scan_rule(f: Figure, curve: str, operation: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.table_scans]]`` rule for figure ``f``'s library, math option and release on
+    ``curve`` and ``operation``, or None."""
+    version = release(f.version)
+    for rule in load_costs()["scalar_mult"].get("table_scans", ()):
+        if (rule["curve"] == curve and operation in rule["operations"]
+                and rule["library"].lower() in f.library.lower() and rule["match"].lower() in (f.math or "").lower()
+                and version is not None and version >= (release(rule["since"]) or ())):
+            return rule
+    return None
+
+
+def table_scan_work(rule: dict[str, Any], method: str, size: int) -> Work:
+    """The selects and calls of ``rule``'s table reads in a multiplication by ``method`` (a recipe's
+    method name: "<w>-bit comb base point" or "4-bit fixed window"), at field size ``size``."""
+    comb = re.search(r"(\d+)-bit comb base point", method)
+    key = comb[1] if comb else ("window" if method.startswith("4-bit fixed window") else None)
+    if key is None or key not in rule["reads"]:
+        return {}
+    reads, entries, coordinates = rule["reads"][key]
+    return {(SELECT, size): reads * entries * coordinates, (CALL, size): reads}
+
+
 @cache
 def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     """One table-less scalar multiplication of a small build (``[[scalar_mult.small_builds]]``):
@@ -642,9 +676,15 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
                     given = ", public key given" if operation == "sign" and done == 1 else ""
                     methods.append((f"{w}-bit comb base point{given}", replaced))
     out = []
+    scans = table_scan_rule(f, curve, operation) if curve in _WEIERSTRASS else None
     for kind in costs["fields"][curve]["kinds"]:
         for method, counts in methods:
             work = field_work(curve, kind, counts)
+            scan = table_scan_work(scans, method, costs["fields"][curve]["bytes"]) if scans else {}
+            if scan:
+                work = merge(work, scan)
+                method = (f"{method}, constant-time table reads ({scan[(SELECT, costs['fields'][curve]['bytes'])]} "
+                          "selects)")
             out.append(Recipe(f"{kind_name(kind)}, {method}",
                               tuple((o, s, n) for (o, s), n in work.items())))
     return tuple(out), ""
