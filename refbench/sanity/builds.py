@@ -30,7 +30,6 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from refbench.published.library_units import release
 from refbench.published.model import Figure
 from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library_of
 from refbench.sanity.pubkey_cost import SEPARATE_VERIFY, family_of, kind_name
@@ -133,8 +132,6 @@ class PubkeyRule:
     curve_kinds: tuple[tuple[str, str], ...] = ()  # (curve, kind) pairs overriding ``kind`` for those curves
     curve_kinds_source: str = ""
     verify: str = ""  # "separate": ECDSA verify multiplies u1 G and u2 Q separately ("" not decided)
-    since: str = ""  # the rule holds for releases from this one ("" any)
-    before: str = ""  # ... and before this one ("" any)
     comb_bits: tuple[int, ...] = ()  # the base-point comb widths the build's tables have (empty: not decided)
     windows: tuple[int, ...] = ()  # the fixed-window widths of its exponentiations (empty: not decided)
     mont_variants: tuple[str, ...] = ()  # RSA/DH/DSA: the variants its run-time-length Montgomery code compiles to
@@ -202,9 +199,6 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
             raise ValueError(f"{path}: [{where}] verify: expected 'separate' or '', got {verify!r}")
         rules[-1] = replace(rules[-1], curve_kinds=tuple(curve_kinds.items()), verify=verify,
                             curve_kinds_source=_str(path, where, spec, "curve_kinds_source") if curve_kinds else "")
-        for key in ("since", "before"):
-            if key in spec and release(spec[key]) is None:
-                raise ValueError(f"{path}: [{where}] {key}: expected a release such as '5.4.0', got {spec[key]!r}")
         widths = {}
         for key in ("comb_bits", "windows"):
             value = spec.get(key, [])
@@ -217,7 +211,7 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
         lower = spec.get("mont_lower_variants", [])
         if not isinstance(lower, list) or not all(isinstance(v, str) for v in lower):
             raise ValueError(f"{path}: [{where}] mont_lower_variants: expected a list of bignum variant names")
-        rules[-1] = replace(rules[-1], since=spec.get("since", ""), before=spec.get("before", ""), **widths,
+        rules[-1] = replace(rules[-1], **widths,
                             mont_variants=tuple(mont), mont_lower_variants=tuple(lower),
                             mont_variants_source=_str(path, where, spec, "mont_variants_source") if mont else "",
                             options_source=(_str(path, where, spec, "options_source")
@@ -359,17 +353,6 @@ class Build:
         return MemoryChoice(known[0], known[1], False) if known else None
 
 
-def _in_releases(version: str | None, since: str, before: str) -> bool:
-    """True when ``version`` is at or after ``since`` and before ``before`` (either "" for no bound; a
-    version that is not a release number matches only a rule without bounds)."""
-    if not since and not before:
-        return True
-    v = release(version)
-    if v is None:
-        return False
-    return (not since or v >= (release(since) or ())) and (not before or v < (release(before) or ()))
-
-
 def slow_side(rule: PubkeyRule) -> str:
     """Why the slow side of a prediction by ``rule`` is open ("" when the kernels bound it)."""
     return f"no kernel models this bignum code from above: {rule.slow_side}" if rule.slow_side else ""
@@ -388,8 +371,7 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
                           open_slow=f"no faithful kernel: {unbounded}")
     math = (f.math or "").lower()
     rule = next((r for r in builds_data().pubkey
-                 if f.library.lower().startswith(r.library.lower()) and r.match.lower() in math
-                 and _in_releases(f.version, r.since, r.before)), None)
+                 if f.library.lower().startswith(r.library.lower()) and r.match.lower() in math), None)
     if rule is None:
         return PubkeyPath(recipes, variants, f"no [[pubkey]] rule in builds.toml for {f.library} / {f.math!r}: "
                           "every recipe and variant of the plan")
