@@ -199,3 +199,58 @@ def test_the_plan_runs_an_assembly_kernel_only_for_its_claim_and_its_cores():
               and f.implementation == "software")
     m0 = plan_figure(dataclasses.replace(g0, id="syn-m0", asm="WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA)"), parts)
     assert m0.operations and all(v != "thumb2_asm" for _, v, _ in m0.operations)  # no Thumb-2 on the M0+
+
+
+def test_the_sp_assembly_rule_prices_p256_by_its_reduction_and_verifies_with_separate_multiplications():
+    f = dataclasses.replace(FIGURES["000-0598"], math="SP math, Cortex-M assembly", algorithm="ECDSA-P256",
+                            curve="P-256", operation="verify")
+    mp1 = "Montgomery with a reduction by word additions (mp = 1)"
+    verify = (f"{mp1}, Shamir double-scalar", f"{mp1}, separate multiplications (8-bit comb u1 G, 4-bit fixed window u2 Q)",
+              "Montgomery, separate multiplications (8-bit comb u1 G, 4-bit fixed window u2 Q)",
+              "special-form reduction, Shamir double-scalar")
+    path = pubkey_path(build_of(f), verify, ("umaal_asm",), "")
+    assert path.recipes == verify[1:2] and "mp = 1" in path.source and "separate multiplications" in path.source
+    p384 = dataclasses.replace(f, algorithm="ECDSA-P384", curve="P-384")
+    assert pubkey_path(build_of(p384), verify, ("umaal_asm",), "").recipes == verify[2:3]
+    sign = dataclasses.replace(f, operation="sign")
+    combs = (f"{mp1}, 8-bit comb base point", "Montgomery, 8-bit comb base point", f"{mp1}, 4-bit fixed window")
+    assert pubkey_path(build_of(sign), combs, ("umaal_asm",), "").recipes == combs[:1]
+
+
+def test_a_bad_verify_method_or_curve_kinds_names_the_field(tmp_path: Path):
+    for old, new, field in (('verify = "separate"', 'verify = "shamir"', "verify"),
+                            ('curve_kinds = { "P-256" = "montgomery_mp1" }', 'curve_kinds = { "P-256" = 1 }', "curve_kinds")):
+        bad = tmp_path / "builds.toml"
+        bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
+        with pytest.raises(ValueError, match=rf"builds.toml: \[pubkey\[1\]\] {field}"):
+            load_builds(bad)
+
+
+def test_sp_assembly_runs_rsa_on_the_umull_variant_bounded_by_umaal_assembly():
+    f = dataclasses.replace(FIGURES["000-0598"], math="SP math, Cortex-M assembly", algorithm="RSA-2048",
+                            operation="private", key_bits=2048, curve=None)
+    crt = ("CRT, two 1024-bit Montgomery exponentiations, 4-bit fixed window",
+           "CRT, two 1024-bit Montgomery exponentiations, 5-bit fixed window")
+    variants = ("umaal", "umlal", "umaal_asm")
+    path = pubkey_path(build_of(f), crt, variants, "")
+    assert path.variants == ("umlal",) and path.lower_variants == ("umaal_asm",) and "not UMAAL" in path.source
+    assert path.recipes == crt[:1] and "WOLFSSL_SP_SMALL" in path.source  # the small build's 4-bit window
+    ecc = dataclasses.replace(f, algorithm="ECC-P256", operation="keygen", key_bits=None, curve="P-256")
+    assert pubkey_path(build_of(ecc), crt, variants, "").variants == variants  # the P-256 code is not narrowed
+
+
+def test_a_small_sp_build_keeps_the_4_bit_comb():
+    f = dataclasses.replace(FIGURES["000-0598"], math="SP math, Cortex-M assembly (small)", algorithm="ECC-P256",
+                            operation="keygen", curve="P-256", version="5.6.4")
+    mp1 = "Montgomery with a reduction by word additions (mp = 1)"
+    combs = tuple(f"{mp1}, {w}-bit comb base point" for w in (4, 6, 8))
+    assert pubkey_path(build_of(f), combs, ("umaal_asm",), "").recipes == combs[:1]
+
+
+def test_a_bad_lower_variant_list_is_named(tmp_path: Path):
+    bad = tmp_path / "builds.toml"
+    bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace('mont_lower_variants = ["umaal_asm"]',
+                                                                   'mont_lower_variants = "umaal_asm"', 1),
+                   encoding="utf-8")
+    with pytest.raises(ValueError, match=r"builds.toml: \[pubkey\[1\]\] mont_lower_variants: expected a list"):
+        load_builds(bad)

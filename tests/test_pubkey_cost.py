@@ -139,3 +139,82 @@ def test_windowed_verify_counts_doublings_and_naf_additions_with_the_references_
     assert w5.mul < shamir.mul and windowed_double_scalar_counts("P-256", 4).mul > w5.mul
     ed_rest, ed_bits = double_scalar_split("Edwards25519")
     assert ed_bits == 252 and windowed_double_scalar_counts("Edwards25519", 5).mul < reference_counts("Edwards25519", "verify").mul
+
+
+def test_inversions_modulo_the_group_order_are_counted_apart():
+    assert [reference_counts("P-256", op).inv_order for op in ("keygen", "sign", "verify", "agree")] == [0, 1, 1, 0]
+    assert reference_counts("P-256", "sign").inv == 2  # the affine result and k^-1 mod n
+
+
+def test_an_order_kind_prices_the_order_inversions_with_its_own_arithmetic():
+    counts = reference_counts("P-256", "sign")
+    special = field_work("P-256", "special", counts)
+    mp1 = field_work("P-256", "montgomery_mp1", counts)
+    field_s, field_m = inversion_counts("P-256")
+    order_s, order_m = fermat_counts(curves.P256.n)
+    assert special[("p256-mul", 32)] == counts.mul + 2 * field_m
+    assert mp1[("p256-mul", 32)] == counts.mul + field_m and mp1[("p256-sqr", 32)] == counts.sqr + field_s
+    assert mp1[("mont-mul", 32)] == order_m and mp1[("mont-sqr", 32)] == order_s
+    assert field_work("P-256", "montgomery_mp1", reference_counts("P-256", "keygen")).get(("mont-mul", 32)) is None
+
+
+def test_separate_verify_adds_a_comb_and_a_fixed_window_and_compares_projectively():
+    from refbench.ref import weierstrass
+    from refbench.sanity.pubkey_cost import (
+        _counted,
+        base_scalar_counts,
+        comb_counts,
+        double_scalar_split,
+        separate_verify_counts,
+    )
+
+    c = curves.P256
+    P = weierstrass.to_jacobian(weierstrass.scalar_mult(c, 3, c.G))
+    affine = _counted(weierstrass.to_affine, c, P)
+    add = _counted(weierstrass.jacobian_add, c, P, weierstrass.to_jacobian(weierstrass.scalar_mult(c, 5, c.G)))
+    rest, _ = double_scalar_split("P-256")
+    got = separate_verify_counts("P-256", 8)
+    want = rest + comb_counts("P-256", 8) + base_scalar_counts("P-256") - affine.times(2) + add
+    assert (got.mul, got.sqr, got.inv, got.inv_order) == (want.mul + 1, want.sqr + 1, 1, 1)  # only s^-1 mod n
+    names = [r.name for r in recipes(dataclasses.replace(FIGURES["000-0025"], operation="verify"))[0]]
+    assert "Montgomery with a reduction by word additions (mp = 1), separate multiplications (8-bit comb u1 G, " \
+           "4-bit fixed window u2 Q)" in names
+
+
+def test_an_order_kind_the_field_lacks_is_named(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8").replace('order_kinds = { montgomery_mp1 = "montgomery" }',
+                                                          'order_kinds = { montgomery_mp1 = "lattice" }')
+    bad = tmp_path / "pubkey_costs.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"\[pricing\] order_kinds.montgomery_mp1: \[fields.P-256\] has no kind 'lattice'"):
+        load_costs(bad)
+
+
+def test_cache_resistant_table_reads_are_selects_from_the_release_that_has_them():
+    base = dataclasses.replace(FIGURES["000-0025"], math="SP math, Cortex-M assembly", operation="keygen",
+                               algorithm="ECC-P256", curve="P-256")
+
+    def selects(version: str, operation: str = "keygen") -> dict[str, int]:
+        f = dataclasses.replace(base, version=version, operation=operation,
+                                algorithm="ECC-P256" if operation == "keygen" else "ECDSA-P256")
+        return {r.name.split(", ")[1]: dict(((o, s), n) for o, s, n in r.work).get(("select", 32), 0)
+                for r in recipes(f)[0] if r.name.startswith("Montgomery with")}
+
+    new = selects("5.6.4")
+    assert new["4-bit comb base point"] == 64 * 15 * 2 and new["8-bit comb base point"] == 32 * 255 * 2
+    assert new["6-bit comb base point"] == 0 and new["4-bit fixed window"] == 64 * 15 * 3
+    assert set(selects("4.4.1").values()) == {0}  # 4.4.1 indexes its tables
+    assert set(selects("5.6.4", "verify").values()) == {0}  # verify reads with ct = 0
+    p384 = dataclasses.replace(base, algorithm="ECC-P384", curve="P-384", version="5.6.4")
+    assert {dict(((o, s), n) for o, s, n in r.work).get(("select", 48)) for r in recipes(p384)[0]
+            if "4-bit comb" in r.name} == {96 * 15 * 2}
+    other = dataclasses.replace(base, library="CycloneCRYPTO", math=None, version="2.6.2")
+    assert all(("select", 32) not in dict(((o, s), n) for o, s, n in r.work) for r in recipes(other)[0])
+
+
+def test_a_malformed_table_scan_is_named(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8").replace("window = [64, 15, 3]", "window = [64, 15]")
+    bad = tmp_path / "pubkey_costs.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"table_scans\]\] #1 reads.window: expected \[reads, entries, coordinates\]"):
+        load_costs(bad)

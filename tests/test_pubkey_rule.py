@@ -209,3 +209,19 @@ def test_sampling_shrinks_with_the_operations_averaged_and_is_nil_for_fixed_work
     assert t40.high - 1 == pytest.approx((t10.high - 1) / 2) and t40.low == pytest.approx(1 / t40.high)
     fixed = sampling_term(ten, ("Montgomery, 6-bit comb base point",), 256)
     assert (fixed.low, fixed.high) == (1.0, 1.0)
+
+
+def test_sp_assembly_rsa_is_predicted_on_umull_code_and_bounded_below_by_umaal_assembly():
+    # L4A6 "SP math, Cortex-M assembly (small)": RSA products are UMULL + ADDS/ADCS/ADC loops (builds.toml
+    # [[pubkey]] mont_variants): predicted by bignum/umlal, the fast side bounded by bignum/umaal_asm
+    probe, _ = emulate(synthetic(L4_RSA, "syn-l4-rsa-probe", value=1.0, text="1.000"))
+    p = probe.prediction
+    assert "mont_lower_variants" in p.floor_note and "umaal_asm" in p.floor_note
+    bound = p.predicted * CALL["umaal_asm"] / CALL["umlal"]
+    assert bound * 0.8 < p.band_low < bound and p.band_high is not None and p.band_high > p.predicted
+    between = ms(p.predicted * 0.85, 80.0)
+    e, _ = emulate(synthetic(L4_RSA, "syn-l4-rsa-between", value=between, text=f"{between:.4f}"))
+    assert e.position == "inside" and e.finding.verdict == "consistent"
+    fast = ms(p.band_low * 0.6, 80.0)
+    e, _ = emulate(synthetic(L4_RSA, "syn-l4-rsa-fast", value=fast, text=f"{fast:.4f}"))
+    assert e.position == "faster" and e.finding.verdict in ("suspicious", "inconsistent")

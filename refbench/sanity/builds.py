@@ -25,7 +25,8 @@ library's assembly for the family (``builds.toml`` ``asm_kernels``): that kernel
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any, Literal
@@ -33,6 +34,7 @@ from typing import Any, Literal
 from cortexm_emu.datafile import read_toml
 from refbench.published.model import Figure
 from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library_of
+from refbench.sanity.pubkey_cost import SEPARATE_VERIFY, family_of, kind_name
 
 BUILDS_PATH = Path(__file__).with_name("builds.toml")
 
@@ -132,6 +134,15 @@ class PubkeyRule:
     variants_source: str = ""
     exponent: str = ""  # "short": DH private keys shorter than the modulus ("" not decided)
     slow_side: str = ""  # why no kernel bounds the build's bignum code from above ("" when one does)
+    curve_kinds: tuple[tuple[str, str], ...] = ()  # (curve, kind) pairs overriding ``kind`` for those curves
+    curve_kinds_source: str = ""
+    verify: str = ""  # "separate": ECDSA verify multiplies u1 G and u2 Q separately ("" not decided)
+    comb_bits: tuple[int, ...] = ()  # the base-point comb widths the build's tables have (empty: not decided)
+    windows: tuple[int, ...] = ()  # the fixed-window widths of its exponentiations (empty: not decided)
+    mont_variants: tuple[str, ...] = ()  # RSA/DH/DSA: the variants its run-time-length Montgomery code compiles to
+    mont_variants_source: str = ""
+    mont_lower_variants: tuple[str, ...] = ()  # ... and those that bound that code from below (the fast side)
+    options_source: str = ""  # where comb_bits and windows come from
 
 
 @dataclass(frozen=True)
@@ -144,6 +155,7 @@ class PubkeyPath:
     source: str
     open_fast: str = ""
     open_slow: str = ""
+    lower_variants: tuple[str, ...] = ()  # variants whose composed cost bounds the build's code from below
 
 
 def _str(path: Path, where: str, table: dict[str, Any], name: str) -> str:
@@ -181,6 +193,31 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
                                 _str(path, where, spec, "source"), tuple(variants),
                                 _str(path, where, spec, "variants_source") if variants else "",
                                 spec.get("exponent", ""), spec.get("slow_side", "")))
+        curve_kinds = spec.get("curve_kinds", {})
+        if not isinstance(curve_kinds, dict) or not all(isinstance(k, str) for k in curve_kinds.values()):
+            raise ValueError(f"{path}: [{where}] curve_kinds: expected a table of curve names to field kinds")
+        verify = spec.get("verify", "")
+        if verify not in ("separate", ""):
+            raise ValueError(f"{path}: [{where}] verify: expected 'separate' or '', got {verify!r}")
+        rules[-1] = replace(rules[-1], curve_kinds=tuple(curve_kinds.items()), verify=verify,
+                            curve_kinds_source=_str(path, where, spec, "curve_kinds_source") if curve_kinds else "")
+        widths = {}
+        for key in ("comb_bits", "windows"):
+            value = spec.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(w, int) and w > 0 for w in value):
+                raise ValueError(f"{path}: [{where}] {key}: expected a list of widths in bits")
+            widths[key] = tuple(value)
+        mont = spec.get("mont_variants", [])
+        if not isinstance(mont, list) or not all(isinstance(v, str) for v in mont):
+            raise ValueError(f"{path}: [{where}] mont_variants: expected a list of bignum variant names")
+        lower = spec.get("mont_lower_variants", [])
+        if not isinstance(lower, list) or not all(isinstance(v, str) for v in lower):
+            raise ValueError(f"{path}: [{where}] mont_lower_variants: expected a list of bignum variant names")
+        rules[-1] = replace(rules[-1], **widths,
+                            mont_variants=tuple(mont), mont_lower_variants=tuple(lower),
+                            mont_variants_source=_str(path, where, spec, "mont_variants_source") if mont else "",
+                            options_source=(_str(path, where, spec, "options_source")
+                                            if widths["comb_bits"] or widths["windows"] else ""))
         if rules[-1].exponent not in ("short", ""):
             raise ValueError(f"{path}: [{where}] exponent: expected 'short' or '', got {rules[-1].exponent!r}")
     repeat = data.pop("run_to_run", {})
@@ -338,6 +375,11 @@ class Build:
         return MemoryChoice(known[0], known[1], False) if known else None
 
 
+def slow_side(rule: PubkeyRule) -> str:
+    """Why the slow side of a prediction by ``rule`` is open ("" when the kernels bound it)."""
+    return f"no kernel models this bignum code from above: {rule.slow_side}" if rule.slow_side else ""
+
+
 def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...],
                 unbounded: str) -> PubkeyPath:
     """The one recipe set and the variants public-key figure ``build.figure`` ran, among the plan's
@@ -355,20 +397,36 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
     if rule is None:
         return PubkeyPath(recipes, variants, f"no [[pubkey]] rule in builds.toml for {f.library} / {f.math!r}: "
                           "every recipe and variant of the plan")
-    kept = [r for r in recipes if r.lower().startswith(rule.kind.lower())] or list(recipes)
+    kind = dict(rule.curve_kinds).get(f.curve or "", rule.kind)
+    kept = [r for r in recipes if r.split(", ")[0].lower() == kind_name(kind).lower()] or list(recipes)
     generic = [r for r in kept if "comb base point" not in r]
     combs = [r for r in kept if "comb base point" in r]
     if rule.base == "comb" and combs:
         kept = combs
     elif rule.base == "generic" and generic and combs:
         kept = generic
+    if rule.verify == "separate":
+        kept = [r for r in kept if SEPARATE_VERIFY in r] or kept
+    if rule.comb_bits:
+        kept = [r for r in kept if not (m := re.search(r"(\d+)-bit comb", r)) or int(m[1]) in rule.comb_bits] or kept
+    if rule.windows:
+        kept = [r for r in kept if not (m := re.search(r"(\d+)-bit fixed window", r)) or int(m[1]) in rule.windows] or kept
     if rule.exponent == "short" and f.key_bits:
         short = [r for r in kept if "-bit exponent" in r and f"{f.key_bits}-bit exponent" not in r]
         kept = short or kept
-    said = (f"{rule.kind} arithmetic" + (f", {rule.base} base-point multiplication" if rule.base else "")
-            + (", DH private keys shorter than the modulus (DiscreteLogWorkFactor)" if rule.exponent else ""))
+    said = (f"{kind} arithmetic" + (f" for {f.curve} ({rule.curve_kinds_source})" if kind != rule.kind else "")
+            + (f", {rule.base} base-point multiplication" if rule.base else "")
+            + (", verify with separate multiplications u1 G + u2 Q" if rule.verify else "")
+            + (", DH private keys shorter than the modulus (DiscreteLogWorkFactor)" if rule.exponent else "")
+            + (f" ({rule.options_source})" if rule.options_source else ""))
     narrowed = tuple(v for v in variants if v in rule.variants)
-    slow = f"no kernel models this bignum code from above: {rule.slow_side}" if rule.slow_side else ""
+    if rule.mont_variants and family_of(f) in ("RSA", "DH", "DSA"):
+        mont = tuple(v for v in variants if v in rule.mont_variants)
+        if mont:
+            return PubkeyPath(tuple(kept), mont, f"{said} (builds.toml [[pubkey]]: {rule.source}); bignum "
+                              f"{', '.join(mont)} ({rule.mont_variants_source})", open_slow=slow_side(rule),
+                              lower_variants=tuple(v for v in variants if v in rule.mont_lower_variants))
+    slow = slow_side(rule)
     if narrowed:
         return PubkeyPath(tuple(kept), narrowed, f"{said} (builds.toml [[pubkey]]: {rule.source}); bignum "
                           f"{', '.join(narrowed)} ({rule.variants_source})", open_slow=slow)

@@ -61,7 +61,7 @@ from refbench.sanity.prediction import (
     resolution_term,
     run_to_run_term,
 )
-from refbench.sanity.pubkey_cost import CALL
+from refbench.sanity.pubkey_cost import CALL, SELECT
 from refbench.sanity.pubkey_plan import PubkeyPlan, judge_pubkey
 from refbench.sanity.verdicts import Finding, Verdict
 from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
@@ -325,8 +325,9 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
 
     def main_op(r: VariantResult) -> str:
         recipe = work.get(r.operation)
-        # the caller's side of each call ([pricing] call) is no arithmetic: the most-called field operation is
-        calls = [w for w in recipe.work if w[0] != CALL] if recipe else []
+        # the caller's side of each call ([pricing] call) and the selects of table reads are no arithmetic:
+        # the most-called field operation is
+        calls = [w for w in recipe.work if w[0] not in (CALL, SELECT)] if recipe else []
         return max(calls, key=lambda w: w[2])[0] if calls else r.operation
 
     assembly = claims.startswith("hand-written")
@@ -367,7 +368,16 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
     open_low, open_high, floor_note = "", path.open_slow, ""
     if path.open_slow:
         band_high = None
-    if path.open_fast or c_for_assembly:
+    lower = [r for r in good if r.variant in path.lower_variants and r.operation in path.recipes and r.memory in labels]
+    if c_for_assembly and lower and not path.open_fast:
+        # the page's assembly is not among the kernels, but a variant that does each product's work in
+        # fewer instructions bounds it from below (builds.toml [[pubkey]] mont_lower_variants)
+        bound = min(rate[r] for r in lower)
+        band_low = bound * product(tuple(t for t in terms if t.name != "build spread"))[0]
+        floor_note = (f"the page's math is {claims} and no kernel of its instructions runs; the fast side is "
+                      f"bounded by {', '.join(sorted({r.variant for r in lower}))} ({bound:,.0f} cycles), which "
+                      "does each product's work in fewer instructions (builds.toml [[pubkey]] mont_lower_variants)")
+    elif path.open_fast or c_for_assembly:
         # no faithful kernel: a closed library or its own field code (both sides), or the page's
         # hand-written assembly where only C kernels of the operation run (the fast side)
         bound, derivation = pubkey_floor(p)
@@ -386,7 +396,7 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
                                      r.variant, r.memory))
     hypotheses.sort(key=lambda h: abs(math.log(h.ratio)))
     envelope = product(tuple(t for t in terms if t.name != "build spread"))
-    env_low = band_low if floor_note else min(rate.values()) * envelope[0]
+    env_low = band_low if floor_note and not (c_for_assembly and lower) else min(rate.values()) * envelope[0]
     env_high = None if band_high is None else max(rate.values()) * envelope[1]
     basis = (f"the composed cost of {', '.join(sorted({r.operation for r in chosen}))} with "
              f"{', '.join(sorted({r.variant for r in chosen}))} ({path.source}); memory: {memory_words}; "

@@ -24,14 +24,28 @@ from pathlib import Path
 from typing import Any
 
 from cortexm_emu.datafile import read_toml
+from refbench.published.library_units import release
 from refbench.published.model import Figure
-from refbench.ref import curves, ecdh, ecdsa, eddsa, edwards, montgomery, opcount, sm2, weierstrass
+from refbench.ref import (
+    curves,
+    ecdh,
+    ecdsa,
+    eddsa,
+    edwards,
+    modarith,
+    montgomery,
+    opcount,
+    sm2,
+    weierstrass,
+)
 
 COSTS_PATH = Path(__file__).with_name("pubkey_costs.toml")
 
 #: The kernel operation that prices a conditional swap where the field has no swap operation
 #: (two per swap: [pricing] cswap).
 SELECT = "select"
+#: The name of the verify method that multiplies u1 G and u2 Q separately ([scalar_mult] separate_verify).
+SEPARATE_VERIFY = "separate multiplications"
 #: The kernel operation that prices the caller's side of every kernel call ([pricing] call).
 CALL = "call"
 
@@ -78,9 +92,24 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     for prime, op in data["pricing"].get("cswap_ops", {}).items():
         if not isinstance(op, str):
             raise ValueError(f"{path}: [pricing] cswap_ops.{prime!r}: expected a kernel operation name, got {op!r}")
+    for kind, order_kind in data["pricing"].get("order_kinds", {}).items():
+        for name, field in data["fields"].items():
+            if kind in field["kinds"] and order_kind not in field["kinds"]:
+                raise ValueError(f"{path}: [pricing] order_kinds.{kind}: [fields.{name}] has no kind {order_kind!r} "
+                                 "to price its order inversions")
     for prime, chain in data["pricing"].get("inv_chains", {}).items():
         if not (isinstance(chain, list) and len(chain) == 2 and all(isinstance(n, int) and n > 0 for n in chain)):
             raise ValueError(f"{path}: [pricing] inv_chains.{prime!r}: expected [squarings, multiplications], got {chain!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("table_scans", [])):
+        for key, kind in (("library", str), ("match", str), ("since", str), ("curve", str), ("operations", list),
+                          ("reads", dict), ("why", str)):
+            if not isinstance(rule.get(key), kind):
+                raise ValueError(f"{path}: [[scalar_mult.table_scans]] #{i + 1} {key}: expected {kind.__name__}, "
+                                 f"got {rule.get(key)!r}")
+        for method, shape in rule["reads"].items():
+            if not (isinstance(shape, list) and len(shape) == 3 and all(isinstance(n, int) and n > 0 for n in shape)):
+                raise ValueError(f"{path}: [[scalar_mult.table_scans]] #{i + 1} reads.{method}: expected "
+                                 f"[reads, entries, coordinates], got {shape!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise ValueError(f"{path}: [scalar_mult] {key}: expected a list of widths")
@@ -121,6 +150,7 @@ class Counts:
     add: int = 0
     sub: int = 0
     cswap: int = 0
+    inv_order: int = 0  # of ``inv``, the inversions modulo the group order (refbench.ref.modarith.inverse)
 
     def _zip(self, other: Counts, sign: int) -> Counts:
         return Counts(*(getattr(self, f.name) + sign * getattr(other, f.name) for f in fields(Counts)))
@@ -136,9 +166,23 @@ class Counts:
 
 
 def _counted(fn: Any, *args: Any, **kwargs: Any) -> Counts:
-    with opcount.counting() as c:
-        fn(*args, **kwargs)
-    return Counts(c.mul, c.sqr, c.mul_const, c.inv, c.add, c.sub, c.cswap)
+    """The counted field operations of ``fn(*args, **kwargs)``; of its inversions, those modulo the group
+    order (the references compute them with modarith.inverse, field inversions with the field's
+    Fermat inversion) are also counted apart, as ``inv_order``."""
+    original = modarith.inverse
+    order = [0]
+
+    def counting_inverse(a: int, m: int) -> int:
+        order[0] += 1
+        return original(a, m)
+
+    modarith.inverse = counting_inverse
+    try:
+        with opcount.counting() as c:
+            fn(*args, **kwargs)
+    finally:
+        modarith.inverse = original
+    return Counts(c.mul, c.sqr, c.mul_const, c.inv, c.add, c.sub, c.cswap, order[0])
 
 
 def _scalar(n: int) -> int:
@@ -285,6 +329,23 @@ def windowed_double_scalar_counts(curve: str, width: int) -> Counts:
     return rest + dbl.times(bits + 1) + madd.times(adds) + add.times(adds + table)
 
 
+@cache
+def separate_verify_counts(curve: str, width: int) -> Counts:
+    """A verify that multiplies separately (pubkey_costs.toml [scalar_mult] separate_verify): u1 G by a
+    ``width``-bit comb and u2 Q by the reference's 4-bit fixed window, both left projective, one full
+    addition of the two, and the check of x against r in projective form (r Z^2 = X: one squaring,
+    one multiplication) instead of an inversion; plus the rest of the reference's verify. Counted
+    with the reference's own formulas (refbench/ref/weierstrass.py)."""
+    rest, _ = double_scalar_split(curve)
+    c = _WEIERSTRASS[curve]
+    P = weierstrass.to_jacobian(weierstrass.scalar_mult(c, 3, c.G))
+    Q = weierstrass.to_jacobian(weierstrass.scalar_mult(c, 5, c.G))
+    affine = _counted(weierstrass.to_affine, c, P)
+    add = _counted(weierstrass.jacobian_add, c, P, Q)
+    return (rest + (comb_counts(curve, width) - affine) + (base_scalar_counts(curve) - affine) + add
+            + Counts(mul=1, sqr=1, mul_const=0, inv=0))
+
+
 #: Base-point multiplications a library may do per Edwards operation (RFC 8032 §5.1.6: the
 #: reference's sign computes A = [s]B and R = [r]B; a library given the public key only R).
 _EDWARDS_BASE_MULTS = {"keygen": (1,), "sign": (2, 1)}
@@ -322,9 +383,16 @@ def field_work(curve: str, kind: str, counts: Counts) -> Work:
     mul_op, sqr_op, add_op, sub_op, *const_op = field["kinds"][kind]
     size = field["bytes"]
     inv_s, inv_m = inversion_counts(curve)
-    mul = counts.mul + (0 if const_op else counts.mul_const) + counts.inv * inv_m
-    sqr = counts.sqr + counts.inv * inv_s
+    order_kind = costs["pricing"].get("order_kinds", {}).get(kind)
+    field_inv = counts.inv - counts.inv_order if order_kind else counts.inv
+    mul = counts.mul + (0 if const_op else counts.mul_const) + field_inv * inv_m
+    sqr = counts.sqr + field_inv * inv_s
     work = {(mul_op, size): mul, (sqr_op, size): sqr}
+    if order_kind and counts.inv_order:
+        o_mul, o_sqr = field["kinds"][order_kind][:2]
+        o_s, o_m = fermat_counts(_WEIERSTRASS[curve].n)
+        for key, n in (((o_mul, size), counts.inv_order * o_m), ((o_sqr, size), counts.inv_order * o_s)):
+            work[key] = work.get(key, 0) + n
     for key, n in (((const_op[0] if const_op else mul_op, size), counts.mul_const if const_op else 0),
                    ((add_op, size), counts.add), ((sub_op, size), counts.sub)):
         if n:
@@ -388,7 +456,14 @@ def compose(work: Mapping[tuple[str, int], int], cycles: Mapping[tuple[str, int]
 # ------------------------------------------------------------------------------------------
 # Recipes of a figure
 
-_KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery"}
+_KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery",
+               "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)"}
+
+
+def kind_name(kind: str) -> str:
+    """How recipes name field arithmetic ``kind`` (pubkey_costs.toml [fields] kinds): the part of a
+    recipe's name before its first comma."""
+    return _KIND_NAMES.get(kind, kind)
 _FAMILY = re.compile(r"^(ECDSA|ECDH|ECC|SM2|Ed25519|Ed448|X25519|X448|RSA|DH|DSA)\b")
 _MODEXP_OPERATIONS = {"RSA": ("private", "sign", "public", "verify", "decrypt", "encrypt"),
                       "DH": ("keygen", "agree"), "DSA": ("sign", "verify")}
@@ -420,6 +495,29 @@ def small_build(f: Figure, curve: str) -> dict[str, Any] | None:
                 and re.search(rf"\b{re.escape(rule['option'])}\b", _page_text(f))):
             return rule
     return None
+
+
+def table_scan_rule(f: Figure, curve: str, operation: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.table_scans]]`` rule for figure ``f``'s library, math option and release on
+    ``curve`` and ``operation``, or None."""
+    version = release(f.version)
+    for rule in load_costs()["scalar_mult"].get("table_scans", ()):
+        if (rule["curve"] == curve and operation in rule["operations"]
+                and rule["library"].lower() in f.library.lower() and rule["match"].lower() in (f.math or "").lower()
+                and version is not None and version >= (release(rule["since"]) or ())):
+            return rule
+    return None
+
+
+def table_scan_work(rule: dict[str, Any], method: str, size: int) -> Work:
+    """The selects and calls of ``rule``'s table reads in a multiplication by ``method`` (a recipe's
+    method name: "<w>-bit comb base point" or "4-bit fixed window"), at field size ``size``."""
+    comb = re.search(r"(\d+)-bit comb base point", method)
+    key = comb[1] if comb else ("window" if method.startswith("4-bit fixed window") else None)
+    if key is None or key not in rule["reads"]:
+        return {}
+    reads, entries, coordinates = rule["reads"][key]
+    return {(SELECT, size): reads * entries * coordinates, (CALL, size): reads}
 
 
 @cache
@@ -534,6 +632,9 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
         if operation == "verify":
             for w in costs["scalar_mult"]["wnaf_bits"]:
                 methods.append((f"interleaved {w}-bit wNAF double-scalar", windowed_double_scalar_counts(curve, w)))
+            for w in costs["scalar_mult"]["comb_bits"]:
+                methods.append((f"{SEPARATE_VERIFY} ({w}-bit comb u1 G, 4-bit fixed window u2 Q)",
+                                separate_verify_counts(curve, w)))
         if operation in ("keygen", "sign"):
             generic = base_scalar_counts(curve)
             for w in costs["scalar_mult"]["comb_bits"]:
@@ -572,10 +673,16 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
                     given = ", public key given" if operation == "sign" and done == 1 else ""
                     methods.append((f"{w}-bit comb base point{given}", replaced))
     out = []
+    scans = table_scan_rule(f, curve, operation) if curve in _WEIERSTRASS else None
     for kind in costs["fields"][curve]["kinds"]:
         for method, counts in methods:
             work = field_work(curve, kind, counts)
-            out.append(Recipe(f"{_KIND_NAMES.get(kind, kind)}, {method}",
+            scan = table_scan_work(scans, method, costs["fields"][curve]["bytes"]) if scans else {}
+            if scan:
+                work = merge(work, scan)
+                method = (f"{method}, constant-time table reads ({scan[(SELECT, costs['fields'][curve]['bytes'])]} "
+                          "selects)")
+            out.append(Recipe(f"{kind_name(kind)}, {method}",
                               tuple((o, s, n) for (o, s), n in work.items())))
     return tuple(out), ""
 
@@ -593,7 +700,7 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["CALL", "SELECT", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
-           "field_work", "inversion_counts", "is_no_crt", "ladder_rule", "ladder_work", "library_variants",
-           "load_costs", "recipes", "reference_counts", "small_build", "with_calls"]
+__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
+           "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
+           "load_costs", "recipes", "reference_counts", "separate_verify_counts", "small_build", "with_calls"]
 
