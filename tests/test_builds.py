@@ -58,7 +58,7 @@ def test_model_error_numbers_are_not_written_in_builds_toml(tmp_path: Path):
     text = BUILDS_PATH.read_text(encoding="utf-8").replace("[model_error]\n", "[model_error]\nm4 = 0.0\n", 1)
     bad = tmp_path / "builds.toml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"builds.toml: \[model_error\] m4: unknown field .*computed from cortexm_emu"):
+    with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'model_error.m4': unknown field .*computed from cortexm_emu"):
         load_builds(bad)
 
 
@@ -66,7 +66,7 @@ def test_bad_data_names_the_file_and_field(tmp_path: Path):
     text = BUILDS_PATH.read_text(encoding="utf-8").replace('variant = "limb26"', 'variant = 26', 1)
     bad = tmp_path / "builds.toml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"builds.toml: \[wolfssl.paths.poly1305\] variant"):
+    with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'wolfssl.paths.poly1305.variant'"):
         load_builds(bad)
 
 
@@ -136,7 +136,7 @@ def test_a_bad_pubkey_rule_names_the_field(tmp_path: Path):
     text = BUILDS_PATH.read_text(encoding="utf-8").replace('base = "comb"', 'base = "ladder"', 1)
     bad = tmp_path / "builds.toml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"builds.toml: \[pubkey\[0\]\] base"):
+    with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'pubkey\[0\].base'"):
         load_builds(bad)
 
 

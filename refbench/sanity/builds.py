@@ -28,7 +28,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from cortexm_emu.datafile import read_toml
+from cortexm_emu.datafile import error_at, read_toml
 from refbench.published.model import Figure
 from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library_of
 
@@ -144,12 +144,12 @@ class PubkeyPath:
 def _str(path: Path, where: str, table: dict[str, Any], name: str) -> str:
     value = table.get(name)
     if not isinstance(value, str) or not value:
-        raise ValueError(f"{path}: [{where}] {name}: expected a non-empty string, got {value!r}")
+        raise error_at(path, f"{where}.{name}", f"expected a non-empty string, got {value!r}")
     return value
 
 
 def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
-    """``builds.toml``; a missing or mistyped field raises ValueError naming the file, table and field."""
+    """``builds.toml``; a missing or mistyped field raises DataFileError naming the file, line and field."""
     _, data = read_toml(path, kind="builds file")
     memory: dict[str, tuple[str, str]] = {}
     for board, spec in data.pop("memory", {}).items():
@@ -158,41 +158,41 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
     error_source = _str(path, "model_error", errors, "source")
     error_reason = _str(path, "model_error", errors, "reason")
     for name in sorted(set(errors) - {"source", "reason"}):
-        raise ValueError(f"{path}: [model_error] {name}: unknown field (the per-core error is computed from "
-                         "cortexm_emu.validate at run time, not written here)")
+        raise error_at(path, ("model_error", name), "unknown field (the per-core error is computed from "
+                       "cortexm_emu.validate at run time, not written here)")
     rules = []
     for i, spec in enumerate(data.pop("pubkey", [])):
         where = f"pubkey[{i}]"
         base = spec.get("base", "")
         if base not in ("comb", "generic", ""):
-            raise ValueError(f"{path}: [{where}] base: expected 'comb', 'generic' or '', got {base!r}")
+            raise error_at(path, ("pubkey", i, "base"), f"expected 'comb', 'generic' or '', got {base!r}")
         match = spec.get("match", "")
         if not isinstance(match, str):
-            raise ValueError(f"{path}: [{where}] match: expected a string")
+            raise error_at(path, ("pubkey", i, "match"), "expected a string")
         variants = spec.get("variants", [])
         if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-            raise ValueError(f"{path}: [{where}] variants: expected a list of bignum variant names")
+            raise error_at(path, ("pubkey", i, "variants"), "expected a list of bignum variant names")
         rules.append(PubkeyRule(_str(path, where, spec, "library"), match, _str(path, where, spec, "kind"), base,
                                 _str(path, where, spec, "source"), tuple(variants),
                                 _str(path, where, spec, "variants_source") if variants else "",
                                 spec.get("exponent", ""), spec.get("slow_side", "")))
         if rules[-1].exponent not in ("short", ""):
-            raise ValueError(f"{path}: [{where}] exponent: expected 'short' or '', got {rules[-1].exponent!r}")
+            raise error_at(path, ("pubkey", i, "exponent"), f"expected 'short' or '', got {rules[-1].exponent!r}")
     repeat = data.pop("run_to_run", {})
     sections = repeat.get("sections")
     if not isinstance(sections, list) or len(sections) != 2 or not all(isinstance(x, str) for x in sections):
-        raise ValueError(f"{path}: [run_to_run] sections: expected the two section names that ran the same build")
+        raise error_at(path, ("run_to_run", "sections"), "expected the two section names that ran the same build")
     run_to_run = (_str(path, "run_to_run", repeat, "source"), tuple(sections))
     libraries: dict[str, LibraryBuilds] = {}
     for key, table in data.items():
         if not isinstance(table, dict):
-            raise ValueError(f"{path}: {key}: expected a table")
+            raise error_at(path, (key,), "expected a table")
         template = None
         if "template" in table:
             t = table["template"]
             options = t.get("options", {})
             if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
-                raise ValueError(f"{path}: [{key}.template] options: expected kernel family -> option name")
+                raise error_at(path, (key, "template", "options"), "expected kernel family -> option name")
             template = Template(_str(path, f"{key}.template", t, "tool"), _str(path, f"{key}.template", t, "name"),
                                 _str(path, f"{key}.template", t, "source"), dict(options))
         paths = {kernel: (_str(path, f"{key}.paths.{kernel}", spec, "variant"),
@@ -201,7 +201,7 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
         asm = {}
         for word, kernels in table.get("asm", {}).items():
             if not isinstance(kernels, list) or not all(isinstance(k, str) for k in kernels):
-                raise ValueError(f"{path}: [{key}.asm] {word}: expected a list of kernel families")
+                raise error_at(path, (key, "asm", word), "expected a list of kernel families")
             asm[word] = tuple(kernels)
         libraries[key] = LibraryBuilds(key, _str(path, key, table, "library"), template, paths, asm)
     return BuildsData(libraries, memory, error_source, error_reason, run_to_run, tuple(rules))
