@@ -3,9 +3,10 @@
 :class:`DataFileError` is the one data-file error of the project (emulator and refbench alike);
 :func:`read_toml` reads and parses a TOML file, naming the line of a syntax error;
 :class:`TomlReader` gives typed access to a parsed TOML file and raises that error with the line
-of the offending key; :func:`locate` finds that line, and :func:`line_matching` the line of a
-pattern (for a reader that names an entry by its content, e.g. ``name = "..."``). They are the
-project's data-file line locators: refbench's loaders use them too.
+of the offending key; :func:`error_at` raises it for a loader that kept only the parsed data;
+:func:`locate` finds that line, and :func:`line_matching` the line of a pattern (for a reader that
+names an entry by its content, e.g. ``name = "..."``). They are the project's data-file line
+locators: refbench's loaders use them too.
 
 Why a line locator of our own: ``tomllib`` returns plain dicts without positions, and
 ``tomlkit`` (the maintained round-trip parser) keeps comments and whitespace but no line numbers
@@ -23,7 +24,8 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-__all__ = ["DataFileError", "Field", "TomlReader", "dotted", "line_matching", "locate", "read_toml"]
+__all__ = ["DataFileError", "Field", "TomlReader", "dotted", "error_at", "line_matching", "locate", "read_toml",
+           "undotted"]
 
 #: A path to a value: table keys (str) and array indices (int), e.g. ("flash", "wait_states", 2).
 Field = tuple[str | int, ...]
@@ -54,6 +56,12 @@ def dotted(field: Field) -> str:
     return out
 
 
+def undotted(name: str) -> Field:
+    """``"flash.wait_states[2].max_mhz"`` -> ``("flash", "wait_states", 2, "max_mhz")`` (the inverse
+    of :func:`dotted` for keys without ``.``, ``[`` or ``]``)."""
+    return tuple(int(index) if index else key for key, index in re.findall(r"([^.\[\]]+)|\[(\d+)\]", name))
+
+
 def read_toml(path: Path, *, kind: str = "data file") -> tuple[str, dict[str, Any]]:
     """The text of ``path`` and its parsed TOML; an unreadable file or invalid TOML raises
     :class:`DataFileError` (naming the line of a syntax error and showing it)."""
@@ -72,6 +80,20 @@ def read_toml(path: Path, *, kind: str = "data file") -> tuple[str, dict[str, An
         shown = lines[line - 1].strip() if line and line <= len(lines) else ""
         raise DataFileError(path, line, None, f"not valid TOML ({exc})", shown) from exc
     return text, data
+
+
+def error_at(path: str | Path, field: Field | str, problem: str, text: str | None = None) -> DataFileError:
+    """:meth:`TomlReader.fail` for a loader that kept only the data of :func:`read_toml`: the file is
+    read again to find the line of ``field`` (a :data:`Field` or its :func:`dotted` form). ``text``
+    replaces the line's text in the message (e.g. a value that stands on no line)."""
+    path = Path(path)
+    key = undotted(field) if isinstance(field, str) else field
+    try:
+        content = path.read_text(encoding="utf-8")
+    except OSError:
+        return DataFileError(path, None, dotted(key), problem, text or "")
+    error = TomlReader(path, content, {}).fail(key, problem)
+    return error if text is None else DataFileError(path, error.line, error.field, problem, text)
 
 
 class TomlReader:

@@ -61,7 +61,7 @@ def test_model_error_numbers_are_not_written_in_builds_toml(tmp_path: Path):
     text = BUILDS_PATH.read_text(encoding="utf-8").replace("[model_error]\n", "[model_error]\nm4 = 0.0\n", 1)
     bad = tmp_path / "builds.toml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"builds.toml: \[model_error\] m4: unknown field .*computed from cortexm_emu"):
+    with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'model_error.m4': unknown field .*computed from cortexm_emu"):
         load_builds(bad)
 
 
@@ -69,7 +69,7 @@ def test_bad_data_names_the_file_and_field(tmp_path: Path):
     text = BUILDS_PATH.read_text(encoding="utf-8").replace('variant = "limb26"', 'variant = 26', 1)
     bad = tmp_path / "builds.toml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"builds.toml: \[wolfssl.paths.poly1305\] variant"):
+    with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'wolfssl.paths.poly1305.variant'"):
         load_builds(bad)
 
 
@@ -139,7 +139,7 @@ def test_a_bad_pubkey_rule_names_the_field(tmp_path: Path):
     text = BUILDS_PATH.read_text(encoding="utf-8").replace('base = "comb"', 'base = "ladder"', 1)
     bad = tmp_path / "builds.toml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"builds.toml: \[pubkey\[0\]\] base"):
+    with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'pubkey\[0\].base'"):
         load_builds(bad)
 
 
@@ -222,7 +222,7 @@ def test_a_bad_verify_method_or_curve_kinds_names_the_field(tmp_path: Path):
                             ('curve_kinds = { "P-256" = "montgomery_mp1" }', 'curve_kinds = { "P-256" = 1 }', "curve_kinds")):
         bad = tmp_path / "builds.toml"
         bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
-        with pytest.raises(ValueError, match=rf"builds.toml: \[pubkey\[1\]\] {field}"):
+        with pytest.raises(ValueError, match=rf"builds.toml:\d+: field 'pubkey\[1\].{field}'"):
             load_builds(bad)
 
 
@@ -252,5 +252,5 @@ def test_a_bad_lower_variant_list_is_named(tmp_path: Path):
     bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace('mont_lower_variants = ["umaal_asm"]',
                                                                    'mont_lower_variants = "umaal_asm"', 1),
                    encoding="utf-8")
-    with pytest.raises(ValueError, match=r"builds.toml: \[pubkey\[1\]\] mont_lower_variants: expected a list"):
+    with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'pubkey\[1\].mont_lower_variants': expected a list"):
         load_builds(bad)

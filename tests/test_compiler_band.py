@@ -9,6 +9,7 @@ import json
 import pytest
 from sanity_fakes import stated_context, with_cycles_per_byte
 
+from cortexm_emu.datafile import DataFileError
 from refbench.published.model import load_figures, load_parts
 from refbench.sanity import compiler_band, judge
 
@@ -56,8 +57,13 @@ def test_the_compiler_term_is_the_measured_spread_relative_to_our_build(stated_b
 
 def test_a_bad_band_file_names_the_entry(tmp_path):
     bad = tmp_path / "compiler_bands.json"
-    bad.write_text(json.dumps({"cycles": {"m4 aes/ttable4 cbc-encrypt": {"zig -Os": "many"}}}), encoding="utf-8")
-    with pytest.raises(ValueError, match=r"cycles.m4 aes/ttable4 cbc-encrypt: expected build -> whole cycles"):
+    bands = {"m4 aes/ttable4 cbc-encrypt": {"zig -Os": 1000}, "m4 aes/ttable4 cbc-decrypt": {"zig -Os": "many"}}
+    bad.write_text(json.dumps({"key": {}, "cycles": bands}, indent=1), encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"compiler_bands.json:7: field 'cycles.m4 aes/ttable4 cbc-decrypt': "
+                                            r"expected build -> whole cycles"):
+        compiler_band.load_bands(bad)
+    bad.write_text('{"cycles": {\n', encoding="utf-8")
+    with pytest.raises(DataFileError, match=r"compiler_bands.json:2: not valid JSON"):
         compiler_band.load_bands(bad)
     assert compiler_band.load_bands(tmp_path / "absent.json") == {}
 

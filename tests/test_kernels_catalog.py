@@ -127,6 +127,14 @@ def test_a_missing_field_names_the_line_of_its_table(tmp_path: Path) -> None:
     assert manifest.read_text().splitlines()[info.value.line - 1] == "[variants.plain]"
 
 
+def test_a_missing_top_level_field_names_the_first_line(tmp_path: Path) -> None:
+    manifest = _manifest(tmp_path, "")
+    manifest.write_text(manifest.read_text().replace('family = "toy"\n', ""))
+    with pytest.raises(DataFileError, match="missing") as info:
+        catalog.load_family(manifest)
+    assert (info.value.path, info.value.line, info.value.field) == (str(manifest), 1, "family")
+
+
 def test_bitsliced_aes_without_its_parallel_width_does_not_build() -> None:
     """The shared modes learn the bitsliced cipher's two blocks per call from the manifest; the
     variant's source refuses to build without it rather than disagree with the modes."""

@@ -61,7 +61,7 @@ def test_a_malformed_record_names_the_entry_and_field(tmp_path):
     bad = tmp_path / "composition.toml"
     bad.write_text('[[checks]]\noperation = "x25519"\nvariant = "c32"\ncore = "m4"\nfull = "many"\ncomposed = 3\n',
                    encoding="utf-8")
-    with pytest.raises(ValueError, match=r"composition.toml: \[\[checks\]\] #1 full: expected int"):
+    with pytest.raises(ValueError, match=r"composition.toml:5: field 'checks\[0\].full': expected int"):
         recorded.__wrapped__(bad)
     bad.write_text("", encoding="utf-8")
     with pytest.raises(ValueError, match="no recorded composition check"):

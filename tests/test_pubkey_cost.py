@@ -38,10 +38,10 @@ def test_a_bad_table_names_file_table_and_field(tmp_path):
     text = COSTS_PATH.read_text(encoding="utf-8").replace("bytes = 32\nprime = \"2^256", "bytes = \"32\"\nprime = \"2^256", 1)
     bad = tmp_path / "pubkey_costs.toml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"pubkey_costs.toml: \[fields.P-256\] bytes: expected int, got '32'"):
+    with pytest.raises(ValueError, match=r"pubkey_costs.toml:\d+: field 'fields.P-256.bytes': expected int, got '32'"):
         load_costs(bad)
     bad.write_text("[fields]\n", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"\[pricing\]: missing table"):
+    with pytest.raises(ValueError, match=r"field 'pricing': missing table"):
         load_costs(bad)
 
 
@@ -59,7 +59,7 @@ def test_a_malformed_inversion_chain_is_named(tmp_path):
     text = COSTS_PATH.read_text(encoding="utf-8").replace('"2^255 - 19" = [254, 11]', '"2^255 - 19" = [254]', 1)
     bad = tmp_path / "pubkey_costs.toml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"\[pricing\] inv_chains.'2\^255 - 19': expected \[squarings, multiplications\]"):
+    with pytest.raises(ValueError, match=r"field 'pricing.inv_chains.2\^255 - 19': expected \[squarings, multiplications\]"):
         load_costs(bad)
 
 
@@ -186,7 +186,7 @@ def test_an_order_kind_the_field_lacks_is_named(tmp_path):
                                                           'order_kinds = { montgomery_mp1 = "lattice" }')
     bad = tmp_path / "pubkey_costs.toml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"\[pricing\] order_kinds.montgomery_mp1: \[fields.P-256\] has no kind 'lattice'"):
+    with pytest.raises(ValueError, match=r"field 'pricing.order_kinds.montgomery_mp1': \[fields.P-256\] has no kind 'lattice'"):
         load_costs(bad)
 
 
@@ -216,5 +216,5 @@ def test_a_malformed_table_scan_is_named(tmp_path):
     text = COSTS_PATH.read_text(encoding="utf-8").replace("window = [64, 15, 3]", "window = [64, 15]")
     bad = tmp_path / "pubkey_costs.toml"
     bad.write_text(text, encoding="utf-8")
-    with pytest.raises(ValueError, match=r"table_scans\]\] #1 reads.window: expected \[reads, entries, coordinates\]"):
+    with pytest.raises(ValueError, match=r"field 'scalar_mult.table_scans\[0\].reads.window': expected \[reads, entries, coordinates\]"):
         load_costs(bad)

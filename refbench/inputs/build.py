@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cortexm_emu.datafile import DataFileError, read_toml
+from cortexm_emu.datafile import error_at, read_toml
 
 OPTIONS_PATH = Path(__file__).resolve().parent / "build_options.toml"
 #: the text a figure's ``config`` carries the stated kernel options in
@@ -47,31 +47,31 @@ class Follower:
 @cache
 def load_build_options(path: Path = OPTIONS_PATH) -> tuple[dict[str, BuildOption], tuple[Follower, ...]]:
     """The options by name and the peripherals' followers; :class:`DataFileError` naming the
-    entry and field for a malformed file."""
+    file, line and field for a malformed file."""
     _, data = read_toml(path, kind="build options file")
     options: dict[str, BuildOption] = {}
     for k, entry in enumerate(data.get("option", [])):
         where = f"option[{k}]"
         for key in ("library", "name", "source"):
             if not isinstance(entry.get(key), str) or not entry[key]:
-                raise DataFileError(str(path), None, f"{where}.{key}", "missing field")
+                raise error_at(path, f"{where}.{key}", "missing field")
         effects = [e for e in _EFFECTS if e in entry]
         if len(effects) != 1:
-            raise DataFileError(str(path), None, where, f"exactly one of {', '.join(_EFFECTS)} (has {effects})")
+            raise error_at(path, where, f"exactly one of {', '.join(_EFFECTS)} (has {effects})")
         unknown = set(entry) - {"library", "name", "source", "math_small", "rank", *_EFFECTS}
         if unknown:
-            raise DataFileError(str(path), None, f"{where}.{sorted(unknown)[0]}", "unknown field")
+            raise error_at(path, f"{where}.{sorted(unknown)[0]}", "unknown field")
         if entry["name"] in options or not _NAME.fullmatch(entry["name"]):
-            raise DataFileError(str(path), None, f"{where}.name", "not a C macro name, or given twice", entry["name"])
+            raise error_at(path, f"{where}.name", "not a C macro name, or given twice", entry["name"])
         options[entry["name"]] = BuildOption(**entry)
     followers = []
     for k, entry in enumerate(data.get("follower", [])):
         for key in ("library", "peripheral", "algorithm", "source"):
             if not isinstance(entry.get(key), str) or not entry[key]:
-                raise DataFileError(str(path), None, f"follower[{k}].{key}", "missing field")
+                raise error_at(path, f"follower[{k}].{key}", "missing field")
         leaders = entry.get("leaders")
         if not isinstance(leaders, list) or not leaders or not all(isinstance(a, str) for a in leaders):
-            raise DataFileError(str(path), None, f"follower[{k}].leaders", "expected a list of algorithm names")
+            raise error_at(path, f"follower[{k}].leaders", "expected a list of algorithm names")
         followers.append(Follower(entry["library"], entry["peripheral"], entry["algorithm"], tuple(leaders),
                                   entry["source"]))
     return options, tuple(followers)

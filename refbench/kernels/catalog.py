@@ -171,8 +171,7 @@ def load_family(manifest: Path) -> Family:
 
     def need(table: dict, key: str, kind: type, where: Field = ()):
         if key not in table:
-            raise DataFileError(str(manifest), locate(reader.lines, where) if where else None, dotted((*where, key)),
-                                "missing")
+            raise DataFileError(str(manifest), locate(reader.lines, where), dotted((*where, key)), "missing")
         if not isinstance(table[key], kind):
             raise fail((*where, key), f"must be a {kind.__name__}", repr(table[key]))
         return table[key]

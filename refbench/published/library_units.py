@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from cortexm_emu.datafile import DataFileError, read_toml
+from cortexm_emu.datafile import error_at, read_toml
 
 UNITS_PATH = Path(__file__).resolve().parent / "library_units.toml"
 ANY_LIBRARY = "*"
@@ -52,15 +52,15 @@ def load_unit_rules(path: Path = UNITS_PATH) -> tuple[LibraryUnitRule, ...]:
     for k, entry in enumerate(data.get("unit", [])):
         for key in ("library", "bytes", "reason"):
             if key not in entry:
-                raise DataFileError(str(path), None, f"unit[{k}].{key}", "missing field")
+                raise error_at(path, f"unit[{k}].{key}", "missing field")
         bounds = {}
         for key in ("since", "before"):
             bounds[key] = release(entry.get(key)) if key in entry else None
             if key in entry and bounds[key] is None:
-                raise DataFileError(str(path), None, f"unit[{k}].{key}", "not a release number", entry[key])
+                raise error_at(path, f"unit[{k}].{key}", "not a release number", entry[key])
         for unit, size in entry["bytes"].items():
             if not isinstance(size, int) or size <= 0:
-                raise DataFileError(str(path), None, f"unit[{k}].bytes.{unit}", "must be an integer > 0", repr(size))
+                raise error_at(path, f"unit[{k}].bytes.{unit}", "must be an integer > 0", repr(size))
         rules.append(LibraryUnitRule(entry["library"], bounds["since"], bounds["before"], dict(entry["bytes"]),
                                      entry["reason"]))
     return tuple(rules)

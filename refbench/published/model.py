@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from cortexm_emu.boards import find_board
-from cortexm_emu.datafile import DataFileError, read_toml
+from cortexm_emu.datafile import DataFileError, error_at, read_toml
 from refbench.parts import PartProfile, load_part_profile
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -323,23 +323,23 @@ def load_sources(path: Path | str = SOURCES_PATH) -> dict[str, Source]:
     for k, entry in enumerate(data.get("unit", [])):
         for key in ("source", "bytes", "status", "reason"):
             if key not in entry:
-                raise DataFileError(str(path), None, f"unit[{k}].{key}", "missing field")
+                raise error_at(path, f"unit[{k}].{key}", "missing field")
         if entry["source"] not in SOURCE_FILES:
-            raise DataFileError(str(path), None, f"unit[{k}].source", "unknown source", entry["source"])
+            raise error_at(path, f"unit[{k}].source", "unknown source", entry["source"])
         if entry["status"] not in ("verified", "assumed"):
-            raise DataFileError(str(path), None, f"unit[{k}].status", "accepted: verified, assumed", entry["status"])
+            raise error_at(path, f"unit[{k}].status", "accepted: verified, assumed", entry["status"])
         units.append(UnitRule(entry["source"], tuple(entry.get("versions", ())), dict(entry["bytes"]),
                               entry["status"], entry["reason"]))
     sources = {}
     for k, entry in enumerate(data.get("source", [])):
         for key in ("file", "sha256", "title", "library", "how"):
             if key not in entry:
-                raise DataFileError(str(path), None, f"source[{k}].{key}", "missing field")
+                raise error_at(path, f"source[{k}].{key}", "missing field")
         sources[entry["file"]] = Source(entry["file"], entry["sha256"], entry["title"], entry["library"], entry["how"],
                                         tuple(u for u in units if u.source == entry["file"]))
     missing = [f for f in SOURCE_FILES if f not in sources]
     if missing:
-        raise DataFileError(str(path), None, "source", "source not described", missing[0])
+        raise error_at(path, "source", "source not described", missing[0])
     return sources
 
 

@@ -31,7 +31,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any, Literal
 
-from cortexm_emu.datafile import read_toml
+from cortexm_emu.datafile import error_at, read_toml
 from refbench.published.model import Figure
 from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library_of
 from refbench.sanity.pubkey_cost import SEPARATE_VERIFY, family_of, kind_name
@@ -161,12 +161,12 @@ class PubkeyPath:
 def _str(path: Path, where: str, table: dict[str, Any], name: str) -> str:
     value = table.get(name)
     if not isinstance(value, str) or not value:
-        raise ValueError(f"{path}: [{where}] {name}: expected a non-empty string, got {value!r}")
+        raise error_at(path, f"{where}.{name}", f"expected a non-empty string, got {value!r}")
     return value
 
 
 def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
-    """``builds.toml``; a missing or mistyped field raises ValueError naming the file, table and field."""
+    """``builds.toml``; a missing or mistyped field raises DataFileError naming the file, line and field."""
     _, data = read_toml(path, kind="builds file")
     memory: dict[str, tuple[str, str]] = {}
     for board, spec in data.pop("memory", {}).items():
@@ -175,66 +175,66 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
     error_source = _str(path, "model_error", errors, "source")
     error_reason = _str(path, "model_error", errors, "reason")
     for name in sorted(set(errors) - {"source", "reason"}):
-        raise ValueError(f"{path}: [model_error] {name}: unknown field (the per-core error is computed from "
-                         "cortexm_emu.validate at run time, not written here)")
+        raise error_at(path, ("model_error", name), "unknown field (the per-core error is computed from "
+                       "cortexm_emu.validate at run time, not written here)")
     rules = []
     for i, spec in enumerate(data.pop("pubkey", [])):
         where = f"pubkey[{i}]"
         base = spec.get("base", "")
         if base not in ("comb", "generic", ""):
-            raise ValueError(f"{path}: [{where}] base: expected 'comb', 'generic' or '', got {base!r}")
+            raise error_at(path, ("pubkey", i, "base"), f"expected 'comb', 'generic' or '', got {base!r}")
         match = spec.get("match", "")
         if not isinstance(match, str):
-            raise ValueError(f"{path}: [{where}] match: expected a string")
+            raise error_at(path, ("pubkey", i, "match"), "expected a string")
         variants = spec.get("variants", [])
         if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-            raise ValueError(f"{path}: [{where}] variants: expected a list of bignum variant names")
+            raise error_at(path, ("pubkey", i, "variants"), "expected a list of bignum variant names")
         rules.append(PubkeyRule(_str(path, where, spec, "library"), match, _str(path, where, spec, "kind"), base,
                                 _str(path, where, spec, "source"), tuple(variants),
                                 _str(path, where, spec, "variants_source") if variants else "",
                                 spec.get("exponent", ""), spec.get("slow_side", "")))
         curve_kinds = spec.get("curve_kinds", {})
         if not isinstance(curve_kinds, dict) or not all(isinstance(k, str) for k in curve_kinds.values()):
-            raise ValueError(f"{path}: [{where}] curve_kinds: expected a table of curve names to field kinds")
+            raise error_at(path, ("pubkey", i, "curve_kinds"), "expected a table of curve names to field kinds")
         verify = spec.get("verify", "")
         if verify not in ("separate", ""):
-            raise ValueError(f"{path}: [{where}] verify: expected 'separate' or '', got {verify!r}")
+            raise error_at(path, ("pubkey", i, "verify"), f"expected 'separate' or '', got {verify!r}")
         rules[-1] = replace(rules[-1], curve_kinds=tuple(curve_kinds.items()), verify=verify,
                             curve_kinds_source=_str(path, where, spec, "curve_kinds_source") if curve_kinds else "")
         widths = {}
         for key in ("comb_bits", "windows"):
             value = spec.get(key, [])
             if not isinstance(value, list) or not all(isinstance(w, int) and w > 0 for w in value):
-                raise ValueError(f"{path}: [{where}] {key}: expected a list of widths in bits")
+                raise error_at(path, ("pubkey", i, key), "expected a list of widths in bits")
             widths[key] = tuple(value)
         mont = spec.get("mont_variants", [])
         if not isinstance(mont, list) or not all(isinstance(v, str) for v in mont):
-            raise ValueError(f"{path}: [{where}] mont_variants: expected a list of bignum variant names")
+            raise error_at(path, ("pubkey", i, "mont_variants"), "expected a list of bignum variant names")
         lower = spec.get("mont_lower_variants", [])
         if not isinstance(lower, list) or not all(isinstance(v, str) for v in lower):
-            raise ValueError(f"{path}: [{where}] mont_lower_variants: expected a list of bignum variant names")
+            raise error_at(path, ("pubkey", i, "mont_lower_variants"), "expected a list of bignum variant names")
         rules[-1] = replace(rules[-1], **widths,
                             mont_variants=tuple(mont), mont_lower_variants=tuple(lower),
                             mont_variants_source=_str(path, where, spec, "mont_variants_source") if mont else "",
                             options_source=(_str(path, where, spec, "options_source")
                                             if widths["comb_bits"] or widths["windows"] else ""))
         if rules[-1].exponent not in ("short", ""):
-            raise ValueError(f"{path}: [{where}] exponent: expected 'short' or '', got {rules[-1].exponent!r}")
+            raise error_at(path, ("pubkey", i, "exponent"), f"expected 'short' or '', got {rules[-1].exponent!r}")
     repeat = data.pop("run_to_run", {})
     sections = repeat.get("sections")
     if not isinstance(sections, list) or len(sections) != 2 or not all(isinstance(x, str) for x in sections):
-        raise ValueError(f"{path}: [run_to_run] sections: expected the two section names that ran the same build")
+        raise error_at(path, ("run_to_run", "sections"), "expected the two section names that ran the same build")
     run_to_run = (_str(path, "run_to_run", repeat, "source"), tuple(sections))
     libraries: dict[str, LibraryBuilds] = {}
     for key, table in data.items():
         if not isinstance(table, dict):
-            raise ValueError(f"{path}: {key}: expected a table")
+            raise error_at(path, (key,), "expected a table")
         template = None
         if "template" in table:
             t = table["template"]
             options = t.get("options", {})
             if not isinstance(options, dict) or not all(isinstance(v, str) for v in options.values()):
-                raise ValueError(f"{path}: [{key}.template] options: expected kernel family -> option name")
+                raise error_at(path, (key, "template", "options"), "expected kernel family -> option name")
             template = Template(_str(path, f"{key}.template", t, "tool"), _str(path, f"{key}.template", t, "name"),
                                 _str(path, f"{key}.template", t, "source"), dict(options))
         paths = {kernel: (_str(path, f"{key}.paths.{kernel}", spec, "variant"),
@@ -243,7 +243,7 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
         asm = {}
         for word, kernels in table.get("asm", {}).items():
             if not isinstance(kernels, list) or not all(isinstance(k, str) for k in kernels):
-                raise ValueError(f"{path}: [{key}.asm] {word}: expected a list of kernel families")
+                raise error_at(path, (key, "asm", word), "expected a list of kernel families")
             asm[word] = tuple(kernels)
         asm_kernels = {kernel: (_str(path, f"{key}.asm_kernels.{kernel}", spec, "variant"),
                                 _str(path, f"{key}.asm_kernels.{kernel}", spec, "source"))

@@ -15,12 +15,14 @@ published figure built with a foreign compiler, at the levels those figures need
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
+from cortexm_emu.datafile import DataFileError, line_matching
 from refbench.derived import DERIVED, changed_names, key_of
 
 BANDS_PATH = DERIVED / "compiler_bands.json"
@@ -92,19 +94,23 @@ def _key(core: str, kernel: str, variant: str, operation: str) -> str:
 
 def load_bands(path: Path = BANDS_PATH) -> dict[str, dict[str, int]]:
     """Measured cycles by "core kernel/variant operation" -> {"compiler -level": cycles}; an empty
-    table when the file is absent (the emulator rule then keeps its stated tolerance)."""
+    table when the file is absent (the emulator rule then keeps its stated tolerance); a malformed
+    file raises DataFileError naming the file, line and field."""
     if not path.exists():
         return {}
+    text = path.read_text(encoding="utf-8")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"{path}: not valid JSON: {exc}") from exc
+        raise DataFileError(path, exc.lineno, None, f"not valid JSON: {exc.msg}") from exc
+    lines = text.splitlines()
     bands = data.get("cycles")
     if not isinstance(bands, dict):
-        raise ValueError(f"{path}: cycles: expected an object of measurements")
+        raise DataFileError(path, line_matching(lines, r'"cycles"\s*:'), "cycles", "expected an object of measurements")
     for key, builds in bands.items():
         if not isinstance(builds, dict) or not all(isinstance(v, int) for v in builds.values()):
-            raise ValueError(f"{path}: cycles.{key}: expected build -> whole cycles")
+            raise DataFileError(path, line_matching(lines, re.escape(json.dumps(key)) + r"\s*:"), f"cycles.{key}",
+                                "expected build -> whole cycles")
     return bands
 
 

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from cortexm_emu.datafile import read_toml
+from cortexm_emu.datafile import error_at, read_toml
 from refbench.inputs.build import stated_kernel_options
 from refbench.published.model import Figure
 
@@ -70,39 +70,39 @@ def _version(text: str) -> tuple[int, ...] | None:
 def _require(path: Path, where: str, table: dict[str, Any], field: str, kind: type) -> Any:
     value = table.get(field)
     if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
-        raise ValueError(f"{path}: [{where}] {field}: expected {kind.__name__}, got {value!r}")
+        raise error_at(path, f"{where}.{field}", f"expected {kind.__name__}, got {value!r}")
     return value
 
 
 def load_libraries(path: Path = LIBRARIES_PATH) -> dict[str, Library]:
-    """The libraries of ``path`` by table key; a missing or mistyped field raises ValueError naming
-    the file, table and field."""
+    """The libraries of ``path`` by table key; a missing or mistyped field raises DataFileError naming
+    the file, line and field."""
     _, data = read_toml(path, kind="libraries file")
     out: dict[str, Library] = {}
     for key, table in data.items():
         if not isinstance(table, dict):
-            raise ValueError(f"{path}: {key}: expected a table")
+            raise error_at(path, (key,), "expected a table")
         kernels: dict[str, KernelOptions] = {}
         for kernel, spec in table.get("kernels", {}).items():
             where = f"{key}.kernels.{kernel}"
             options = _require(path, where, spec, "options", dict)
             default = _require(path, where, spec, "default", str)
             if default not in options:
-                raise ValueError(f"{path}: [{where}] default: {default!r} is not one of the options {sorted(options)}")
+                raise error_at(path, f"{where}.default", f"{default!r} is not one of the options {sorted(options)}")
             labels = spec.get("labels", {})
             unknown = [label for label, option in labels.items() if option not in options]
             if unknown:
-                raise ValueError(f"{path}: [{where}] labels: {', '.join(unknown)} name no option")
+                raise error_at(path, f"{where}.labels", f"{', '.join(unknown)} name no option")
             since = spec.get("since", {})
             bad = [name for name, v in since.items() if name not in options or not isinstance(v, str) or _version(v) is None]
             if bad:
-                raise ValueError(f"{path}: [{where}] since: {', '.join(bad)}: expected an option -> a version "
-                                 "such as \"4.6.0\"")
+                raise error_at(path, f"{where}.since", f"{', '.join(bad)}: expected an option -> a version "
+                               "such as \"4.6.0\"")
             kernels[kernel] = KernelOptions(kernel, dict(options), default, _require(path, where, spec, "source", str),
                                             dict(labels), dict(since))
         own = tuple(table.get("own_arithmetic", ()))
         if own and not all(isinstance(a, str) for a in own):
-            raise ValueError(f"{path}: [{key}] own_arithmetic: expected a list of algorithm names")
+            raise error_at(path, (key, "own_arithmetic"), "expected a list of algorithm names")
         source = _require(path, key, table, "own_arithmetic_source", str) if own else ""
         out[key] = Library(key, _require(path, key, table, "library", str), _require(path, key, table, "closed", bool),
                            kernels, own, source)

@@ -23,7 +23,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from cortexm_emu.datafile import read_toml
+from cortexm_emu.datafile import error_at, read_toml
 from refbench.published.library_units import release
 from refbench.published.model import Figure
 from refbench.ref import (
@@ -68,58 +68,58 @@ class Recipe:
 def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     for table in ("fields", "pricing", "exponentiation", "scalar_mult", "libraries"):
         if table not in data:
-            raise ValueError(f"{path}: [{table}]: missing table")
+            raise error_at(path, (table,), "missing table")
     for name, field in data["fields"].items():
         for key, kind in (("kinds", dict), ("bytes", int), ("prime", str)):
             if not isinstance(field.get(key), kind):
-                raise ValueError(f"{path}: [fields.{name}] {key}: expected {kind.__name__}, got {field.get(key)!r}")
+                raise error_at(path, ("fields", name, key), f"expected {kind.__name__}, got {field.get(key)!r}")
         for kind, ops in field["kinds"].items():
             if not (isinstance(ops, list) and len(ops) in (4, 5) and all(isinstance(o, str) for o in ops)):
-                raise ValueError(f"{path}: [fields.{name}] kinds.{kind}: expected [mul, sqr, add, sub operations] "
-                                 "and optionally the one-word-constant multiplication")
+                raise error_at(path, ("fields", name, "kinds", kind), "expected [mul, sqr, add, sub operations] "
+                               "and optionally the one-word-constant multiplication")
     for i, rule in enumerate(data["libraries"]):
         for key, kind in (("library", str), ("match", str), ("asm", str), ("variants", list), ("why", str)):
             if not isinstance(rule.get(key), kind):
-                raise ValueError(f"{path}: [[libraries]] #{i + 1} {key}: expected {kind.__name__}, got {rule.get(key)!r}")
+                raise error_at(path, ("libraries", i, key), f"expected {kind.__name__}, got {rule.get(key)!r}")
         algorithms = rule.get("algorithms", [])
         if not (isinstance(algorithms, list) and all(isinstance(a, str) for a in algorithms)):
-            raise ValueError(f"{path}: [[libraries]] #{i + 1} algorithms: expected a list of algorithm names, "
-                             f"got {algorithms!r}")
+            raise error_at(path, ("libraries", i, "algorithms"), "expected a list of algorithm names, "
+                           f"got {algorithms!r}")
     exp = data["exponentiation"]
     for key in ("windows", "rsa_public_exponent", "subgroup_bits", "dsa_n_bits"):
         if key not in exp:
-            raise ValueError(f"{path}: [exponentiation] {key}: missing")
+            raise error_at(path, ("exponentiation", key), "missing")
     for prime, op in data["pricing"].get("cswap_ops", {}).items():
         if not isinstance(op, str):
-            raise ValueError(f"{path}: [pricing] cswap_ops.{prime!r}: expected a kernel operation name, got {op!r}")
+            raise error_at(path, ("pricing", "cswap_ops", prime), f"expected a kernel operation name, got {op!r}")
     for kind, order_kind in data["pricing"].get("order_kinds", {}).items():
         for name, field in data["fields"].items():
             if kind in field["kinds"] and order_kind not in field["kinds"]:
-                raise ValueError(f"{path}: [pricing] order_kinds.{kind}: [fields.{name}] has no kind {order_kind!r} "
-                                 "to price its order inversions")
+                raise error_at(path, ("pricing", "order_kinds", kind),
+                               f"[fields.{name}] has no kind {order_kind!r} to price its order inversions")
     for prime, chain in data["pricing"].get("inv_chains", {}).items():
         if not (isinstance(chain, list) and len(chain) == 2 and all(isinstance(n, int) and n > 0 for n in chain)):
-            raise ValueError(f"{path}: [pricing] inv_chains.{prime!r}: expected [squarings, multiplications], got {chain!r}")
+            raise error_at(path, ("pricing", "inv_chains", prime), f"expected [squarings, multiplications], got {chain!r}")
     for i, rule in enumerate(data["scalar_mult"].get("table_scans", [])):
         for key, kind in (("library", str), ("match", str), ("since", str), ("curve", str), ("operations", list),
                           ("reads", dict), ("why", str)):
             if not isinstance(rule.get(key), kind):
-                raise ValueError(f"{path}: [[scalar_mult.table_scans]] #{i + 1} {key}: expected {kind.__name__}, "
-                                 f"got {rule.get(key)!r}")
+                raise error_at(path, ("scalar_mult", "table_scans", i, key),
+                               f"expected {kind.__name__}, got {rule.get(key)!r}")
         for method, shape in rule["reads"].items():
             if not (isinstance(shape, list) and len(shape) == 3 and all(isinstance(n, int) and n > 0 for n in shape)):
-                raise ValueError(f"{path}: [[scalar_mult.table_scans]] #{i + 1} reads.{method}: expected "
-                                 f"[reads, entries, coordinates], got {shape!r}")
+                raise error_at(path, ("scalar_mult", "table_scans", i, "reads", method),
+                               f"expected [reads, entries, coordinates], got {shape!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
-            raise ValueError(f"{path}: [scalar_mult] {key}: expected a list of widths")
+            raise error_at(path, ("scalar_mult", key), "expected a list of widths")
     return data
 
 
 @cache
 def load_costs(path: Path = COSTS_PATH) -> dict[str, Any]:
     """The tables of ``pubkey_costs.toml``; a missing table or a field of the wrong type raises
-    ValueError naming the file, table and field."""
+    DataFileError naming the file, line and field."""
     _, data = read_toml(path, kind="public-key cost file")
     return _check(path, data)
 

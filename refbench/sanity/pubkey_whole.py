@@ -40,7 +40,7 @@ from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cortexm_emu.datafile import read_toml
+from cortexm_emu.datafile import error_at, read_toml
 from refbench.derived import DERIVED, key_of
 from refbench.kernels.catalog import family
 from refbench.kernels.references import prepare
@@ -138,19 +138,19 @@ def measure_all(cores: tuple[str, ...] = CORES, operations: tuple[str, ...] = OP
 
 @cache
 def recorded(path: Path = RECORD_PATH) -> tuple[Check, ...]:
-    """The recorded checks of ``pubkey_composition.toml``; a malformed entry raises ValueError
-    naming the file, entry and field."""
+    """The recorded checks of ``pubkey_composition.toml``; a malformed entry raises DataFileError
+    naming the file, line and field."""
     _, data = read_toml(path, kind="composition record")
     out = []
     for i, entry in enumerate(data.get("checks", [])):
         for key, kind in (("operation", str), ("variant", str), ("core", str), ("full", int), ("composed", int)):
             if not isinstance(entry.get(key), kind):
-                raise ValueError(f"{path}: [[checks]] #{i + 1} {key}: expected {kind.__name__}, got {entry.get(key)!r}")
+                raise error_at(path, ("checks", i, key), f"expected {kind.__name__}, got {entry.get(key)!r}")
         if entry["full"] <= 0:
-            raise ValueError(f"{path}: [[checks]] #{i + 1} full: expected a positive cycle count, got {entry['full']}")
+            raise error_at(path, ("checks", i, "full"), f"expected a positive cycle count, got {entry['full']}")
         out.append(Check(entry["operation"], entry["variant"], entry["core"], entry["full"], entry["composed"]))
     if not out:
-        raise ValueError(f"{path}: [[checks]]: no recorded composition check")
+        raise error_at(path, ("checks",), "no recorded composition check")
     return tuple(out)
 
 

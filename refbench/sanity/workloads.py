@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from cortexm_emu.datafile import read_toml
+from cortexm_emu.datafile import error_at, read_toml
 from refbench.kernels.catalog import families
 from refbench.measure import Job
 from refbench.published.model import Figure
@@ -59,18 +59,18 @@ SCHEMA: dict[str, dict[str, type]] = {
 
 def load_workloads(path: Path = WORKLOADS_PATH) -> Workloads:
     """The workload tables of ``path``; a missing table or field, or one of the wrong type, raises
-    ValueError naming the file, table and field."""
+    DataFileError naming the file, line and field."""
     _, data = read_toml(path, kind="workloads file")
     for table, fields in SCHEMA.items():
         if not isinstance(data.get(table), dict):
-            raise ValueError(f"{path}: [{table}]: missing table")
+            raise error_at(path, (table,), "missing table")
         for name, kind in fields.items():
             value = data[table].get(name)
             if not isinstance(value, kind) or isinstance(value, bool):
-                raise ValueError(f"{path}: [{table}] {name}: expected {kind.__name__}, got {value!r}")
+                raise error_at(path, (table, name), f"expected {kind.__name__}, got {value!r}")
     unknown = set(data) - set(SCHEMA)
     if unknown:
-        raise ValueError(f"{path}: unknown table(s) {', '.join(sorted(unknown))}; accepted: {', '.join(SCHEMA)}")
+        raise error_at(path, (min(unknown),), f"unknown table(s) {', '.join(sorted(unknown))}; accepted: {', '.join(SCHEMA)}")
     return Workloads(**{table: data[table] for table in SCHEMA})
 
 
