@@ -1,0 +1,644 @@
+/* X25519 (RFC 7748 §5) for ARMv7E-M (Cortex-M4/M7) and ARMv8-M Mainline with the DSP extension
+ * (Cortex-M33): the whole scalar multiplication in hand-written Thumb-2, refbench's own code.
+ *
+ *   void x25519_scalarmult(uint32_t r[8], const uint32_t k[8], const uint32_t u[8])
+ *
+ * Technique (the published Cortex-M4 X25519 implementations share it; e.g. E. Lenngren,
+ * github.com/Emill/X25519-Cortex-M4, x25519-cortex-m4-gcc.s at 1e4953db, read for technique only):
+ * - Field elements between ladder operations are any 256-bit value of the right residue
+ *   ("weakly reduced": reduced mod 2^256 - 38 = 2 p, not mod p); only the result is made canonical.
+ *   An addition or subtraction then needs no comparison with p: a carry (borrow) out of 2^256 is
+ *   worth 38 (-38), folded back once, and at most once more into the lowest word.
+ * - The products are those of fe25519.S (the same UMAAL row-carry passes, the same squaring by
+ *   cross products and squares), ending with the fold of the top carry word c by 38 c instead of
+ *   the canonical tail, and called with an internal convention: r0 = result, r1, r2 = operands,
+ *   nothing preserved but sp (the ladder keeps every value on its stack frame, none in registers
+ *   across a call), so a call saves only lr.
+ * - The ladder step keeps its eleven field elements at fixed offsets of one stack frame; additions,
+ *   subtractions, the multiplication by a24 and the conditional swaps are inline.
+ * Constant time: the only branches are the loop counters (public); every address is sp or an
+ * operand pointer plus a constant, the scalar word index t >> 5 is public; the swap is by masks.
+ */
+	.syntax unified
+	.thumb
+#if !defined(__ARM_FEATURE_DSP)
+	.arch_extension dsp	@ the compilers' cortex-m33 target leaves the DSP extension out
+#endif
+	.text
+
+/* canon: as in fe25519.S (the canonical value of (R mod 2^255) + 19 top) */
+	.macro canon R0, R1, R2, R3, R4, R5, R6, R7, top, c19, tmp
+	bic \R7, \R7, #0x80000000
+	mla \top, \top, \c19, \c19		@ 19 top + 19
+	adds \R0, \R0, \top			@ S = U + 19
+	adcs \R1, \R1, #0
+	adcs \R2, \R2, #0
+	adcs \R3, \R3, #0
+	adcs \R4, \R4, #0
+	adcs \R5, \R5, #0
+	adcs \R6, \R6, #0
+	adcs \R7, \R7, #0
+	lsr \tmp, \R7, #31			@ q = bit 255 of S: U >= p
+	bic \R7, \R7, #0x80000000		@ S - 2^255 q
+	sub \tmp, \tmp, #1
+	and \tmp, \tmp, #19			@ 19 (1 - q)
+	subs \R0, \R0, \tmp
+	sbcs \R1, \R1, #0
+	sbcs \R2, \R2, #0
+	sbcs \R3, \R3, #0
+	sbcs \R4, \R4, #0
+	sbcs \R5, \R5, #0
+	sbcs \R6, \R6, #0
+	sbcs \R7, \R7, #0
+	.endm
+
+/* fold38 R0..R7, c, k38, t: R + 38 c (mod 2^256 - 38) for c < 2^26 in R0..R7 (below 2^256): one
+ * carry chain, then the carry out (when R + 38 c >= 2^256, R + 38 c - 2^256 < 2^32 - 38) folded
+ * as 38 into R0 alone. k38 holds 38; c and t are clobbered. */
+	.macro fold38 R0, R1, R2, R3, R4, R5, R6, R7, c, k38, t
+	mul \c, \c, \k38
+	adds \R0, \R0, \c
+	adcs \R1, \R1, #0
+	adcs \R2, \R2, #0
+	adcs \R3, \R3, #0
+	adcs \R4, \R4, #0
+	adcs \R5, \R5, #0
+	adcs \R6, \R6, #0
+	adcs \R7, \R7, #0
+	sbc \t, \t, \t				@ 0 when it carried, else -1
+	bic \t, \k38, \t			@ 38 when it carried
+	add \R0, \R0, \t
+	.endm
+
+/* fe25519_mul_w: r0 = result, r1 = a, r2 = b, 32 bytes each, any 256-bit values; the product
+ * weakly reduced. Internal convention: clobbers r0-r12 (returns with lr). The result is stored
+ * after every operand word is read, so r0 may equal r1 or r2. */
+	.type fe25519_mul_w, %function
+	.thumb_func
+	.align 2
+fe25519_mul_w:
+	push {r0, lr}				@ r: [sp, #52] below
+	ldm r1!, {r6-r9}			@ a0..a3; r1 = a + 4 words
+	sub sp, #52				@ T0..T11 at [sp, #0..44], a + 4 words at [sp, #48]
+	str r1, [sp, #48]
+@ pass 0: T0..T11 = a0..a3 times b
+	ldr r1, [r2, #0]		@ b0
+	umull r0, r10, r6, r1		@ column 0: a0 b0 starts row 0
+	ldr r3, [r2, #4]		@ b1
+	str r0, [sp, #0]
+	umull r0, r11, r7, r1		@ column 1: a1 b0 starts row 1
+	umaal r0, r10, r6, r3		@ a0 b1
+	ldr r4, [r2, #8]		@ b2
+	str r0, [sp, #4]
+	umull r0, r12, r8, r1		@ column 2: a2 b0 starts row 2
+	umaal r0, r10, r6, r4		@ a0 b2
+	umaal r0, r11, r7, r3		@ a1 b1
+	ldr r5, [r2, #12]		@ b3
+	str r0, [sp, #8]
+	umull r0, lr, r9, r1		@ column 3: a3 b0 starts row 3
+	umaal r0, r10, r6, r5		@ a0 b3
+	umaal r0, r11, r7, r4		@ a1 b2
+	umaal r0, r12, r8, r3		@ a2 b1
+	ldr r1, [r2, #16]		@ b4
+	str r0, [sp, #12]
+	mov r0, #0		@ column 4
+	umaal r0, r10, r6, r1		@ a0 b4
+	umaal r0, r11, r7, r5		@ a1 b3
+	umaal r0, r12, r8, r4		@ a2 b2
+	umaal r0, lr, r9, r3		@ a3 b1
+	ldr r3, [r2, #20]		@ b5
+	str r0, [sp, #16]
+	mov r0, #0		@ column 5
+	umaal r0, r10, r6, r3		@ a0 b5
+	umaal r0, r11, r7, r1		@ a1 b4
+	umaal r0, r12, r8, r5		@ a2 b3
+	umaal r0, lr, r9, r4		@ a3 b2
+	ldr r4, [r2, #24]		@ b6
+	str r0, [sp, #20]
+	mov r0, #0		@ column 6
+	umaal r0, r10, r6, r4		@ a0 b6
+	umaal r0, r11, r7, r3		@ a1 b5
+	umaal r0, r12, r8, r1		@ a2 b4
+	umaal r0, lr, r9, r5		@ a3 b3
+	ldr r5, [r2, #28]		@ b7
+	str r0, [sp, #24]
+	mov r0, #0		@ column 7
+	umaal r0, r10, r6, r5		@ a0 b7
+	umaal r0, r11, r7, r4		@ a1 b6
+	umaal r0, r12, r8, r3		@ a2 b5
+	umaal r0, lr, r9, r1		@ a3 b4
+	str r0, [sp, #28]
+	umaal r10, r11, r7, r5		@ column 8: a1 b7
+	umaal r10, r12, r8, r4		@ column 8: a2 b6
+	umaal r10, lr, r9, r3		@ column 8: a3 b5
+	str r10, [sp, #32]
+	umaal r11, r12, r8, r5		@ column 9: a2 b7
+	umaal r11, lr, r9, r4		@ column 9: a3 b6
+	str r11, [sp, #36]
+	umaal r12, lr, r9, r5		@ column 10: a3 b7
+	str r12, [sp, #40]
+	str lr, [sp, #44]		@ column 11
+@ pass 1: T4..T15 += a4..a7 times b; T12..T15 stay in r10-r12, lr
+	ldr r0, [sp, #48]
+	ldm r0, {r6-r9}				@ a4..a7
+	ldr r1, [r2, #0]		@ b0
+	ldr r0, [sp, #16]		@ column 4: pass 0's word
+	mov r10, #0		@ row 0 starts
+	umaal r0, r10, r6, r1		@ a4 b0
+	ldr r3, [r2, #4]		@ b1
+	str r0, [sp, #16]
+	ldr r0, [sp, #20]		@ column 5: pass 0's word
+	mov r11, #0		@ row 1 starts
+	umaal r0, r10, r6, r3		@ a4 b1
+	umaal r0, r11, r7, r1		@ a5 b0
+	ldr r4, [r2, #8]		@ b2
+	str r0, [sp, #20]
+	ldr r0, [sp, #24]		@ column 6: pass 0's word
+	mov r12, #0		@ row 2 starts
+	umaal r0, r10, r6, r4		@ a4 b2
+	umaal r0, r11, r7, r3		@ a5 b1
+	umaal r0, r12, r8, r1		@ a6 b0
+	ldr r5, [r2, #12]		@ b3
+	str r0, [sp, #24]
+	ldr r0, [sp, #28]		@ column 7: pass 0's word
+	mov lr, #0		@ row 3 starts
+	umaal r0, r10, r6, r5		@ a4 b3
+	umaal r0, r11, r7, r4		@ a5 b2
+	umaal r0, r12, r8, r3		@ a6 b1
+	umaal r0, lr, r9, r1		@ a7 b0
+	ldr r1, [r2, #16]		@ b4
+	str r0, [sp, #28]
+	ldr r0, [sp, #32]		@ column 8: pass 0's word
+	umaal r0, r10, r6, r1		@ a4 b4
+	umaal r0, r11, r7, r5		@ a5 b3
+	umaal r0, r12, r8, r4		@ a6 b2
+	umaal r0, lr, r9, r3		@ a7 b1
+	ldr r3, [r2, #20]		@ b5
+	str r0, [sp, #32]
+	ldr r0, [sp, #36]		@ column 9: pass 0's word
+	umaal r0, r10, r6, r3		@ a4 b5
+	umaal r0, r11, r7, r1		@ a5 b4
+	umaal r0, r12, r8, r5		@ a6 b3
+	umaal r0, lr, r9, r4		@ a7 b2
+	ldr r4, [r2, #24]		@ b6
+	str r0, [sp, #36]
+	ldr r0, [sp, #40]		@ column 10: pass 0's word
+	umaal r0, r10, r6, r4		@ a4 b6
+	umaal r0, r11, r7, r3		@ a5 b5
+	umaal r0, r12, r8, r1		@ a6 b4
+	umaal r0, lr, r9, r5		@ a7 b3
+	ldr r5, [r2, #28]		@ b7
+	str r0, [sp, #40]
+	ldr r0, [sp, #44]		@ column 11: pass 0's word
+	umaal r0, r10, r6, r5		@ a4 b7
+	umaal r0, r11, r7, r4		@ a5 b6
+	umaal r0, r12, r8, r3		@ a6 b5
+	umaal r0, lr, r9, r1		@ a7 b4
+	str r0, [sp, #44]
+	umaal r10, r11, r7, r5		@ column 12: a5 b7
+	umaal r10, r12, r8, r4		@ column 12: a6 b6
+	umaal r10, lr, r9, r3		@ column 12: a7 b5
+	umaal r11, r12, r8, r5		@ column 13: a6 b7
+	umaal r11, lr, r9, r4		@ column 13: a7 b6
+	umaal r12, lr, r9, r5		@ column 14: a7 b7
+@ reduction: R = T0..T7 + 38 T8..T15 in r0-r7, carry r8
+	mov r9, #38
+	mov r8, #0
+	ldm sp, {r0-r3}				@ T0..T3
+	ldr r4, [sp, #32]			@ T8..T11
+	ldr r5, [sp, #36]
+	ldr r6, [sp, #40]
+	ldr r7, [sp, #44]
+	umaal r0, r8, r4, r9
+	umaal r1, r8, r5, r9
+	umaal r2, r8, r6, r9
+	umaal r3, r8, r7, r9
+	ldr r4, [sp, #16]			@ T4..T7
+	ldr r5, [sp, #20]
+	ldr r6, [sp, #24]
+	ldr r7, [sp, #28]
+	umaal r4, r8, r10, r9
+	umaal r5, r8, r11, r9
+	umaal r6, r8, r12, r9
+	umaal r7, r8, lr, r9
+	fold38 r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10
+	ldr r10, [sp, #52]
+	stm r10, {r0-r7}
+	add sp, #56
+	pop {pc}
+	.size fe25519_mul_w, . - fe25519_mul_w
+
+/* fe25519_sqr_w: r0 = result, r1 = a; a^2 weakly reduced, as fe25519_mul_w (r0 may equal r1) */
+	.type fe25519_sqr_w, %function
+	.thumb_func
+	.align 2
+fe25519_sqr_w:
+	push {r0, r1, lr}			@ r: [sp, #32], a: [sp, #36] below
+	sub sp, #32				@ C1..C7, then E0..E7, at [sp, #0..28]
+	ldm r1, {r2-r9}				@ a0..a7
+@ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
+	umull r0, r10, r2, r3			@ column 1: a0 a1
+	str r0, [sp, #4]
+	mov r0, #0				@ column 2
+	umaal r0, r10, r2, r4			@ a0 a2
+	str r0, [sp, #8]
+	umull r0, r11, r3, r4			@ column 3: a1 a2
+	umaal r0, r10, r2, r5			@ a0 a3
+	str r0, [sp, #12]
+	mov r0, #0				@ column 4
+	umaal r0, r10, r2, r6			@ a0 a4
+	umaal r0, r11, r3, r5			@ a1 a3
+	str r0, [sp, #16]
+	umull r0, r12, r4, r5			@ column 5: a2 a3
+	umaal r0, r10, r2, r7			@ a0 a5
+	umaal r0, r11, r3, r6			@ a1 a4
+	str r0, [sp, #20]
+	mov r0, #0				@ column 6
+	umaal r0, r10, r2, r8			@ a0 a6
+	umaal r0, r11, r3, r7			@ a1 a5
+	umaal r0, r12, r4, r6			@ a2 a4
+	str r0, [sp, #24]
+	umull r0, lr, r5, r6			@ column 7: a3 a4
+	umaal r0, r10, r2, r9			@ a0 a7
+	umaal r0, r11, r3, r8			@ a1 a6
+	umaal r0, r12, r4, r7			@ a2 a5
+	str r0, [sp, #28]
+	umaal r10, r11, r3, r9			@ column 8: a1 a7 (C8 in r10)
+	umaal r10, r12, r4, r8			@ a2 a6
+	umaal r10, lr, r5, r7			@ a3 a5
+	umaal r11, r12, r4, r9			@ column 9: a2 a7 (C9 in r11)
+	umaal r11, lr, r5, r8			@ a3 a6
+	umaal r12, lr, r5, r9			@ column 10: a3 a7 (C10 in r12, C11 in lr)
+@ rows 4..6 (row carries r0, r1, r6)
+	mov r0, #0
+	mov r1, #0
+	umaal r11, r0, r6, r7			@ column 9: a4 a5
+	umaal r12, r0, r6, r8			@ column 10: a4 a6
+	umaal lr, r0, r6, r9			@ column 11: a4 a7
+	umaal lr, r1, r7, r8			@ a5 a6
+	umaal r0, r1, r7, r9			@ column 12: a5 a7 (C12 in r0)
+	mov r6, #0
+	umaal r1, r6, r8, r9			@ column 13: a6 a7 (C13 in r1, C14 in r6)
+@ E = C0..C7 + 38 C8..C15 (C0 = C15 = 0), carry r8; E0..E7 to [sp, #0..28]
+	mov r9, #38
+	umull r2, r8, r10, r9			@ E0
+	ldr r3, [sp, #4]
+	umaal r3, r8, r11, r9			@ E1
+	ldr r4, [sp, #8]
+	umaal r4, r8, r12, r9			@ E2
+	ldr r5, [sp, #12]
+	umaal r5, r8, lr, r9			@ E3
+	ldr r7, [sp, #16]
+	umaal r7, r8, r0, r9			@ E4
+	ldr r10, [sp, #20]
+	umaal r10, r8, r1, r9			@ E5
+	ldr r11, [sp, #24]
+	umaal r11, r8, r6, r9			@ E6
+	ldr r12, [sp, #28]
+	adds r12, r12, r8			@ E7
+	mov r8, #0
+	adc r8, r8, #0				@ E8
+	stm sp, {r2-r5, r7, r10-r12}
+@ out_i = D_i + 38 D_(i+8) + 2 E_i: chains r11 (x 38) and r12 (x 2, starting at 76 E8)
+	mov r10, #2
+	mov r11, #0
+	add r12, r8, r8
+	mul r12, r12, r9
+	ldr lr, [sp, #36]			@ a
+	ldr r8, [lr, #16]			@ a4
+	ldr r0, [lr, #0]			@ a0
+	umull r8, r2, r8, r8			@ D8, D9
+	umull r0, r1, r0, r0			@ D0, D1
+	umaal r0, r11, r8, r9			@ + 38 D8
+	ldr r8, [sp, #0]			@ E0
+	umaal r0, r12, r8, r10			@ + 2 E0: out0
+	umaal r1, r11, r2, r9			@ + 38 D9
+	ldr r8, [sp, #4]			@ E1
+	umaal r1, r12, r8, r10			@ + 2 E1: out1
+	ldr r8, [lr, #20]			@ a5
+	ldr r2, [lr, #4]			@ a1
+	umull r8, r4, r8, r8			@ D10, D11
+	umull r2, r3, r2, r2			@ D2, D3
+	umaal r2, r11, r8, r9			@ + 38 D10
+	ldr r8, [sp, #8]			@ E2
+	umaal r2, r12, r8, r10			@ + 2 E2: out2
+	umaal r3, r11, r4, r9			@ + 38 D11
+	ldr r8, [sp, #12]			@ E3
+	umaal r3, r12, r8, r10			@ + 2 E3: out3
+	ldr r8, [lr, #24]			@ a6
+	ldr r4, [lr, #8]			@ a2
+	umull r8, r6, r8, r8			@ D12, D13
+	umull r4, r5, r4, r4			@ D4, D5
+	umaal r4, r11, r8, r9			@ + 38 D12
+	ldr r8, [sp, #16]			@ E4
+	umaal r4, r12, r8, r10			@ + 2 E4: out4
+	umaal r5, r11, r6, r9			@ + 38 D13
+	ldr r8, [sp, #20]			@ E5
+	umaal r5, r12, r8, r10			@ + 2 E5: out5
+	ldr r8, [lr, #28]			@ a7
+	ldr r6, [lr, #12]			@ a3
+	umull r8, lr, r8, r8			@ D14, D15
+	umull r6, r7, r6, r6			@ D6, D7
+	umaal r6, r11, r8, r9			@ + 38 D14
+	ldr r8, [sp, #24]			@ E6
+	umaal r6, r12, r8, r10			@ + 2 E6: out6
+	umaal r7, r11, lr, r9			@ + 38 D15
+	ldr r8, [sp, #28]			@ E7
+	umaal r7, r12, r8, r10			@ + 2 E7: out7
+	add r11, r11, r12			@ the two chains' carries, weight 2^256
+	fold38 r0, r1, r2, r3, r4, r5, r6, r7, r11, r9, r10
+	ldr r8, [sp, #32]
+	stm r8, {r0-r7}
+	add sp, #40
+	pop {pc}
+	.size fe25519_sqr_w, . - fe25519_sqr_w
+
+/* The ladder's frame: field elements at sp + these offsets, then three words. */
+	.equ X1, 0
+	.equ X2, 32
+	.equ Z2, 64
+	.equ X3, 96
+	.equ Z3, 128
+	.equ FA, 160				@ A = x2 + z2, later the inversion's z^(2^k - 1)
+	.equ FB, 192				@ B = x2 - z2, later a squaring run
+	.equ AA, 224
+	.equ BB, 256
+	.equ FE, 288				@ E = AA - BB, later z^9
+	.equ FC, 320				@ C = x3 + z3, later z^11
+	.equ FD, 352				@ D = x3 - z3
+	.equ DA, 384
+	.equ CB, 416
+	.equ FT, 448				@ a temporary
+	.equ SK, 480				@ the clamped scalar
+	.equ OUTP, 512				@ the result pointer
+	.equ SWAP, 516				@ the pending swap bit
+	.equ CNT, 520				@ the bit index t, then a squaring run's count
+	.equ FRAME, 528
+
+/* fmul OUT, A, B: OUT = A B; fsqr OUT, A: OUT = A^2 (frame offsets) */
+	.macro fmul out, a, b
+	add r0, sp, #\out
+	add r1, sp, #\a
+	add r2, sp, #\b
+	bl fe25519_mul_w
+	.endm
+	.macro fsqr out, a
+	add r0, sp, #\out
+	add r1, sp, #\a
+	bl fe25519_sqr_w
+	.endm
+
+/* fsqrn OUT, n: OUT = OUT^(2^n), n >= 1 (a public count) */
+	.macro fsqrn out, n
+	mov r0, #\n
+	str r0, [sp, #CNT]
+1:	fsqr \out, \out
+	ldr r0, [sp, #CNT]
+	subs r0, r0, #1
+	str r0, [sp, #CNT]
+	bne 1b
+	.endm
+
+/* fadd OUT, A, B: OUT = A + B, a carry out of 2^256 folded as 38 (twice at most) */
+	.macro fadd out, a, b
+	add r8, sp, #\a
+	ldm r8, {r0-r7}
+	add r8, sp, #\b
+	ldm r8, {r8-r11}
+	adds r0, r0, r8
+	adcs r1, r1, r9
+	adcs r2, r2, r10
+	adcs r3, r3, r11
+	add r8, sp, #(\b + 16)
+	ldm r8, {r8-r11}
+	adcs r4, r4, r8
+	adcs r5, r5, r9
+	adcs r6, r6, r10
+	adcs r7, r7, r11
+	mov r12, #38
+	sbc lr, lr, lr				@ 0 when it carried, else -1
+	bic lr, r12, lr
+	adds r0, r0, lr
+	adcs r1, r1, #0
+	adcs r2, r2, #0
+	adcs r3, r3, #0
+	adcs r4, r4, #0
+	adcs r5, r5, #0
+	adcs r6, r6, #0
+	adcs r7, r7, #0
+	sbc lr, lr, lr
+	bic lr, r12, lr
+	add r0, r0, lr
+	add r8, sp, #\out
+	stm r8, {r0-r7}
+	.endm
+
+/* fsub OUT, A, B: OUT = A - B, a borrow out of 2^256 folded as -38 (twice at most: after a
+ * second borrow the value is at least 2^256 - 38, so the third subtraction of 38 from its low
+ * word cannot borrow) */
+	.macro fsub out, a, b
+	add r8, sp, #\a
+	ldm r8, {r0-r7}
+	add r8, sp, #\b
+	ldm r8, {r8-r11}
+	subs r0, r0, r8
+	sbcs r1, r1, r9
+	sbcs r2, r2, r10
+	sbcs r3, r3, r11
+	add r8, sp, #(\b + 16)
+	ldm r8, {r8-r11}
+	sbcs r4, r4, r8
+	sbcs r5, r5, r9
+	sbcs r6, r6, r10
+	sbcs r7, r7, r11
+	mov r12, #38
+	sbc lr, lr, lr				@ -1 when it borrowed, else 0
+	and lr, lr, r12
+	subs r0, r0, lr
+	sbcs r1, r1, #0
+	sbcs r2, r2, #0
+	sbcs r3, r3, #0
+	sbcs r4, r4, #0
+	sbcs r5, r5, #0
+	sbcs r6, r6, #0
+	sbcs r7, r7, #0
+	sbc lr, lr, lr
+	and lr, lr, r12
+	sub r0, r0, lr
+	add r8, sp, #\out
+	stm r8, {r0-r7}
+	.endm
+
+/* fa24 OUT, A: OUT = 121665 A: one UMAAL per word (a_i 121664 + a_i + carry), then the top word
+ * (below 121665) folded by 38 */
+	.macro fa24 out, a
+	add r8, sp, #\a
+	ldm r8, {r0-r7}
+	movw r8, #(121664 & 0xffff)
+	movt r8, #(121664 >> 16)
+	mov r9, #0
+	umaal r0, r9, r0, r8
+	umaal r1, r9, r1, r8
+	umaal r2, r9, r2, r8
+	umaal r3, r9, r3, r8
+	umaal r4, r9, r4, r8
+	umaal r5, r9, r5, r8
+	umaal r6, r9, r6, r8
+	umaal r7, r9, r7, r8
+	mov r10, #38
+	fold38 r0, r1, r2, r3, r4, r5, r6, r7, r9, r10, r11
+	add r8, sp, #\out
+	stm r8, {r0-r7}
+	.endm
+
+/* fcswap X, Y: X <-> Y when r12 is all ones, unchanged when 0 (r12 kept): t = (x ^ y) & mask,
+ * x ^= t, y ^= t, four words of each at a time */
+	.macro fcswap x, y
+	add r0, sp, #\x
+	add r1, sp, #\y
+	.rept 2
+	ldm r0, {r2-r5}
+	ldm r1, {r6-r9}
+	eor lr, r2, r6
+	and lr, lr, r12
+	eor r2, r2, lr
+	eor r6, r6, lr
+	eor lr, r3, r7
+	and lr, lr, r12
+	eor r3, r3, lr
+	eor r7, r7, lr
+	eor lr, r4, r8
+	and lr, lr, r12
+	eor r4, r4, lr
+	eor r8, r8, lr
+	eor lr, r5, r9
+	and lr, lr, r12
+	eor r5, r5, lr
+	eor r9, r9, lr
+	stm r0!, {r2-r5}
+	stm r1!, {r6-r9}
+	.endr
+	.endm
+
+/* void x25519_scalarmult(uint32_t r[8], const uint32_t k[8], const uint32_t u[8]): the ladder of
+ * x25519.h (and RFC 7748 §5) step for step, then z2^(p - 2) by ref10's addition chain (254 S +
+ * 11 M, x25519.h fe25519_invert), x2 z2^(p - 2), and the canonical result. */
+	.global x25519_scalarmult
+	.type x25519_scalarmult, %function
+	.thumb_func
+	.align 2
+x25519_scalarmult:
+	push {r4-r11, lr}
+	sub sp, #FRAME
+	str r0, [sp, #OUTP]
+	ldm r1, {r3-r10}			@ k, clamped (decodeScalar25519)
+	bic r3, r3, #7
+	bic r10, r10, #0x80000000
+	orr r10, r10, #0x40000000
+	add r11, sp, #SK
+	stm r11, {r3-r10}
+	ldm r2, {r3-r10}			@ u, bit 255 masked (decodeUCoordinate)
+	bic r10, r10, #0x80000000
+	add r11, sp, #X1
+	stm r11, {r3-r10}
+	add r11, sp, #X3
+	stm r11, {r3-r10}			@ x3 = u
+	mov r3, #1
+	mov r4, #0
+	mov r5, #0
+	mov r6, #0
+	mov r7, #0
+	mov r8, #0
+	mov r9, #0
+	mov r10, #0
+	add r11, sp, #X2
+	stm r11, {r3-r10}			@ x2 = 1
+	add r11, sp, #Z3
+	stm r11, {r3-r10}			@ z3 = 1
+	mov r3, #0
+	add r11, sp, #Z2
+	stm r11, {r3-r10}			@ z2 = 0
+	str r3, [sp, #SWAP]
+	mov r0, #254
+	str r0, [sp, #CNT]
+.Lladder:
+	ldr r0, [sp, #CNT]			@ t
+	lsr r1, r0, #5
+	add r2, sp, #SK
+	ldr r1, [r2, r1, lsl #2]		@ k[t >> 5]
+	and r0, r0, #31
+	lsr r1, r1, r0
+	and r1, r1, #1				@ k_t
+	ldr r2, [sp, #SWAP]
+	eor r2, r2, r1				@ swap ^= k_t
+	str r1, [sp, #SWAP]			@ swap = k_t after the swaps
+	rsb r12, r2, #0				@ the mask
+	fcswap X2, X3
+	fcswap Z2, Z3
+	fadd FA, X2, Z2
+	fsub FB, X2, Z2
+	fsqr AA, FA
+	fsqr BB, FB
+	fsub FE, AA, BB
+	fadd FC, X3, Z3
+	fsub FD, X3, Z3
+	fmul DA, FD, FA
+	fmul CB, FC, FB
+	fadd FT, DA, CB
+	fsqr X3, FT				@ x3 = (DA + CB)^2
+	fsub FT, DA, CB
+	fsqr FT, FT
+	fmul Z3, X1, FT				@ z3 = x1 (DA - CB)^2
+	fmul X2, AA, BB				@ x2 = AA BB
+	fa24 FT, FE
+	fadd FT, AA, FT
+	fmul Z2, FE, FT				@ z2 = E (AA + a24 E)
+	ldr r0, [sp, #CNT]
+	subs r0, r0, #1
+	str r0, [sp, #CNT]
+	bpl .Lladder
+	ldr r12, [sp, #SWAP]
+	rsb r12, r12, #0
+	fcswap X2, X3
+	fcswap Z2, Z3
+@ FT = z2^(p - 2), z = Z2 (x25519.h fe25519_invert: a = FA, b = FB, z9 = FE, z11 = FC, r = FT)
+	fsqr FA, Z2				@ z^2
+	fsqr FB, FA				@ z^4
+	fsqr FB, FB				@ z^8
+	fmul FE, FB, Z2				@ z^9
+	fmul FC, FE, FA				@ z^11
+	fsqr FB, FC				@ z^22
+	fmul FA, FB, FE				@ z^(2^5 - 1)
+	fsqr FB, FA
+	fsqrn FB, 4
+	fmul FA, FB, FA				@ z^(2^10 - 1)
+	fsqr FB, FA
+	fsqrn FB, 9
+	fmul FB, FB, FA				@ z^(2^20 - 1)
+	fsqr FT, FB
+	fsqrn FT, 19
+	fmul FT, FT, FB				@ z^(2^40 - 1)
+	fsqrn FT, 10
+	fmul FA, FT, FA				@ z^(2^50 - 1)
+	fsqr FB, FA
+	fsqrn FB, 49
+	fmul FB, FB, FA				@ z^(2^100 - 1)
+	fsqr FT, FB
+	fsqrn FT, 99
+	fmul FT, FT, FB				@ z^(2^200 - 1)
+	fsqrn FT, 50
+	fmul FT, FT, FA				@ z^(2^250 - 1)
+	fsqrn FT, 5
+	fmul FT, FT, FC				@ z^(2^255 - 21) = z^(p - 2)
+	fmul FT, X2, FT
+@ the canonical result: R below 2^256, top = bit 255
+	add r8, sp, #FT
+	ldm r8, {r0-r7}
+	lsr r8, r7, #31
+	mov r9, #19
+	canon r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10
+	ldr r8, [sp, #OUTP]
+	stm r8, {r0-r7}
+	add sp, #FRAME
+	pop {r4-r11, pc}
+	.size x25519_scalarmult, . - x25519_scalarmult
