@@ -73,6 +73,7 @@
 /* fe25519_mul_w: r0 = result, r1 = a, r2 = b, 32 bytes each, any 256-bit values; the product
  * weakly reduced. Internal convention: clobbers r0-r12 (returns with lr). The result is stored
  * after every operand word is read, so r0 may equal r1 or r2. */
+	.global fe25519_mul_w
 	.type fe25519_mul_w, %function
 	.thumb_func
 	.align 2
@@ -228,41 +229,51 @@ fe25519_mul_w:
 	pop {pc}
 	.size fe25519_mul_w, . - fe25519_mul_w
 
-/* fe25519_sqr_w: r0 = result, r1 = a; a^2 weakly reduced, as fe25519_mul_w (r0 may equal r1) */
+/* fe25519_sqr_w: r0 = result, r1 = a; a^2 weakly reduced, as fe25519_mul_w (r0 may equal r1).
+ * a^2 = 2 C + D for the cross products C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs, the
+ * row-carry scheme of fe25519.S's squaring, C1..C7 to the stack, C8..C14 left in registers) and the
+ * squares D = sum a_i^2 2^(64i). Then three passes over eight words with no memory between them
+ * but the reloads of C1..C7 and of a:
+ *   E = C_lo + 38 C_hi (a UMAAL chain by 38; C0 = C15 = 0), E_8 its carry bit;
+ *   2 E by an add-with-carry chain (the doubled E's top: 2 E_8 + its carry, worth 38 each);
+ *   out = 2 E + 38 D_hi + D_lo: a UMAAL chain by 38 (starting from 38 times the doubled top) and
+ *   an add-with-carry chain together, word by word (UMAAL leaves the flags alone);
+ * then the two chains' carries folded by 38. */
+	.global fe25519_sqr_w
 	.type fe25519_sqr_w, %function
 	.thumb_func
 	.align 2
 fe25519_sqr_w:
 	push {r0, r1, lr}			@ r: [sp, #32], a: [sp, #36] below
-	sub sp, #32				@ C1..C7, then E0..E7, at [sp, #0..28]
+	sub sp, #32				@ C1..C7 at [sp, #0..24]
 	ldm r1, {r2-r9}				@ a0..a7
 @ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
 	umull r0, r10, r2, r3			@ column 1: a0 a1
-	str r0, [sp, #4]
+	str r0, [sp, #0]
 	mov r0, #0				@ column 2
 	umaal r0, r10, r2, r4			@ a0 a2
-	str r0, [sp, #8]
+	str r0, [sp, #4]
 	umull r0, r11, r3, r4			@ column 3: a1 a2
 	umaal r0, r10, r2, r5			@ a0 a3
-	str r0, [sp, #12]
+	str r0, [sp, #8]
 	mov r0, #0				@ column 4
 	umaal r0, r10, r2, r6			@ a0 a4
 	umaal r0, r11, r3, r5			@ a1 a3
-	str r0, [sp, #16]
+	str r0, [sp, #12]
 	umull r0, r12, r4, r5			@ column 5: a2 a3
 	umaal r0, r10, r2, r7			@ a0 a5
 	umaal r0, r11, r3, r6			@ a1 a4
-	str r0, [sp, #20]
+	str r0, [sp, #16]
 	mov r0, #0				@ column 6
 	umaal r0, r10, r2, r8			@ a0 a6
 	umaal r0, r11, r3, r7			@ a1 a5
 	umaal r0, r12, r4, r6			@ a2 a4
-	str r0, [sp, #24]
+	str r0, [sp, #20]
 	umull r0, lr, r5, r6			@ column 7: a3 a4
 	umaal r0, r10, r2, r9			@ a0 a7
 	umaal r0, r11, r3, r8			@ a1 a6
 	umaal r0, r12, r4, r7			@ a2 a5
-	str r0, [sp, #28]
+	str r0, [sp, #24]
 	umaal r10, r11, r3, r9			@ column 8: a1 a7 (C8 in r10)
 	umaal r10, r12, r4, r8			@ a2 a6
 	umaal r10, lr, r5, r7			@ a3 a5
@@ -279,76 +290,74 @@ fe25519_sqr_w:
 	umaal r0, r1, r7, r9			@ column 12: a5 a7 (C12 in r0)
 	mov r6, #0
 	umaal r1, r6, r8, r9			@ column 13: a6 a7 (C13 in r1, C14 in r6)
-@ E = C0..C7 + 38 C8..C15 (C0 = C15 = 0), carry r8; E0..E7 to [sp, #0..28]
+@ E = C0..C7 + 38 C8..C15 in r2, r3, r4, r5, r7, r10, r11, r12; carry word r8
+	ldm sp, {r3, r4, r5, r7}		@ C1..C4
 	mov r9, #38
-	umull r2, r8, r10, r9			@ E0
-	ldr r3, [sp, #4]
+	umull r2, r8, r10, r9			@ E0 = 38 C8
 	umaal r3, r8, r11, r9			@ E1
-	ldr r4, [sp, #8]
 	umaal r4, r8, r12, r9			@ E2
-	ldr r5, [sp, #12]
 	umaal r5, r8, lr, r9			@ E3
-	ldr r7, [sp, #16]
+	ldr r10, [sp, #16]			@ C5..C7
+	ldr r11, [sp, #20]
+	ldr r12, [sp, #24]
 	umaal r7, r8, r0, r9			@ E4
-	ldr r10, [sp, #20]
 	umaal r10, r8, r1, r9			@ E5
-	ldr r11, [sp, #24]
 	umaal r11, r8, r6, r9			@ E6
-	ldr r12, [sp, #28]
-	adds r12, r12, r8			@ E7
+	adds r12, r12, r8			@ E7 (C15 = 0)
 	mov r8, #0
 	adc r8, r8, #0				@ E8
-	stm sp, {r2-r5, r7, r10-r12}
-@ out_i = D_i + 38 D_(i+8) + 2 E_i: chains r11 (x 38) and r12 (x 2, starting at 76 E8)
-	mov r10, #2
-	mov r11, #0
-	add r12, r8, r8
-	mul r12, r12, r9
+@ 2 E, its top word (2 E8 + the carry out) times 38 as the first carry of the 38-chain
+	adds r2, r2, r2
+	adcs r3, r3, r3
+	adcs r4, r4, r4
+	adcs r5, r5, r5
+	adcs r7, r7, r7
+	adcs r10, r10, r10
+	adcs r11, r11, r11
+	adcs r12, r12, r12
+	adc r8, r8, r8
+	mul r8, r8, r9
+@ out_i = 2 E_i + 38 D_(i+8) + D_i: chain r8 (UMAAL by 38), then the carry flag (ADCS)
 	ldr lr, [sp, #36]			@ a
-	ldr r8, [lr, #16]			@ a4
 	ldr r0, [lr, #0]			@ a0
-	umull r8, r2, r8, r8			@ D8, D9
+	ldr r6, [lr, #16]			@ a4
 	umull r0, r1, r0, r0			@ D0, D1
-	umaal r0, r11, r8, r9			@ + 38 D8
-	ldr r8, [sp, #0]			@ E0
-	umaal r0, r12, r8, r10			@ + 2 E0: out0
-	umaal r1, r11, r2, r9			@ + 38 D9
-	ldr r8, [sp, #4]			@ E1
-	umaal r1, r12, r8, r10			@ + 2 E1: out1
-	ldr r8, [lr, #20]			@ a5
-	ldr r2, [lr, #4]			@ a1
-	umull r8, r4, r8, r8			@ D10, D11
-	umull r2, r3, r2, r2			@ D2, D3
-	umaal r2, r11, r8, r9			@ + 38 D10
-	ldr r8, [sp, #8]			@ E2
-	umaal r2, r12, r8, r10			@ + 2 E2: out2
-	umaal r3, r11, r4, r9			@ + 38 D11
-	ldr r8, [sp, #12]			@ E3
-	umaal r3, r12, r8, r10			@ + 2 E3: out3
-	ldr r8, [lr, #24]			@ a6
-	ldr r4, [lr, #8]			@ a2
-	umull r8, r6, r8, r8			@ D12, D13
-	umull r4, r5, r4, r4			@ D4, D5
-	umaal r4, r11, r8, r9			@ + 38 D12
-	ldr r8, [sp, #16]			@ E4
-	umaal r4, r12, r8, r10			@ + 2 E4: out4
-	umaal r5, r11, r6, r9			@ + 38 D13
-	ldr r8, [sp, #20]			@ E5
-	umaal r5, r12, r8, r10			@ + 2 E5: out5
-	ldr r8, [lr, #28]			@ a7
-	ldr r6, [lr, #12]			@ a3
-	umull r8, lr, r8, r8			@ D14, D15
-	umull r6, r7, r6, r6			@ D6, D7
-	umaal r6, r11, r8, r9			@ + 38 D14
-	ldr r8, [sp, #24]			@ E6
-	umaal r6, r12, r8, r10			@ + 2 E6: out6
-	umaal r7, r11, lr, r9			@ + 38 D15
-	ldr r8, [sp, #28]			@ E7
-	umaal r7, r12, r8, r10			@ + 2 E7: out7
-	add r11, r11, r12			@ the two chains' carries, weight 2^256
-	fold38 r0, r1, r2, r3, r4, r5, r6, r7, r11, r9, r10
-	ldr r8, [sp, #32]
-	stm r8, {r0-r7}
+	umull r6, lr, r6, r6			@ D8, D9
+	umaal r2, r8, r6, r9
+	adds r2, r2, r0				@ out0
+	umaal r3, r8, lr, r9
+	adcs r3, r3, r1				@ out1
+	ldr lr, [sp, #36]
+	ldr r0, [lr, #4]			@ a1
+	ldr r6, [lr, #20]			@ a5
+	umull r0, r1, r0, r0			@ D2, D3
+	umull r6, lr, r6, r6			@ D10, D11
+	umaal r4, r8, r6, r9
+	adcs r4, r4, r0				@ out2
+	umaal r5, r8, lr, r9
+	adcs r5, r5, r1				@ out3
+	ldr lr, [sp, #36]
+	ldr r0, [lr, #8]			@ a2
+	ldr r6, [lr, #24]			@ a6
+	umull r0, r1, r0, r0			@ D4, D5
+	umull r6, lr, r6, r6			@ D12, D13
+	umaal r7, r8, r6, r9
+	adcs r7, r7, r0				@ out4
+	umaal r10, r8, lr, r9
+	adcs r10, r10, r1			@ out5
+	ldr lr, [sp, #36]
+	ldr r0, [lr, #12]			@ a3
+	ldr r6, [lr, #28]			@ a7
+	umull r0, r1, r0, r0			@ D6, D7
+	umull r6, lr, r6, r6			@ D14, D15
+	umaal r11, r8, r6, r9
+	adcs r11, r11, r0			@ out6
+	umaal r12, r8, lr, r9
+	adcs r12, r12, r1			@ out7
+	adc r8, r8, #0				@ the carries, weight 2^256
+	fold38 r2, r3, r4, r5, r7, r10, r11, r12, r8, r9, r0
+	ldr r0, [sp, #32]
+	stm r0, {r2-r5, r7, r10-r12}
 	add sp, #40
 	pop {pc}
 	.size fe25519_sqr_w, . - fe25519_sqr_w
