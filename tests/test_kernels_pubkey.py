@@ -561,8 +561,7 @@ def test_fe25519_assembly_equals_python_on_edge_and_random_operands(core):
 
 
 def weak_operands() -> list[int]:
-    """256-bit operands of the X25519 assembly's weakly reduced arithmetic (any value below 2^256,
-    reduced mod 2^256 - 38 = 2p): the ends of the range, values next to p, 2p and 2^255, words of
+    """256-bit operands of the X25519 assembly's products (any value below 2^256): the ends of the range, values next to p, 2p and 2^255, words of
     all ones, and seeded random 256-bit ones."""
     p = P25519
     edge = [0, 1, 38, 2**32 - 1, 2**255 - 1, 2**255, p, p + 1, 2 * p - 1, 2 * p, 2 * p + 1, 2**256 - 39,
@@ -574,13 +573,16 @@ def weak_operands() -> list[int]:
 def test_x25519_assembly_weak_mul_and_sqr_on_256_bit_operands(core):
     """umaal_asm/x25519.S's internal multiplication and squaring (own calling convention: r0 result,
     r1, r2 operands, r4-r12 not preserved) take any 256-bit operands and give a 256-bit value of the
-    product's residue mod p: the folds of their carries by 38, at the ends of the range."""
+    product's residue mod p, half reduced (below 2^255 + 2^23, the bound the ladder's carry-free
+    additions rely on): the folds of their carries, at the ends of the range."""
     h = harness("bignum", "umaal_asm", core)
     p, values = P25519, weak_operands()
 
     def run(function: str, *operands: int) -> int:
         result = h.machine.call(function, Buffer(bytes(32), "r"), *(Buffer(le(x, 32)) for x in operands), aapcs=False)
-        return int.from_bytes(result.buffer("r"), "little")
+        out = int.from_bytes(result.buffer("r"), "little")
+        assert out < 2**255 + 2**23, (function, [hex(x) for x in operands], hex(out))
+        return out
 
     for i, a in enumerate(values):
         assert run("fe25519_sqr_w", a) % p == a * a % p, hex(a)
@@ -590,7 +592,7 @@ def test_x25519_assembly_weak_mul_and_sqr_on_256_bit_operands(core):
 
 @pytest.mark.parametrize("core", ["m4", "m7", "m33"])
 def test_x25519_assembly_on_edge_inputs_equals_reference(core, subtests):
-    """umaal_asm's whole X25519 on u-coordinates at the edges of its weakly reduced arithmetic (0,
+    """umaal_asm's whole X25519 on u-coordinates at the edges of its non-canonical arithmetic (0,
     the low-order points 1 and p - 1, non-canonical p and 2^255 - 1, all-ones bytes) and scalars of
     all zeros and all ones (clamped): the reference's result, all zeros where the reference refuses
     the all-zero shared secret (RFC 7748 §6.1)."""

@@ -5,15 +5,17 @@
  *
  * Technique (the published Cortex-M4 X25519 implementations share it; e.g. E. Lenngren,
  * github.com/Emill/X25519-Cortex-M4, x25519-cortex-m4-gcc.s at 1e4953db, read for technique only):
- * - Field elements between ladder operations are any 256-bit value of the right residue
- *   ("weakly reduced": reduced mod 2^256 - 38 = 2 p, not mod p); only the result is made canonical.
- *   An addition or subtraction then needs no comparison with p: a carry (borrow) out of 2^256 is
- *   worth 38 (-38), folded back once, and at most once more into the lowest word.
- * - The products are those of fe25519.S (the same UMAAL row-carry passes, the same squaring by
- *   cross products and squares), ending with the fold of the top carry word c by 38 c instead of
- *   the canonical tail, and called with an internal convention: r0 = result, r1, r2 = operands,
- *   nothing preserved but sp (the ladder keeps every value on its stack frame, none in registers
- *   across a call), so a call saves only lr.
+ * - Field elements between ladder operations are not canonical: any residue below 2^256 enters a
+ *   product, and every product, square and multiple by a24 leaves "half reduced", below
+ *   2^255 + 2^23 (its bits from 255 up, worth 19 each since 2^255 = 19 mod p, folded into the low
+ *   word by one carry chain). Then the sum of two ladder values is below 2^256 (an addition is
+ *   one carry chain, nothing to fold), a difference that borrowed needs 2 p = 2^256 - 38 added
+ *   once (taking 38 from the wrapped value, which cannot borrow again), and only the result is
+ *   made canonical.
+ * - The products are those of fe25519.S (the same UMAAL row-carry passes for the multiplication),
+ *   ending with that fold instead of the canonical tail, and called with an internal convention:
+ *   r0 = result, r1, r2 = operands, nothing preserved but sp (the ladder keeps every value on its
+ *   stack frame, none in registers across a call), so a call saves only lr.
  * - The ladder step keeps its eleven field elements at fixed offsets of one stack frame; additions,
  *   subtractions, the multiplication by a24 and the conditional swaps are inline.
  * Constant time: the only branches are the loop counters (public); every address is sp or an
@@ -52,11 +54,14 @@
 	sbcs \R7, \R7, #0
 	.endm
 
-/* fold38 R0..R7, c, k38, t: R + 38 c (mod 2^256 - 38) for c < 2^26 in R0..R7 (below 2^256): one
- * carry chain, then the carry out (when R + 38 c >= 2^256, R + 38 c - 2^256 < 2^32 - 38) folded
- * as 38 into R0 alone. k38 holds 38; c and t are clobbered. */
-	.macro fold38 R0, R1, R2, R3, R4, R5, R6, R7, c, k38, t
-	mul \c, \c, \k38
+/* fold19 R0..R7, c, k19, t: (R mod 2^255) + 19 (2 c + bit 255 of R), the residue of R + 2^256 c
+ * (2^255 = 19 mod p), for R = R0..R7 below 2^256 and c < 2^26: below 2^255 + 2^32, so one carry
+ * chain with nothing carried out. k19 holds 19; c and t are clobbered. */
+	.macro fold19 R0, R1, R2, R3, R4, R5, R6, R7, c, k19, t
+	lsr \t, \R7, #31
+	orr \c, \t, \c, lsl #1
+	bic \R7, \R7, #0x80000000
+	mul \c, \c, \k19
 	adds \R0, \R0, \c
 	adcs \R1, \R1, #0
 	adcs \R2, \R2, #0
@@ -64,14 +69,11 @@
 	adcs \R4, \R4, #0
 	adcs \R5, \R5, #0
 	adcs \R6, \R6, #0
-	adcs \R7, \R7, #0
-	sbc \t, \t, \t				@ 0 when it carried, else -1
-	bic \t, \k38, \t			@ 38 when it carried
-	add \R0, \R0, \t
+	adc \R7, \R7, #0
 	.endm
 
 /* fe25519_mul_w: r0 = result, r1 = a, r2 = b, 32 bytes each, any 256-bit values; the product
- * weakly reduced. Internal convention: clobbers r0-r12 (returns with lr). The result is stored
+ * half reduced (below 2^255 + 2^13: R = T_lo + 38 T_hi, carry c < 39, then fold19). Internal convention: clobbers r0-r12 (returns with lr). The result is stored
  * after every operand word is read, so r0 may equal r1 or r2. */
 	.global fe25519_mul_w
 	.type fe25519_mul_w, %function
@@ -222,14 +224,15 @@ fe25519_mul_w:
 	umaal r5, r8, r11, r9
 	umaal r6, r8, r12, r9
 	umaal r7, r8, lr, r9
-	fold38 r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10
+	mov r9, #19
+	fold19 r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10
 	ldr r10, [sp, #52]
 	stm r10, {r0-r7}
 	add sp, #56
 	pop {pc}
 	.size fe25519_mul_w, . - fe25519_mul_w
 
-/* fe25519_sqr_w: r0 = result, r1 = a; a^2 weakly reduced, as fe25519_mul_w (r0 may equal r1).
+/* fe25519_sqr_w: r0 = result, r1 = a; a^2 half reduced, as fe25519_mul_w (r0 may equal r1).
  * a^2 = 2 C + D for the cross products C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs, the
  * row-carry scheme of fe25519.S's squaring, C1..C7 to the stack, C8..C14 left in registers) and the
  * squares D = sum a_i^2 2^(64i). Then three passes over eight words with no memory between them
@@ -238,7 +241,7 @@ fe25519_mul_w:
  *   2 E by an add-with-carry chain (the doubled E's top: 2 E_8 + its carry, worth 38 each);
  *   out = 2 E + 38 D_hi + D_lo: a UMAAL chain by 38 (starting from 38 times the doubled top) and
  *   an add-with-carry chain together, word by word (UMAAL leaves the flags alone);
- * then the two chains' carries folded by 38. */
+ * then the two chains' carries (below 2^9) and bit 255 folded by 19 (fold19). */
 	.global fe25519_sqr_w
 	.type fe25519_sqr_w, %function
 	.thumb_func
@@ -355,7 +358,8 @@ fe25519_sqr_w:
 	umaal r12, r8, lr, r9
 	adcs r12, r12, r1			@ out7
 	adc r8, r8, #0				@ the carries, weight 2^256
-	fold38 r2, r3, r4, r5, r7, r10, r11, r12, r8, r9, r0
+	mov r9, #19
+	fold19 r2, r3, r4, r5, r7, r10, r11, r12, r8, r9, r0
 	ldr r0, [sp, #32]
 	stm r0, {r2-r5, r7, r10-r12}
 	add sp, #40
@@ -408,7 +412,8 @@ fe25519_sqr_w:
 	bne 1b
 	.endm
 
-/* fadd OUT, A, B: OUT = A + B, a carry out of 2^256 folded as 38 (twice at most) */
+/* fadd OUT, A, B: OUT = A + B for A, B below 2^255 + 2^23 (the ladder's invariant, above): the
+ * sum is below 2^256, one carry chain with nothing to fold */
 	.macro fadd out, a, b
 	add r8, sp, #\a
 	ldm r8, {r0-r7}
@@ -423,28 +428,14 @@ fe25519_sqr_w:
 	adcs r4, r4, r8
 	adcs r5, r5, r9
 	adcs r6, r6, r10
-	adcs r7, r7, r11
-	mov r12, #38
-	sbc lr, lr, lr				@ 0 when it carried, else -1
-	bic lr, r12, lr
-	adds r0, r0, lr
-	adcs r1, r1, #0
-	adcs r2, r2, #0
-	adcs r3, r3, #0
-	adcs r4, r4, #0
-	adcs r5, r5, #0
-	adcs r6, r6, #0
-	adcs r7, r7, #0
-	sbc lr, lr, lr
-	bic lr, r12, lr
-	add r0, r0, lr
+	adc r7, r7, r11
 	add r8, sp, #\out
 	stm r8, {r0-r7}
 	.endm
 
-/* fsub OUT, A, B: OUT = A - B, a borrow out of 2^256 folded as -38 (twice at most: after a
- * second borrow the value is at least 2^256 - 38, so the third subtraction of 38 from its low
- * word cannot borrow) */
+/* fsub OUT, A, B: OUT = A - B + 2^256 - 38 (= A - B + 2 p) when A < B, else A - B, for A, B
+ * below 2^255 + 2^23: after a borrow A - B + 2^256 is at least 2^255 - 2^23, so taking 38 from it
+ * cannot borrow again; the result is below 2^256 */
 	.macro fsub out, a, b
 	add r8, sp, #\a
 	ldm r8, {r0-r7}
@@ -470,16 +461,13 @@ fe25519_sqr_w:
 	sbcs r4, r4, #0
 	sbcs r5, r5, #0
 	sbcs r6, r6, #0
-	sbcs r7, r7, #0
-	sbc lr, lr, lr
-	and lr, lr, r12
-	sub r0, r0, lr
+	sbc r7, r7, #0
 	add r8, sp, #\out
 	stm r8, {r0-r7}
 	.endm
 
 /* fa24 OUT, A: OUT = 121665 A: one UMAAL per word (a_i 121664 + a_i + carry), then the top word
- * (below 121665) folded by 38 */
+ * (below 121665) and bit 255 folded by 19: half reduced, below 2^255 + 2^23 */
 	.macro fa24 out, a
 	add r8, sp, #\a
 	ldm r8, {r0-r7}
@@ -494,8 +482,8 @@ fe25519_sqr_w:
 	umaal r5, r9, r5, r8
 	umaal r6, r9, r6, r8
 	umaal r7, r9, r7, r8
-	mov r10, #38
-	fold38 r0, r1, r2, r3, r4, r5, r6, r7, r9, r10, r11
+	mov r10, #19
+	fold19 r0, r1, r2, r3, r4, r5, r6, r7, r9, r10, r11
 	add r8, sp, #\out
 	stm r8, {r0-r7}
 	.endm
