@@ -247,9 +247,10 @@ fe25519_mul_w:
 	.thumb_func
 	.align 2
 fe25519_sqr_w:
+	ldm r1, {r2-r9}				@ a0..a7
+fe25519_sqr_w_loaded:			@ the entry with a0..a7 already in r2-r9 (and r1 = a)
 	push {r0, r1, lr}			@ r: [sp, #32], a: [sp, #36] below
 	sub sp, #32				@ C1..C7 at [sp, #0..24]
-	ldm r1, {r2-r9}				@ a0..a7
 @ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
 	umull r0, r10, r2, r3			@ column 1: a0 a1
 	str r0, [sp, #0]
@@ -400,6 +401,12 @@ fe25519_sqr_w:
 	add r1, sp, #\a
 	bl fe25519_sqr_w
 	.endm
+/* fsqrl OUT, A: OUT = A^2 right after a fadd or fsub that wrote A and left it in r2-r9 */
+	.macro fsqrl out, a
+	add r0, sp, #\out
+	add r1, sp, #\a
+	bl fe25519_sqr_w_loaded
+	.endm
 
 /* fsqrn OUT, n: OUT = OUT^(2^n), n >= 1 (a public count) */
 	.macro fsqrn out, n
@@ -415,77 +422,91 @@ fe25519_sqr_w:
 /* fadd OUT, A, B: OUT = A + B for A, B below 2^255 + 2^23 (the ladder's invariant, above): the
  * sum is below 2^256, one carry chain with nothing to fold */
 	.macro fadd out, a, b
-	add r8, sp, #\a
-	ldm r8, {r0-r7}
-	add r8, sp, #\b
-	ldm r8, {r8-r11}
-	adds r0, r0, r8
-	adcs r1, r1, r9
-	adcs r2, r2, r10
+	add r0, sp, #\a
+	ldm r0, {r2-r9}
+	add r0, sp, #\b
+	ldm r0!, {r10, r11, r12, lr}
+	adds r2, r2, r10
 	adcs r3, r3, r11
-	add r8, sp, #(\b + 16)
-	ldm r8, {r8-r11}
-	adcs r4, r4, r8
-	adcs r5, r5, r9
+	adcs r4, r4, r12
+	adcs r5, r5, lr
+	ldm r0, {r10, r11, r12, lr}
 	adcs r6, r6, r10
-	adc r7, r7, r11
-	add r8, sp, #\out
-	stm r8, {r0-r7}
+	adcs r7, r7, r11
+	adcs r8, r8, r12
+	adc r9, r9, lr
+	add r1, sp, #\out
+	stm r1, {r2-r9}
 	.endm
 
 /* fsub OUT, A, B: OUT = A - B + 2^256 - 38 (= A - B + 2 p) when A < B, else A - B, for A, B
  * below 2^255 + 2^23: after a borrow A - B + 2^256 is at least 2^255 - 2^23, so taking 38 from it
  * cannot borrow again; the result is below 2^256 */
 	.macro fsub out, a, b
-	add r8, sp, #\a
-	ldm r8, {r0-r7}
-	add r8, sp, #\b
-	ldm r8, {r8-r11}
-	subs r0, r0, r8
-	sbcs r1, r1, r9
-	sbcs r2, r2, r10
+	add r0, sp, #\a
+	ldm r0, {r2-r9}
+	add r0, sp, #\b
+	ldm r0!, {r10, r11, r12, lr}
+	subs r2, r2, r10
 	sbcs r3, r3, r11
-	add r8, sp, #(\b + 16)
-	ldm r8, {r8-r11}
-	sbcs r4, r4, r8
-	sbcs r5, r5, r9
+	sbcs r4, r4, r12
+	sbcs r5, r5, lr
+	ldm r0, {r10, r11, r12, lr}
 	sbcs r6, r6, r10
 	sbcs r7, r7, r11
-	mov r12, #38
-	sbc lr, lr, lr				@ -1 when it borrowed, else 0
-	and lr, lr, r12
-	subs r0, r0, lr
-	sbcs r1, r1, #0
-	sbcs r2, r2, #0
+	sbcs r8, r8, r12
+	sbcs r9, r9, lr
+	mov r1, #38
+	sbc r0, r0, r0				@ -1 when it borrowed, else 0
+	and r0, r0, r1
+	subs r2, r2, r0
 	sbcs r3, r3, #0
 	sbcs r4, r4, #0
 	sbcs r5, r5, #0
 	sbcs r6, r6, #0
-	sbc r7, r7, #0
-	add r8, sp, #\out
-	stm r8, {r0-r7}
+	sbcs r7, r7, #0
+	sbcs r8, r8, #0
+	sbc r9, r9, #0
+	add r1, sp, #\out
+	stm r1, {r2-r9}
 	.endm
 
-/* fa24 OUT, A: OUT = 121665 A: one UMAAL per word (a_i 121664 + a_i + carry), then the top word
- * (below 121665) and bit 255 folded by 19: half reduced, below 2^255 + 2^23 */
-	.macro fa24 out, a
-	add r8, sp, #\a
-	ldm r8, {r0-r7}
-	movw r8, #(121664 & 0xffff)
-	movt r8, #(121664 >> 16)
-	mov r9, #0
-	umaal r0, r9, r0, r8
-	umaal r1, r9, r1, r8
-	umaal r2, r9, r2, r8
-	umaal r3, r9, r3, r8
-	umaal r4, r9, r4, r8
-	umaal r5, r9, r5, r8
-	umaal r6, r9, r6, r8
-	umaal r7, r9, r7, r8
-	mov r10, #19
-	fold19 r0, r1, r2, r3, r4, r5, r6, r7, r9, r10, r11
-	add r8, sp, #\out
-	stm r8, {r0-r7}
+/* fa24add OUT, A, E: OUT = A + 121665 E: a UMAAL chain (e_i 121664 + e_i + carry) beside an
+ * add-with-carry chain adding A, then the top word (below 2^18) and bit 255 folded by 19: half
+ * reduced, below 2^255 + 2^23 */
+	.macro fa24add out, a, e
+	add r0, sp, #\e
+	ldm r0, {r2-r9}
+	add r0, sp, #\a
+	ldm r0, {r10, r11, r12, lr}
+	movw r1, #(121664 & 0xffff)
+	movt r1, #(121664 >> 16)
+	mov r0, #0
+	umaal r2, r0, r2, r1
+	adds r2, r2, r10
+	umaal r3, r0, r3, r1
+	adcs r3, r3, r11
+	umaal r4, r0, r4, r1
+	adcs r4, r4, r12
+	umaal r5, r0, r5, r1
+	adcs r5, r5, lr
+	ldr r10, [sp, #(\a + 16)]
+	ldr r11, [sp, #(\a + 20)]
+	ldr r12, [sp, #(\a + 24)]
+	ldr lr, [sp, #(\a + 28)]
+	umaal r6, r0, r6, r1
+	adcs r6, r6, r10
+	umaal r7, r0, r7, r1
+	adcs r7, r7, r11
+	umaal r8, r0, r8, r1
+	adcs r8, r8, r12
+	umaal r9, r0, r9, r1
+	adcs r9, r9, lr
+	adc r0, r0, #0
+	mov r1, #19
+	fold19 r2, r3, r4, r5, r6, r7, r8, r9, r0, r1, r10
+	add r0, sp, #\out
+	stm r0, {r2-r9}
 	.endm
 
 /* fcswap X, Y: X <-> Y when r12 is all ones, unchanged when 0 (r12 kept): t = (x ^ y) & mask,
@@ -573,22 +594,21 @@ x25519_scalarmult:
 	fcswap X2, X3
 	fcswap Z2, Z3
 	fadd FA, X2, Z2
+	fsqrl AA, FA
 	fsub FB, X2, Z2
-	fsqr AA, FA
-	fsqr BB, FB
+	fsqrl BB, FB
 	fsub FE, AA, BB
 	fadd FC, X3, Z3
 	fsub FD, X3, Z3
 	fmul DA, FD, FA
 	fmul CB, FC, FB
 	fadd FT, DA, CB
-	fsqr X3, FT				@ x3 = (DA + CB)^2
+	fsqrl X3, FT				@ x3 = (DA + CB)^2
 	fsub FT, DA, CB
-	fsqr FT, FT
+	fsqrl FT, FT
 	fmul Z3, X1, FT				@ z3 = x1 (DA - CB)^2
 	fmul X2, AA, BB				@ x2 = AA BB
-	fa24 FT, FE
-	fadd FT, AA, FT
+	fa24add FT, AA, FE
 	fmul Z2, FE, FT				@ z2 = E (AA + a24 E)
 	ldr r0, [sp, #CNT]
 	subs r0, r0, #1
