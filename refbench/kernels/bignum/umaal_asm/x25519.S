@@ -73,7 +73,10 @@
 	.endm
 
 /* fe25519_mul_w: r0 = result, r1 = a, r2 = b, 32 bytes each, any 256-bit values; the product
- * half reduced (below 2^255 + 2^13: R = T_lo + 38 T_hi, carry c < 39, then fold19). Internal convention: clobbers r0-r12 (returns with lr). The result is stored
+ * half reduced (below 2^255 + 2^13: R = T_lo + 38 T_hi, carry c < 39, then fold19).
+ * fe25519.S's two passes of four rows, with b0..b3 loaded together at the start of each pass and
+ * the first pass's T4..T7 entering the second as its rows' initial carries (UMAAL adds its high
+ * register, and row i of the second pass starts at column 4 + i). Internal convention: clobbers r0-r12 (returns with lr). The result is stored
  * after every operand word is read, so r0 may equal r1 or r2. */
 	.global fe25519_mul_w
 	.type fe25519_mul_w, %function
@@ -85,18 +88,15 @@ fe25519_mul_w:
 	sub sp, #52				@ T0..T11 at [sp, #0..44], a + 4 words at [sp, #48]
 	str r1, [sp, #48]
 @ pass 0: T0..T11 = a0..a3 times b
-	ldr r1, [r2, #0]		@ b0
+	ldm r2, {r1, r3, r4, r5}		@ b0..b3
 	umull r0, r10, r6, r1		@ column 0: a0 b0 starts row 0
-	ldr r3, [r2, #4]		@ b1
 	str r0, [sp, #0]
 	umull r0, r11, r7, r1		@ column 1: a1 b0 starts row 1
 	umaal r0, r10, r6, r3		@ a0 b1
-	ldr r4, [r2, #8]		@ b2
 	str r0, [sp, #4]
 	umull r0, r12, r8, r1		@ column 2: a2 b0 starts row 2
 	umaal r0, r10, r6, r4		@ a0 b2
 	umaal r0, r11, r7, r3		@ a1 b1
-	ldr r5, [r2, #12]		@ b3
 	str r0, [sp, #8]
 	umull r0, lr, r9, r1		@ column 3: a3 b0 starts row 3
 	umaal r0, r10, r6, r5		@ a0 b3
@@ -144,27 +144,22 @@ fe25519_mul_w:
 @ pass 1: T4..T15 += a4..a7 times b; T12..T15 stay in r10-r12, lr
 	ldr r0, [sp, #48]
 	ldm r0, {r6-r9}				@ a4..a7
-	ldr r1, [r2, #0]		@ b0
-	ldr r0, [sp, #16]		@ column 4: pass 0's word
-	mov r10, #0		@ row 0 starts
+	ldm r2, {r1, r3, r4, r5}		@ b0..b3
+	add r0, sp, #16
+	ldm r0, {r10, r11, r12, lr}		@ pass 0's T4..T7 start rows 0..3 (row i enters column 4 + i)
+	mov r0, #0		@ column 4
 	umaal r0, r10, r6, r1		@ a4 b0
-	ldr r3, [r2, #4]		@ b1
 	str r0, [sp, #16]
-	ldr r0, [sp, #20]		@ column 5: pass 0's word
-	mov r11, #0		@ row 1 starts
+	mov r0, #0		@ column 5
 	umaal r0, r10, r6, r3		@ a4 b1
 	umaal r0, r11, r7, r1		@ a5 b0
-	ldr r4, [r2, #8]		@ b2
 	str r0, [sp, #20]
-	ldr r0, [sp, #24]		@ column 6: pass 0's word
-	mov r12, #0		@ row 2 starts
+	mov r0, #0		@ column 6
 	umaal r0, r10, r6, r4		@ a4 b2
 	umaal r0, r11, r7, r3		@ a5 b1
 	umaal r0, r12, r8, r1		@ a6 b0
-	ldr r5, [r2, #12]		@ b3
 	str r0, [sp, #24]
-	ldr r0, [sp, #28]		@ column 7: pass 0's word
-	mov lr, #0		@ row 3 starts
+	mov r0, #0		@ column 7
 	umaal r0, r10, r6, r5		@ a4 b3
 	umaal r0, r11, r7, r4		@ a5 b2
 	umaal r0, r12, r8, r3		@ a6 b1
