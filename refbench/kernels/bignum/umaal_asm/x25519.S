@@ -72,18 +72,10 @@
 	adc \R7, \R7, #0
 	.endm
 
-/* fe25519_mul_w: r0 = result, r1 = a, r2 = b, 32 bytes each, any 256-bit values; the product
- * half reduced (below 2^255 + 2^13: R = T_lo + 38 T_hi, carry c < 39, then fold19).
- * fe25519.S's two passes of four rows, with b0..b3 loaded together at the start of each pass and
- * the first pass's T4..T7 entering the second as its rows' initial carries (UMAAL adds its high
- * register, and row i of the second pass starts at column 4 + i). Internal convention: clobbers r0-r12 (returns with lr). The result is stored
- * after every operand word is read, so r0 may equal r1 or r2. */
-	.global fe25519_mul_w
-	.type fe25519_mul_w, %function
-	.thumb_func
-	.align 2
-fe25519_mul_w:
-	push {r0, lr}				@ r: [sp, #52] below
+/* mul_product: the 512-bit product T of a (r1) and b (r2) reduced to R = T_lo + 38 T_hi in r0-r7
+ * with its carry word in r8 (below 39), for a caller that pushed r0 first (the result pointer,
+ * then at [sp, #52]) and leaves with add sp, #56 and its pop. */
+	.macro mul_product
 	ldm r1!, {r6-r9}			@ a0..a3; r1 = a + 4 words
 	sub sp, #52				@ T0..T11 at [sp, #0..44], a + 4 words at [sp, #48]
 	str r1, [sp, #48]
@@ -219,6 +211,21 @@ fe25519_mul_w:
 	umaal r5, r8, r11, r9
 	umaal r6, r8, r12, r9
 	umaal r7, r8, lr, r9
+	.endm
+
+/* fe25519_mul_w: r0 = result, r1 = a, r2 = b, 32 bytes each, any 256-bit values; the product
+ * half reduced (below 2^255 + 2^13: R = T_lo + 38 T_hi, carry c < 39, then fold19).
+ * fe25519.S's two passes of four rows, with b0..b3 loaded together at the start of each pass and
+ * the first pass's T4..T7 entering the second as its rows' initial carries (UMAAL adds its high
+ * register, and row i of the second pass starts at column 4 + i). Internal convention: clobbers r0-r12 (returns with lr). The result is stored
+ * after every operand word is read, so r0 may equal r1 or r2. */
+	.global fe25519_mul_w
+	.type fe25519_mul_w, %function
+	.thumb_func
+	.align 2
+fe25519_mul_w:
+	push {r0, lr}				@ r: [sp, #52] below
+	mul_product
 	mov r9, #19
 	fold19 r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10
 	ldr r10, [sp, #52]
@@ -227,24 +234,31 @@ fe25519_mul_w:
 	pop {pc}
 	.size fe25519_mul_w, . - fe25519_mul_w
 
-/* fe25519_sqr_w: r0 = result, r1 = a; a^2 half reduced, as fe25519_mul_w (r0 may equal r1).
- * a^2 = 2 C + D for the cross products C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs, the
- * row-carry scheme of fe25519.S's squaring, C1..C7 to the stack, C8..C14 left in registers) and the
- * squares D = sum a_i^2 2^(64i). Then three passes over eight words with no memory between them
- * but the reloads of C1..C7 and of a:
- *   E = C_lo + 38 C_hi (a UMAAL chain by 38; C0 = C15 = 0), E_8 its carry bit;
- *   2 E by an add-with-carry chain (the doubled E's top: 2 E_8 + its carry, worth 38 each);
- *   out = 2 E + 38 D_hi + D_lo: a UMAAL chain by 38 (starting from 38 times the doubled top) and
- *   an add-with-carry chain together, word by word (UMAAL leaves the flags alone);
- * then the two chains' carries (below 2^9) and bit 255 folded by 19 (fold19). */
-	.global fe25519_sqr_w
-	.type fe25519_sqr_w, %function
+/* void fe25519_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): the 25519-mul
+ * operation, r = a b mod p canonical (AAPCS, canonical operands and result as fe.h's C): the same
+ * product and reduction as fe25519_mul_w, then the canonical tail (canon) instead of fold19. */
+	.global fe25519_mul
+	.type fe25519_mul, %function
 	.thumb_func
 	.align 2
-fe25519_sqr_w:
-	ldm r1, {r2-r9}				@ a0..a7
-fe25519_sqr_w_loaded:			@ the entry with a0..a7 already in r2-r9 (and r1 = a)
-	push {r0, r1, lr}			@ r: [sp, #32], a: [sp, #36] below
+fe25519_mul:
+	push {r0, r4-r11, lr}			@ r: [sp, #52] below
+	mul_product
+	lsr r10, r7, #31
+	orr r8, r10, r8, lsl #1			@ top = 2 c + bit 255 of R
+	mov r9, #19
+	canon r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10
+	ldr r10, [sp, #52]
+	stm r10, {r0-r7}
+	add sp, #56
+	pop {r4-r11, pc}
+	.size fe25519_mul, . - fe25519_mul
+
+/* sqr_product: a^2 (a0..a7 in r2-r9) reduced as below to eight words in r2, r3, r4, r5, r7, r10,
+ * r11, r12 with their carry word (weight 2^256, below 2^9) in r8, for a caller that pushed r0, r1
+ * first (the result and operand pointers, then at [sp, #32] and [sp, #36]) and leaves with
+ * add sp, #40 and its pop. */
+	.macro sqr_product
 	sub sp, #32				@ C1..C7 at [sp, #0..24]
 @ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
 	umull r0, r10, r2, r3			@ column 1: a0 a1
@@ -354,6 +368,27 @@ fe25519_sqr_w_loaded:			@ the entry with a0..a7 already in r2-r9 (and r1 = a)
 	umaal r12, r8, lr, r9
 	adcs r12, r12, r1			@ out7
 	adc r8, r8, #0				@ the carries, weight 2^256
+	.endm
+
+/* fe25519_sqr_w: r0 = result, r1 = a; a^2 half reduced, as fe25519_mul_w (r0 may equal r1).
+ * a^2 = 2 C + D for the cross products C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs, the
+ * row-carry scheme of fe25519.S's squaring, C1..C7 to the stack, C8..C14 left in registers) and the
+ * squares D = sum a_i^2 2^(64i). Then three passes over eight words with no memory between them
+ * but the reloads of C1..C7 and of a:
+ *   E = C_lo + 38 C_hi (a UMAAL chain by 38; C0 = C15 = 0), E_8 its carry bit;
+ *   2 E by an add-with-carry chain (the doubled E's top: 2 E_8 + its carry, worth 38 each);
+ *   out = 2 E + 38 D_hi + D_lo: a UMAAL chain by 38 (starting from 38 times the doubled top) and
+ *   an add-with-carry chain together, word by word (UMAAL leaves the flags alone);
+ * then the two chains' carries (below 2^9) and bit 255 folded by 19 (fold19). */
+	.global fe25519_sqr_w
+	.type fe25519_sqr_w, %function
+	.thumb_func
+	.align 2
+fe25519_sqr_w:
+	ldm r1, {r2-r9}				@ a0..a7
+fe25519_sqr_w_loaded:			@ the entry with a0..a7 already in r2-r9 (and r1 = a)
+	push {r0, r1, lr}			@ r: [sp, #32], a: [sp, #36] below
+	sqr_product
 	mov r9, #19
 	fold19 r2, r3, r4, r5, r7, r10, r11, r12, r8, r9, r0
 	ldr r0, [sp, #32]
@@ -361,6 +396,26 @@ fe25519_sqr_w_loaded:			@ the entry with a0..a7 already in r2-r9 (and r1 = a)
 	add sp, #40
 	pop {pc}
 	.size fe25519_sqr_w, . - fe25519_sqr_w
+
+/* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]): the 25519-sqr operation, r = a^2 mod p
+ * canonical (AAPCS): fe25519_sqr_w's squaring with the canonical tail */
+	.global fe25519_sqr
+	.type fe25519_sqr, %function
+	.thumb_func
+	.align 2
+fe25519_sqr:
+	push {r0, r1, r4-r11, lr}		@ r: [sp, #32], a: [sp, #36] below
+	ldm r1, {r2-r9}				@ a0..a7
+	sqr_product
+	lsr r0, r12, #31
+	orr r8, r0, r8, lsl #1			@ top = 2 (carries) + bit 255
+	mov r9, #19
+	canon r2, r3, r4, r5, r7, r10, r11, r12, r8, r9, r0
+	ldr r0, [sp, #32]
+	stm r0, {r2-r5, r7, r10-r12}
+	add sp, #40
+	pop {r4-r11, pc}
+	.size fe25519_sqr, . - fe25519_sqr
 
 /* The ladder's frame: field elements at sp + these offsets, then three words. */
 	.equ X1, 0
