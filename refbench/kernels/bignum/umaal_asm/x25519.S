@@ -417,6 +417,10 @@ fe25519_sqr:
 	pop {r4-r11, pc}
 	.size fe25519_sqr, . - fe25519_sqr
 
+#ifdef X25519_ASM
+/* The whole scalar multiplication, built when the variant defines X25519_ASM (kernel.toml; without
+ * it x25519.h's C ladder calls the operations above). */
+
 /* The ladder's frame: field elements at sp + these offsets, then three words. */
 	.equ X1, 0
 	.equ X2, 32
@@ -709,3 +713,4 @@ x25519_scalarmult:
 	add sp, #FRAME
 	pop {r4-r11, pc}
 	.size x25519_scalarmult, . - x25519_scalarmult
+#endif
