@@ -571,8 +571,8 @@ def weak_operands() -> list[int]:
 
 @pytest.mark.parametrize("core", ["m4", "m7", "m33"])
 def test_x25519_assembly_weak_mul_and_sqr_on_256_bit_operands(core):
-    """umaal_asm/x25519.S's internal multiplication and squaring (own calling convention: r0 result,
-    r1, r2 operands, r4-r12 not preserved) take any 256-bit operands and give a 256-bit value of the
+    """umaal_asm/x25519.S's internal multiplication, squaring and run of n squarings (own calling
+    convention: r0 result, r1, r2 operands or n, r4-r12 not preserved) take any 256-bit operands and give a 256-bit value of the
     product's residue mod p, half reduced (below 2^255 + 2^23, the bound the ladder's carry-free
     additions rely on): the folds of their carries, at the ends of the range."""
     h = harness("bignum", "umaal_asm", core)
@@ -588,6 +588,11 @@ def test_x25519_assembly_weak_mul_and_sqr_on_256_bit_operands(core):
         assert run("fe25519_sqr_w", a) % p == a * a % p, hex(a)
         for b in values[i::3]:
             assert run("fe25519_mul_w", a, b) % p == a * b % p, (hex(a), hex(b))
+    for a in values[::4]:
+        for n in (1, 2, 5):
+            result = h.machine.call("fe25519_sqrn_w", Buffer(le(a, 32), "a"), n, aapcs=False)
+            out = int.from_bytes(result.buffer("a"), "little")
+            assert out < 2**255 + 2**23 and out % p == pow(a, 2**n, p), (hex(a), n, hex(out))
 
 
 @pytest.mark.parametrize("core", ["m4", "m7", "m33"])

@@ -397,6 +397,37 @@ fe25519_sqr_w_loaded:			@ the entry with a0..a7 already in r2-r9 (and r1 = a)
 	pop {pc}
 	.size fe25519_sqr_w, . - fe25519_sqr_w
 
+/* fe25519_sqrn_w: r0 = a (result in place), r1 = n >= 1 (public): a^(2^n), n squarings half
+ * reduced, the inversion chain's runs. Each squaring's result is stored (the next one reloads its
+ * words for the squares) and moved into r2-r9 as the next input, with no call between them. */
+	.global fe25519_sqrn_w
+	.type fe25519_sqrn_w, %function
+	.thumb_func
+	.align 2
+fe25519_sqrn_w:
+	push {r1, lr}				@ n: [sp, #40], then [sp, #8] between squarings
+	mov r1, r0
+	push {r0, r1}				@ r = a: [sp, #32], [sp, #36] below
+	ldm r0, {r2-r9}
+1:	sqr_product
+	mov r9, #19
+	fold19 r2, r3, r4, r5, r7, r10, r11, r12, r8, r9, r0
+	ldr r0, [sp, #32]
+	stm r0, {r2-r5, r7, r10-r12}
+	add sp, #32
+	ldr r1, [sp, #8]
+	subs r1, r1, #1
+	str r1, [sp, #8]
+	beq 2f
+	mov r6, r7				@ the result as the next operand, in r2-r9
+	mov r7, r10
+	mov r8, r11
+	mov r9, r12
+	b 1b
+2:	add sp, #12
+	pop {pc}
+	.size fe25519_sqrn_w, . - fe25519_sqrn_w
+
 /* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]): the 25519-sqr operation, r = a^2 mod p
  * canonical (AAPCS): fe25519_sqr_w's squaring with the canonical tail */
 	.global fe25519_sqr
@@ -464,13 +495,9 @@ fe25519_sqr:
 
 /* fsqrn OUT, n: OUT = OUT^(2^n), n >= 1 (a public count) */
 	.macro fsqrn out, n
-	mov r0, #\n
-	str r0, [sp, #CNT]
-1:	fsqr \out, \out
-	ldr r0, [sp, #CNT]
-	subs r0, r0, #1
-	str r0, [sp, #CNT]
-	bne 1b
+	add r0, sp, #\out
+	mov r1, #\n
+	bl fe25519_sqrn_w
 	.endm
 
 /* fadd OUT, A, B: OUT = A + B for A, B below 2^255 + 2^23 (the ladder's invariant, above): the
