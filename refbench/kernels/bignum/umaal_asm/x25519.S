@@ -590,32 +590,30 @@ fe25519_sqr:
 	stm r0, {r2-r9}
 	.endm
 
-/* fcswap X, Y: X <-> Y when r12 is all ones, unchanged when 0 (r12 kept): t = (x ^ y) & mask,
- * x ^= t, y ^= t, four words of each at a time */
+/* fcswap X, Y: X <-> Y when r12 is all ones, unchanged when 0 (r12 kept). UADD8 of the mask with
+ * itself sets the four GE flags (a byte 0xff + 0xff carries) or clears them (ARM DDI 0403E
+ * A7.7.176), and SEL picks each byte by its GE flag (A7.7.127): x' = GE ? y : x into a free
+ * register, y' = GE ? x : y into x's, one instruction per word and side; four words at a time. */
 	.macro fcswap x, y
+	uadd8 lr, r12, r12
 	add r0, sp, #\x
 	add r1, sp, #\y
 	.rept 2
 	ldm r0, {r2-r5}
 	ldm r1, {r6-r9}
-	eor lr, r2, r6
-	and lr, lr, r12
-	eor r2, r2, lr
-	eor r6, r6, lr
-	eor lr, r3, r7
-	and lr, lr, r12
-	eor r3, r3, lr
-	eor r7, r7, lr
-	eor lr, r4, r8
-	and lr, lr, r12
-	eor r4, r4, lr
-	eor r8, r8, lr
-	eor lr, r5, r9
-	and lr, lr, r12
-	eor r5, r5, lr
-	eor r9, r9, lr
-	stm r0!, {r2-r5}
-	stm r1!, {r6-r9}
+	sel r10, r6, r2
+	sel r2, r2, r6
+	sel r6, r7, r3
+	sel r3, r3, r7
+	sel r7, r8, r4
+	sel r4, r4, r8
+	sel r8, r9, r5
+	sel r5, r5, r9
+	stm r1!, {r2-r5}			@ y'
+	str r10, [r0], #4			@ x'
+	str r6, [r0], #4
+	str r7, [r0], #4
+	str r8, [r0], #4
 	.endr
 	.endm
 
