@@ -570,36 +570,36 @@ fe25519_mul_a24:
 	pop {r4-r11, pc}
 	.size fe25519_mul_a24, . - fe25519_mul_a24
 
-/* void fe25519_cswap(uint32_t a[8], uint32_t b[8], uint32_t swap): t = (a_i ^ b_i) & -swap,
- * a_i ^= t, b_i ^= t; four words of each at a time */
+/* void fe25519_cswap(uint32_t a[8], uint32_t b[8], uint32_t swap): a <-> b when swap is 1. The mask
+ * -swap added to itself by UADD8 sets the four GE flags (each byte 0xff + 0xff carries) or clears
+ * them (ARM DDI 0403E A7.7.176); SEL then takes each byte from its first operand when its GE flag
+ * is set (A7.7.127): a' = GE ? b : a into a free register, b' = GE ? a : b into a's. Four words of
+ * each at a time. */
 	.global fe25519_cswap
 	.type fe25519_cswap, %function
 	.thumb_func
 	.align 2
 fe25519_cswap:
-	push {r4-r9, lr}
+	push {r4-r9}
 	rsb r2, r2, #0				@ all ones when swap is 1
+	uadd8 r2, r2, r2			@ GE = 1111 or 0000
 	.rept 2
-	ldm r0, {r3-r6}
-	ldm r1, {r7-r9, r12}
-	eor lr, r3, r7
-	and lr, lr, r2
-	eor r3, r3, lr
-	eor r7, r7, lr
-	eor lr, r4, r8
-	and lr, lr, r2
-	eor r4, r4, lr
-	eor r8, r8, lr
-	eor lr, r5, r9
-	and lr, lr, r2
-	eor r5, r5, lr
-	eor r9, r9, lr
-	eor lr, r6, r12
-	and lr, lr, r2
-	eor r6, r6, lr
-	eor r12, r12, lr
-	stm r0!, {r3-r6}
-	stm r1!, {r7-r9, r12}
+	ldm r0!, {r2-r5}
+	ldm r1, {r6-r9}
+	sel r12, r6, r2				@ a'
+	sel r2, r2, r6				@ b'
+	sel r6, r7, r3
+	sel r3, r3, r7
+	sel r7, r8, r4
+	sel r4, r4, r8
+	sel r8, r9, r5
+	sel r5, r5, r9
+	stm r1!, {r2-r5}
+	str r12, [r0, #-16]
+	str r6, [r0, #-12]
+	str r7, [r0, #-8]
+	str r8, [r0, #-4]
 	.endr
-	pop {r4-r9, pc}
+	pop {r4-r9}
+	bx lr
 	.size fe25519_cswap, . - fe25519_cswap

@@ -599,7 +599,7 @@ fe25519_sqr:
 	add r0, sp, #\x
 	add r1, sp, #\y
 	.rept 2
-	ldm r0, {r2-r5}
+	ldm r0!, {r2-r5}
 	ldm r1, {r6-r9}
 	sel r10, r6, r2
 	sel r2, r2, r6
@@ -610,10 +610,10 @@ fe25519_sqr:
 	sel r8, r9, r5
 	sel r5, r5, r9
 	stm r1!, {r2-r5}			@ y'
-	str r10, [r0], #4			@ x'
-	str r6, [r0], #4
-	str r7, [r0], #4
-	str r8, [r0], #4
+	str r10, [r0, #-16]			@ x'
+	str r6, [r0, #-12]
+	str r7, [r0, #-8]
+	str r8, [r0, #-4]
 	.endr
 	.endm
 
