@@ -226,10 +226,10 @@
 fe25519_mul_w:
 	push {r0, lr}				@ r: [sp, #52] below
 	mul_product
+	ldr r11, [sp, #52]			@ r (loaded early: no interlock at the store)
 	mov r9, #19
 	fold19 r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10
-	ldr r10, [sp, #52]
-	stm r10, {r0-r7}
+	stm r11, {r0-r7}
 	add sp, #56
 	pop {pc}
 	.size fe25519_mul_w, . - fe25519_mul_w
@@ -246,10 +246,10 @@ fe25519_mul:
 	mul_product
 	lsr r10, r7, #31
 	orr r8, r10, r8, lsl #1			@ top = 2 c + bit 255 of R
+	ldr r11, [sp, #52]			@ r
 	mov r9, #19
 	canon r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10
-	ldr r10, [sp, #52]
-	stm r10, {r0-r7}
+	stm r11, {r0-r7}
 	add sp, #56
 	pop {r4-r11, pc}
 	.size fe25519_mul, . - fe25519_mul
@@ -389,10 +389,10 @@ fe25519_sqr_w:
 fe25519_sqr_w_loaded:			@ the entry with a0..a7 already in r2-r9 (and r1 = a)
 	push {r0, r1, lr}			@ r: [sp, #32], a: [sp, #36] below
 	sqr_product
+	ldr r1, [sp, #32]			@ r (loaded early: no interlock at the store)
 	mov r9, #19
 	fold19 r2, r3, r4, r5, r7, r10, r11, r12, r8, r9, r0
-	ldr r0, [sp, #32]
-	stm r0, {r2-r5, r7, r10-r12}
+	stm r1, {r2-r5, r7, r10-r12}
 	add sp, #40
 	pop {pc}
 	.size fe25519_sqr_w, . - fe25519_sqr_w
@@ -410,10 +410,10 @@ fe25519_sqrn_w:
 	push {r0, r1}				@ r = a: [sp, #32], [sp, #36] below
 	ldm r0, {r2-r9}
 1:	sqr_product
+	ldr r1, [sp, #32]			@ r (loaded early: no interlock at the store)
 	mov r9, #19
 	fold19 r2, r3, r4, r5, r7, r10, r11, r12, r8, r9, r0
-	ldr r0, [sp, #32]
-	stm r0, {r2-r5, r7, r10-r12}
+	stm r1, {r2-r5, r7, r10-r12}
 	add sp, #32
 	ldr r1, [sp, #8]
 	subs r1, r1, #1
@@ -440,10 +440,10 @@ fe25519_sqr:
 	sqr_product
 	lsr r0, r12, #31
 	orr r8, r0, r8, lsl #1			@ top = 2 (carries) + bit 255
+	ldr r1, [sp, #32]			@ r
 	mov r9, #19
 	canon r2, r3, r4, r5, r7, r10, r11, r12, r8, r9, r0
-	ldr r0, [sp, #32]
-	stm r0, {r2-r5, r7, r10-r12}
+	stm r1, {r2-r5, r7, r10-r12}
 	add sp, #40
 	pop {r4-r11, pc}
 	.size fe25519_sqr, . - fe25519_sqr
@@ -504,20 +504,20 @@ fe25519_sqr:
  * sum is below 2^256, one carry chain with nothing to fold */
 	.macro fadd out, a, b
 	add r0, sp, #\a
+	add r1, sp, #\b			@ (each address a cycle before its use: no interlock)
 	ldm r0, {r2-r9}
-	add r0, sp, #\b
-	ldm r0!, {r10, r11, r12, lr}
+	ldm r1!, {r10, r11, r12, lr}
+	add r0, sp, #\out
 	adds r2, r2, r10
 	adcs r3, r3, r11
 	adcs r4, r4, r12
 	adcs r5, r5, lr
-	ldm r0, {r10, r11, r12, lr}
+	ldm r1, {r10, r11, r12, lr}
 	adcs r6, r6, r10
 	adcs r7, r7, r11
 	adcs r8, r8, r12
 	adc r9, r9, lr
-	add r1, sp, #\out
-	stm r1, {r2-r9}
+	stm r0, {r2-r9}
 	.endm
 
 /* fsub OUT, A, B: OUT = A - B + 2^256 - 38 (= A - B + 2 p) when A < B, else A - B, for A, B
@@ -525,19 +525,20 @@ fe25519_sqr:
  * cannot borrow again; the result is below 2^256 */
 	.macro fsub out, a, b
 	add r0, sp, #\a
+	add r1, sp, #\b
 	ldm r0, {r2-r9}
-	add r0, sp, #\b
-	ldm r0!, {r10, r11, r12, lr}
+	ldm r1!, {r10, r11, r12, lr}
 	subs r2, r2, r10
 	sbcs r3, r3, r11
 	sbcs r4, r4, r12
 	sbcs r5, r5, lr
-	ldm r0, {r10, r11, r12, lr}
+	ldm r1, {r10, r11, r12, lr}
 	sbcs r6, r6, r10
 	sbcs r7, r7, r11
 	sbcs r8, r8, r12
 	sbcs r9, r9, lr
 	mov r1, #38
+	add r10, sp, #\out
 	sbc r0, r0, r0				@ -1 when it borrowed, else 0
 	and r0, r0, r1
 	subs r2, r2, r0
@@ -548,8 +549,7 @@ fe25519_sqr:
 	sbcs r7, r7, #0
 	sbcs r8, r8, #0
 	sbc r9, r9, #0
-	add r1, sp, #\out
-	stm r1, {r2-r9}
+	stm r10, {r2-r9}
 	.endm
 
 /* fa24add OUT, A, E: OUT = A + 121665 E: a UMAAL chain (e_i 121664 + e_i + carry) beside an
@@ -557,9 +557,9 @@ fe25519_sqr:
  * reduced, below 2^255 + 2^23 */
 	.macro fa24add out, a, e
 	add r0, sp, #\e
+	add r1, sp, #\a
 	ldm r0, {r2-r9}
-	add r0, sp, #\a
-	ldm r0, {r10, r11, r12, lr}
+	ldm r1, {r10, r11, r12, lr}
 	movw r1, #(121664 & 0xffff)
 	movt r1, #(121664 >> 16)
 	mov r0, #0
@@ -584,10 +584,10 @@ fe25519_sqr:
 	umaal r9, r0, r9, r1
 	adcs r9, r9, lr
 	adc r0, r0, #0
+	add r11, sp, #\out
 	mov r1, #19
 	fold19 r2, r3, r4, r5, r6, r7, r8, r9, r0, r1, r10
-	add r0, sp, #\out
-	stm r0, {r2-r9}
+	stm r11, {r2-r9}
 	.endm
 
 /* fcswap X, Y: X <-> Y when r12 is all ones, unchanged when 0 (r12 kept). UADD8 of the mask with
