@@ -3,8 +3,10 @@
  *
  *   void x25519_scalarmult(uint32_t r[8], const uint32_t k[8], const uint32_t u[8])
  *
- * Technique (the published Cortex-M4 X25519 implementations share it; e.g. E. Lenngren,
- * github.com/Emill/X25519-Cortex-M4, x25519-cortex-m4-gcc.s at 1e4953db, read for technique only):
+ * Also the 25519-mul and 25519-sqr operations (AAPCS, canonical results: fe25519_mul, fe25519_sqr),
+ * which share its product and squaring. Technique (the published Cortex-M4 X25519 implementations
+ * share it; e.g. E. Lenngren, github.com/Emill/X25519-Cortex-M4 at e85f816,
+ * x25519-cortex-m4-keil.s, read for technique only; its README at 1e4953db: 548,873 cycles):
  * - Field elements between ladder operations are not canonical: any residue below 2^256 enters a
  *   product, and every product, square and multiple by a24 leaves "half reduced", below
  *   2^255 + 2^23 (its bits from 255 up, worth 19 each since 2^255 = 19 mod p, folded into the low
@@ -12,12 +14,14 @@
  *   one carry chain, nothing to fold), a difference that borrowed needs 2 p = 2^256 - 38 added
  *   once (taking 38 from the wrapped value, which cannot borrow again), and only the result is
  *   made canonical.
- * - The products are those of fe25519.S (the same UMAAL row-carry passes for the multiplication),
- *   ending with that fold instead of the canonical tail, and called with an internal convention:
- *   r0 = result, r1, r2 = operands, nothing preserved but sp (the ladder keeps every value on its
- *   stack frame, none in registers across a call), so a call saves only lr.
- * - The ladder step keeps its eleven field elements at fixed offsets of one stack frame; additions,
- *   subtractions, the multiplication by a24 and the conditional swaps are inline.
+ * - The products (mul_product, sqr_product below) end with that fold instead of the canonical
+ *   tail, and are called with an internal convention: r0 = result, r1, r2 = operands, nothing
+ *   preserved but sp (the ladder keeps every value on its stack frame, none in registers across a
+ *   call), so a call saves only lr; a squaring of a sum or difference just computed takes it from
+ *   registers, and the inversion's runs of squarings loop inside one routine.
+ * - The ladder step keeps its field elements at fixed offsets of one stack frame; additions,
+ *   subtractions, the multiplication by a24 (fused with the addition of AA) and the conditional
+ *   swaps (UADD8/SEL) are inline.
  * Constant time: the only branches are the loop counters (public); every address is sp or an
  * operand pointer plus a constant, the scalar word index t >> 5 is public; the swap is by masks.
  */
