@@ -560,6 +560,62 @@ def test_fe25519_assembly_equals_python_on_edge_and_random_operands(core):
         assert got == ((b, a) if swap else (a, b))
 
 
+def weak_operands() -> list[int]:
+    """256-bit operands of the X25519 assembly's products (any value below 2^256): the ends of the range, values next to p, 2p and 2^255, words of
+    all ones, and seeded random 256-bit ones."""
+    p = P25519
+    edge = [0, 1, 38, 2**32 - 1, 2**255 - 1, 2**255, p, p + 1, 2 * p - 1, 2 * p, 2 * p + 1, 2**256 - 39,
+            2**256 - 38, 2**256 - 1, 2**256 - 2**224, 2**128 - 1, int("ffffffff00000000" * 4, 16)]
+    return edge + [int.from_bytes(seeded(f"x25519 weak {i}", 32), "little") for i in range(12)]
+
+
+@pytest.mark.parametrize("core", ["m4", "m7", "m33"])
+def test_x25519_assembly_weak_mul_and_sqr_on_256_bit_operands(core):
+    """umaal_asm/x25519.S's internal multiplication, squaring and run of n squarings (own calling
+    convention: r0 result, r1, r2 operands or n, r4-r12 not preserved) take any 256-bit operands and give a 256-bit value of the
+    product's residue mod p, half reduced (below 2^255 + 2^23, the bound the ladder's carry-free
+    additions rely on): the folds of their carries, at the ends of the range."""
+    h = harness("bignum", "umaal_asm", core)
+    p, values = P25519, weak_operands()
+
+    def run(function: str, *operands: int) -> int:
+        result = h.machine.call(function, Buffer(bytes(32), "r"), *(Buffer(le(x, 32)) for x in operands), aapcs=False)
+        out = int.from_bytes(result.buffer("r"), "little")
+        assert out < 2**255 + 2**23, (function, [hex(x) for x in operands], hex(out))
+        return out
+
+    for i, a in enumerate(values):
+        assert run("fe25519_sqr_w", a) % p == a * a % p, hex(a)
+        for b in values[i::3]:
+            assert run("fe25519_mul_w", a, b) % p == a * b % p, (hex(a), hex(b))
+    for a in values[::4]:
+        for n in (1, 2, 5):
+            result = h.machine.call("fe25519_sqrn_w", Buffer(le(a, 32), "a"), n, aapcs=False)
+            out = int.from_bytes(result.buffer("a"), "little")
+            assert out < 2**255 + 2**23 and out % p == pow(a, 2**n, p), (hex(a), n, hex(out))
+
+
+@pytest.mark.parametrize("core", ["m4", "m7", "m33"])
+def test_x25519_assembly_on_edge_inputs_equals_reference(core, subtests):
+    """umaal_asm's whole X25519 on u-coordinates at the edges of its non-canonical arithmetic (0,
+    the low-order points 1 and p - 1, non-canonical p and 2^255 - 1, all-ones bytes) and scalars of
+    all zeros and all ones (clamped): the reference's result, all zeros where the reference refuses
+    the all-zero shared secret (RFC 7748 §6.1)."""
+    h = harness("bignum", "umaal_asm", core)
+    p = P25519
+    us = [0, 1, 2, 9, p - 1, p, p + 1, 2**255 - 1, 2**256 - 1, int.from_bytes(seeded("x25519 edge u", 32), "little")]
+    ks = [bytes(32), bytes([0xFF]) * 32, seeded("x25519 edge k", 32)]
+    for k in ks:
+        for u in us:
+            with subtests.test(msg=f"k={k.hex()[:8]} u={u:#x}"[:60]):
+                try:
+                    want = reference("x25519")({"a": k, "b": le(u, 32)})["r"]
+                except ValueError:
+                    want = bytes(32)
+                result = h.machine.call("x25519_scalarmult", Buffer(bytes(32), "r"), Buffer(k, "a"), Buffer(le(u, 32), "b"))
+                assert result.buffer("r") == want
+
+
 @pytest.mark.parametrize("core", ["m4", "m7", "m33"])
 def test_p256_assembly_equals_python_on_edge_and_random_operands(core):
     """umaal_asm's hand-written P-256 multiplication and squaring (FIPS 186-4 D.2.3 word sums,

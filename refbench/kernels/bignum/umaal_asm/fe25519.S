@@ -7,8 +7,8 @@
  * Every function takes and returns canonical values, in [0, p), as fe.h's C versions do, so the
  * same references check them and the X25519 ladder of x25519.h runs on them unchanged:
  *
- *   fe25519_mul(r, a, b)       r = a b mod p
- *   fe25519_sqr(r, a)          r = a^2 mod p
+ *   fe25519_mul(r, a, b)       r = a b mod p     (in x25519.S, beside the ladder's own products)
+ *   fe25519_sqr(r, a)          r = a^2 mod p     (in x25519.S)
  *   fe25519_add(r, a, b)       r = a + b mod p
  *   fe25519_sub(r, a, b)       r = a - b mod p
  *   fe25519_mul_a24(r, a)      r = 121665 a mod p
@@ -193,43 +193,6 @@
 	umaal r11, lr, r9, r4		@ column 13: a7 b6
 	umaal r12, lr, r9, r5		@ column 14: a7 b7
 	.endm
-
-/* void fe25519_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
-	.global fe25519_mul
-	.type fe25519_mul, %function
-	.thumb_func
-	.align 2
-fe25519_mul:
-	mul8_passes
-@ reduction: R = T0..T7 + 38 T8..T15 in r0-r7, carry r8
-	mov r9, #38
-	mov r8, #0
-	ldm sp, {r0-r3}				@ T0..T3
-	ldr r4, [sp, #32]			@ T8..T11
-	ldr r5, [sp, #36]
-	ldr r6, [sp, #40]
-	ldr r7, [sp, #44]
-	umaal r0, r8, r4, r9
-	umaal r1, r8, r5, r9
-	umaal r2, r8, r6, r9
-	umaal r3, r8, r7, r9
-	ldr r4, [sp, #16]			@ T4..T7
-	ldr r5, [sp, #20]
-	ldr r6, [sp, #24]
-	ldr r7, [sp, #28]
-	umaal r4, r8, r10, r9
-	umaal r5, r8, r11, r9
-	umaal r6, r8, r12, r9
-	umaal r7, r8, lr, r9
-	lsr r10, r7, #31
-	orr r8, r10, r8, lsl #1			@ top = 2 c + bit 255 of R
-	mov r9, #19
-	canon r0, r1, r2, r3, r4, r5, r6, r7, r8, r9, r10
-	ldr r10, [sp, #52]
-	stm r10, {r0-r7}
-	add sp, #56
-	pop {r4-r11, pc}
-	.size fe25519_mul, . - fe25519_mul
 
 /* void fe_p256_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]), fe_p256_sqr(r, a):
  * r = a b mod p for p = 2^256 - 2^224 + 2^192 + 2^96 - 1. The 512-bit product of mul8_passes,
@@ -503,140 +466,6 @@ fe_p256_sub:
 	pop {r4-r11, pc}
 	.size fe_p256_sub, . - fe_p256_sub
 
-/* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]). a^2 = 2C + D for the cross products
- * C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs, the same row-carry scheme as the
- * multiplication with all of a in r2-r9) and the squares D = sum a_i^2 2^(64i). The reduction
- * works on the halves: E = C_lo + 38 C_hi (E_8, the carry, in r8), then
- * out_i = D_i + 38 D_(i+8) + 2 E_i with two UMAAL carry chains (38 and 2), the 2^256 E_8 term
- * entering the second chain as 76 E_8 = 2 * 38 E_8; then canon as for the multiplication. */
-	.global fe25519_sqr
-	.type fe25519_sqr, %function
-	.thumb_func
-	.align 2
-fe25519_sqr:
-	push {r0, r1, r4-r11, lr}		@ r: [sp, #32], a: [sp, #36] below
-	sub sp, #32				@ C1..C7, then E0..E7, at [sp, #0..28]
-	ldm r1, {r2-r9}				@ a0..a7
-@ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
-	umull r0, r10, r2, r3			@ column 1: a0 a1
-	str r0, [sp, #4]
-	mov r0, #0				@ column 2
-	umaal r0, r10, r2, r4			@ a0 a2
-	str r0, [sp, #8]
-	umull r0, r11, r3, r4			@ column 3: a1 a2
-	umaal r0, r10, r2, r5			@ a0 a3
-	str r0, [sp, #12]
-	mov r0, #0				@ column 4
-	umaal r0, r10, r2, r6			@ a0 a4
-	umaal r0, r11, r3, r5			@ a1 a3
-	str r0, [sp, #16]
-	umull r0, r12, r4, r5			@ column 5: a2 a3
-	umaal r0, r10, r2, r7			@ a0 a5
-	umaal r0, r11, r3, r6			@ a1 a4
-	str r0, [sp, #20]
-	mov r0, #0				@ column 6
-	umaal r0, r10, r2, r8			@ a0 a6
-	umaal r0, r11, r3, r7			@ a1 a5
-	umaal r0, r12, r4, r6			@ a2 a4
-	str r0, [sp, #24]
-	umull r0, lr, r5, r6			@ column 7: a3 a4
-	umaal r0, r10, r2, r9			@ a0 a7
-	umaal r0, r11, r3, r8			@ a1 a6
-	umaal r0, r12, r4, r7			@ a2 a5
-	str r0, [sp, #28]
-	umaal r10, r11, r3, r9			@ column 8: a1 a7 (C8 in r10)
-	umaal r10, r12, r4, r8			@ a2 a6
-	umaal r10, lr, r5, r7			@ a3 a5
-	umaal r11, r12, r4, r9			@ column 9: a2 a7 (C9 in r11)
-	umaal r11, lr, r5, r8			@ a3 a6
-	umaal r12, lr, r5, r9			@ column 10: a3 a7 (C10 in r12, C11 in lr)
-@ rows 4..6 (row carries r0, r1, r6)
-	mov r0, #0
-	mov r1, #0
-	umaal r11, r0, r6, r7			@ column 9: a4 a5
-	umaal r12, r0, r6, r8			@ column 10: a4 a6
-	umaal lr, r0, r6, r9			@ column 11: a4 a7
-	umaal lr, r1, r7, r8			@ a5 a6
-	umaal r0, r1, r7, r9			@ column 12: a5 a7 (C12 in r0)
-	mov r6, #0
-	umaal r1, r6, r8, r9			@ column 13: a6 a7 (C13 in r1, C14 in r6)
-@ E = C0..C7 + 38 C8..C15 (C0 = C15 = 0), carry r8; E0..E7 to [sp, #0..28]
-	mov r9, #38
-	umull r2, r8, r10, r9			@ E0
-	ldr r3, [sp, #4]
-	umaal r3, r8, r11, r9			@ E1
-	ldr r4, [sp, #8]
-	umaal r4, r8, r12, r9			@ E2
-	ldr r5, [sp, #12]
-	umaal r5, r8, lr, r9			@ E3
-	ldr r7, [sp, #16]
-	umaal r7, r8, r0, r9			@ E4
-	ldr r10, [sp, #20]
-	umaal r10, r8, r1, r9			@ E5
-	ldr r11, [sp, #24]
-	umaal r11, r8, r6, r9			@ E6
-	ldr r12, [sp, #28]
-	adds r12, r12, r8			@ E7
-	mov r8, #0
-	adc r8, r8, #0				@ E8
-	stm sp, {r2-r5, r7, r10-r12}
-@ out_i = D_i + 38 D_(i+8) + 2 E_i: chains r11 (x 38) and r12 (x 2, starting at 76 E8)
-	mov r10, #2
-	mov r11, #0
-	add r12, r8, r8
-	mul r12, r12, r9
-	ldr lr, [sp, #36]			@ a
-	ldr r8, [lr, #16]			@ a4
-	ldr r0, [lr, #0]			@ a0
-	umull r8, r2, r8, r8			@ D8, D9
-	umull r0, r1, r0, r0			@ D0, D1
-	umaal r0, r11, r8, r9			@ + 38 D8
-	ldr r8, [sp, #0]			@ E0
-	umaal r0, r12, r8, r10			@ + 2 E0: out0
-	umaal r1, r11, r2, r9			@ + 38 D9
-	ldr r8, [sp, #4]			@ E1
-	umaal r1, r12, r8, r10			@ + 2 E1: out1
-	ldr r8, [lr, #20]			@ a5
-	ldr r2, [lr, #4]			@ a1
-	umull r8, r4, r8, r8			@ D10, D11
-	umull r2, r3, r2, r2			@ D2, D3
-	umaal r2, r11, r8, r9			@ + 38 D10
-	ldr r8, [sp, #8]			@ E2
-	umaal r2, r12, r8, r10			@ + 2 E2: out2
-	umaal r3, r11, r4, r9			@ + 38 D11
-	ldr r8, [sp, #12]			@ E3
-	umaal r3, r12, r8, r10			@ + 2 E3: out3
-	ldr r8, [lr, #24]			@ a6
-	ldr r4, [lr, #8]			@ a2
-	umull r8, r6, r8, r8			@ D12, D13
-	umull r4, r5, r4, r4			@ D4, D5
-	umaal r4, r11, r8, r9			@ + 38 D12
-	ldr r8, [sp, #16]			@ E4
-	umaal r4, r12, r8, r10			@ + 2 E4: out4
-	umaal r5, r11, r6, r9			@ + 38 D13
-	ldr r8, [sp, #20]			@ E5
-	umaal r5, r12, r8, r10			@ + 2 E5: out5
-	ldr r8, [lr, #28]			@ a7
-	ldr r6, [lr, #12]			@ a3
-	umull r8, lr, r8, r8			@ D14, D15
-	umull r6, r7, r6, r6			@ D6, D7
-	umaal r6, r11, r8, r9			@ + 38 D14
-	ldr r8, [sp, #24]			@ E6
-	umaal r6, r12, r8, r10			@ + 2 E6: out6
-	umaal r7, r11, lr, r9			@ + 38 D15
-	ldr r8, [sp, #28]			@ E7
-	umaal r7, r12, r8, r10			@ + 2 E7: out7
-	add r11, r11, r12			@ the two chains' carries, weight 2^256
-	lsr r8, r7, #31
-	orr r11, r8, r11, lsl #1		@ top = 2 (carries) + bit 255
-	mov r9, #19
-	canon r0, r1, r2, r3, r4, r5, r6, r7, r11, r9, r10
-	ldr r8, [sp, #32]
-	stm r8, {r0-r7}
-	add sp, #40
-	pop {r4-r11, pc}
-	.size fe25519_sqr, . - fe25519_sqr
-
 /* void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b + 19 in one
  * UMAAL chain (word i: a_i + b_i * 1 + the carry word, which starts at 19 and stays below 3),
  * below 2p + 19 < 2^256 for canonical a, b. a + b >= p exactly when bit 255 of S is set, and then
@@ -741,36 +570,36 @@ fe25519_mul_a24:
 	pop {r4-r11, pc}
 	.size fe25519_mul_a24, . - fe25519_mul_a24
 
-/* void fe25519_cswap(uint32_t a[8], uint32_t b[8], uint32_t swap): t = (a_i ^ b_i) & -swap,
- * a_i ^= t, b_i ^= t; four words of each at a time */
+/* void fe25519_cswap(uint32_t a[8], uint32_t b[8], uint32_t swap): a <-> b when swap is 1. The mask
+ * -swap added to itself by UADD8 sets the four GE flags (each byte 0xff + 0xff carries) or clears
+ * them (ARM DDI 0403E A7.7.176); SEL then takes each byte from its first operand when its GE flag
+ * is set (A7.7.127): a' = GE ? b : a into a free register, b' = GE ? a : b into a's. Four words of
+ * each at a time. */
 	.global fe25519_cswap
 	.type fe25519_cswap, %function
 	.thumb_func
 	.align 2
 fe25519_cswap:
-	push {r4-r9, lr}
+	push {r4-r9}
 	rsb r2, r2, #0				@ all ones when swap is 1
+	uadd8 r2, r2, r2			@ GE = 1111 or 0000
 	.rept 2
-	ldm r0, {r3-r6}
-	ldm r1, {r7-r9, r12}
-	eor lr, r3, r7
-	and lr, lr, r2
-	eor r3, r3, lr
-	eor r7, r7, lr
-	eor lr, r4, r8
-	and lr, lr, r2
-	eor r4, r4, lr
-	eor r8, r8, lr
-	eor lr, r5, r9
-	and lr, lr, r2
-	eor r5, r5, lr
-	eor r9, r9, lr
-	eor lr, r6, r12
-	and lr, lr, r2
-	eor r6, r6, lr
-	eor r12, r12, lr
-	stm r0!, {r3-r6}
-	stm r1!, {r7-r9, r12}
+	ldm r0!, {r2-r5}
+	ldm r1, {r6-r9}
+	sel r12, r6, r2				@ a'
+	sel r2, r2, r6				@ b'
+	sel r6, r7, r3
+	sel r3, r3, r7
+	sel r7, r8, r4
+	sel r4, r4, r8
+	sel r8, r9, r5
+	sel r5, r5, r9
+	stm r1!, {r2-r5}
+	str r12, [r0, #-16]
+	str r6, [r0, #-12]
+	str r7, [r0, #-8]
+	str r8, [r0, #-4]
 	.endr
-	pop {r4-r9, pc}
+	pop {r4-r9}
+	bx lr
 	.size fe25519_cswap, . - fe25519_cswap
