@@ -190,6 +190,20 @@ def _field_op(field: str, square: bool) -> Callable[[Inputs], Outputs]:
     return run
 
 
+def _p256_mont_op(square: bool) -> Callable[[Inputs], Outputs]:
+    """a b R^-1 mod p on P-256's field, R = 2^256 (the Montgomery product of canonical operands)."""
+    p, size, _ = FIELDS["p256"]
+    r_inv = pow(2**256, -1, p)
+
+    def run(a: Inputs) -> Outputs:
+        a = prepare_field("p256")(a)
+        x = _le(a["a"])
+        y = x if square else _le(a["b"])
+        return {"r": (x * y * r_inv % p).to_bytes(size, "little")}
+
+    return run
+
+
 def _field_additive(field: str, sign: int) -> Callable[[Inputs], Outputs]:
     """a + b (sign 1) or a - b (sign -1) mod the field's prime."""
     p, size, _ = FIELDS[field]
@@ -243,6 +257,11 @@ for _field in FIELDS:
     REFERENCES[f"fe-{_field}-add"] = _field_additive(_field, 1)
     REFERENCES[f"fe-{_field}-sub"] = _field_additive(_field, -1)
     PREPARE[f"fe-{_field}-add"] = PREPARE[f"fe-{_field}-sub"] = prepare_field(_field)
+
+
+REFERENCES["fe-p256-mont-mul"] = _p256_mont_op(square=False)
+REFERENCES["fe-p256-mont-sqr"] = _p256_mont_op(square=True)
+PREPARE["fe-p256-mont-mul"] = PREPARE["fe-p256-mont-sqr"] = prepare_field("p256")
 
 
 def _mul_a24(a: Inputs) -> Outputs:

@@ -20,6 +20,7 @@
 #define REFBENCH_BIGNUM_P256_H
 
 #include "fe.h"
+#include "p256_mont.h"
 
 typedef struct {
     uint32_t x[8], y[8], z[8];
