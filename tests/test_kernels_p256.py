@@ -58,3 +58,73 @@ def test_montgomery_product_equals_integers(core, operation, subtests):
                 assert reference(f"fe-{operation}")(prepare(f"fe-{operation}")(raw))["r"] == want
                 run = h.run(raw, operation)
                 assert run.verified, run.mismatch
+
+
+# ------------------------------------------------------------------ whole scalar multiplications
+
+N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551  # FIPS 186-4 D.1.2.3
+
+
+def scalars() -> list[tuple[str, int]]:
+    """Edge scalars of the odd-digit recoding (odd and even, all digits +-15, the top window, n - 1,
+    which is negated to 1) and seeded random ones; not 2 or n - 2, the documented exception of
+    p256_ct.h."""
+    out = [("1", 1), ("3", 3), ("16", 16), ("n-1", N - 1), ("n-3", N - 3), ("2^255", 2**255),
+           ("2^128-1", 2**128 - 1)]
+    out += [(f"random{i}", int.from_bytes(hashlib.shake_256(f"p256-k/{i}".encode()).digest(32), "little") % N)
+            for i in range(4)]
+    return out
+
+
+def cryptography_x(k: int, d: int | None) -> bytes:
+    """x([k]G) (the public key's x) or x([k][d]G) (the ECDH shared secret) from `cryptography`,
+    little-endian."""
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    key = ec.derive_private_key(k, ec.SECP256R1())
+    if d is None:
+        return key.public_key().public_numbers().x.to_bytes(32, "little")
+    peer = ec.derive_private_key(d, ec.SECP256R1()).public_key()
+    return key.exchange(ec.ECDH(), peer)[::-1]
+
+
+@pytest.mark.parametrize("variant", ["umaal_asm", "c32"])
+def test_base_mult_ct_equals_cryptography(variant, subtests):
+    h = harness(variant, "m4")
+    for label, k in scalars():
+        with subtests.test(msg=f"{variant}:{label}"):
+            run = h.run({"a": le(k)}, "p256-base-mult-ct")
+            assert run.verified, run.mismatch
+            assert h.last_call.buffer("r") == cryptography_x(k, None)
+
+
+@pytest.mark.parametrize("variant", ["umaal_asm", "c32"])
+def test_scalar_mult_equals_cryptography_ecdh(variant, subtests):
+    h = harness(variant, "m4")
+    for i, (label, k) in enumerate(scalars()):
+        d = int.from_bytes(hashlib.shake_256(f"p256-peer/{i}".encode()).digest(32), "little") % N
+        with subtests.test(msg=f"{variant}:{label}"):
+            run = h.run({"a": le(k), "b": le(d)}, "p256-scalar-mult")
+            assert run.verified, run.mismatch
+            assert h.last_call.buffer("r") == cryptography_x(k, d)
+
+
+def test_base_mult_of_zero_is_zero():
+    """k = 0 (the preparation's reduction of n): x = 0, the reference's point at infinity."""
+    run = harness("umaal_asm", "m4").run({"a": le(N)}, "p256-base-mult-ct")
+    assert run.verified, run.mismatch
+
+
+def test_point_preparation_checks_the_point():
+    from refbench.kernels.references import prepare_p256_point
+
+    good = prepare_p256_point({"a": le(5), "b": le(7)})
+    assert prepare_p256_point(good) == good  # idempotent: a prepared point stays
+    with pytest.raises(ValueError, match="Invalid b for a P-256 point"):
+        prepare_p256_point({"a": le(5), "b": good["b"][:32] + bytes(32)})
+
+
+def test_base_table_header_equals_its_generator():
+    from refbench.kernels.bignum import p256_table
+
+    assert p256_table.HEADER.read_text() == p256_table.header()

@@ -21,6 +21,7 @@
 
 #include "fe.h"
 #include "p256_mont.h"
+#include "p256_ct.h"
 
 typedef struct {
     uint32_t x[8], y[8], z[8];

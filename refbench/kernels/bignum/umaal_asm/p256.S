@@ -636,3 +636,45 @@ p256_mont_sqr:
 	add lr, lr, r6				@ T15 (no carry out: a^2 < 2^512)
 	mont_tail
 	.size p256_mont_sqr, . - p256_mont_sqr
+
+/* void p256_select8(uint32_t *out, const uint32_t *row, uint32_t index, uint32_t words): out = the
+ * entry index (0..7) of the 8 entries of words words each (a multiple of 4) at row, reading every
+ * entry: per entry the mask of (index == j) (CLZ of index - j, 32 only for 0) goes into the GE
+ * flags by UADD8 and SEL takes each byte of the entry or keeps the accumulator's (ARM DDI 0403E
+ * A7.7.112 SEL, A7.7.176 UADD8). Four words at a time, the 8 entries unrolled. */
+	.global p256_select8
+	.type p256_select8, %function
+	.thumb_func
+	.align 2
+p256_select8:
+	push {r4-r11, lr}
+	add r12, r0, r3, lsl #2			@ the end of out
+	push {r12}
+	lsl r3, r3, #2				@ the entry stride in bytes
+1:	mov r4, #0
+	mov r5, #0
+	mov r6, #0
+	mov r7, #0
+	mov r12, r2				@ index - j, j = 0
+	mov lr, r1				@ entry 0, these four words
+	.rept 8
+	clz r8, r12
+	lsr r8, r8, #5				@ 1 when j == index
+	rsb r8, r8, #0				@ the mask
+	uadd8 r8, r8, r8			@ GE = the mask's bytes
+	sub r12, r12, #1
+	ldm lr, {r8-r11}
+	add lr, lr, r3
+	sel r4, r8, r4
+	sel r5, r9, r5
+	sel r6, r10, r6
+	sel r7, r11, r7
+	.endr
+	stm r0!, {r4-r7}
+	add r1, r1, #16				@ the next four words of every entry
+	ldr r12, [sp]
+	cmp r0, r12
+	bne 1b
+	add sp, #4
+	pop {r4-r11, pc}
+	.size p256_select8, . - p256_select8
