@@ -13,7 +13,7 @@
  *     p256_table.py from the FIPS 186-4 base point): 63 mixed additions (madd-2004-hmv: 8M + 3S)
  *     and no doubling;
  *   - variable point: P, 3P, ..., 15P in Jacobian coordinates (2P and seven additions), then per
- *     digit from the top four doublings (dbl-2001-b, a = -3: 3M + 5S) and one addition
+ *     digit from the top four doublings (dbl-2004-hmv, a = -3: 4M + 4S) and one addition
  *     (add-2007-bl: 11M + 5S).
  * Each table entry is read by scanning the whole row under masks (no address depends on the
  * digit) and the negation is a masked select; no branch depends on the scalar. The affine x
@@ -45,33 +45,51 @@ static const uint32_t P256M_RR[8] = {0x00000003u, 0x00000000u, 0xffffffffu, 0xff
 static const uint32_t P256_N[8] = {0xfc632551u, 0xf3b9cac2u, 0xa7179e84u, 0xbce6faadu,
                                    0xffffffffu, 0xffffffffu, 0x00000000u, 0xffffffffu};
 
-/* 2P, dbl-2001-b (a = -3): 3M + 5S, 11 additions; r may be p */
+/* r = a / 2 mod p (the umaal_asm variant: umaal_asm/p256.S) */
+#ifdef P256_MONT_ASM
+FE_CALL void p256_halve(uint32_t *r, const uint32_t *a);
+#else
+FE_CALL void p256_halve(uint32_t *r, const uint32_t *a)
+{
+    const uint32_t mask = 0u - (a[0] & 1u);
+    uint32_t t[8], carry = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        const uint32_t s = a[i] + carry;
+        const uint32_t c1 = s < carry;
+        t[i] = s + (P256_P[i] & mask);
+        carry = c1 + (t[i] < s);
+    }
+    for (uint32_t i = 0; i < 7; i++) {
+        r[i] = (t[i] >> 1) | (t[i + 1] << 31);
+    }
+    r[7] = (t[7] >> 1) | (carry << 31);
+}
+#endif
+
+/* 2P, dbl-2004-hmv for a = -3 (Hankerson, Menezes, Vanstone, Guide to Elliptic Curve
+ * Cryptography, Springer 2004, Algorithm 3.21): 4M + 4S and 10 additions, one of them a
+ * halving (dbl-2001-b's 3M + 5S takes 15 here); r may be p */
 static void p256m_double(p256m_jac *r, const p256m_jac *p)
 {
-    uint32_t delta[8], gamma[8], beta[8], alpha[8], t[8], u[8];
-    p256_mont_sqr(delta, p->z);
-    p256_mont_sqr(gamma, p->y);
-    p256_mont_mul(beta, p->x, gamma);
-    fe_p256_sub(t, p->x, delta);
-    fe_p256_add(u, p->x, delta);
-    p256_mont_mul(alpha, t, u);
-    fe_p256_add(t, alpha, alpha);
-    fe_p256_add(alpha, t, alpha);          /* 3 (X - delta)(X + delta) */
-    fe_p256_add(t, p->y, p->z);
-    p256_mont_sqr(u, t);
-    fe_p256_sub(u, u, gamma);
-    fe_p256_sub(r->z, u, delta);           /* (Y + Z)^2 - gamma - delta */
-    fe_p256_add(beta, beta, beta);
-    fe_p256_add(beta, beta, beta);         /* 4 beta */
-    fe_p256_add(t, beta, beta);            /* 8 beta */
-    p256_mont_sqr(u, alpha);
-    fe_p256_sub(r->x, u, t);               /* alpha^2 - 8 beta */
-    fe_p256_sub(t, beta, r->x);
-    p256_mont_mul(u, alpha, t);
-    fe_p256_add(gamma, gamma, gamma);      /* 2 gamma: (2 gamma)^2 = 4 gamma^2 */
-    p256_mont_sqr(delta, gamma);
-    fe_p256_add(delta, delta, delta);      /* 8 gamma^2 */
-    fe_p256_sub(r->y, u, delta);           /* alpha (4 beta - X3) - 8 gamma^2 */
+    uint32_t t1[8], t2[8], t3[8], y[8];
+    p256_mont_sqr(t1, p->z);               /* Z1^2 */
+    fe_p256_sub(t2, p->x, t1);
+    fe_p256_add(t1, p->x, t1);
+    p256_mont_mul(t2, t2, t1);
+    fe_p256_add(t1, t2, t2);
+    fe_p256_add(t2, t1, t2);               /* alpha = 3 (X1 - Z1^2)(X1 + Z1^2) */
+    fe_p256_add(y, p->y, p->y);            /* 2 Y1 */
+    p256_mont_mul(r->z, y, p->z);          /* Z3 = 2 Y1 Z1 */
+    p256_mont_sqr(y, y);                   /* 4 Y1^2 */
+    p256_mont_mul(t3, y, p->x);            /* 4 X1 Y1^2 */
+    p256_mont_sqr(y, y);                   /* 16 Y1^4 */
+    p256_halve(y, y);                      /* 8 Y1^4 */
+    p256_mont_sqr(t1, t2);
+    fe_p256_add(r->x, t3, t3);
+    fe_p256_sub(r->x, t1, r->x);           /* X3 = alpha^2 - 8 X1 Y1^2 */
+    fe_p256_sub(t1, t3, r->x);
+    p256_mont_mul(t1, t1, t2);
+    fe_p256_sub(r->y, t1, y);              /* Y3 = alpha (4 X1 Y1^2 - X3) - 8 Y1^4 */
 }
 
 /* P + Q, add-2007-bl: 11M + 5S; no check for P = +-Q (see the header); r may be p */

@@ -15,7 +15,8 @@
  * is the low word itself (n0 = -p^-1 mod 2^32 = 1; HAC 14.32), and q p is shifts: one REDC
  * step on t (low word q) is
  *     t' = (t + q p) / 2^32 = (t >> 32) + q 2^64 + q 2^160 + q (2^32 - 1) 2^192,
- * four additions and no multiplication. REDC of the low half T_lo of the 512-bit product is
+ * four additions and no multiplication (done two steps at a time, macro redc2). REDC of the
+ * low half T_lo of the 512-bit product is
  * at most p (T_lo < R), so a b R^-1 = T_hi + REDC(T_lo) mod p, below 2p: one masked
  * subtraction of p. No branch or address depends on data: constant time.
  */
@@ -429,86 +430,92 @@ fe_p256_sub:
 	.size fe_p256_sub, . - fe_p256_sub
 
 
-/* redc_step q, w3, w4, w5, w6, w7, c, lo, hi: one REDC step on the window q, w1..w7 (w1, w2
- * unchanged) and the top word c in {0, 1}: t' = (t >> 32) + q 2^64 + q 2^160 + q (2^32 - 1) 2^192,
- * whose words are w1 w2 w3+q w4 w5 w6+q w7+lo c+hi for q (2^32 - 1) = hi 2^32 + lo (lo = -q,
- * hi = q - 1, both 0 for q = 0); the carry out becomes the new top word, in q's register.
- * t < 2R before and after (t' < 2R / 2^32 + p). */
-	.macro redc_step q, w3, w4, w5, w6, w7, c, lo, hi
-	rsbs \lo, \q, #0			@ lo = -q; C = (q == 0)
-	sbc \hi, \q, #0				@ hi = q - 1 + C
-	adds \w3, \w3, \q			@ + q 2^64
-	adcs \w4, \w4, #0
+/* redc2 q0, q1, w3, w4, w5, w6, w7, k, f1, f2, f3: two REDC steps at once on the window q0, q1,
+ * w2..w7 (w2 unchanged) and the top word k in {0, 1}, Q = q1:q0 (the next two quotient digits:
+ * the low two words, n0 = 1): t'' = (t + Q p) / 2^64 = (t >> 64) + Q 2^32 + F 2^128, where
+ * F 2^128 = Q 2^128 + Q (2^32 - 1) 2^160, i.e. F = Q (2^64 - 2^32 + 1), four words (f0 = q0,
+ * f1 = q1 - q0, f2 = q0 - q1, f3 = q1, with the borrows). The new window is w2..w7, k,
+ * f3 (the word that enters), its top word the carry out, in q0's register; t < 2R throughout
+ * (t'' < 2R / 2^64 + p). */
+	.macro redc2 q0, q1, w3, w4, w5, w6, w7, k, f1, f2, f3
+	subs \f1, \q1, \q0
+	sbcs \f2, \q0, \q1
+	sbc \f3, \q1, #0
+	adds \w3, \w3, \q0			@ + Q 2^32
+	adcs \w4, \w4, \q1
 	adcs \w5, \w5, #0
-	adcs \w6, \w6, \q			@ + q 2^160
-	adcs \w7, \w7, \lo			@ + q (2^32 - 1) 2^192
-	adcs \c, \c, \hi
-	mov \q, #0				@ (mov keeps the flags)
-	adc \q, \q, #0				@ the new top word
+	adcs \w6, \w6, \q0			@ + F 2^128
+	adcs \w7, \w7, \f1
+	adcs \k, \k, \f2
+	adcs \f3, \f3, #0
+	mov \q0, #0				@ (mov keeps the flags)
+	adc \q0, \q0, #0			@ the new top word
 	.endm
 
 /* mont_tail: the frame of p256_product8 (T0..T11 at [sp, #0..44], r at [sp, #52], T12..T15 in
- * r10, r11, r12, lr): V = REDC(T0..T7) by eight steps (window r0..r7, top r8, rotating), then
- * S = T_hi + V < 2p, r = S - p when S >= p (masked), stored; returns. */
+ * r10, r11, r12, lr): V = REDC(T0..T7) by four double steps (the window rotating through the
+ * registers), then S = T_hi + V < 2p, r = S - p when S >= p (masked), stored; returns. */
 	.macro mont_tail
-	str lr, [sp, #48]			@ T15
 	ldm sp, {r0-r7}				@ T0..T7
+	stm sp, {r10, r11, r12, lr}		@ T12..T15 to [sp, #0..12]
 	mov r8, #0
-	redc_step r0, r3, r4, r5, r6, r7, r8, r9, lr
-	redc_step r1, r4, r5, r6, r7, r8, r0, r9, lr
-	redc_step r2, r5, r6, r7, r8, r0, r1, r9, lr
-	redc_step r3, r6, r7, r8, r0, r1, r2, r9, lr
-	redc_step r4, r7, r8, r0, r1, r2, r3, r9, lr
-	redc_step r5, r8, r0, r1, r2, r3, r4, r9, lr
-	redc_step r6, r0, r1, r2, r3, r4, r5, r9, lr
-@ the last step's carry out is 0: REDC(T_lo) <= p < 2^256
-	rsbs r9, r7, #0
-	sbc lr, r7, #0
-	adds r1, r1, r7
-	adcs r2, r2, #0
-	adcs r3, r3, #0
-	adcs r4, r4, r7
-	adcs r5, r5, r9
-	adc r6, r6, lr
-@ V = r8, r0..r6; S = V + T8..T15 (T12..T14 in r10-r12), carry in r7
-	ldr r7, [sp, #32]			@ T8
-	ldr r9, [sp, #36]			@ T9
-	ldr lr, [sp, #40]			@ T10
-	adds r8, r8, r7
-	adcs r0, r0, r9
-	adcs r1, r1, lr
-	ldr r7, [sp, #44]			@ T11
-	ldr r9, [sp, #48]			@ T15
-	adcs r2, r2, r7
-	adcs r3, r3, r10
-	adcs r4, r4, r11
-	adcs r5, r5, r12
-	adcs r6, r6, r9
-	mov r7, #0
-	adc r7, r7, #0				@ the carry of S
+	redc2 r0, r1, r3, r4, r5, r6, r7, r8, r9, r10, r11
+	redc2 r2, r3, r5, r6, r7, r8, r11, r0, r1, r9, r10
+	redc2 r4, r5, r7, r8, r11, r0, r10, r2, r3, r1, r9
+@ the last double step: its carry out is 0 (REDC(T_lo) <= p < 2^256)
+	subs r5, r7, r6
+	sbcs r3, r6, r7
+	sbc r1, r7, #0
+	adds r11, r11, r6
+	adcs r0, r0, r7
+	adcs r10, r10, #0
+	adcs r2, r2, r6
+	adcs r9, r9, r5
+	adcs r4, r4, r3
+	adc r1, r1, #0
+@ V = r8, r11, r0, r10, r2, r9, r4, r1; S = V + T8..T15, carry in r3
+	add r12, sp, #32
+	ldm r12, {r3, r5, r6, r7}		@ T8..T11
+	adds r8, r8, r3
+	adcs r11, r11, r5
+	adcs r0, r0, r6
+	adcs r10, r10, r7
+	ldm sp, {r3, r5, r6, r7}		@ T12..T15
+	adcs r2, r2, r3
+	adcs r9, r9, r5
+	adcs r4, r4, r6
+	adcs r1, r1, r7
+	mov r3, #0
+	adc r3, r3, #0				@ the carry of S
 @ S >= p: no borrow from S - p (as 257 bits); then p subtracted under the mask
-	subs r9, r8, #0xffffffff
-	sbcs r9, r0, #0xffffffff
-	sbcs r9, r1, #0xffffffff
-	sbcs r9, r2, #0
-	sbcs r9, r3, #0
-	sbcs r9, r4, #0
-	sbcs r9, r5, #1
-	sbcs r9, r6, #0xffffffff
-	sbc r7, r7, #0				@ -1 when S < p, else 0
-	mvn r9, r7				@ all ones when S >= p
-	and r10, r9, #1
-	subs r8, r8, r9
-	sbcs r0, r0, r9
-	sbcs r1, r1, r9
+	subs r5, r8, #0xffffffff
+	sbcs r5, r11, #0xffffffff
+	sbcs r5, r0, #0xffffffff
+	sbcs r5, r10, #0
+	sbcs r5, r2, #0
+	sbcs r5, r9, #0
+	sbcs r5, r4, #1
+	sbcs r5, r1, #0xffffffff
+	sbc r3, r3, #0				@ -1 when S < p, else 0
+	mvn r5, r3				@ all ones when S >= p
+	and r6, r5, #1
+	subs r8, r8, r5
+	sbcs r11, r11, r5
+	sbcs r0, r0, r5
+	sbcs r10, r10, #0
 	sbcs r2, r2, #0
-	sbcs r3, r3, #0
-	sbcs r4, r4, #0
-	sbcs r5, r5, r10
-	sbc r6, r6, r9
-	ldr r9, [sp, #52]
-	str r8, [r9], #4
-	stm r9, {r0-r6}
+	sbcs r9, r9, #0
+	sbcs r4, r4, r6
+	sbc r1, r1, r5
+	ldr r3, [sp, #52]
+	str r8, [r3, #0]
+	str r11, [r3, #4]
+	str r0, [r3, #8]
+	str r10, [r3, #12]
+	str r2, [r3, #16]
+	str r9, [r3, #20]
+	str r4, [r3, #24]
+	str r1, [r3, #28]
 	add sp, #56
 	pop {r4-r11, pc}
 	.endm
@@ -678,3 +685,38 @@ p256_select8:
 	add sp, #4
 	pop {r4-r11, pc}
 	.size p256_select8, . - p256_select8
+
+/* void p256_halve(uint32_t r[8], const uint32_t a[8]): r = a / 2 mod p = (a + p (a odd)) / 2, p
+ * added under the mask of the low bit, the 257-bit sum shifted right through the carry (RRX). */
+	.global p256_halve
+	.type p256_halve, %function
+	.thumb_func
+	.align 2
+p256_halve:
+	push {r4-r9, lr}
+	ldm r1, {r2-r9}
+	and r12, r2, #1
+	rsb r12, r12, #0			@ all ones when a is odd
+	and lr, r12, #1
+	mov r1, #0
+	adds r2, r2, r12
+	adcs r3, r3, r12
+	adcs r4, r4, r12
+	adcs r5, r5, #0
+	adcs r6, r6, #0
+	adcs r7, r7, #0
+	adcs r8, r8, lr
+	adcs r9, r9, r12
+	adc r1, r1, #0				@ bit 256
+	lsrs r1, r1, #1				@ into C
+	rrxs r9, r9
+	rrxs r8, r8
+	rrxs r7, r7
+	rrxs r6, r6
+	rrxs r5, r5
+	rrxs r4, r4
+	rrxs r3, r3
+	rrx r2, r2
+	stm r0, {r2-r9}
+	pop {r4-r9, pc}
+	.size p256_halve, . - p256_halve
