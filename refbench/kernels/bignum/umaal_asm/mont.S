@@ -188,8 +188,12 @@ bn_mont_mul2:
 	mov lr, #0
 	umaal r3, lr, r5, r12			@ 0, c4
 	ldr r3, [sp, #28]
-	cmp r6, r3
+	cmp r3, r6
 	beq 4f					@ two limbs: no column left
+	ldr r3, [sp, #0]
+	ldr r3, [r3]				@ limbs
+	tst r3, #2				@ limbs = 0 mod 4: an odd number of column pairs, entered
+	beq 7f					@ at the second pair of the four columns below
 3:	ldm r6!, {r3, r4, r5}			@ column j: t_j, a_j, n_j (set r4, r5)
 	umaal r3, r0, r4, r9
 	umaal r3, r1, r5, r10			@ u_(j-1)
@@ -197,6 +201,18 @@ bn_mont_mul2:
 	umaal r3, lr, r8, r12			@ w_(j-2)
 	str r3, [r6, #-36]
 	ldm r6!, {r3, r7, r8}			@ column j + 1 (set r7, r8)
+	umaal r3, r0, r7, r9
+	umaal r3, r1, r8, r10
+	umaal r3, r2, r4, r11
+	umaal r3, lr, r5, r12
+	str r3, [r6, #-36]
+7:	ldm r6!, {r3, r4, r5}			@ column j + 2
+	umaal r3, r0, r4, r9
+	umaal r3, r1, r5, r10
+	umaal r3, r2, r7, r11
+	umaal r3, lr, r8, r12
+	str r3, [r6, #-36]
+	ldm r6!, {r3, r7, r8}			@ column j + 3
 	umaal r3, r0, r7, r9
 	umaal r3, r1, r8, r10
 	umaal r3, r2, r4, r11
