@@ -14,7 +14,7 @@
  *     and no doubling;
  *   - variable point: P, 3P, ..., 15P in Jacobian coordinates (2P and seven additions), then per
  *     digit from the top four doublings (dbl-2004-hmv, a = -3: 4M + 4S) and one addition
- *     (add-2007-bl: 11M + 5S).
+ *     (add-1998-cmo-2: 12M + 4S).
  * Each table entry is read by scanning the whole row under masks (no address depends on the
  * digit) and the negation is a masked select; no branch depends on the scalar. The affine x
  * comes from one Fermat inversion by a fixed addition chain (255 S + 12 M).
@@ -92,39 +92,35 @@ static void p256m_double(p256m_jac *r, const p256m_jac *p)
     fe_p256_sub(r->y, t1, y);              /* Y3 = alpha (4 X1 Y1^2 - X3) - 8 Y1^4 */
 }
 
-/* P + Q, add-2007-bl: 11M + 5S; no check for P = +-Q (see the header); r may be p */
+/* P + Q, add-1998-cmo-2 (Cohen, Miyaji, Ono, ASIACRYPT 1998; the Explicit-Formulas Database's
+ * name): 12M + 4S and 7 additions (add-2007-bl's 11M + 5S takes 13 here, and an addition costs
+ * a quarter of a multiplication); no check for P = +-Q (see the header); r may be p */
 static void p256m_add(p256m_jac *r, const p256m_jac *p, const p256m_jac *q)
 {
-    uint32_t z1z1[8], z2z2[8], u1[8], u2[8], s1[8], s2[8], h[8], rr[8], i[8], j[8], v[8], t[8];
+    uint32_t z1z1[8], z2z2[8], u1[8], u2[8], s1[8], s2[8], h[8], hh[8], hhh[8], rr[8], v[8], t[8];
     p256_mont_sqr(z1z1, p->z);
     p256_mont_sqr(z2z2, q->z);
     p256_mont_mul(u1, p->x, z2z2);
     p256_mont_mul(u2, q->x, z1z1);
     p256_mont_mul(t, p->y, q->z);
-    p256_mont_mul(s1, t, z2z2);
+    p256_mont_mul(s1, t, z2z2);            /* Y1 Z2^3 */
     p256_mont_mul(t, q->y, p->z);
-    p256_mont_mul(s2, t, z1z1);
+    p256_mont_mul(s2, t, z1z1);            /* Y2 Z1^3 */
     fe_p256_sub(h, u2, u1);
-    fe_p256_sub(t, s2, s1);
-    fe_p256_add(rr, t, t);
-    fe_p256_add(t, h, h);
-    p256_mont_sqr(i, t);
-    p256_mont_mul(j, h, i);
-    p256_mont_mul(v, u1, i);
-    fe_p256_add(t, p->z, q->z);
-    p256_mont_sqr(u2, t);
-    fe_p256_sub(u2, u2, z1z1);
-    fe_p256_sub(u2, u2, z2z2);
-    p256_mont_mul(r->z, u2, h);
+    fe_p256_sub(rr, s2, s1);
+    p256_mont_sqr(hh, h);
+    p256_mont_mul(hhh, h, hh);
+    p256_mont_mul(v, u1, hh);
+    p256_mont_mul(t, p->z, q->z);
+    p256_mont_mul(r->z, t, h);             /* Z3 = Z1 Z2 H */
     p256_mont_sqr(t, rr);
-    fe_p256_sub(t, t, j);
+    fe_p256_sub(t, t, hhh);
     fe_p256_add(u2, v, v);
-    fe_p256_sub(r->x, t, u2);
+    fe_p256_sub(r->x, t, u2);              /* X3 = R^2 - H^3 - 2 V */
     fe_p256_sub(t, v, r->x);
-    p256_mont_mul(u2, rr, t);
-    p256_mont_mul(t, s1, j);
-    fe_p256_add(t, t, t);
-    fe_p256_sub(r->y, u2, t);
+    p256_mont_mul(t, rr, t);
+    p256_mont_mul(u2, s1, hhh);
+    fe_p256_sub(r->y, t, u2);              /* Y3 = R (V - X3) - S1 H^3 */
 }
 
 /* P + Q with Q affine (qxy: x then y), madd-2004-hmv (Hankerson, Menezes, Vanstone, Guide to
