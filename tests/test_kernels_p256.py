@@ -67,10 +67,10 @@ N = 0xFFFFFFFF00000000FFFFFFFFFFFFFFFFBCE6FAADA7179E84F3B9CAC2FC632551  # FIPS 1
 
 def scalars() -> list[tuple[str, int]]:
     """Edge scalars of the odd-digit recoding (odd and even, all digits +-15, the top window, n - 1,
-    which is negated to 1) and seeded random ones; not 2 or n - 2, the documented exception of
-    p256_ct.h."""
-    out = [("1", 1), ("3", 3), ("16", 16), ("n-1", N - 1), ("n-3", N - 3), ("2^255", 2**255),
-           ("2^128-1", 2**128 - 1)]
+    which is negated to 1; 2 and n - 2, whose last addition meets a doubling) and seeded random
+    ones."""
+    out = [("1", 1), ("2", 2), ("3", 3), ("16", 16), ("n-1", N - 1), ("n-2", N - 2), ("n-3", N - 3),
+           ("2^255", 2**255), ("2^128-1", 2**128 - 1)]
     out += [(f"random{i}", int.from_bytes(hashlib.shake_256(f"p256-k/{i}".encode()).digest(32), "little") % N)
             for i in range(4)]
     return out

@@ -9,6 +9,8 @@
  *   p256_mont_sqr(r, a)      r = a^2 R^-1 mod p
  *   fe_p256_add(r, a, b)     r = a + b mod p      (either form)
  *   fe_p256_sub(r, a, b)     r = a - b mod p
+ *   p256_halve(r, a)         r = a / 2 mod p
+ *   p256_select8(out, row, index, words)   the constant-time table read of p256_ct.h
  *
  * The Montgomery form is the one of the fast P-256 libraries (wolfSSL's SP code
  * sp_256_mont_mul_8; E. Lenngren, P256-Cortex-M4): p = -1 mod 2^32, so the REDC quotient digit
