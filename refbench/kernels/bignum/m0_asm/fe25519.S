@@ -368,20 +368,409 @@
 	str r0, [sp, #124]
 	.endm
 
+/* ---------------------------------------------------------------------------------------- */
+/* The Karatsuba product (Karatsuba and Ofman, Soviet Physics Doklady 7, 1963; the subtractive
+ * form of Knuth, TAOCP vol. 2, 4.3.3): for n-bit halves, x = x0 + 2^n x1, y = y0 + 2^n y1,
+ *   x y = L + 2^n (L + H + (x1 - x0)(y0 - y1)) + 2^2n H,  L = x0 y0, H = x1 y1,
+ * the middle product taken as |x1 - x0| |y0 - y1| and its sign s, applied as (P xor M) - M for
+ * the mask M = -s (two's complement, no branch). Three levels: 256 -> 128 -> 64 -> 32 bits, 27
+ * word products (64 in the schoolbook product), each from four 16x16 MULS held in registers;
+ * the 64x64 level runs wholly in registers (r8-r11 hold what the eight low registers cannot),
+ * the upper levels exchange 64- and 128-bit pieces with the stack frame. A square uses the same
+ * shape with P = (x1 - x0)^2 and M = -1 (the middle term is L + H - P), and three 16x16 squares
+ * per word product. */
+
+/* m32 lo, hi, y, t, u: (hi:lo) = lo * y, four 16x16 products; y, t, u clobbered (five distinct
+ * registers). 17 cycles on the Cortex-M0+. */
+	.macro m32 lo, hi, y, t, u
+	lsrs \hi, \lo, #16		@ xh
+	lsrs \t, \y, #16		@ yh
+	muls \hi, \t			@ xh yh, weight 2^32
+	lsrs \u, \lo, #16		@ xh again
+	uxth \lo, \lo			@ xl
+	uxth \y, \y			@ yl
+	muls \t, \lo			@ xl yh, weight 2^16
+	muls \u, \y			@ xh yl, weight 2^16
+	muls \lo, \y			@ xl yl
+	lsrs \y, \t, #16
+	lsls \t, \t, #16
+	adds \lo, \t
+	adcs \hi, \y
+	lsrs \y, \u, #16
+	lsls \u, \u, #16
+	adds \lo, \u
+	adcs \hi, \y			@ below 2^64: no carry out
+	.endm
+
+/* s32 lo, hi, t, u: (hi:lo) = lo^2 from three 16x16 products; t, u clobbered. 10 cycles. */
+	.macro s32 lo, hi, t, u
+	lsrs \hi, \lo, #16		@ xh
+	uxth \lo, \lo			@ xl
+	movs \t, \hi
+	muls \t, \lo			@ xh xl, weight 2^17 once doubled
+	muls \hi, \hi			@ xh^2
+	muls \lo, \lo			@ xl^2
+	lsrs \u, \t, #15
+	lsls \t, \t, #17
+	adds \lo, \t
+	adcs \hi, \u
+	.endm
+
+/* k64core: (r3:r2:r1:r0) = (r2:r0) (r5:r4), i.e. x0 = r0, x1 = r2, y0 = r4, y1 = r5; all of
+ * r0-r11 but sp-relative state clobbered (r8-r11 hold the middle product, its sign and y1). */
+	.macro k64core
+	subs r6, r2, r0			@ x1 - x0
+	sbcs r7, r7			@ its sign mask
+	eors r6, r7
+	subs r6, r7			@ |x1 - x0|
+	subs r1, r4, r5			@ y0 - y1
+	sbcs r3, r3
+	eors r1, r3
+	subs r1, r3			@ |y0 - y1|
+	eors r3, r7			@ M: all ones when the middle product is negative
+	mov r8, r3
+	mov r9, r5			@ y1
+	m32 r6, r7, r1, r3, r5		@ P = |x1 - x0| |y0 - y1|
+	mov r10, r6
+	mov r11, r7
+	m32 r0, r1, r4, r3, r5		@ L = x0 y0
+	mov r5, r9
+	m32 r2, r3, r5, r4, r6		@ H = x1 y1
+	mov r4, r10
+	mov r5, r11
+	mov r6, r8
+	eors r4, r6
+	eors r5, r6
+	subs r4, r6
+	sbcs r5, r6
+	sbcs r6, r6			@ (r6:r5:r4) = (P xor M) - M, the signed middle product
+	movs r7, #0
+	adds r4, r0
+	adcs r5, r1
+	adcs r6, r7
+	adds r4, r2
+	adcs r5, r3
+	adcs r6, r7			@ + L + H: x0 y1 + x1 y0, below 2^65
+	adds r1, r4
+	adcs r2, r5
+	adcs r3, r6
+	.endm
+
+/* s64core: (r3:r2:r1:r0) = (r2:r0)^2 */
+	.macro s64core
+	subs r4, r2, r0
+	sbcs r5, r5
+	eors r4, r5
+	subs r4, r5			@ |x1 - x0|
+	s32 r4, r5, r6, r7		@ P = (x1 - x0)^2
+	s32 r0, r1, r6, r7		@ L
+	s32 r2, r3, r6, r7		@ H
+	movs r7, #0
+	rsbs r4, r4, #0
+	movs r6, #0
+	sbcs r6, r5
+	sbcs r5, r5			@ (r5:r6:r4) = -P
+	adds r4, r0
+	adcs r6, r1
+	adcs r5, r7
+	adds r4, r2
+	adcs r6, r3
+	adcs r5, r7			@ + L + H = 2 x0 x1
+	adds r1, r4
+	adcs r2, r6
+	adcs r3, r5
+	.endm
+
+/* k64 ix, iy, id: the 128-bit product of the 64-bit x at [sp, #ix] and y at [sp, #iy] to
+ * [sp, #id]; s64 ix, id: the square of x. */
+	.macro k64 ix, iy, id
+	add r6, sp, #(\ix)
+	ldm r6!, {r0, r2}
+	add r6, sp, #(\iy)
+	ldm r6!, {r4, r5}
+	k64core
+	add r4, sp, #(\id)
+	stm r4!, {r0-r3}
+	.endm
+
+	.macro s64 ix, id
+	add r6, sp, #(\ix)
+	ldm r6!, {r0, r2}
+	s64core
+	add r4, sp, #(\id)
+	stm r4!, {r0-r3}
+	.endm
+
+/* comb128 id: with L at [sp, #id .. +15], H at [sp, #id + 16 .. +31], the middle product P in
+ * r0-r3 and its mask M in r4: adds L + H + (P xor M) - M at [sp, #id + 8]. */
+	.macro comb128 id
+	eors r0, r4
+	eors r1, r4
+	eors r2, r4
+	eors r3, r4
+	subs r0, r4
+	sbcs r1, r4
+	sbcs r2, r4
+	sbcs r3, r4
+	sbcs r4, r4			@ (r4:r3:r2:r1:r0) = (P xor M) - M
+	add r7, sp, #(\id)
+	ldm r7!, {r5, r6}
+	adds r0, r5
+	adcs r1, r6
+	ldm r7!, {r5, r6}
+	adcs r2, r5
+	adcs r3, r6
+	movs r5, #0
+	adcs r4, r5			@ + L
+	ldm r7!, {r5, r6}
+	adds r0, r5
+	adcs r1, r6
+	ldm r7!, {r5, r6}
+	adcs r2, r5
+	adcs r3, r6
+	movs r5, #0
+	adcs r4, r5			@ + H: the middle term, below 2^129
+	ldr r5, [sp, #(\id + 8)]
+	ldr r6, [sp, #(\id + 12)]
+	adds r5, r0
+	adcs r6, r1
+	str r5, [sp, #(\id + 8)]
+	str r6, [sp, #(\id + 12)]
+	ldr r5, [sp, #(\id + 16)]
+	ldr r6, [sp, #(\id + 20)]
+	adcs r5, r2
+	adcs r6, r3
+	str r5, [sp, #(\id + 16)]
+	str r6, [sp, #(\id + 20)]
+	ldr r5, [sp, #(\id + 24)]
+	ldr r6, [sp, #(\id + 28)]
+	adcs r5, r4
+	movs r0, #0
+	adcs r6, r0			@ the product is below 2^256: no carry out
+	str r5, [sp, #(\id + 24)]
+	str r6, [sp, #(\id + 28)]
+	.endm
+
+/* k128 ix, iy, id: the 256-bit product of the 128-bit x at [sp, #ix], y at [sp, #iy] to
+ * [sp, #id]; r12 holds the middle product's sign. s128 ix, id: the square. */
+	.macro k128 ix, iy, id
+	k64 (\ix), (\iy), (\id)
+	k64 (\ix + 8), (\iy + 8), (\id + 16)
+	add r6, sp, #(\ix)
+	ldm r6!, {r0-r3}
+	subs r2, r0
+	sbcs r3, r1
+	sbcs r7, r7
+	eors r2, r7
+	eors r3, r7
+	subs r2, r7
+	sbcs r3, r7			@ |x1 - x0|
+	movs r0, r2
+	movs r2, r3
+	mov r12, r7
+	add r1, sp, #(\iy)
+	ldm r1!, {r4-r7}
+	subs r4, r6
+	sbcs r5, r7
+	sbcs r6, r6
+	eors r4, r6
+	eors r5, r6
+	subs r4, r6
+	sbcs r5, r6			@ |y0 - y1|
+	mov r7, r12
+	eors r7, r6
+	mov r12, r7			@ M
+	k64core
+	mov r4, r12
+	comb128 (\id)
+	.endm
+
+	.macro s128 ix, id
+	s64 (\ix), (\id)
+	s64 (\ix + 8), (\id + 16)
+	add r6, sp, #(\ix)
+	ldm r6!, {r0-r3}
+	subs r2, r0
+	sbcs r3, r1
+	sbcs r7, r7
+	eors r2, r7
+	eors r3, r7
+	subs r2, r7
+	sbcs r3, r7
+	movs r0, r2
+	movs r2, r3
+	s64core
+	movs r4, #0
+	mvns r4, r4			@ M = -1: subtract P
+	comb128 (\id)
+	.endm
+
+/* The 256-bit level, in the frame of fe25519_mul/sqr: x at [sp, #0], y at [sp, #32], the
+ * 512-bit result T at [sp, #64] (L, then H at [sp, #96]), |x1 - x0| at [sp, #132],
+ * |y0 - y1| at [sp, #148], the middle product P at [sp, #164] and its ninth word at
+ * [sp, #196]; lr holds its mask. */
+
+/* xdiff: |x1 - x0| to [sp, #132], its sign mask to lr */
+	.macro xdiff
+	mov r4, sp
+	ldm r4!, {r0-r3}
+	ldm r4, {r4-r7}
+	subs r4, r0
+	sbcs r5, r1
+	sbcs r6, r2
+	sbcs r7, r3
+	sbcs r0, r0
+	eors r4, r0
+	eors r5, r0
+	eors r6, r0
+	eors r7, r0
+	subs r4, r0
+	sbcs r5, r0
+	sbcs r6, r0
+	sbcs r7, r0
+	mov lr, r0
+	add r0, sp, #132
+	stm r0!, {r4-r7}
+	.endm
+
+/* comb256: T[4..15] += L + H + (P xor M) - M, M in lr */
+	.macro comb256
+	mov r7, lr
+	add r4, sp, #164		@ P, read
+	add r5, sp, #64			@ L
+	add r6, sp, #164		@ V = (P xor M) - M + L, written over P
+	lsrs r0, r7, #1			@ carry = bit 0 of M: - M = 1 when M = -1
+	.rept 4
+	ldm r4!, {r0, r1}
+	ldm r5!, {r2, r3}
+	eors r0, r7
+	eors r1, r7
+	adcs r0, r2
+	adcs r1, r3
+	stm r6!, {r0, r1}
+	.endr
+	movs r0, #0
+	adcs r0, r7			@ ninth word: M + carry
+	str r0, [sp, #196]
+	add r4, sp, #164		@ V, read
+	add r5, sp, #96			@ H
+	add r6, sp, #164		@ V += H
+	ldm r4!, {r0, r1}
+	ldm r5!, {r2, r3}
+	adds r0, r2
+	adcs r1, r3
+	stm r6!, {r0, r1}
+	.rept 3
+	ldm r4!, {r0, r1}
+	ldm r5!, {r2, r3}
+	adcs r0, r2
+	adcs r1, r3
+	stm r6!, {r0, r1}
+	.endr
+	ldr r0, [sp, #196]
+	movs r1, #0
+	adcs r0, r1
+	str r0, [sp, #196]		@ V = x0 y1 + x1 y0, below 2^257
+	add r4, sp, #164		@ V
+	add r5, sp, #80			@ T[4..]
+	add r6, sp, #80
+	ldm r4!, {r0, r1}
+	ldm r5!, {r2, r3}
+	adds r0, r2
+	adcs r1, r3
+	stm r6!, {r0, r1}
+	.rept 3
+	ldm r4!, {r0, r1}
+	ldm r5!, {r2, r3}
+	adcs r0, r2
+	adcs r1, r3
+	stm r6!, {r0, r1}
+	.endr
+	ldm r5!, {r0-r3}		@ T[12..15]
+	ldr r4, [sp, #196]
+	movs r7, #0
+	adcs r0, r4
+	adcs r1, r7
+	adcs r2, r7
+	adcs r3, r7			@ below 2^512: no carry out
+	stm r6!, {r0-r3}
+	.endm
+
+/* kara_mul, kara_sqr: the 512-bit x y (x^2) from the copies to T */
+	.macro kara_mul
+	k128 0, 32, 64
+	k128 16, 48, 96
+	xdiff
+	add r4, sp, #32
+	ldm r4!, {r0-r3}
+	ldm r4, {r4-r7}
+	subs r0, r4
+	sbcs r1, r5
+	sbcs r2, r6
+	sbcs r3, r7
+	sbcs r4, r4
+	eors r0, r4
+	eors r1, r4
+	eors r2, r4
+	eors r3, r4
+	subs r0, r4
+	sbcs r1, r4
+	sbcs r2, r4
+	sbcs r3, r4			@ |y0 - y1|
+	mov r5, lr
+	eors r5, r4
+	mov lr, r5			@ M
+	add r4, sp, #148
+	stm r4!, {r0-r3}
+	k128 132, 148, 164
+	comb256
+	.endm
+
+	.macro kara_sqr
+	s128 0, 64
+	s128 16, 96
+	xdiff
+	s128 132, 164
+	movs r0, #0
+	mvns r0, r0
+	mov lr, r0			@ M = -1
+	comb256
+	.endm
+
+/* enter, leave: the frame of the Karatsuba functions (200 bytes, layout above kara_mul), the
+ * result pointer at [sp, #128]; r8-r11, which k64core uses, saved and restored (AAPCS). */
+	.macro enter
+	push {r4-r7, lr}
+	mov r4, r8
+	mov r5, r9
+	mov r6, r10
+	mov r7, r11
+	push {r4-r7}
+	sub sp, #200
+	str r0, [sp, #128]
+	.endm
+
+	.macro leave
+	add sp, #200
+	pop {r4-r7}
+	mov r8, r4
+	mov r9, r5
+	mov r10, r6
+	mov r11, r7
+	pop {r4-r7, pc}
+	.endm
+
 /* void fe25519_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
 	.global fe25519_mul
 	.type fe25519_mul, %function
 	.thumb_func
 	.align 2
 fe25519_mul:
-	push {r4-r7, lr}
-	sub sp, #132			@ a, b, T (16 words), r
-	str r0, [sp, #128]
+	enter
 	copy_ab
-	mul_product
+	kara_mul
 	reduce
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe25519_mul, . - fe25519_mul
 
 /* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]) */
@@ -581,14 +970,11 @@ fe25519_cswap:
 	.thumb_func
 	.align 2
 fe_mul8_wide:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
+	enter
 	copy_ab
-	mul_product
+	kara_mul
 	wide_out
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe_mul8_wide, . - fe_mul8_wide
 
 	.global fe_sqr8_wide
@@ -596,14 +982,11 @@ fe_mul8_wide:
 	.thumb_func
 	.align 2
 fe_sqr8_wide:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
+	enter
 	copy_a
 	sqr_product
 	wide_out
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe_sqr8_wide, . - fe_sqr8_wide
 
 /* ---------------------------------------------------------------------------------------- */
@@ -779,14 +1162,11 @@ fe_sqr8_wide:
 	.thumb_func
 	.align 2
 fe_p256_mul:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
+	enter
 	copy_ab
-	mul_product
+	kara_mul
 	p256_reduce_T
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe_p256_mul, . - fe_p256_mul
 
 	.global fe_p256_sqr
@@ -794,12 +1174,9 @@ fe_p256_mul:
 	.thumb_func
 	.align 2
 fe_p256_sqr:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
+	enter
 	copy_a
 	sqr_product
 	p256_reduce_T
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe_p256_sqr, . - fe_p256_sqr
