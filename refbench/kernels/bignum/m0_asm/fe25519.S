@@ -633,69 +633,111 @@
 	stm r0!, {r4-r7}
 	.endm
 
-/* comb256: T[4..15] += L + H + (P xor M) - M, M in lr */
+/* comb256: T[4..15] += L + H + (P xor M) - M, M in lr, by 128-bit blocks (the refined
+ * Karatsuba of Bernstein, "Batch binary Edwards", CRYPTO 2009, 2.2, which shares L1 + H0):
+ * with L = L0 + 2^128 L1, H = H0 + 2^128 H1, Q = L1 + H0 = Qw + 2^128 q and the signed middle
+ * product V = (P xor M) + s (s = -M) whose words above P's are M,
+ *   T[4..7]   = Qw + L0 + (P0..3 xor M) + s            carries c1 (0..2)
+ *   T[8..11]  = Qw + H1 + (P4..7 xor M) + q + c1       carries c2 (0..3)
+ *   T[12..15] = H1 + (M, M, M, M) + q + c2             mod 2^128: the product fits 512 bits
+ * Q is kept in r8-r11 and q in r12 between the blocks; one carry goes through [sp, #196]. */
 	.macro comb256
-	mov r7, lr
-	add r4, sp, #164		@ P, read
-	add r5, sp, #64			@ L
-	add r6, sp, #164		@ V = (P xor M) - M + L, written over P
-	lsrs r0, r7, #1			@ carry = bit 0 of M: - M = 1 when M = -1
-	.rept 4
-	ldm r4!, {r0, r1}
-	ldm r5!, {r2, r3}
-	eors r0, r7
-	eors r1, r7
-	adcs r0, r2
-	adcs r1, r3
-	stm r6!, {r0, r1}
-	.endr
-	movs r0, #0
-	adcs r0, r7			@ ninth word: M + carry
-	str r0, [sp, #196]
-	add r4, sp, #164		@ V, read
-	add r5, sp, #96			@ H
-	add r6, sp, #164		@ V += H
-	ldm r4!, {r0, r1}
-	ldm r5!, {r2, r3}
-	adds r0, r2
-	adcs r1, r3
-	stm r6!, {r0, r1}
-	.rept 3
-	ldm r4!, {r0, r1}
-	ldm r5!, {r2, r3}
-	adcs r0, r2
-	adcs r1, r3
-	stm r6!, {r0, r1}
-	.endr
-	ldr r0, [sp, #196]
-	movs r1, #0
-	adcs r0, r1
-	str r0, [sp, #196]		@ V = x0 y1 + x1 y0, below 2^257
-	add r4, sp, #164		@ V
-	add r5, sp, #80			@ T[4..]
-	add r6, sp, #80
-	ldm r4!, {r0, r1}
-	ldm r5!, {r2, r3}
-	adds r0, r2
-	adcs r1, r3
-	stm r6!, {r0, r1}
-	.rept 3
-	ldm r4!, {r0, r1}
-	ldm r5!, {r2, r3}
-	adcs r0, r2
-	adcs r1, r3
-	stm r6!, {r0, r1}
-	.endr
-	ldm r5!, {r0-r3}		@ T[12..15]
-	ldr r4, [sp, #196]
-	movs r7, #0
+	add r4, sp, #80
+	ldm r4!, {r0-r3}		@ L1
+	ldm r4, {r4-r7}			@ H0
+	adds r0, r4
+	adcs r1, r5
+	adcs r2, r6
+	adcs r3, r7
+	movs r4, #0
+	adcs r4, r4
+	mov r12, r4			@ q
+	mov r8, r0
+	mov r9, r1
+	mov r10, r2
+	mov r11, r3			@ Qw
+	add r4, sp, #64
+	ldm r4, {r4-r7}			@ L0
+	adds r0, r4
+	adcs r1, r5
+	adcs r2, r6
+	adcs r3, r7
+	movs r6, #0
+	adcs r6, r6
+	str r6, [sp, #196]		@ first carry of c1
+	mov r7, lr			@ M
+	ldr r4, [sp, #164]
+	ldr r5, [sp, #168]
+	eors r4, r7
+	eors r5, r7
+	lsrs r6, r7, #1			@ carry = s
 	adcs r0, r4
+	adcs r1, r5
+	ldr r4, [sp, #172]
+	ldr r5, [sp, #176]
+	eors r4, r7
+	eors r5, r7
+	adcs r2, r4
+	adcs r3, r5
+	movs r4, #0
+	adcs r4, r4
+	ldr r5, [sp, #196]
+	adds r4, r5			@ c1
+	mov r5, r12
+	adds r4, r5
+	str r4, [sp, #196]		@ q + c1
+	add r4, sp, #80
+	stm r4!, {r0-r3}		@ T[4..7]
+	mov r0, r8
+	mov r1, r9
+	mov r2, r10
+	mov r3, r11
+	add r4, sp, #112
+	ldm r4, {r4-r7}			@ H1
+	adds r0, r4
+	adcs r1, r5
+	adcs r2, r6
+	adcs r3, r7
+	movs r6, #0
+	adcs r6, r6
+	mov r7, lr
+	ldr r4, [sp, #180]
+	ldr r5, [sp, #184]
+	eors r4, r7
+	eors r5, r7
+	adds r0, r4
+	adcs r1, r5
+	ldr r4, [sp, #188]
+	ldr r5, [sp, #192]
+	eors r4, r7
+	eors r5, r7
+	adcs r2, r4
+	adcs r3, r5
+	movs r4, #0
+	adcs r6, r4
+	ldr r5, [sp, #196]
+	adds r0, r5
+	adcs r1, r4
+	adcs r2, r4
+	adcs r3, r4
+	adcs r6, r4			@ c2
+	add r5, sp, #96
+	stm r5!, {r0-r3}		@ T[8..11]
+	ldm r5!, {r0-r3}		@ H1
+	mov r7, lr
+	adds r0, r7
 	adcs r1, r7
 	adcs r2, r7
-	adcs r3, r7			@ below 2^512: no carry out
-	stm r6!, {r0-r3}
+	adcs r3, r7			@ + (M, M, M, M)
+	mov r7, r12
+	adds r6, r7			@ q + c2
+	adds r0, r6
+	adcs r1, r4
+	adcs r2, r4
+	adcs r3, r4			@ r4 = 0
+	add r5, sp, #112
+	stm r5!, {r0-r3}		@ T[12..15]
 	.endm
-
 /* kara_mul, kara_sqr: the 512-bit x y (x^2) from the copies to T */
 	.macro kara_mul
 	k128 0, 32, 64
@@ -779,14 +821,11 @@ fe25519_mul:
 	.thumb_func
 	.align 2
 fe25519_sqr:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
+	enter
 	copy_a
-	sqr_product
+	kara_sqr
 	reduce
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe25519_sqr, . - fe25519_sqr
 
 /* void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b in one
@@ -984,7 +1023,7 @@ fe_mul8_wide:
 fe_sqr8_wide:
 	enter
 	copy_a
-	sqr_product
+	kara_sqr
 	wide_out
 	leave
 	.size fe_sqr8_wide, . - fe_sqr8_wide
@@ -1176,7 +1215,7 @@ fe_p256_mul:
 fe_p256_sqr:
 	enter
 	copy_a
-	sqr_product
+	kara_sqr
 	p256_reduce_T
 	leave
 	.size fe_p256_sqr, . - fe_p256_sqr
