@@ -236,6 +236,26 @@
 	str r3, [\dst, #(\doff + 28)]
 	.endm
 
+/* rw w, c, h, dst: word w of S = T_w + 38 T_(8+w) + c (c the carry in, below 2^11 + 19 * 80),
+ * to dst (a high register, or r6), its carry out to h (the roles of c and h alternate from word to
+ * word); r4, r5 clobbered, r7 = 38 and r2 = 0 */
+	.macro rw w, c, h, dst
+	ldr \h, [sp, #(96 + 4 * \w)]
+	uxth r4, \h
+	lsrs \h, \h, #16
+	muls r4, r7
+	muls \h, r7			@ below 2^22
+	adds r4, \c			@ below 2^23: no carry out
+	lsls r5, \h, #16
+	lsrs \h, \h, #16
+	adds r4, r5
+	adcs \h, r2
+	ldr r5, [sp, #(64 + 4 * \w)]
+	adds r4, r5
+	adcs \h, r2
+	mov \dst, r4
+	.endm
+
 /* reduce: the canonical T mod p for the 512-bit T at [sp, #64..127], to the result pointer
  * saved at [sp, #128], in two passes instead of canon's three. X7 = T_7 + 38 T_15 (below
  * 39 * 2^32) is formed first and split as X7 = 2^31 t + x (x < 2^31); since 2^255 = 19,
@@ -266,40 +286,39 @@
 	adds r0, #1
 	movs r6, #19
 	muls r0, r6			@ carry in: 19 (t + 1)
-	.irp w, 0, 1, 2, 3, 4, 5, 6
-	ldr r3, [sp, #(96 + 4 * \w)]
-	uxth r4, r3
-	lsrs r3, r3, #16
-	muls r4, r7
-	muls r3, r7			@ below 2^22
-	adds r4, r0			@ below 2^22 + 2^11: no carry out
-	lsls r5, r3, #16
-	lsrs r3, r3, #16
-	adds r4, r5
-	adcs r3, r2
-	ldr r5, [sp, #(64 + 4 * \w)]
-	adds r4, r5
-	adcs r3, r2
-	str r4, [sp, #(64 + 4 * \w)]
-	movs r0, r3
-	.endr
-	adds r3, r1, r0			@ S_7 = x + carry, below 2^32
+	rw 0, r0, r3, r8
+	rw 1, r3, r0, r9
+	rw 2, r0, r3, r10
+	rw 3, r3, r0, r11
+	rw 4, r0, r3, r12
+	rw 5, r3, r0, lr
+	rw 6, r0, r3, r6
+	adds r3, r1, r3			@ S_7 = x + carry, below 2^32
 	lsrs r4, r3, #31		@ q = bit 255 of S
 	lsls r3, r3, #1
 	lsrs r3, r3, #1			@ S - 2^255 q
 	subs r4, #1
-	ands r4, r6			@ 19 (1 - q)
+	movs r5, #19
+	ands r4, r5			@ 19 (1 - q)
 	ldr r7, [sp, #128]
-	ldr r1, [sp, #64]
-	subs r1, r4
-	str r1, [r7, #0]
-	.irp w, 1, 2, 3, 4, 5, 6
-	ldr r1, [sp, #(64 + 4 * \w)]
+	mov r0, r8
+	subs r0, r4
+	mov r1, r9
 	sbcs r1, r2
-	str r1, [r7, #(4 * \w)]
-	.endr
-	sbcs r3, r2
-	str r3, [r7, #28]
+	mov r4, r10
+	sbcs r4, r2
+	mov r5, r11
+	sbcs r5, r2
+	stm r7!, {r0, r1, r4, r5}
+	mov r0, r12
+	sbcs r0, r2
+	mov r1, lr
+	sbcs r1, r2
+	movs r4, r6
+	sbcs r4, r2
+	movs r5, r3
+	sbcs r5, r2
+	stm r7!, {r0, r1, r4, r5}
 	.endm
 
 /* copy_ab, copy_a: a (r1) and b (r2) to [sp, #0] and [sp, #32]; r0-r6 clobbered. */
