@@ -946,44 +946,86 @@ fe25519_sub:
 
 /* void fe25519_mul_a24(uint32_t r[8], const uint32_t a[8]): r = 121665 a mod p, with
  * 121665 = 2^16 + 0xdb41: a_w 121665 = a_w 0xdb41 + a_w 2^16, the first from two 16x16
- * products. The carry out of the 8 words is below 2^17, so 19 (2 carry + 2) < 2^32. */
+ * products. In two passes, as reduce: the top word's product X7 = 121665 a_7 (below 2^49) comes
+ * first and splits as 2^31 t + x; since 2^255 = 19 (mod p), S = sum over w < 7 of
+ * 121665 a_w 2^(32w) + x 2^224 + 19 (t + 1) is the product plus 19, and U = S - 19 >= p exactly
+ * when bit 255 of S is set (S < 2^255 + 2^242): then the result is S - 2^255, else S - 19. */
+
+/* a24w a, c: (a:r4) = 121665 a + c for the word in a; r5, r6 clobbered, r7 = 0xdb41, r2 = 0 */
+	.macro a24w a, c
+	uxth r4, \a
+	lsrs r5, \a, #16
+	muls r4, r7			@ al 0xdb41
+	muls r5, r7			@ ah 0xdb41, weight 2^16
+	lsls r6, \a, #16
+	lsrs \a, \a, #16		@ (a:r6) = a 2^16
+	adds r4, r6
+	adcs \a, r2
+	lsls r6, r5, #16
+	lsrs r5, r5, #16
+	adds r4, r6
+	adcs \a, r5
+	.ifnc \c, none
+	adds r4, \c
+	adcs \a, r2
+	.endif
+	.endm
+
 	.global fe25519_mul_a24
 	.type fe25519_mul_a24, %function
 	.thumb_func
 	.align 2
 fe25519_mul_a24:
-	push {r0, r4-r7, lr}		@ r at [sp, #32] once the words below are made
-	sub sp, #32
+	push {r4-r7, lr}
+	sub sp, #28			@ S_0 .. S_6
+	mov r12, r0
 	ldr r7, =0xdb41
 	movs r2, #0
-	movs r0, #0			@ carry
-	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
-	ldr r3, [r1, #(4 * \w)]
-	uxth r4, r3
-	lsrs r5, r3, #16
-	muls r4, r7			@ al 0xdb41
-	muls r5, r7			@ ah 0xdb41, weight 2^16
-	lsls r6, r3, #16
-	lsrs r3, r3, #16		@ (r3:r6) = a_w 2^16
-	adds r4, r6
-	adcs r3, r2
-	lsls r6, r5, #16
-	lsrs r5, r5, #16
-	adds r4, r6
-	adcs r3, r5
-	adds r4, r0
-	adcs r3, r2
-	.if \w < 7
+	ldr r3, [r1, #28]
+	a24w r3, none			@ (r3:r4) = X7
+	lsrs r5, r4, #31
+	lsls r3, r3, #1
+	adds r3, r5			@ t, below 2^18
+	lsls r4, r4, #1
+	lsrs r4, r4, #1
+	mov lr, r4			@ x = X7 mod 2^31
+	adds r3, #1
+	movs r5, #19
+	muls r3, r5			@ carry in: 19 (t + 1)
+	.irp w, 0, 2, 4, 6
+	ldr r0, [r1, #(4 * \w)]
+	a24w r0, r3
 	str r4, [sp, #(4 * \w)]
-	movs r0, r3
+	.if \w < 6
+	ldr r3, [r1, #(4 * \w + 4)]
+	a24w r3, r0
+	str r4, [sp, #(4 * \w + 4)]
 	.endif
 	.endr
-	lsls r0, r3, #1			@ 2 carry
-	movs r3, r4
-	movs r4, r0
-	ldr r2, [sp, #32]
-	canon sp, 0, r2, 0
-	add sp, #36
+	mov r3, lr
+	adds r3, r0			@ S_7 = x + carry, below 2^32
+	lsrs r4, r3, #31		@ q = bit 255 of S
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ S - 2^255 q
+	subs r4, #1
+	movs r5, #19
+	ands r4, r5			@ 19 (1 - q)
+	mov r0, r12
+	mov r1, sp
+	ldm r1!, {r5, r6, r7}
+	subs r5, r4
+	sbcs r6, r2
+	sbcs r7, r2
+	stm r0!, {r5, r6, r7}
+	ldm r1!, {r4-r7}
+	sbcs r4, r2
+	sbcs r5, r2
+	sbcs r6, r2
+	sbcs r7, r2
+	stm r0!, {r4-r7}
+	sbcs r3, r2
+	str r3, [r0]
+	add sp, #28
 	pop {r4-r7, pc}
 	.ltorg
 	.size fe25519_mul_a24, . - fe25519_mul_a24
