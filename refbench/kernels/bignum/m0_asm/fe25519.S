@@ -500,20 +500,38 @@
 	adcs r3, r5
 	.endm
 
-/* k64 ix, iy, id: the 128-bit product of the 64-bit x at [sp, #ix] and y at [sp, #iy] to
- * [sp, #id]; s64 ix, id: the square of x. */
-	.macro k64 ix, iy, id
-	add r6, sp, #(\ix)
+/* at reg, src, off: reg = the address of a piece: src = sp for sp + off (the frame), or a or b
+ * for byte off of the operand a or b, whose pointers the functions keep at [sp, #200] and
+ * [sp, #204] (the operands are read where they are, not copied). */
+	.macro at reg, src, off
+	.ifc \src, sp
+	add \reg, sp, #(\off)
+	.else
+	.ifc \src, a
+	ldr \reg, [sp, #200]
+	.else
+	ldr \reg, [sp, #204]
+	.endif
+	.if (\off) != 0
+	adds \reg, #(\off)
+	.endif
+	.endif
+	.endm
+
+/* k64 sx, ix, sy, iy, id: the 128-bit product of the 64-bit x at (sx, ix) and y at (sy, iy)
+ * (see at) to [sp, #id]; s64 sx, ix, id: the square of x. */
+	.macro k64 sx, ix, sy, iy, id
+	at r6, \sx, (\ix)
 	ldm r6!, {r0, r2}
-	add r6, sp, #(\iy)
+	at r6, \sy, (\iy)
 	ldm r6!, {r4, r5}
 	k64core
 	add r4, sp, #(\id)
 	stm r4!, {r0-r3}
 	.endm
 
-	.macro s64 ix, id
-	add r6, sp, #(\ix)
+	.macro s64 sx, ix, id
+	at r6, \sx, (\ix)
 	ldm r6!, {r0, r2}
 	s64core
 	add r4, sp, #(\id)
@@ -570,12 +588,12 @@
 	str r6, [sp, #(\id + 28)]
 	.endm
 
-/* k128 ix, iy, id: the 256-bit product of the 128-bit x at [sp, #ix], y at [sp, #iy] to
- * [sp, #id]; r12 holds the middle product's sign. s128 ix, id: the square. */
-	.macro k128 ix, iy, id
-	k64 (\ix), (\iy), (\id)
-	k64 (\ix + 8), (\iy + 8), (\id + 16)
-	add r6, sp, #(\ix)
+/* k128 sx, ix, sy, iy, id: the 256-bit product of the 128-bit x at (sx, ix), y at (sy, iy)
+ * to [sp, #id]; r12 holds the middle product's sign. s128 sx, ix, id: the square. */
+	.macro k128 sx, ix, sy, iy, id
+	k64 \sx, (\ix), \sy, (\iy), (\id)
+	k64 \sx, (\ix + 8), \sy, (\iy + 8), (\id + 16)
+	at r6, \sx, (\ix)
 	ldm r6!, {r0-r3}
 	subs r2, r0
 	sbcs r3, r1
@@ -587,7 +605,7 @@
 	movs r0, r2
 	movs r2, r3
 	mov r12, r7
-	add r1, sp, #(\iy)
+	at r1, \sy, (\iy)
 	ldm r1!, {r4-r7}
 	subs r4, r6
 	sbcs r5, r7
@@ -604,10 +622,10 @@
 	comb128 (\id)
 	.endm
 
-	.macro s128 ix, id
-	s64 (\ix), (\id)
-	s64 (\ix + 8), (\id + 16)
-	add r6, sp, #(\ix)
+	.macro s128 sx, ix, id
+	s64 \sx, (\ix), (\id)
+	s64 \sx, (\ix + 8), (\id + 16)
+	at r6, \sx, (\ix)
 	ldm r6!, {r0-r3}
 	subs r2, r0
 	sbcs r3, r1
@@ -631,7 +649,7 @@
 
 /* xdiff: |x1 - x0| to [sp, #132], its sign mask to lr */
 	.macro xdiff
-	mov r4, sp
+	ldr r4, [sp, #200]
 	ldm r4!, {r0-r3}
 	ldm r4, {r4-r7}
 	subs r4, r0
@@ -759,10 +777,10 @@
 	.endm
 /* kara_mul, kara_sqr: the 512-bit x y (x^2) from the copies to T */
 	.macro kara_mul
-	k128 0, 32, 64
-	k128 16, 48, 96
+	k128 a, 0, b, 0, 64
+	k128 a, 16, b, 16, 96
 	xdiff
-	add r4, sp, #32
+	ldr r4, [sp, #204]
 	ldm r4!, {r0-r3}
 	ldm r4, {r4-r7}
 	subs r0, r4
@@ -783,15 +801,15 @@
 	mov lr, r5			@ M
 	add r4, sp, #148
 	stm r4!, {r0-r3}
-	k128 132, 148, 164
+	k128 sp, 132, sp, 148, 164
 	comb256
 	.endm
 
 	.macro kara_sqr
-	s128 0, 64
-	s128 16, 96
+	s128 a, 0, 64
+	s128 a, 16, 96
 	xdiff
-	s128 132, 164
+	s128 sp, 132, 164
 	movs r0, #0
 	mvns r0, r0
 	mov lr, r0			@ M = -1
@@ -807,12 +825,14 @@
 	mov r6, r10
 	mov r7, r11
 	push {r4-r7}
-	sub sp, #200
+	sub sp, #208
 	str r0, [sp, #128]
+	str r1, [sp, #200]
+	str r2, [sp, #204]
 	.endm
 
 	.macro leave
-	add sp, #200
+	add sp, #208
 	pop {r4-r7}
 	mov r8, r4
 	mov r9, r5
@@ -828,7 +848,6 @@
 	.align 2
 fe25519_mul:
 	enter
-	copy_ab
 	kara_mul
 	reduce
 	leave
@@ -841,7 +860,6 @@ fe25519_mul:
 	.align 2
 fe25519_sqr:
 	enter
-	copy_a
 	kara_sqr
 	reduce
 	leave
@@ -1071,7 +1089,6 @@ fe25519_cswap:
 	.align 2
 fe_mul8_wide:
 	enter
-	copy_ab
 	kara_mul
 	wide_out
 	leave
@@ -1083,7 +1100,6 @@ fe_mul8_wide:
 	.align 2
 fe_sqr8_wide:
 	enter
-	copy_a
 	kara_sqr
 	wide_out
 	leave
@@ -1263,7 +1279,6 @@ fe_sqr8_wide:
 	.align 2
 fe_p256_mul:
 	enter
-	copy_ab
 	kara_mul
 	p256_reduce_T
 	leave
@@ -1275,7 +1290,6 @@ fe_p256_mul:
 	.align 2
 fe_p256_sqr:
 	enter
-	copy_a
 	kara_sqr
 	p256_reduce_T
 	leave
