@@ -1,13 +1,13 @@
 /* GF(2^255 - 19) arithmetic for ARMv6-M (Cortex-M0/M0+), hand-written Thumb around MULS, the
  * only multiply the architecture has: 32x32 -> 32 bits (ARM DDI 0419E A6.7.44; 1 cycle on the
- * Cortex-M0+ with the fast multiplier, DDI 0484C Table 3.1). refbench's own code. The 64-bit
- * product of two words comes from four 16x16 -> 32 products (the schoolbook split of HAC 14.12
- * with base 2^16); the 512-bit product is formed column by column (product scanning: Comba,
- * IBM Systems Journal 29(4), 1990) into a three-word accumulator, and one reduction pass with
- * 2^256 = 38 (mod p) brings it down (RFC 7748 §4.1). The same code runs on every later core; on
- * the Cortex-M3 it is the constant-time multiplication: MUL (32-bit result) takes 1 cycle
- * whatever the operands, while UMULL/UMLAL end early on small operands (Cortex-M3 TRM
- * 100165_0201 Table 3-1 and its footnote a), and nothing here uses them.
+ * Cortex-M0+ with the fast multiplier, DDI 0484C Table 3.1). refbench's own code. The 512-bit
+ * product is Karatsuba's, three levels deep (256 -> 128 -> 64 -> 32 bits: 27 word products
+ * instead of 64; see the Karatsuba section below), each word product from four 16x16 -> 32
+ * products (the schoolbook split of HAC 14.12 with base 2^16) held in registers, and one
+ * reduction pass with 2^256 = 38 (mod p) brings it down (RFC 7748 §4.1). The same code runs on
+ * every later core; on the Cortex-M3 it is the constant-time multiplication: MUL (32-bit
+ * result) takes 1 cycle whatever the operands, while UMULL/UMLAL end early on small operands
+ * (Cortex-M3 TRM 100165_0201 Table 3-1 and its footnote a), and nothing here uses them.
  *
  * Every function takes and returns canonical values, in [0, p), the contract of fe.h's C
  * versions, so the same references check them and x25519.h's ladder runs on them unchanged:
@@ -19,222 +19,25 @@
  *   fe25519_mul_a24(r, a)      r = 121665 a mod p
  *   fe25519_cswap(a, b, swap)  a <-> b when swap is 1 (swap in {0, 1}), by masks
  *
- * Registers: ARMv6-M's data-processing instructions reach r0-r7 only, so the multiplication
- * copies its operands to the stack (then every load is sp-relative with an immediate offset
- * and no pointer holds a register) and runs with the accumulator in r0-r2 (the three roles
- * rotate from column to column instead of moving words) and r3-r7 for one word product.
+ * Registers: ARMv6-M's data-processing instructions reach r0-r7 only; MOV reaches r8-r12 and
+ * lr, so the multiplication parks there what the eight low registers cannot hold (saving and
+ * restoring r8-r11 for the caller, AAPCS), and exchanges 64- and 128-bit pieces with a
+ * 208-byte stack frame by LDM/STM.
  *
  * Where this stands: the published ARMv6-M X25519 of T. Pornin (github.com/pornin/x25519-cm0,
  * commit 75a53f277d15acd9a0a8e220c8e26a48cc8974c2, README.md: 3,229,950 cycles on a SAM D20,
- * Cortex-M0+) multiplies by Karatsuba down to 32x32 products held in registers (src/x25519-cm0.S:
- * 17 cycles per 32x32 product, 81 per 64x64) and inverts by a binary GCD (54,793 cycles, against
- * about 270,000 for Fermat there). This file forms all 64 word products from operands in memory
- * (21 cycles each, 25 with their two loads), and x25519.h inverts by Fermat with 252
- * multiplications: X25519 over it takes about 1.5 times that figure.
+ * Cortex-M0+) also multiplies by three Karatsuba levels down to 32x32 products in registers
+ * (src/x25519-cm0.S: 1,464 cycles per multiplication, 997 per squaring, both leaving results
+ * below 2^256 rather than canonical, through internal calls that save no registers) and inverts
+ * by a binary GCD (54,793 cycles, against about 270,000 for Fermat there). Here every result is
+ * canonical (the contract above), every function is called from C under the AAPCS, and
+ * x25519.h inverts by Fermat (254 squarings and 11 multiplications).
  *
- * Canonical form (macro canon): for R = R0..R7 (least significant first) and a small top t,
- * U = (R mod 2^255) + 19 (t + bit 255 of R) < 2p; S = U + 19 < 2^256; U >= p exactly when bit
- * 255 of S is set, and then U - p = S - 2^255, else U = S - 19. No branch, no address depends
- * on data: constant time.
+ * No branch and no address depends on data: constant time.
  */
 	.syntax unified
 	.thumb
 	.text
-
-/* prod: (r5:r6) = r3 * r4, the 64-bit product from four 16x16 products; r3, r4 and r7 are
- * clobbered. 17 instructions, 17 cycles on the Cortex-M0+. */
-	.macro prod
-	uxth r6, r3			@ xl
-	lsrs r3, r3, #16		@ xh
-	uxth r7, r4			@ yl
-	lsrs r4, r4, #16		@ yh
-	movs r5, r3
-	muls r5, r4			@ xh yh, weight 2^32
-	muls r4, r6			@ xl yh, weight 2^16
-	muls r6, r7			@ xl yl, weight 1
-	muls r7, r3			@ xh yl, weight 2^16
-	lsls r3, r4, #16
-	lsrs r4, r4, #16
-	adds r6, r3
-	adcs r5, r4			@ the product is below 2^64: no carry out
-	lsls r3, r7, #16
-	lsrs r7, r7, #16
-	adds r6, r3
-	adcs r5, r7
-	.endm
-
-/* square: (r5:r6) = r3^2 from three 16x16 products (the middle one doubled by the shifts);
- * r3 and r4 are clobbered. */
-	.macro square
-	uxth r6, r3			@ xl
-	lsrs r3, r3, #16		@ xh
-	movs r5, r3
-	muls r5, r5			@ xh^2, weight 2^32
-	muls r3, r6			@ xh xl, weight 2^17 once doubled
-	muls r6, r6			@ xl^2
-	lsrs r4, r3, #15
-	lsls r3, r3, #17
-	adds r6, r3
-	adcs r5, r4
-	.endm
-
-/* acc c0, c1, c2: (c2:c1:c0) += (r5:r6); r3 becomes 0 (MOVS immediate leaves the carry flag
- * alone, ARM DDI 0419E A6.7.39). */
-	.macro acc c0, c1, c2
-	movs r3, #0
-	adds \c0, r6
-	adcs \c1, r5
-	adcs \c2, r3
-	.endm
-
-/* prodacc c0, c1, c2: (c2:c1:c0) += r3 * r4; r3-r7 clobbered. On ARMv6-M prod then acc. On
- * Thumb-2 cores (ARMv7-M and later) the four 16x16 products go straight into the accumulator
- * with three-operand MUL and ADDS/ADCS of a shifted register (ARM DDI 0403E A7.7.4, A7.7.1;
- * 1 cycle each on the Cortex-M3, 100165_0201 Table 3-1), 17 instructions instead of 21. */
-	.macro prodacc c0, c1, c2
-#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
-	uxth r5, r3			@ xl
-	lsrs r3, r3, #16		@ xh
-	uxth r6, r4			@ yl
-	lsrs r4, r4, #16		@ yh
-	mul r7, r5, r6			@ xl yl
-	mul r6, r3, r6			@ xh yl
-	mul r5, r5, r4			@ xl yh
-	mul r4, r3, r4			@ xh yh
-	adds \c0, \c0, r7
-	adcs \c1, \c1, r4
-	adc \c2, \c2, #0
-	adds \c0, \c0, r6, lsl #16
-	adcs \c1, \c1, r6, lsr #16
-	adc \c2, \c2, #0
-	adds \c0, \c0, r5, lsl #16
-	adcs \c1, \c1, r5, lsr #16
-	adc \c2, \c2, #0
-#else
-	prod
-	acc \c0, \c1, \c2
-#endif
-	.endm
-
-/* crossacc c0, c1, c2: (c2:c1:c0) += 2 r3 r4 (a cross product of the square); r3-r7 clobbered.
- * On Thumb-2 each 16x16 product is added doubled through the shift of its operand (2 p 2^16 is
- * p << 17 in the low word and p >> 15 in the high one); on ARMv6-M the 64-bit product is added
- * twice. */
-	.macro crossacc c0, c1, c2
-#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
-	uxth r5, r3			@ xl
-	lsrs r3, r3, #16		@ xh
-	uxth r6, r4			@ yl
-	lsrs r4, r4, #16		@ yh
-	mul r7, r5, r6			@ xl yl
-	mul r6, r3, r6			@ xh yl
-	mul r5, r5, r4			@ xl yh
-	mul r4, r3, r4			@ xh yh
-	adds \c0, \c0, r7, lsl #1
-	adcs \c1, \c1, r7, lsr #31
-	adc \c2, \c2, #0
-	adds \c1, \c1, r4, lsl #1
-	adc \c2, \c2, r4, lsr #31
-	adds \c0, \c0, r6, lsl #17
-	adcs \c1, \c1, r6, lsr #15
-	adc \c2, \c2, #0
-	adds \c0, \c0, r5, lsl #17
-	adcs \c1, \c1, r5, lsr #15
-	adc \c2, \c2, #0
-#else
-	prod
-	acc \c0, \c1, \c2
-	adds \c0, r6
-	adcs \c1, r5
-	adcs \c2, r3
-#endif
-	.endm
-
-/* mulcol k, c0, c1, c2: column k of the product of a (at [sp, #0]) and b (at [sp, #32]),
- * added into the accumulator; its low word c0 goes to T_k at [sp, #64 + 4k] and is zeroed (it
- * is the next column's top word). */
-	.macro mulcol k, c0, c1, c2
-	.if \k > 7
-	.set mc_i, \k - 7
-	.else
-	.set mc_i, 0
-	.endif
-	.if \k > 7
-	.set mc_n, 15 - \k
-	.else
-	.set mc_n, \k + 1
-	.endif
-	.rept mc_n
-	ldr r3, [sp, #(4 * mc_i)]
-	ldr r4, [sp, #(32 + 4 * (\k - mc_i))]
-	prodacc \c0, \c1, \c2
-	.set mc_i, mc_i + 1
-	.endr
-	str \c0, [sp, #(64 + 4 * \k)]
-	movs \c0, #0
-	.endm
-
-/* sqrcol k, c0, c1, c2: column k of a^2 (a at [sp, #0]): every cross product a_i a_j, i < j,
- * added twice, and a_(k/2)^2 once for even k; the low word goes to [sp, #64 + 4k] as above. */
-	.macro sqrcol k, c0, c1, c2
-	.if \k > 7
-	.set sc_i, \k - 7
-	.else
-	.set sc_i, 0
-	.endif
-	.set sc_n, (\k + 1) / 2 - sc_i
-	.rept sc_n
-	ldr r3, [sp, #(4 * sc_i)]
-	ldr r4, [sp, #(4 * (\k - sc_i))]
-	crossacc \c0, \c1, \c2
-	.set sc_i, sc_i + 1
-	.endr
-	.if (\k % 2) == 0
-	ldr r3, [sp, #(2 * \k)]
-	square
-	acc \c0, \c1, \c2
-	.endif
-	str \c0, [sp, #(64 + 4 * \k)]
-	movs \c0, #0
-	.endm
-
-/* canon src, soff, dst, doff: the canonical value of (R mod 2^255) + 19 t, for R0..R6 at
- * [src, #soff ..], R7 in r3 and t - bit 255 of R in r4 (19 (t + 1) < 2^32, t >= 0), written to
- * [dst, #doff ..]; src words are overwritten on the way. r1, r3-r6 clobbered. */
-	.macro canon src, soff, dst, doff
-	lsrs r5, r3, #31
-	adds r4, r5			@ t
-	lsls r3, r3, #1
-	lsrs r3, r3, #1			@ R mod 2^255
-	adds r4, #1
-	movs r5, #19
-	muls r4, r5			@ 19 t + 19
-	movs r6, #0
-	ldr r1, [\src, #\soff]
-	adds r1, r4			@ S = U + 19
-	str r1, [\src, #\soff]
-	.irp w, 1, 2, 3, 4, 5, 6
-	ldr r1, [\src, #(\soff + 4 * \w)]
-	adcs r1, r6
-	str r1, [\src, #(\soff + 4 * \w)]
-	.endr
-	adcs r3, r6
-	lsrs r4, r3, #31		@ q = bit 255 of S: U >= p
-	lsls r3, r3, #1
-	lsrs r3, r3, #1			@ S - 2^255 q
-	subs r4, #1
-	ands r4, r5			@ 19 (1 - q)
-	ldr r1, [\src, #\soff]
-	subs r1, r4
-	str r1, [\dst, #\doff]
-	.irp w, 1, 2, 3, 4, 5, 6
-	ldr r1, [\src, #(\soff + 4 * \w)]
-	sbcs r1, r6
-	str r1, [\dst, #(\doff + 4 * \w)]
-	.endr
-	sbcs r3, r6
-	str r3, [\dst, #(\doff + 28)]
-	.endm
 
 /* rw w, c, h, dst: word w of S = T_w + 38 T_(8+w) + c (c the carry in, below 2^11 + 19 * 80),
  * to dst (a high register, or r6), its carry out to h (the roles of c and h alternate from word to
@@ -257,12 +60,14 @@
 	.endm
 
 /* reduce: the canonical T mod p for the 512-bit T at [sp, #64..127], to the result pointer
- * saved at [sp, #128], in two passes instead of canon's three. X7 = T_7 + 38 T_15 (below
- * 39 * 2^32) is formed first and split as X7 = 2^31 t + x (x < 2^31); since 2^255 = 19,
- * S = sum over w < 7 of (T_w + 38 T_(8+w)) 2^(32w) + x 2^224 + 19 (t + 1) = T + 19 (mod p), and
- * one carry pass makes it (38 w from two 16x6-bit products per word; the carry stays below
- * 2^11). S < 2^255 + 2^230; U = S - 19 is T mod p or T mod p + p, and U >= p exactly when bit
- * 255 of S is set; then U - p = S - 2^255, else the result is S - 19: the second pass. */
+ * saved at [sp, #128], in two passes (not three: fold, carry, canonical form). X7 = T_7 +
+ * 38 T_15 (below 39 * 2^32) is formed first and split as X7 = 2^31 t + x (x < 2^31); since
+ * 2^255 = 19, S = sum over w < 7 of (T_w + 38 T_(8+w)) 2^(32w) + x 2^224 + 19 (t + 1) =
+ * T + 19 (mod p), and one carry pass makes it (38 w from two 16x6-bit products per word; the
+ * carry stays below 2^11). S < 2^255 + 2^230; U = S - 19 is T mod p or T mod p + p, and U >= p
+ * exactly when bit 255 of S is set; then U - p = S - 2^255, else the result is S - 19: the
+ * second pass, over S_0..S_5 held in r8-r12 and lr (rw), S_6 in r6 and S_7 in r3, stored by
+ * STM. */
 	.macro reduce
 	movs r7, #38
 	movs r2, #0
@@ -319,72 +124,6 @@
 	movs r5, r3
 	sbcs r5, r2
 	stm r7!, {r0, r1, r4, r5}
-	.endm
-
-/* copy_ab, copy_a: a (r1) and b (r2) to [sp, #0] and [sp, #32]; r0-r6 clobbered. */
-	.macro copy_ab
-	mov r0, sp
-	ldm r1!, {r3-r6}		@ copies of a and b: sp-relative loads from here on
-	stm r0!, {r3-r6}
-	ldm r1!, {r3-r6}
-	stm r0!, {r3-r6}
-	ldm r2!, {r3-r6}
-	stm r0!, {r3-r6}
-	ldm r2!, {r3-r6}
-	stm r0!, {r3-r6}
-	.endm
-
-	.macro copy_a
-	mov r0, sp
-	ldm r1!, {r3-r6}
-	stm r0!, {r3-r6}
-	ldm r1!, {r3-r6}
-	stm r0!, {r3-r6}
-	.endm
-
-/* mul_product, sqr_product: the 512-bit a b (a^2) from the copies, to T at [sp, #64..127]. */
-	.macro mul_product
-	movs r0, #0
-	movs r1, #0
-	movs r2, #0
-	mulcol 0, r0, r1, r2
-	mulcol 1, r1, r2, r0
-	mulcol 2, r2, r0, r1
-	mulcol 3, r0, r1, r2
-	mulcol 4, r1, r2, r0
-	mulcol 5, r2, r0, r1
-	mulcol 6, r0, r1, r2
-	mulcol 7, r1, r2, r0
-	mulcol 8, r2, r0, r1
-	mulcol 9, r0, r1, r2
-	mulcol 10, r1, r2, r0
-	mulcol 11, r2, r0, r1
-	mulcol 12, r0, r1, r2
-	mulcol 13, r1, r2, r0
-	mulcol 14, r2, r0, r1
-	str r0, [sp, #124]		@ T_15
-	.endm
-
-	.macro sqr_product
-	movs r0, #0
-	movs r1, #0
-	movs r2, #0
-	sqrcol 0, r0, r1, r2
-	sqrcol 1, r1, r2, r0
-	sqrcol 2, r2, r0, r1
-	sqrcol 3, r0, r1, r2
-	sqrcol 4, r1, r2, r0
-	sqrcol 5, r2, r0, r1
-	sqrcol 6, r0, r1, r2
-	sqrcol 7, r1, r2, r0
-	sqrcol 8, r2, r0, r1
-	sqrcol 9, r0, r1, r2
-	sqrcol 10, r1, r2, r0
-	sqrcol 11, r2, r0, r1
-	sqrcol 12, r0, r1, r2
-	sqrcol 13, r1, r2, r0
-	sqrcol 14, r2, r0, r1
-	str r0, [sp, #124]
 	.endm
 
 /* ---------------------------------------------------------------------------------------- */
@@ -567,25 +306,23 @@
 	adcs r3, r6
 	movs r5, #0
 	adcs r4, r5			@ + H: the middle term, below 2^129
-	ldr r5, [sp, #(\id + 8)]
-	ldr r6, [sp, #(\id + 12)]
+	mov r8, r4
+	add r7, sp, #(\id + 8)
+	mov r4, r7			@ r7 reads, r4 writes D[2..7]
+	ldm r7!, {r5, r6}
 	adds r5, r0
 	adcs r6, r1
-	str r5, [sp, #(\id + 8)]
-	str r6, [sp, #(\id + 12)]
-	ldr r5, [sp, #(\id + 16)]
-	ldr r6, [sp, #(\id + 20)]
+	stm r4!, {r5, r6}
+	ldm r7!, {r5, r6}
 	adcs r5, r2
 	adcs r6, r3
-	str r5, [sp, #(\id + 16)]
-	str r6, [sp, #(\id + 20)]
-	ldr r5, [sp, #(\id + 24)]
-	ldr r6, [sp, #(\id + 28)]
-	adcs r5, r4
+	stm r4!, {r5, r6}
+	ldm r7!, {r5, r6}
+	mov r0, r8
+	adcs r5, r0
 	movs r0, #0
 	adcs r6, r0			@ the product is below 2^256: no carry out
-	str r5, [sp, #(\id + 24)]
-	str r6, [sp, #(\id + 28)]
+	stm r4!, {r5, r6}
 	.endm
 
 /* k128 sx, ix, sy, iy, id: the 256-bit product of the 128-bit x at (sx, ix), y at (sy, iy)
@@ -642,10 +379,10 @@
 	comb128 (\id)
 	.endm
 
-/* The 256-bit level, in the frame of fe25519_mul/sqr: x at [sp, #0], y at [sp, #32], the
- * 512-bit result T at [sp, #64] (L, then H at [sp, #96]), |x1 - x0| at [sp, #132],
- * |y0 - y1| at [sp, #148], the middle product P at [sp, #164] and its ninth word at
- * [sp, #196]; lr holds its mask. */
+/* The 256-bit level, in the frame of fe25519_mul/sqr (enter): x and y read through the
+ * pointers at [sp, #200] and [sp, #204], the 512-bit result T at [sp, #64] (L, then H at
+ * [sp, #96]), |x1 - x0| at [sp, #132], |y0 - y1| at [sp, #148], the middle product P at
+ * [sp, #164], one carry at [sp, #196]; lr holds P's sign mask. */
 
 /* xdiff: |x1 - x0| to [sp, #132], its sign mask to lr */
 	.macro xdiff
@@ -775,7 +512,7 @@
 	add r5, sp, #112
 	stm r5!, {r0-r3}		@ T[12..15]
 	.endm
-/* kara_mul, kara_sqr: the 512-bit x y (x^2) from the copies to T */
+/* kara_mul, kara_sqr: the 512-bit a b (a^2) to T, a and b read through their pointers */
 	.macro kara_mul
 	k128 a, 0, b, 0, 64
 	k128 a, 16, b, 16, 96
@@ -816,8 +553,9 @@
 	comb256
 	.endm
 
-/* enter, leave: the frame of the Karatsuba functions (200 bytes, layout above kara_mul), the
- * result pointer at [sp, #128]; r8-r11, which k64core uses, saved and restored (AAPCS). */
+/* enter, leave: the frame of the Karatsuba functions (208 bytes, layout above xdiff), the
+ * result pointer at [sp, #128], the operand pointers r1 and r2 at [sp, #200] and [sp, #204];
+ * r8-r11, which k64core, comb256 and reduce use, saved and restored (AAPCS). */
 	.macro enter
 	push {r4-r7, lr}
 	mov r4, r8
@@ -1073,7 +811,7 @@ fe25519_cswap:
 
 /* void fe_mul8_wide(uint32_t t[16], const uint32_t a[8], const uint32_t b[8]) and
  * void fe_sqr8_wide(uint32_t t[16], const uint32_t a[8]): the 512-bit product (square) alone,
- * the same columns as above, exported for the tests; P-256 uses the column macros directly below. */
+ * the same Karatsuba product as above, exported for the tests. */
 	.macro wide_out
 	ldr r0, [sp, #128]
 	add r1, sp, #64
