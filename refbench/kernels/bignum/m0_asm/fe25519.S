@@ -203,8 +203,8 @@
 #endif
 	.endm
 
-/* k64core: (r3:r2:r1:r0) = (r2:r0) (r5:r4), i.e. x0 = r0, x1 = r2, y0 = r4, y1 = r5; all of
- * r0-r11 but sp-relative state clobbered (r8-r11 hold the middle product, its sign and y1). */
+/* k64core: (r3:r2:r1:r0) = (r2:r0) (r5:r4), i.e. x0 = r0, x1 = r2, y0 = r4, y1 = r5; r0-r10
+ * clobbered (r8-r10 hold |y0 - y1|, the sign mask and L's low word across the products). */
 	.macro k64core
 	subs r6, r2, r0			@ x1 - x0
 	sbcs r7, r7			@ its sign mask
@@ -215,32 +215,30 @@
 	eors r1, r3
 	subs r1, r3			@ |y0 - y1|
 	eors r3, r7			@ M: all ones when the middle product is negative
-	mov r8, r3
-	mov r9, r5			@ y1
-	m32 r6, r7, r1, r3, r5		@ P = |x1 - x0| |y0 - y1|
-	mov r10, r6
-	mov r11, r7
-	m32 r0, r1, r4, r3, r5		@ L = x0 y0
-	mov r5, r9
-	m32 r2, r3, r5, r4, r6		@ H = x1 y1
-	mov r4, r10
-	mov r5, r11
-	mov r6, r8
-	eors r4, r6
-	eors r5, r6
-	subs r4, r6
-	sbcs r5, r6
-	sbcs r6, r6			@ (r6:r5:r4) = (P xor M) - M, the signed middle product
-	movs r7, #0
-	adds r4, r0
+	mov r8, r1
+	mov r9, r3
+	m32 r0, r1, r4, r3, r7		@ L = x0 y0
+	m32 r2, r3, r5, r4, r7		@ H = x1 y1
+	mov r10, r0
+	mov r4, r8
+	m32 r6, r5, r4, r0, r7		@ P = |x1 - x0| |y0 - y1|
+	mov r0, r10
+	mov r7, r9
+	eors r6, r7
+	eors r5, r7
+	subs r6, r7
+	sbcs r5, r7
+	sbcs r7, r7			@ (r7:r5:r6) = (P xor M) - M, the signed middle product
+	movs r4, #0
+	adds r6, r0
 	adcs r5, r1
-	adcs r6, r7
-	adds r4, r2
+	adcs r7, r4
+	adds r6, r2
 	adcs r5, r3
-	adcs r6, r7			@ + L + H: x0 y1 + x1 y0, below 2^65
-	adds r1, r4
+	adcs r7, r4			@ + L + H: x0 y1 + x1 y0, below 2^65
+	adds r1, r6
 	adcs r2, r5
-	adcs r3, r6
+	adcs r3, r7
 	.endm
 
 /* s64core: (r3:r2:r1:r0) = (r2:r0)^2 */
