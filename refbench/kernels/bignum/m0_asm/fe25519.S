@@ -225,14 +225,12 @@
 	mov r0, r10
 	mov r7, r9
 	eors r6, r7
-	eors r5, r7
-	subs r6, r7
-	sbcs r5, r7
-	sbcs r7, r7			@ (r7:r5:r6) = (P xor M) - M, the signed middle product
+	eors r5, r7			@ (r7:r5:r6) = P xor M, and - M = 1 when M = -1:
+	lsrs r4, r7, #1			@ the carry into the addition of L
 	movs r4, #0
-	adds r6, r0
+	adcs r6, r0
 	adcs r5, r1
-	adcs r7, r4
+	adcs r7, r4			@ (P xor M) - M + L: the signed middle product plus L
 	adds r6, r2
 	adcs r5, r3
 	adcs r7, r4			@ + L + H: x0 y1 + x1 y0, below 2^65
@@ -310,15 +308,11 @@
 	eors r0, r4
 	eors r1, r4
 	eors r2, r4
-	eors r3, r4
-	subs r0, r4
-	sbcs r1, r4
-	sbcs r2, r4
-	sbcs r3, r4
-	sbcs r4, r4			@ (r4:r3:r2:r1:r0) = (P xor M) - M
+	eors r3, r4			@ (r4:r3:r2:r1:r0) = P xor M
+	lsrs r5, r4, #1			@ carry = - M: (P xor M) - M + L in one chain
 	add r7, sp, #(\id)
 	ldm r7!, {r5, r6}
-	adds r0, r5
+	adcs r0, r5
 	adcs r1, r6
 	ldm r7!, {r5, r6}
 	adcs r2, r5
@@ -359,28 +353,25 @@
 	k64 \sx, (\ix + 8), \sy, (\iy + 8), (\id + 16)
 	at r6, \sx, (\ix)
 	ldm r6!, {r0-r3}
-	subs r2, r0
+	subs r0, r2, r0
 	sbcs r3, r1
-	sbcs r7, r7
-	eors r2, r7
-	eors r3, r7
-	subs r2, r7
-	sbcs r3, r7			@ |x1 - x0|
-	movs r0, r2
-	movs r2, r3
-	mov r12, r7
-	at r1, \sy, (\iy)
-	ldm r1!, {r4-r7}
+	sbcs r1, r1			@ the sign mask of x1 - x0
+	eors r0, r1
+	eors r3, r1
+	subs r0, r1
+	sbcs r3, r1
+	movs r2, r3			@ |x1 - x0| in (r2:r0)
+	at r3, \sy, (\iy)
+	ldm r3!, {r4-r7}
 	subs r4, r6
 	sbcs r5, r7
 	sbcs r6, r6
 	eors r4, r6
 	eors r5, r6
 	subs r4, r6
-	sbcs r5, r6			@ |y0 - y1|
-	mov r7, r12
-	eors r7, r6
-	mov r12, r7			@ M
+	sbcs r5, r6			@ |y0 - y1| in (r5:r4)
+	eors r6, r1
+	mov r12, r6			@ M
 	k64core
 	mov r4, r12
 	comb128 (\id)
@@ -391,15 +382,14 @@
 	s64 \sx, (\ix + 8), (\id + 16)
 	at r6, \sx, (\ix)
 	ldm r6!, {r0-r3}
-	subs r2, r0
+	subs r0, r2, r0
 	sbcs r3, r1
 	sbcs r7, r7
-	eors r2, r7
+	eors r0, r7
 	eors r3, r7
-	subs r2, r7
+	subs r0, r7
 	sbcs r3, r7
-	movs r0, r2
-	movs r2, r3
+	movs r2, r3			@ |x1 - x0| in (r2:r0)
 	s64core
 	movs r4, #0
 	mvns r4, r4			@ M = -1: subtract P
