@@ -631,46 +631,56 @@ fe25519_sqr:
 	.thumb_func
 	.align 2
 fe25519_add:
-	push {r4-r6, lr}
-	ldr r3, [r1, #0]
-	ldr r4, [r2, #0]
-	adds r3, r4
-	movs r6, r3			@ S_0 (MOVS register leaves the carry alone)
-	.irp w, 1, 2, 3, 4, 5, 6, 7
-	ldr r3, [r1, #(4 * \w)]
-	ldr r4, [r2, #(4 * \w)]
-	adcs r3, r4
-	.if \w == 1
-	movs r5, r3
-	.elseif \w < 7
-	ands r5, r3			@ ANDS leaves the carry alone
-	.endif
-	.if \w < 7
-	str r3, [r0, #(4 * \w)]
-	.endif
+	push {r4-r7, lr}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	adds r3, r5
+	adcs r4, r6
+	mov r12, r3			@ S_0
+	movs r7, r4			@ the AND of S_1 .. S_6 (MOVS register leaves the carry alone)
+	stm r0!, {r3, r4}
+	.rept 2
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	adcs r3, r5
+	adcs r4, r6
+	ands r7, r3			@ ANDS leaves the carry alone
+	ands r7, r4
+	stm r0!, {r3, r4}
 	.endr
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	adcs r3, r5			@ S_6
+	adcs r4, r6			@ S_7
+	ands r7, r3
+	mov r5, r12
+	movs r6, #19
+	adds r5, r6			@ c0
 	movs r1, #0
-	movs r4, #19
-	adds r4, r6			@ c0
-	adcs r5, r1			@ c1
-	adcs r1, r3			@ S_7 + c1
-	lsrs r4, r1, #31		@ q
-	rsbs r4, r4, #0
-	movs r5, #19
-	ands r4, r5			@ 19 q
-	movs r1, #0
-	adds r6, r4
-	str r6, [r0, #0]
-	.irp w, 1, 2, 3, 4, 5, 6
-	ldr r5, [r0, #(4 * \w)]
-	adcs r5, r1
-	str r5, [r0, #(4 * \w)]
-	.endr
-	adcs r3, r1
-	lsls r3, r3, #1
-	lsrs r3, r3, #1			@ - 2^255 q (bit 255 of S is clear when q = 0)
-	str r3, [r0, #28]
-	pop {r4-r6, pc}
+	adcs r7, r1			@ c1
+	adcs r1, r4			@ S_7 + c1
+	lsrs r1, r1, #31		@ q
+	rsbs r1, r1, #0
+	ands r6, r1			@ 19 q
+	subs r0, #24
+	mov r1, r0
+	ldm r1!, {r2, r5, r7}
+	adds r2, r6
+	movs r6, #0
+	adcs r5, r6
+	adcs r7, r6
+	stm r0!, {r2, r5, r7}
+	ldm r1!, {r2, r5, r7}
+	adcs r2, r6
+	adcs r5, r6
+	adcs r7, r6
+	stm r0!, {r2, r5, r7}
+	adcs r3, r6
+	adcs r4, r6
+	lsls r4, r4, #1
+	lsrs r4, r4, #1			@ - 2^255 q (bit 255 of S is clear when q = 0)
+	stm r0!, {r3, r4}
+	pop {r4-r7, pc}
 	.size fe25519_add, . - fe25519_add
 
 /* void fe25519_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a - b + 2^255
@@ -681,40 +691,49 @@ fe25519_add:
 	.thumb_func
 	.align 2
 fe25519_sub:
-	push {r4-r6, lr}
-	ldr r3, [r1, #0]
-	ldr r4, [r2, #0]
-	subs r3, r4
-	str r3, [r0, #0]
-	.irp w, 1, 2, 3, 4, 5, 6, 7
-	ldr r3, [r1, #(4 * \w)]
-	ldr r4, [r2, #(4 * \w)]
-	sbcs r3, r4
-	.if \w < 7
-	str r3, [r0, #(4 * \w)]
-	.endif
+	push {r4-r7, lr}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	subs r3, r5
+	sbcs r4, r6
+	stm r0!, {r3, r4}
+	.rept 2
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	sbcs r3, r5
+	sbcs r4, r6
+	stm r0!, {r3, r4}
 	.endr
-	movs r4, #1
-	lsls r4, r4, #31
-	eors r3, r4			@ S_7: + 2^255
-	lsrs r4, r3, #31		@ q = a >= b
-	lsls r3, r3, #1
-	lsrs r3, r3, #1			@ S - 2^255 q
-	subs r4, #1
-	movs r5, #19
-	ands r4, r5			@ 19 (1 - q)
-	movs r6, #0
-	ldr r1, [r0, #0]
-	subs r1, r4
-	str r1, [r0, #0]
-	.irp w, 1, 2, 3, 4, 5, 6
-	ldr r1, [r0, #(4 * \w)]
-	sbcs r1, r6
-	str r1, [r0, #(4 * \w)]
-	.endr
-	sbcs r3, r6
-	str r3, [r0, #28]
-	pop {r4-r6, pc}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	sbcs r3, r5			@ S_6
+	sbcs r4, r6
+	movs r5, #1
+	lsls r5, r5, #31
+	eors r4, r5			@ S_7: + 2^255
+	lsrs r5, r4, #31		@ q = a >= b
+	lsls r4, r4, #1
+	lsrs r4, r4, #1			@ S - 2^255 q
+	subs r5, #1
+	movs r6, #19
+	ands r5, r6			@ 19 (1 - q)
+	subs r0, #24
+	mov r1, r0
+	ldm r1!, {r2, r6, r7}
+	subs r2, r5
+	movs r5, #0
+	sbcs r6, r5
+	sbcs r7, r5
+	stm r0!, {r2, r6, r7}
+	ldm r1!, {r2, r6, r7}
+	sbcs r2, r5
+	sbcs r6, r5
+	sbcs r7, r5
+	stm r0!, {r2, r6, r7}
+	sbcs r3, r5
+	sbcs r4, r5
+	stm r0!, {r3, r4}
+	pop {r4-r7, pc}
 	.size fe25519_sub, . - fe25519_sub
 
 /* void fe25519_mul_a24(uint32_t r[8], const uint32_t a[8]): r = 121665 a mod p, with
