@@ -431,8 +431,10 @@
  *   T[4..7]   = Qw + L0 + (P0..3 xor M) + s            carries c1 (0..2)
  *   T[8..11]  = Qw + H1 + (P4..7 xor M) + q + c1       carries c2 (0..3)
  *   T[12..15] = H1 + (M, M, M, M) + q + c2             mod 2^128: the product fits 512 bits
- * Q is kept in r8-r11 and q in r12 between the blocks; one carry goes through [sp, #196]. */
-	.macro comb256
+ * Q is kept in r8-r11 and q in r12 between the blocks; one carry goes through [sp, #196]. With
+ * sq = 1 (a square: M = -1 whatever lr holds) each x + (y xor M) + carry is SBCS x, y, which
+ * gives the same sum and carry (ARM DDI 0419E A6.7, SBC (register): x + NOT(y) + carry). */
+	.macro comb256 sq
 	add r4, sp, #80
 	ldm r4!, {r0-r3}		@ L1
 	ldm r4, {r4-r7}			@ H0
@@ -456,6 +458,16 @@
 	movs r6, #0
 	adcs r6, r6
 	str r6, [sp, #196]		@ first carry of c1
+	.if \sq
+	ldr r4, [sp, #164]		@ M = -1: x + (y xor M) + carry is SBCS x, y
+	ldr r5, [sp, #168]
+	subs r0, r4
+	sbcs r1, r5
+	ldr r4, [sp, #172]
+	ldr r5, [sp, #176]
+	sbcs r2, r4
+	sbcs r3, r5
+	.else
 	mov r7, lr			@ M
 	ldr r4, [sp, #164]
 	ldr r5, [sp, #168]
@@ -470,6 +482,7 @@
 	eors r5, r7
 	adcs r2, r4
 	adcs r3, r5
+	.endif
 	movs r4, #0
 	adcs r4, r4
 	ldr r5, [sp, #196]
@@ -491,6 +504,17 @@
 	adcs r3, r7
 	movs r6, #0
 	adcs r6, r6
+	.if \sq
+	ldr r4, [sp, #180]
+	ldr r5, [sp, #184]
+	adds r4, r4, #0			@ carry 0
+	sbcs r0, r4
+	sbcs r1, r5
+	ldr r4, [sp, #188]
+	ldr r5, [sp, #192]
+	sbcs r2, r4
+	sbcs r3, r5
+	.else
 	mov r7, lr
 	ldr r4, [sp, #180]
 	ldr r5, [sp, #184]
@@ -504,6 +528,7 @@
 	eors r5, r7
 	adcs r2, r4
 	adcs r3, r5
+	.endif
 	movs r4, #0
 	adcs r6, r4
 	ldr r5, [sp, #196]
@@ -515,11 +540,18 @@
 	add r5, sp, #96
 	stm r5!, {r0-r3}		@ T[8..11]
 	ldm r5!, {r0-r3}		@ H1
+	.if \sq
+	subs r0, #1			@ + (M, M, M, M) = - 1 (mod 2^128)
+	sbcs r1, r4
+	sbcs r2, r4
+	sbcs r3, r4
+	.else
 	mov r7, lr
 	adds r0, r7
 	adcs r1, r7
 	adcs r2, r7
 	adcs r3, r7			@ + (M, M, M, M)
+	.endif
 	mov r7, r12
 	adds r6, r7			@ q + c2
 	adds r0, r6
@@ -556,7 +588,7 @@
 	add r4, sp, #148
 	stm r4!, {r0-r3}
 	k128 sp, 132, sp, 148, 164
-	comb256
+	comb256 0
 	.endm
 
 	.macro kara_sqr
@@ -564,10 +596,7 @@
 	s128 a, 16, 96
 	xdiff
 	s128 sp, 132, 164
-	movs r0, #0
-	mvns r0, r0
-	mov lr, r0			@ M = -1
-	comb256
+	comb256 1			@ M = -1
 	.endm
 
 /* enter, leave: the frame of the Karatsuba functions (208 bytes, layout above xdiff), the
