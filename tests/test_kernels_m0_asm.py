@@ -1,5 +1,6 @@
 """bignum/m0_asm: the hand-written ARMv6-M GF(2^255 - 19) assembly (m0_asm/fe25519.S) against
-Python integers on operands that reach every carry of its chains, on the cores it is meant for
+Python integers on operands that reach every carry of its chains and every sign of its Karatsuba
+middle products, on the cores it is meant for
 (Cortex-M0+, Cortex-M0, and the Cortex-M3, where its MULS-only multiplication is the
 constant-time one). The whole X25519 ladder over it is checked against `cryptography` by
 test_kernels_pubkey.py's per-variant tests."""
@@ -15,6 +16,8 @@ from cortexm_emu import Buffer
 from refbench.kernels import catalog
 from refbench.kernels.harness import KernelHarness
 from refbench.kernels.references import FIELDS
+from refbench.leakage.check import analyze
+from refbench.leakage.runner import make_target
 
 P = FIELDS["25519"][0]
 
@@ -147,3 +150,14 @@ def test_m0_asm_karatsuba_product_for_every_sign_of_the_middle_terms(core):
         for b in values:
             wide = h.machine.call("fe_mul8_wide", Buffer(bytes(64), "t"), Buffer(le(a)), Buffer(le(b)))
             assert int.from_bytes(wide.buffer("t"), "little") == a * b, (hex(a), hex(b))
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_field_multiplication_is_constant_time(core):
+    """refbench leakage on the Karatsuba product: the middle products' signs are masks, so no
+    cycle count, data address or branch depends on the operands (on the Cortex-M3 too, where the
+    MUL-only code leaves no operand-dependent multiply)."""
+    for operation in ("25519-mul", "25519-sqr"):
+        report = analyze("bignum", "m0_asm", operation, make_target(core, None), secrets=4)
+        assert report.verdict == "constant-time", (operation, report.verdict)
+        assert not report.memory_findings and not report.control_findings and not report.operand_findings
