@@ -600,9 +600,9 @@
 	.endm
 
 /* enter, leave: the frame of the Karatsuba functions (208 bytes, layout above xdiff), the
- * result pointer at [sp, #128], the operand pointers r1 and r2 at [sp, #200] and [sp, #204];
- * r8-r11, which k64core, comb256 and reduce use, saved and restored (AAPCS). */
-	.macro enter
+ * result pointer at [sp, #128], the operand pointers r1 and (operands = 2) r2 at [sp, #200]
+ * and [sp, #204]; r8-r11, which k64core, comb256 and reduce use, saved and restored (AAPCS). */
+	.macro enter operands
 	push {r4-r7, lr}
 	mov r4, r8
 	mov r5, r9
@@ -612,7 +612,9 @@
 	sub sp, #208
 	str r0, [sp, #128]
 	str r1, [sp, #200]
+	.if \operands == 2
 	str r2, [sp, #204]
+	.endif
 	.endm
 
 	.macro leave
@@ -631,7 +633,7 @@
 	.thumb_func
 	.align 2
 fe25519_mul:
-	enter
+	enter 2
 	kara_mul
 	reduce
 	leave
@@ -643,7 +645,7 @@ fe25519_mul:
 	.thumb_func
 	.align 2
 fe25519_sqr:
-	enter
+	enter 1
 	kara_sqr
 	reduce
 	leave
@@ -891,7 +893,7 @@ fe25519_cswap:
 	.thumb_func
 	.align 2
 fe_mul8_wide:
-	enter
+	enter 2
 	kara_mul
 	wide_out
 	leave
@@ -902,7 +904,7 @@ fe_mul8_wide:
 	.thumb_func
 	.align 2
 fe_sqr8_wide:
-	enter
+	enter 1
 	kara_sqr
 	wide_out
 	leave
@@ -1081,7 +1083,7 @@ fe_sqr8_wide:
 	.thumb_func
 	.align 2
 fe_p256_mul:
-	enter
+	enter 2
 	kara_mul
 	p256_reduce_T
 	leave
@@ -1092,7 +1094,7 @@ fe_p256_mul:
 	.thumb_func
 	.align 2
 fe_p256_sqr:
-	enter
+	enter 1
 	kara_sqr
 	p256_reduce_T
 	leave
