@@ -133,7 +133,7 @@
  * the middle product taken as |x1 - x0| |y0 - y1| and its sign s, applied as (P xor M) - M for
  * the mask M = -s (two's complement, no branch). Three levels: 256 -> 128 -> 64 -> 32 bits, 27
  * word products (64 in the schoolbook product), each from four 16x16 MULS held in registers;
- * the 64x64 level runs wholly in registers (r8-r11 hold what the eight low registers cannot),
+ * the 64x64 level runs wholly in registers (r8-r10 hold what the eight low registers cannot),
  * the upper levels exchange 64- and 128-bit pieces with the stack frame. A square uses the same
  * shape with P = (x1 - x0)^2 and M = -1 (the middle term is L + H - P), and three 16x16 squares
  * per word product. */
