@@ -27,21 +27,35 @@
 	.thumb
 	.text
 
-/* col d, a, b, c, e, x, y, z: d = ROR24(T[a >> 24]) ^ T[b >> 16 & ff] ^ ROR8(T[c >> 8 & ff])
- * ^ ROR16(T[e & ff]) with the table at r0 (T = ROR8(X0), so ROR24(T) = X0, ROR8(T) = X2,
- * ROR16(T) = X3); x, y, z are scratch and may be a, c, e where those are read for the last time. */
-	.macro	col d, a, b, c, e, x, y, z
+/* A round computes four columns t_c = ROR24(T[a_c >> 24]) ^ T[b_c >> 16 & ff]
+ * ^ ROR8(T[c_c >> 8 & ff]) ^ ROR16(T[e_c & ff]) with the table at r0 (T = ROR8(X0), so
+ * ROR24(T) = X0, ROR8(T) = X2, ROR16(T) = X3), software-pipelined as wolfSSL's code is: the
+ * indices of a column are taken while the entries of the one before are being combined, so that
+ * each EOR is separated from the loads it uses and from the next EOR. */
+	.macro	indices d, x, y, z, a, b, c, e		@ d, x, y, z = the four table indices of a column
 	ubfx	\d, \b, #16, #8
 	lsr	\x, \a, #24
 	ubfx	\y, \c, #8, #8
 	ubfx	\z, \e, #0, #8
+	.endm
+
+	.macro	lookups d, x, y, z			@ the four table entries
 	ldr	\d, [r0, \d, lsl #2]
 	ldr	\x, [r0, \x, lsl #2]
 	ldr	\y, [r0, \y, lsl #2]
 	ldr	\z, [r0, \z, lsl #2]
+	.endm
+
+/* combine_next d, x, y, z, d2, x2, y2, z2, a, b, c, e: d ^= ROR24(x) ^ ROR8(y) ^ ROR16(z), each
+ * EOR followed by one index of the next column (into d2, x2, y2, z2 from a, b, c, e). */
+	.macro	combine_next d, x, y, z, d2, x2, y2, z2, a, b, c, e
+	ubfx	\d2, \b, #16, #8
 	eor	\d, \d, \x, ror #24
+	lsr	\x2, \a, #24
 	eor	\d, \d, \y, ror #8
+	ubfx	\y2, \c, #8, #8
 	eor	\d, \d, \z, ror #16
+	ubfx	\z2, \e, #0, #8
 	.endm
 
 /* Round keys: s0..s3 ^= the next four words of the schedule (r3, advanced), read into k0..k3. */
@@ -53,23 +67,37 @@
 	eor	\s3, \s3, \k3
 	.endm
 
-/* One encryption round (FIPS 197 §5.1: SubBytes, ShiftRows, MixColumns, AddRoundKey) from
- * s0..s3 into t0..t3; the last column reads the state words for the last time in place. */
-	.macro	enc_round s0, s1, s2, s3, t0, t1, t2, t3
-	col	\t0, \s0, \s1, \s2, \s3, \t3, r12, lr
-	col	\t1, \s1, \s2, \s3, \s0, \t3, r12, lr
-	col	\t2, \s2, \s3, \s0, \s1, \t3, r12, lr
-	col	\t3, \s3, \s0, \s1, \s2, \s3, \s1, \s2
-	addkey	\t0, \t1, \t2, \t3, \s0, \s1, \s2, \s3
+/* round: t0..t3 from the columns' sources (a_c, b_c, c_c, e_c), then AddRoundKey. Columns 0-2 use
+ * t3, r12 and lr as scratch; column 3 takes its indices in place (its sources are the four state
+ * words, read for the last time), and the state words then receive the round key. */
+	.macro	round t0, t1, t2, t3, a0, b0, c0, e0, a1, b1, c1, e1, a2, b2, c2, e2, a3, b3, c3, e3
+	indices	\t0, \t3, r12, lr, \a0, \b0, \c0, \e0
+	lookups	\t0, \t3, r12, lr
+	combine_next \t0, \t3, r12, lr, \t1, \t3, r12, lr, \a1, \b1, \c1, \e1
+	lookups	\t1, \t3, r12, lr
+	combine_next \t1, \t3, r12, lr, \t2, \t3, r12, lr, \a2, \b2, \c2, \e2
+	lookups	\t2, \t3, r12, lr
+	combine_next \t2, \t3, r12, lr, \b3, \a3, \c3, \e3, \a3, \b3, \c3, \e3
+	ldr	\t3, [r0, \b3, lsl #2]
+	ldr	\a3, [r0, \a3, lsl #2]
+	ldr	\c3, [r0, \c3, lsl #2]
+	ldr	\e3, [r0, \e3, lsl #2]
+	eor	\t3, \t3, \a3, ror #24
+	eor	\t3, \t3, \c3, ror #8
+	eor	\t3, \t3, \e3, ror #16
+	addkey	\t0, \t1, \t2, \t3, \a0, \a1, \a2, \a3
 	.endm
 
-/* One round of the equivalent inverse cipher (§5.3.5) from s0..s3 into t0..t3 (table Td). */
+/* One encryption round (FIPS 197 §5.1: SubBytes, ShiftRows, MixColumns, AddRoundKey) from
+ * s0..s3 into t0..t3: column c reads s_c, s_(c+1), s_(c+2), s_(c+3). */
+	.macro	enc_round s0, s1, s2, s3, t0, t1, t2, t3
+	round	\t0, \t1, \t2, \t3, \s0, \s1, \s2, \s3, \s1, \s2, \s3, \s0, \s2, \s3, \s0, \s1, \s3, \s0, \s1, \s2
+	.endm
+
+/* One round of the equivalent inverse cipher (§5.3.5) from s0..s3 into t0..t3 (table Td):
+ * column c reads s_c, s_(c+3), s_(c+2), s_(c+1). */
 	.macro	dec_round s0, s1, s2, s3, t0, t1, t2, t3
-	col	\t0, \s0, \s3, \s2, \s1, \t3, r12, lr
-	col	\t1, \s1, \s0, \s3, \s2, \t3, r12, lr
-	col	\t2, \s2, \s1, \s0, \s3, \t3, r12, lr
-	col	\t3, \s3, \s2, \s1, \s0, \s3, \s1, \s0
-	addkey	\t0, \t1, \t2, \t3, \s0, \s1, \s2, \s3
+	round	\t0, \t1, \t2, \t3, \s0, \s3, \s2, \s1, \s1, \s0, \s3, \s2, \s2, \s1, \s0, \s3, \s3, \s2, \s1, \s0
 	.endm
 
 /* last d, a, b, c, e, x, y, z, base, shift: d = S[a >> 24] << 24 | S[b >> 16 & ff] << 16
