@@ -7,6 +7,7 @@
  *
  *   void aes_encrypt_block(const void *ctx, const uint8_t in[16], uint8_t out[16])
  *   void aes_decrypt_block(const void *ctx, const uint8_t in[16], uint8_t out[16])
+ *   ecb_encrypt, cbc_encrypt, cbc_decrypt, ctr_crypt (SP 800-38A §6.1, §6.2, §6.5)
  *
  * ctx is aes.h's aes_ctx (Nr, then the round keys as big-endian words; the decryption schedule
  * of aes_setkey_dec, thumb2_asm/aes_key.c). The shape, as in that code:
@@ -19,9 +20,12 @@
  *     (LDRB [table, index, LSL #2]); the last decryption round reads the 256-byte inverse
  *     S-box (LDRB [sbox, index]); bytes are put together with EOR and LSL;
  *   - the block loaded with LDR + REV and stored with REV + STR.
- * Each call ciphers one block; wolfSSL's ECB/CBC/CTR/GCM functions loop over the blocks in
- * assembly around the same block function (a BL per block): here the modes of block_modes.c
- * and gcm/gcm.c call it per block, a C loop instead of the assembly one.
+ * The modes are assembly too, as wolfSSL's AES_ECB_encrypt, AES_CBC_encrypt/decrypt and
+ * AES_CTR_encrypt are: a loop over the blocks with a BL to the core per block, words loaded
+ * with LDR and XORed whole, the CTR counter incremented with ADDS/ADCS; ecb_encrypt, cbc_encrypt,
+ * cbc_decrypt and ctr_crypt here have block_modes.c's interface (aes/kernel.toml), so this
+ * variant does not link block_modes.c. aes_encrypt_block and aes_decrypt_block (one block) are
+ * what gcm/gcm.c, ccm and cmac call.
  */
 	.syntax	unified
 	.thumb
@@ -116,63 +120,131 @@
 	eor	\d, \z, \d, lsl #24
 	.endm
 
-/* load_block: r4..r7 = the block at r1 as big-endian words ^ round key 0 (r3 -> the schedule,
- * advanced); r1 = Nr / 2 - 1 (loop count); r0 = the table whose address is at aes_thumb2_tables
- * + \entry. Entry: r0 = ctx, r1 = in. */
-	.macro	load_block entry
-	ldr	r12, [r0]
-	add	r3, r0, #4
-	ldr	r4, [r1]
-	ldr	r5, [r1, #4]
-	ldr	r6, [r1, #8]
-	ldr	r7, [r1, #12]
-	rev	r4, r4
-	rev	r5, r5
-	rev	r6, r6
-	rev	r7, r7
-	addkey	r4, r5, r6, r7, r8, r9, r10, r11
-	lsr	r1, r12, #1
-	sub	r1, r1, #1
-	ldr	r0, =aes_thumb2_tables
-	ldr	r0, [r0, #\entry]
-	.endm
-
-/* store_block: the block r4..r7 (big-endian words) to the out pointer saved on the stack. */
-	.macro	store_block
-	pop	{r2}
-	rev	r4, r4
-	rev	r5, r5
-	rev	r6, r6
-	rev	r7, r7
-	str	r4, [r2]
-	str	r5, [r2, #4]
-	str	r6, [r2, #8]
-	str	r7, [r2, #12]
-	.endm
-
+/* The cores: the state r4..r7 (big-endian words of the block) ^ round key 0 (from r3, advanced),
+ * Nr - 1 table rounds (r1 = Nr / 2 - 1 iterations of two), the last round, the last round key:
+ * r4..r7 = the result. r0 -> the table (preserved); the decryption core reads the inverse
+ * S-box at r2 (preserved). Clobbered: r1, r3, r8-r12, lr (the callers save what they keep). */
 	.align	2
-	.global	aes_encrypt_block
-	.type	aes_encrypt_block, %function
+	.type	aes_thumb2_encrypt_core, %function
 	.thumb_func
-aes_encrypt_block:
-	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
-	push	{r2}
-	load_block 0
+aes_thumb2_encrypt_core:
+	push	{lr}
+	addkey	r4, r5, r6, r7, r8, r9, r10, r11
 1:	enc_round r4, r5, r6, r7, r8, r9, r10, r11
 	enc_round r8, r9, r10, r11, r4, r5, r6, r7
 	subs	r1, r1, #1
 	bne	1b
 	enc_round r4, r5, r6, r7, r8, r9, r10, r11		@ round Nr - 1
-	last	r4, r8, r9, r10, r11, r12, lr, r2, r0, 2	@ round Nr: SubBytes, ShiftRows
-	last	r5, r9, r10, r11, r8, r12, lr, r2, r0, 2
-	last	r6, r10, r11, r8, r9, r12, lr, r2, r0, 2
+	last	r4, r8, r9, r10, r11, r12, lr, r1, r0, 2	@ round Nr: SubBytes, ShiftRows
+	last	r5, r9, r10, r11, r8, r12, lr, r1, r0, 2
+	last	r6, r10, r11, r8, r9, r12, lr, r1, r0, 2
 	last	r7, r11, r8, r9, r10, r11, r9, r10, r0, 2
 	ldm	r3, {r8, r9, r10, r11}
 	eor	r4, r4, r8
 	eor	r5, r5, r9
 	eor	r6, r6, r10
 	eor	r7, r7, r11
-	store_block
+	pop	{pc}
+	.size	aes_thumb2_encrypt_core, . - aes_thumb2_encrypt_core
+
+	.align	2
+	.type	aes_thumb2_decrypt_core, %function
+	.thumb_func
+aes_thumb2_decrypt_core:
+	push	{lr}
+	addkey	r4, r5, r6, r7, r8, r9, r10, r11
+1:	dec_round r4, r5, r6, r7, r8, r9, r10, r11
+	dec_round r8, r9, r10, r11, r4, r5, r6, r7
+	subs	r1, r1, #1
+	bne	1b
+	dec_round r4, r5, r6, r7, r8, r9, r10, r11		@ round Nr - 1
+	last	r4, r8, r11, r10, r9, r12, lr, r1, r2, 0	@ round Nr: InvSubBytes, InvShiftRows
+	last	r5, r9, r8, r11, r10, r12, lr, r1, r2, 0
+	last	r6, r10, r9, r8, r11, r12, lr, r1, r2, 0
+	last	r7, r11, r10, r9, r8, r11, r9, r10, r2, 0
+	ldm	r3, {r8, r9, r10, r11}
+	eor	r4, r4, r8
+	eor	r5, r5, r9
+	eor	r6, r6, r10
+	eor	r7, r7, r11
+	pop	{pc}
+	.size	aes_thumb2_decrypt_core, . - aes_thumb2_decrypt_core
+
+/* Words of 16 bytes at \p (LDR, little-endian) and their byte reversal. */
+	.macro	load4 p, a, b, c, d
+	ldr	\a, [\p]
+	ldr	\b, [\p, #4]
+	ldr	\c, [\p, #8]
+	ldr	\d, [\p, #12]
+	.endm
+	.macro	store4 p, a, b, c, d
+	str	\a, [\p]
+	str	\b, [\p, #4]
+	str	\c, [\p, #8]
+	str	\d, [\p, #12]
+	.endm
+	.macro	rev4 a, b, c, d
+	rev	\a, \a
+	rev	\b, \b
+	rev	\c, \c
+	rev	\d, \d
+	.endm
+	.macro	eor4 a, b, c, d, e, f, g, h
+	eor	\a, \a, \e
+	eor	\b, \b, \f
+	eor	\c, \c, \g
+	eor	\d, \d, \h
+	.endm
+
+/* frame entry: after PUSH {r4-r11, lr}, a frame of \bytes on the stack with [sp] = the round
+ * keys (ctx + 4), [sp, #4] = Nr / 2 - 1; r0 = the table at aes_thumb2_tables + \entry.
+ * Entry: r0 = ctx. Clobbers r3, r12. */
+	.macro	frame entry, bytes
+	sub	sp, sp, #\bytes
+	ldr	r12, [r0]
+	add	r3, r0, #4
+	lsr	r12, r12, #1
+	sub	r12, r12, #1
+	str	r3, [sp]
+	str	r12, [sp, #4]
+	ldr	r0, =aes_thumb2_tables
+	ldr	r0, [r0, #\entry]
+	.endm
+
+/* call core: the block r4..r7 through the core, with r1 (out), r12 (bytes left) and lr (in)
+ * saved around it, as wolfSSL's mode loops do (PUSH {r1, r2, lr}; BL AES_encrypt_block). */
+	.macro	call core
+	push	{r1, r12, lr}
+	ldr	r3, [sp, #12]
+	ldr	r1, [sp, #16]
+	bl	\core
+	pop	{r1, r12, lr}
+	.endm
+
+/* advance: the next block (in, out, bytes left); flags from the bytes left. */
+	.macro	advance
+	add	lr, lr, #16
+	add	r1, r1, #16
+	subs	r12, r12, #16
+	.endm
+
+/* void aes_encrypt_block(const void *ctx, const uint8_t in[16], uint8_t out[16]) and
+ * aes_decrypt_block: one block (gcm, ccm and cmac link these). */
+	.align	2
+	.global	aes_encrypt_block
+	.type	aes_encrypt_block, %function
+	.thumb_func
+aes_encrypt_block:
+	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
+	frame	0, 8
+	mov	lr, r1
+	mov	r1, r2
+	load4	lr, r4, r5, r6, r7
+	rev4	r4, r5, r6, r7
+	call	aes_thumb2_encrypt_core
+	rev4	r4, r5, r6, r7
+	store4	r1, r4, r5, r6, r7
+	add	sp, sp, #8
 	pop	{r4, r5, r6, r7, r8, r9, r10, r11, pc}
 	.size	aes_encrypt_block, . - aes_encrypt_block
 
@@ -182,25 +254,179 @@ aes_encrypt_block:
 	.thumb_func
 aes_decrypt_block:
 	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
-	push	{r2}
-	load_block 4
-1:	dec_round r4, r5, r6, r7, r8, r9, r10, r11
-	dec_round r8, r9, r10, r11, r4, r5, r6, r7
-	subs	r1, r1, #1
-	bne	1b
-	dec_round r4, r5, r6, r7, r8, r9, r10, r11		@ round Nr - 1
+	frame	4, 8
+	mov	lr, r1
+	mov	r1, r2
 	ldr	r2, =aes_thumb2_tables
 	ldr	r2, [r2, #8]					@ the inverse S-box
-	last	r4, r8, r11, r10, r9, r12, lr, r0, r2, 0	@ round Nr: InvSubBytes, InvShiftRows
-	last	r5, r9, r8, r11, r10, r12, lr, r0, r2, 0
-	last	r6, r10, r9, r8, r11, r12, lr, r0, r2, 0
-	last	r7, r11, r10, r9, r8, r11, r9, r10, r2, 0
-	ldm	r3, {r8, r9, r10, r11}
-	eor	r4, r4, r8
-	eor	r5, r5, r9
-	eor	r6, r6, r10
-	eor	r7, r7, r11
-	store_block
+	load4	lr, r4, r5, r6, r7
+	rev4	r4, r5, r6, r7
+	call	aes_thumb2_decrypt_core
+	rev4	r4, r5, r6, r7
+	store4	r1, r4, r5, r6, r7
+	add	sp, sp, #8
 	pop	{r4, r5, r6, r7, r8, r9, r10, r11, pc}
 	.size	aes_decrypt_block, . - aes_decrypt_block
+
+/* void ecb_encrypt(const void *ctx, const uint8_t *in, uint8_t *out, uint32_t len): whole blocks. */
+	.align	2
+	.global	ecb_encrypt
+	.type	ecb_encrypt, %function
+	.thumb_func
+ecb_encrypt:
+	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
+	mov	lr, r1
+	mov	r1, r2
+	mov	r2, r3
+	frame	0, 8
+	movs	r12, r2
+	beq	2f
+1:	load4	lr, r4, r5, r6, r7
+	rev4	r4, r5, r6, r7
+	call	aes_thumb2_encrypt_core
+	rev4	r4, r5, r6, r7
+	store4	r1, r4, r5, r6, r7
+	advance
+	bne	1b
+2:	add	sp, sp, #8
+	pop	{r4, r5, r6, r7, r8, r9, r10, r11, pc}
+	.size	ecb_encrypt, . - ecb_encrypt
+
+/* void cbc_encrypt(const void *ctx, uint8_t iv[16], const uint8_t *in, uint8_t *out, uint32_t len):
+ * C_j = CIPH_K(P_j ^ C_(j-1)) (SP 800-38A §6.2) on whole blocks; iv receives the last C_j. The
+ * chaining value stays in r4..r7 as little-endian words, XORed with the plaintext before REV. */
+	.align	2
+	.global	cbc_encrypt
+	.type	cbc_encrypt, %function
+	.thumb_func
+cbc_encrypt:
+	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
+	mov	lr, r2
+	mov	r2, r1						@ r2 -> iv
+	mov	r1, r3
+	frame	0, 8
+	ldr	r12, [sp, #44]					@ len
+	load4	r2, r4, r5, r6, r7
+	cmp	r12, #0
+	beq	2f
+1:	load4	lr, r8, r9, r10, r11
+	eor4	r4, r5, r6, r7, r8, r9, r10, r11
+	rev4	r4, r5, r6, r7
+	call	aes_thumb2_encrypt_core
+	rev4	r4, r5, r6, r7
+	store4	r1, r4, r5, r6, r7
+	advance
+	bne	1b
+2:	store4	r2, r4, r5, r6, r7
+	add	sp, sp, #8
+	pop	{r4, r5, r6, r7, r8, r9, r10, r11, pc}
+	.size	cbc_encrypt, . - cbc_encrypt
+
+/* void cbc_decrypt(const void *ctx, uint8_t iv[16], const uint8_t *in, uint8_t *out, uint32_t len):
+ * P_j = CIPH^-1_K(C_j) ^ C_(j-1) on whole blocks (in and out may be the same buffer: C_j is kept
+ * in the iv buffer's place on the stack); iv receives the last C_j. Frame: [sp, #8] -> iv,
+ * [sp, #16..31] = C_(j-1). */
+	.align	2
+	.global	cbc_decrypt
+	.type	cbc_decrypt, %function
+	.thumb_func
+cbc_decrypt:
+	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
+	mov	lr, r2
+	mov	r2, r1
+	mov	r1, r3
+	frame	4, 32
+	ldr	r12, [sp, #68]					@ len
+	str	r2, [sp, #8]
+	load4	r2, r4, r5, r6, r7				@ C_0 = iv
+	add	r2, sp, #16
+	stm	r2, {r4, r5, r6, r7}
+	ldr	r2, =aes_thumb2_tables
+	ldr	r2, [r2, #8]					@ the inverse S-box
+	cmp	r12, #0
+	beq	2f
+1:	load4	lr, r4, r5, r6, r7
+	add	r3, sp, #16
+	ldm	r3, {r8, r9, r10, r11}				@ C_(j-1)
+	stm	r3, {r4, r5, r6, r7}				@ C_j for the next block
+	push	{r8, r9, r10, r11}
+	rev4	r4, r5, r6, r7
+	push	{r1, r12, lr}
+	ldr	r3, [sp, #28]
+	ldr	r1, [sp, #32]
+	bl	aes_thumb2_decrypt_core
+	pop	{r1, r12, lr}
+	rev4	r4, r5, r6, r7
+	pop	{r8, r9, r10, r11}
+	eor4	r4, r5, r6, r7, r8, r9, r10, r11
+	store4	r1, r4, r5, r6, r7
+	advance
+	bne	1b
+2:	add	r3, sp, #16
+	ldm	r3, {r4, r5, r6, r7}
+	ldr	r2, [sp, #8]
+	store4	r2, r4, r5, r6, r7
+	add	sp, sp, #32
+	pop	{r4, r5, r6, r7, r8, r9, r10, r11, pc}
+	.size	cbc_decrypt, . - cbc_decrypt
+
+/* void ctr_crypt(const void *ctx, uint8_t counter[16], const uint8_t *in, uint8_t *out, uint32_t len):
+ * O_j = CIPH_K(T_j), T_(j+1) = T_j + 1 over the whole 128-bit block (SP 800-38A §6.5, B.1),
+ * the counter kept as big-endian words at [sp, #16] and incremented with ADDS/ADCS as
+ * wolfSSL's AES_CTR_encrypt does; a last partial block uses the first bytes of its O_j.
+ * counter receives the next counter. Frame: [sp, #8] -> counter, [sp, #16..31] = T_j,
+ * [sp, #32..47] = the last O_j when partial. */
+	.align	2
+	.global	ctr_crypt
+	.type	ctr_crypt, %function
+	.thumb_func
+ctr_crypt:
+	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
+	mov	lr, r2
+	mov	r2, r1
+	mov	r1, r3
+	frame	0, 48
+	ldr	r12, [sp, #84]					@ len
+	str	r2, [sp, #8]
+	load4	r2, r4, r5, r6, r7
+	rev4	r4, r5, r6, r7
+	add	r2, sp, #16
+	stm	r2, {r4, r5, r6, r7}
+	cmp	r12, #0
+	beq	3f
+1:	add	r2, sp, #16
+	ldm	r2, {r4, r5, r6, r7}
+	adds	r11, r7, #1
+	adcs	r10, r6, #0
+	adcs	r9, r5, #0
+	adc	r8, r4, #0
+	stm	r2, {r8, r9, r10, r11}
+	call	aes_thumb2_encrypt_core
+	rev4	r4, r5, r6, r7
+	cmp	r12, #16
+	blo	2f
+	load4	lr, r8, r9, r10, r11
+	eor4	r4, r5, r6, r7, r8, r9, r10, r11
+	store4	r1, r4, r5, r6, r7
+	advance
+	bne	1b
+	b	3f
+2:	add	r2, sp, #32					@ the last, partial block: r12 bytes
+	stm	r2, {r4, r5, r6, r7}
+	movs	r3, #0
+4:	ldrb	r8, [lr, r3]
+	ldrb	r9, [r2, r3]
+	eor	r8, r8, r9
+	strb	r8, [r1, r3]
+	adds	r3, r3, #1
+	cmp	r3, r12
+	bne	4b
+3:	add	r2, sp, #16
+	ldm	r2, {r4, r5, r6, r7}
+	rev4	r4, r5, r6, r7
+	ldr	r2, [sp, #8]
+	store4	r2, r4, r5, r6, r7
+	add	sp, sp, #48
+	pop	{r4, r5, r6, r7, r8, r9, r10, r11, pc}
+	.size	ctr_crypt, . - ctr_crypt
 	.ltorg
