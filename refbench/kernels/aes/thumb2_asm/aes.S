@@ -429,4 +429,46 @@ ctr_crypt:
 	add	sp, sp, #48
 	pop	{r4, r5, r6, r7, r8, r9, r10, r11, pc}
 	.size	ctr_crypt, . - ctr_crypt
+/* void gctr32_blocks(const void *ctx, uint8_t cb[16], const uint8_t *in, uint8_t *out, uint32_t len):
+ * GCM's GCTR on whole blocks (NIST SP 800-38D §6.5, len a multiple of 16): for each block
+ * cb = inc32(cb), out = in ^ CIPH_K(cb), as wolfSSL's AES_GCM_encrypt does it (the counter's
+ * last word incremented by one ADD, kept as big-endian words at [sp, #16]); cb receives the
+ * last counter. gcm/gcm.c calls it where the manifest defines GCM_WHOLE_BLOCKS. */
+	.align	2
+	.global	gctr32_blocks
+	.type	gctr32_blocks, %function
+	.thumb_func
+gctr32_blocks:
+	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
+	mov	lr, r2
+	mov	r2, r1
+	mov	r1, r3
+	frame	0, 32
+	ldr	r12, [sp, #68]					@ len
+	str	r2, [sp, #8]
+	load4	r2, r4, r5, r6, r7
+	rev4	r4, r5, r6, r7
+	add	r2, sp, #16
+	stm	r2, {r4, r5, r6, r7}
+	cmp	r12, #0
+	beq	2f
+1:	add	r2, sp, #16
+	ldm	r2, {r4, r5, r6, r7}
+	add	r7, r7, #1					@ inc32
+	str	r7, [r2, #12]
+	call	aes_thumb2_encrypt_core
+	rev4	r4, r5, r6, r7
+	load4	lr, r8, r9, r10, r11
+	eor4	r4, r5, r6, r7, r8, r9, r10, r11
+	store4	r1, r4, r5, r6, r7
+	advance
+	bne	1b
+2:	add	r2, sp, #16
+	ldm	r2, {r4, r5, r6, r7}
+	rev4	r4, r5, r6, r7
+	ldr	r2, [sp, #8]
+	store4	r2, r4, r5, r6, r7
+	add	sp, sp, #32
+	pop	{r4, r5, r6, r7, r8, r9, r10, r11, pc}
+	.size	gctr32_blocks, . - gctr32_blocks
 	.ltorg

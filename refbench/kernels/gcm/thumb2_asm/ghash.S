@@ -4,6 +4,7 @@
  * a GCM_TABLE_4BIT build): refbench's own code, written to cost what that code costs.
  *
  *   void ghash_mul(uint8_t x[16], const uint32_t table[GHASH_TABLE_WORDS])
+ *   void ghash_blocks(uint8_t x[16], const uint32_t table[GHASH_TABLE_WORDS], const uint8_t *data, uint32_t len)
  *
  * The table is Shoup's 4-bit one, M[n] = n * H as four big-endian words per nibble
  * (ghash_4bit_table.h: the layout of wolfSSL's GenerateM0 with its words byte-reversed for a
@@ -16,9 +17,8 @@
  *     reduction table read with LDR, the words shifted by LSR #4 with the neighbour's bits
  *     brought in by EOR ... LSL #28;
  *   - Z stored back with REV + STR.
- * One call multiplies one block; wolfSSL's GCM_gmult_len also XORs each data block into X (a
- * word at a time) and loops over the blocks of one call: here gcm/gcm.c XORs the block in C
- * and calls this per block.
+ * ghash_blocks XORs each data block into X a word at a time and loops over the blocks, as
+ * GCM_gmult_len does; ghash_mul multiplies X alone (gcm/gcm.c's last, partial and length blocks).
  */
 	.syntax	unified
 	.thumb
@@ -85,14 +85,19 @@ ghash_thumb2_rem4:		@ the reduction of the four bits shifted out by * x^4: (R >>
 	add_row 4
 	.endm
 
-	.align	2
-	.global	ghash_mul
-	.type	ghash_mul, %function
-	.thumb_func
-ghash_mul:
-	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
-	adr	lr, ghash_thumb2_rem4
-	ldr	r12, [r0, #12]
+/* xword k, data: r12 = word k of X (bytes 4k..4k + 3, LDR), XORed with word k of the data block
+ * at r2 when \data is 1. */
+	.macro	xword k, data
+	ldr	r12, [r0, #(4 * \k)]
+	.if \data
+	ldr	r3, [r2, #(4 * \k)]
+	eor	r12, r12, r3
+	.endif
+	.endm
+
+/* multiply data: X = (X ^ the block at r2 when \data) * H, Z in r8..r11, stored back to X. */
+	.macro	multiply data
+	xword	3, \data
 	nibble_row 24					@ Z = M[the last nibble]
 	ldm	r4, {r8, r9, r10, r11}
 	times_x4
@@ -109,11 +114,11 @@ ghash_mul:
 	add_row 0
 	times_x4
 	add_row 4
-	ldr	r12, [r0, #8]
+	xword	2, \data
 	word
-	ldr	r12, [r0, #4]
+	xword	1, \data
 	word
-	ldr	r12, [r0]
+	xword	0, \data
 	word
 	rev	r8, r8
 	rev	r9, r9
@@ -123,5 +128,37 @@ ghash_mul:
 	str	r9, [r0, #4]
 	str	r10, [r0, #8]
 	str	r11, [r0, #12]
+	.endm
+
+	.align	2
+	.global	ghash_mul
+	.type	ghash_mul, %function
+	.thumb_func
+ghash_mul:
+	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
+	adr	lr, ghash_thumb2_rem4
+	multiply 0
 	pop	{r4, r5, r6, r7, r8, r9, r10, r11, pc}
 	.size	ghash_mul, . - ghash_mul
+
+/* void ghash_blocks(uint8_t x[16], const uint32_t table[GHASH_TABLE_WORDS], const uint8_t *data,
+ * uint32_t len): X = (X ^ D_i) * H for each 16-byte block D_i of data (len a multiple of 16),
+ * as wolfSSL's GCM_gmult_len (the length kept on the stack around each block: PUSH {r3}).
+ * gcm/gcm.c calls it where the manifest defines GCM_WHOLE_BLOCKS. */
+	.align	2
+	.global	ghash_blocks
+	.type	ghash_blocks, %function
+	.thumb_func
+ghash_blocks:
+	push	{r4, r5, r6, r7, r8, r9, r10, r11, lr}
+	adr	lr, ghash_thumb2_rem4
+	cmp	r3, #0
+	beq	2f
+1:	push	{r3}
+	multiply 1
+	pop	{r3}
+	add	r2, r2, #16
+	subs	r3, r3, #16
+	bne	1b
+2:	pop	{r4, r5, r6, r7, r8, r9, r10, r11, pc}
+	.size	ghash_blocks, . - ghash_blocks
