@@ -96,7 +96,12 @@ def test_stated_options_reach_the_build():
 def test_assembly_claims_and_closed_libraries_have_no_faithful_kernel():
     l4 = FIGURES["000-0301"]
     claimed = dataclasses.replace(l4, asm="WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA)")
-    assert build_of(claimed).path("aes").how == "assembly" and not build_of(claimed).path("aes").faithful
+    shaped = builds_data().libraries["wolfssl"].asm_kernels
+    covered = [k for k in ("aes", "gcm", "ccm", "sha256", "sha512", "hmac", "drbg") if build_of(claimed).assembly_covers(k)]
+    assert covered and any(k not in shaped for k in covered)
+    for kernel in covered:  # a kernel in the assembly's shape is the path; without one, the C path stands, not faithful
+        path = build_of(claimed).path(kernel)
+        assert (path.how, path.faithful) == (("assembly kernel", True) if kernel in shaped else ("assembly", False))
     assert build_of(claimed).path("chacha20").faithful  # the claim does not name ChaCha
     assert build_of(dataclasses.replace(l4, asm="none (WOLFSSL_NO_ASM)")).assembly is None
     cmox = FIGURES["002-0139"]
@@ -180,7 +185,7 @@ def test_an_assembly_kernel_is_the_path_only_where_the_page_claims_that_assembly
         assert runs_variant(claimed, kernel, variant)
         assert not runs_variant(build_of(l4), kernel, variant)  # no claim: the C path, never the assembly
         assert runs_variant(build_of(l4), kernel, build_of(l4).path(kernel).variant)
-    assert claimed.path("aes").how == "assembly"  # the claim covers it, no kernel of its assembly
+    assert claimed.path("ccm").how == "assembly"  # the claim covers it, no kernel of its assembly
 
 
 def test_the_plan_runs_an_assembly_kernel_only_for_its_claim_and_its_cores():
@@ -195,6 +200,12 @@ def test_the_plan_runs_an_assembly_kernel_only_for_its_claim_and_its_cores():
     variants = {name: {v for _, v, _ in plan_figure(f, parts).operations} for name, f in
                 (("claimed", claimed), ("plain", plain))}
     assert "thumb2_asm" in variants["claimed"] and "thumb2_asm" not in variants["plain"]
+    # a section that states its C GHASH ("GMAC Table 4-bit") and claims the assembly runs the assembly kernel
+    gcm = next(f for f in FIGURES.values() if f.board == "NUCLEO-H753ZI" and f.algorithm == "AES-128-GCM"
+               and f.implementation == "software" and f.asm)
+    synthetic = dataclasses.replace(gcm, id="syn-gcm")
+    assert ("gcm", "thumb2_asm") in {(k, v) for k, v, _ in plan_figure(synthetic, parts).operations}
+    assert "thumb2_asm" not in {v for _, v, _ in plan_figure(dataclasses.replace(synthetic, asm=""), parts).operations}
     g0 = next(f for f in FIGURES.values() if f.part == "STM32G071RB" and f.algorithm == "SHA-256"
               and f.implementation == "software")
     m0 = plan_figure(dataclasses.replace(g0, id="syn-m0", asm="WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA)"), parts)

@@ -52,6 +52,17 @@ def _case_id(case: tuple[str, str, str]) -> str:
     return "/".join(case)
 
 
+def _on_cores(cases: list[tuple[str, str, str]], cores: tuple[str, ...]) -> list[Any]:
+    """(case, core) for each core the case's variant is built for (its manifest's ``cores``:
+    a Thumb-2 assembly variant has no Cortex-M0+ build)."""
+    return [
+        pytest.param(case, core, id=f"{_case_id(case)}-{core}")
+        for case in cases
+        for core in cores
+        if catalog.family(case[0]).variant(case[1]).supports(core)
+    ]
+
+
 @cache
 def harness(
     fam: str, variant: str, core: str, opt: str = "Os", compiler: str = "zig"
@@ -221,8 +232,7 @@ def test_every_family_has_official_vectors():
     assert {fam for fam, _, _ in VECTOR_CASES} == set(FAMILIES)
 
 
-@pytest.mark.parametrize("core", DEFAULT_CORES)
-@pytest.mark.parametrize("case", VECTOR_CASES, ids=_case_id)
+@pytest.mark.parametrize(("case", "core"), _on_cores(VECTOR_CASES, DEFAULT_CORES))
 def test_official_vectors(case, core):
     fam, variant, op = case
     h = harness(fam, variant, core)
@@ -234,6 +244,40 @@ def test_official_vectors(case, core):
         for role, want in expected.items():
             assert got[role] == want, f"reference disagrees with {label} on {role}"
         check(h, inputs, op, label)
+
+
+#: Variants built only for some cores (assembly), checked by default on those cores too.
+CORE_LIMITED_CASES = [
+    case for case in VECTOR_CASES if catalog.family(case[0]).variant(case[1]).cores is not None
+]
+
+
+@pytest.mark.parametrize(
+    ("case", "core"),
+    _on_cores(CORE_LIMITED_CASES, tuple(c for c in MATRIX_CORES if c not in DEFAULT_CORES)),
+)
+def test_official_vectors_on_the_other_cores_of_an_assembly_variant(case, core):
+    """An assembly variant (thumb2_asm) on every core it is built for beyond the default ones:
+    the official vectors, then the edge lengths with every key length."""
+    fam, variant, op = case
+    h = harness(fam, variant, core)
+    for label, inputs, _expected in official_vectors(fam, op):
+        check(h, inputs, op, label)
+    for i, length in enumerate(EDGE_LENGTHS):
+        if whole_blocks(fam, op) and length % BLOCK.get(fam, 16):
+            continue
+        key_len = KEY_LENGTHS[fam][i % len(KEY_LENGTHS[fam])]
+        inputs = make_inputs(fam, op, os.urandom(key_len), length, 5 * i, 7 + i % 7, os.urandom(16))
+        check(h, inputs, op, f"length {length}")
+
+
+def test_an_assembly_variant_is_refused_on_the_cortex_m0plus():
+    variants = [(fam, v) for fam in FAMILIES for v, spec in catalog.family(fam).variants.items()
+                if spec.cores is not None]
+    assert variants
+    for fam, name in variants:
+        with pytest.raises(ValueError, match=name):
+            catalog.family(fam).variant(name).check_core("m0plus")
 
 
 # ---------------------------------------------------------------- random inputs
@@ -254,8 +298,7 @@ def random_inputs(draw, fam: str, op: str) -> dict[str, Any]:
     return make_inputs(fam, op, key, length, aad_length, nonce_length, seed)
 
 
-@pytest.mark.parametrize("core", DEFAULT_CORES)
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize(("case", "core"), _on_cores(CASES, DEFAULT_CORES))
 @settings(max_examples=2, deadline=None)
 @given(data=st.data())
 def test_random_inputs(case, core, data):
@@ -267,8 +310,7 @@ def test_random_inputs(case, core, data):
 EDGE_LENGTHS = (0, 1, 15, 16, 17, 32, 33, 48)  # 32: the two blocks bitsliced AES ciphers per call
 
 
-@pytest.mark.parametrize("core", DEFAULT_CORES)
-@pytest.mark.parametrize("case", CASES, ids=_case_id)
+@pytest.mark.parametrize(("case", "core"), _on_cores(CASES, DEFAULT_CORES))
 def test_edge_lengths(case, core):
     fam, variant, op = case
     block = BLOCK.get(fam, 16)
@@ -288,6 +330,7 @@ def test_ctr_counter_wraps_whole_block():
     for fam, variant in (
         ("aes", "ttable4"),
         ("aes", "bitsliced"),
+        ("aes", "thumb2_asm"),
         ("tdea", "sptable"),
         ("sm4", "bytewise"),
     ):
@@ -353,6 +396,7 @@ MATRIX = [
     (case, core, opt, compiler)
     for case in CASES
     for core in MATRIX_CORES
+    if catalog.family(case[0]).variant(case[1]).supports(core)
     for opt in ("Os", "O2", "O3")
     for compiler in ("zig", "gcc")
 ]

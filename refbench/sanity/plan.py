@@ -149,6 +149,10 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
     shipped, labels = candidates(f, operations, options)
     build = build_of(f, options)  # an assembly-shaped kernel runs only for the build whose page claims it
     shipped = tuple(op for op in shipped if runs_variant(build, op[0], op[1]))
+    claimed = _assembly_kernels(operations, shipped, build)
+    shipped += claimed
+    labels.update({(k, v): f"{f.library} assembly kernel (the page claims {build.assembly.value})"  # type: ignore[union-attr]
+                   for k, v, _ in claimed})
     if operations and not shipped:
         return Skipped(f, "not emulated yet", f"not emulated yet: no kernel variant of {target.reference} "  # type: ignore[union-attr]
                                               f"is one {f.library} can be built with")
@@ -174,6 +178,16 @@ def plan_figure(f: Figure, parts: dict[str, Part], emulator: bool = True,
     library = library_of(f)
     return FigurePlan(f, target, board, clock, clock_note, tuple(configs), operations,
                       tuple(labels.items()), bool(library and library.closed), build)
+
+
+def _assembly_kernels(operations: tuple[tuple[str, str, str], ...], shipped: tuple[tuple[str, str, str], ...],
+                      build: Build) -> tuple[tuple[str, str, str], ...]:
+    """The (kernel, variant, operation) of ``operations`` whose variant is ``build``'s assembly
+    kernel for that family (builds.toml asm_kernels) and that ``shipped`` lacks: the page's
+    assembly claim replaces the C option the section states (a GMAC row's "Table 4-bit" names
+    the C GHASH, which the assembly build does not run)."""
+    return tuple(op for op in operations if op not in shipped and
+                 build.path(op[0]).how == "assembly kernel" and build.path(op[0]).variant == op[1])
 
 
 def _for_core(operations: tuple[tuple[str, str, str], ...], core: str) -> tuple[tuple[str, str, str], ...]:

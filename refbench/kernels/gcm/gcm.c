@@ -10,6 +10,14 @@
 #include CIPHER_HEADER  /* the block cipher's interface: aes_cipher.h, or sm4_cipher.h for sm4 */
 #include "ghash.h"
 
+#ifdef GCM_WHOLE_BLOCKS
+/* The variant's own passes over whole blocks (len a multiple of 16), as wolfSSL's WOLFSSL_ARMASM
+ * GCM runs AES_GCM_encrypt and GCM_gmult_len (gcm/thumb2_asm, whose manifest defines this):
+ * GCTR with inc32 (cb receives the last counter) and Y = (Y ^ D_i) * H over the blocks. */
+void gctr32_blocks(const void *ctx, uint8_t cb[16], const uint8_t *in, uint8_t *out, uint32_t len);
+void ghash_blocks(uint8_t y[16], const uint32_t *table, const uint8_t *data, uint32_t len);
+#endif
+
 typedef struct {
     uint32_t table[GHASH_TABLE_WORDS];
     uint32_t cipher[CIPHER_CTX_WORDS];
@@ -27,8 +35,12 @@ void gcm_setkey(void *ctx, const uint8_t *key, uint32_t key_len)
 /* Y = GHASH update over data zero-padded to whole blocks (Algorithm 2, on A || 0^v or C || 0^u). */
 static void ghash_update(uint8_t y[16], const uint32_t *table, const uint8_t *data, uint32_t len)
 {
-    uint32_t i, j, n;
-    for (i = 0; i < len; i += 16) {
+    uint32_t i = 0, j, n;
+#ifdef GCM_WHOLE_BLOCKS
+    i = len & ~15u;
+    ghash_blocks(y, table, data, i);
+#endif
+    for (; i < len; i += 16) {
         n = len - i < 16 ? len - i : 16;
         for (j = 0; j < n; j++) {
             y[j] ^= data[i + j];
@@ -65,7 +77,13 @@ void gcm_encrypt(void *ctx, const uint8_t nonce[12], const uint8_t *aad, uint32_
     j0[14] = cb[14] = 0;
     j0[15] = cb[15] = 1;
     ghash_update(y, g->table, aad, aad_len);
-    for (i = 0; i < len; i += 16) {
+    i = 0;
+#ifdef GCM_WHOLE_BLOCKS
+    i = len & ~15u;
+    gctr32_blocks(g->cipher, cb, in, out, i);
+    ghash_blocks(y, g->table, out, i);
+#endif
+    for (; i < len; i += 16) {
         inc32(cb);
         block_encrypt(g->cipher, cb, ks);
         n = len - i < 16 ? len - i : 16;

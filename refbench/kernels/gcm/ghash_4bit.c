@@ -5,6 +5,7 @@
  * The four bits shifted out by * x^4 come back reduced from the 16-entry table REM4.
  * Table lookups are indexed by data (not constant time). */
 #include "ghash.h"
+#include "ghash_4bit_table.h"
 
 /* REM4[r]: the top 16 bits of the reduction of r's bits shifted out by * x^4: bit j of r
  * (the coefficient of x^(127-j)) becomes x^(128+3-j), that is R >> (3-j): 0xe100 >> (3 - j). */
@@ -13,29 +14,10 @@ static const uint16_t REM4[16] = {
     0xe100, 0xfd20, 0xd940, 0xc560, 0x9180, 0x8da0, 0xa9c0, 0xb5e0,
 };
 
-/* M[n] for the nibble n = b0 b1 b2 b3 (b0 the coefficient of x^0): M[8] = H, M[4] = H x,
- * M[2] = H x^2, M[1] = H x^3, and the others by linearity. */
+/* M[n] = n * H (ghash_4bit_table.h). */
 void ghash_init(uint32_t table[GHASH_TABLE_WORDS], const uint8_t h[16])
 {
-    uint32_t (*m)[4] = (uint32_t (*)[4])table;
-    uint32_t i, j, w;
-    for (w = 0; w < 4; w++) {
-        m[0][w] = 0;
-        m[8][w] = load32_be(h + 4 * w);
-    }
-    for (i = 4; i > 0; i >>= 1) {
-        for (w = 0; w < 4; w++) {
-            m[i][w] = m[2 * i][w];
-        }
-        ghash_times_x(m[i]);
-    }
-    for (i = 2; i < 16; i <<= 1) {
-        for (j = 1; j < i; j++) {
-            for (w = 0; w < 4; w++) {
-                m[i + j][w] = m[i][w] ^ m[j][w];
-            }
-        }
-    }
+    ghash_4bit_table(table, h);
 }
 
 void ghash_mul(uint8_t x[16], const uint32_t table[GHASH_TABLE_WORDS])
