@@ -24,6 +24,7 @@ from refbench.kernels import catalog
 from refbench.kernels.harness import KernelHarness
 from refbench.kernels.references import prepare, reference
 from refbench.ref import edwards
+from refbench.sanity import pubkey_whole
 
 E = edwards.ED25519
 CORES = ("m0plus", "m4")
@@ -108,3 +109,26 @@ def test_double_mult_preparation_makes_a_point_and_checks_lengths():
     assert (-x * x + y * y - 1 - E.d * x * x * y * y) % E.p == 0
     with pytest.raises(ValueError, match="64 bytes"):
         prepare("ed25519-double-mult")({"a": bytes(32), "b": bytes(32)})
+
+
+#: The kernel functions each priced operation calls (fe.h, ed25519.h).
+FUNCTIONS = {"25519-mul": "fe25519_mul", "25519-sqr": "fe25519_sqr", "25519-add": "fe25519_add",
+             "25519-sub": "fe25519_sub", "select": "fe25519_select"}
+
+
+@pytest.mark.parametrize("variant, core", [("c32", "m4"), ("umaal_asm", "m4"), ("m0_asm", "m0plus")])
+@pytest.mark.parametrize("operation, inputs", [
+    ("ed25519-base-mult", {"a": hashlib.shake_256(b"k").digest(32)}),
+    ("ed25519-double-mult", {"a": hashlib.shake_256(b"S h").digest(64), "b": hashlib.shake_256(b"A").digest(64)}),
+])
+def test_composed_work_is_the_kernels_own_calls(variant, core, operation, inputs):
+    """The composition check's work (refbench/sanity/pubkey_whole.py) counts exactly the field and
+    select calls the kernel makes: each function's entries, counted by the emulator."""
+    h = harness(variant, core)
+    run = h.run(inputs, operation)
+    assert run.verified, run.mismatch
+    functions = h.machine.image.functions
+    entries = {op: h.last_call.block_counts.get(functions[name].address, 0) for op, name in FUNCTIONS.items()}
+    work = pubkey_whole.ed25519_work(operation)
+    assert entries == {op: work[(op, 32)] for op in FUNCTIONS}
+    assert work[("call", 32)] == sum(entries.values())
