@@ -23,6 +23,8 @@ from cortexm_emu import Buffer
 from refbench.kernels import catalog
 from refbench.kernels.harness import KernelHarness
 from refbench.kernels.references import prepare, reference
+from refbench.leakage.check import analyze
+from refbench.leakage.runner import make_target
 from refbench.ref import edwards
 from refbench.sanity import pubkey_whole
 
@@ -132,3 +134,11 @@ def test_composed_work_is_the_kernels_own_calls(variant, core, operation, inputs
     work = pubkey_whole.ed25519_work(operation)
     assert entries == {op: work[(op, 32)] for op in FUNCTIONS}
     assert work[("call", 32)] == sum(entries.values())
+
+
+def test_base_mult_is_constant_time_in_the_secret_scalar():
+    """The double-and-always-add with selects (ed25519.h): no secret-dependent cycles, addresses or
+    branches (refbench leakage) with the assembly field operations of the Cortex-M33."""
+    report = analyze("bignum", "umaal_asm", "ed25519-base-mult", make_target("m33", None), secrets=2)
+    assert report.secret_roles == ("a",)
+    assert report.verdict == "constant-time"
