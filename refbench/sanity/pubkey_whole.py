@@ -16,8 +16,9 @@ of the whole operation against the harness's buffers). It is measured here, on w
   against the reference's counts of the same scalar multiplication;
 * ``ed25519-base-mult`` and ``ed25519-double-mult``: Ed25519's base-point multiplication with its
   encoding, and verification's [S]B - [h]A, as wolfSSL's CURVED25519_SMALL build does them
-  (ed25519.h), against the recipe pubkey_costs.toml ``[[scalar_mult.small_builds]]`` prices them by
-  (:func:`~refbench.sanity.pubkey_cost.edwards_small_counts`) and the reference's counts of the rest.
+  (ed25519.h), against the exact count of their calls (:func:`ed25519_work`: the steps of the
+  pubkey_costs.toml ``[[scalar_mult.small_builds]]`` recipe, the reference's formulas, with each
+  select priced as the rule states, one bignum ``select``).
 
 ``error = (composed - full) / full``. The recorded errors (``pubkey_composition.toml``, written by
 ``python -m refbench.sanity.pubkey_whole --record`` and re-measured by
