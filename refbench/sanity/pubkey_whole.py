@@ -223,7 +223,7 @@ def derivation(checks: tuple[Check, ...] | list[Check]) -> str:
 #: from the recorded whole-operation checks (the module docstring; 4.15% at the recording of
 #: pubkey_composition.toml, 125 checks with the Ed25519 operations: max |error| 2.13%, the Ed25519
 #: double scalar multiplication umaal_asm on M33 (fast assembly field operations, C selects and
-#: loop between them), + spread 2.02%, from -2.13% to -0.10%, the same operation m0 on M4).
+#: loop between them), + spread 2.02%, from -2.13% to -0.10%, the base-point multiplication m0 on M4).
 COMPOSITION_BOUND = bound_of(recorded())
 #: The bound's derivation with its numbers, for verdict reasons.
 COMPOSITION_DERIVATION = derivation(recorded())
