@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from refbench.ref import curves, hashes, modes, weierstrass
+from refbench.ref import curves, edwards, hashes, modes, weierstrass
 from refbench.ref.aes import AES
 from refbench.ref.ascon import ascon_aead128_encrypt, ascon_hash256
 from refbench.ref.chacha import chacha20_encrypt, chacha20_poly1305_encrypt, poly1305_mac
@@ -319,6 +319,41 @@ REFERENCES["p256-scalar-mult"] = _p256_scalar_mult
 PREPARE["p256-scalar-mult"] = prepare_p256_point
 PREPARE["fe-25519-mul-a24"] = prepare_field("25519")
 REFERENCES["x25519"] = lambda a: {"r": x25519(a["a"], a["b"])}  # scalar a, u-coordinate b (RFC 7748 §5)
+
+
+def _ed25519_base_mult(a: Inputs) -> Outputs:
+    """ENC([k]B) on edwards25519 (RFC 8032 §5.1.2), k the 32-byte little-endian scalar, all 256 bits."""
+    _operand_length(a, "an Ed25519 scalar; accepted: 32 bytes", lambda n: n == 32)
+    E = edwards.ED25519
+    return {"r": edwards.encode(E, edwards.scalar_mult(E, _le(a["a"]), E.B))}
+
+
+def prepare_ed25519_double(a: Inputs) -> Inputs:
+    """Operands of the Ed25519 double scalar multiplication: ``a`` = S || h (two 32-byte scalars,
+    kept), ``b`` = the affine x || y of the point A = [t]B, t = ``b`` mod L (a valid public key)."""
+    _operand_length(a, "the Ed25519 double scalar multiplication; accepted: 64 bytes (two 32-byte halves)",
+                    lambda n: n == 64)
+    E = edwards.ED25519
+    x, y = edwards.to_affine(E, edwards.scalar_mult(E, _le(a["b"]) % E.L, E.B))
+    return {**a, "b": x.to_bytes(32, "little") + y.to_bytes(32, "little")}
+
+
+def _ed25519_double_mult(a: Inputs) -> Outputs:
+    """The affine x || y of [S]B - [h]A (RFC 8032 §5.1.7 step 3's sides), inputs as prepared
+    (``b`` already the point's coordinates)."""
+    _operand_length(a, "the Ed25519 double scalar multiplication; accepted: 64 bytes (two 32-byte halves)",
+                    lambda n: n == 64)
+    E = edwards.ED25519
+    S, h = _le(a["a"][:32]), _le(a["a"][32:])
+    A = edwards.from_affine(E, _le(a["b"][:32]), _le(a["b"][32:]))
+    Q = edwards.add(E, edwards.scalar_mult(E, S, E.B), edwards.scalar_mult(E, h, edwards.negate(E, A)))
+    x, y = edwards.to_affine(E, Q)
+    return {"r": x.to_bytes(32, "little") + y.to_bytes(32, "little")}
+
+
+REFERENCES["ed25519-base-mult"] = _ed25519_base_mult
+REFERENCES["ed25519-double-mult"] = _ed25519_double_mult
+PREPARE["ed25519-double-mult"] = prepare_ed25519_double
 
 
 def prepare(name: str) -> Callable[[Inputs], Inputs]:

@@ -13,7 +13,12 @@ of the whole operation against the harness's buffers). It is measured here, on w
 * ``rsa1024-crt``: two 512-bit 4-bit-window exponentiations (exp.h) and the recombination
   product, against :func:`~refbench.sanity.pubkey_cost.exp_work`;
 * ``p256-base-mult``: a P-256 base-point multiplication with a 4-bit fixed window (p256.h)
-  against the reference's counts of the same scalar multiplication.
+  against the reference's counts of the same scalar multiplication;
+* ``ed25519-base-mult`` and ``ed25519-double-mult``: Ed25519's base-point multiplication with its
+  encoding, and verification's [S]B - [h]A, as wolfSSL's CURVED25519_SMALL build does them
+  (ed25519.h), against the exact count of their calls (:func:`ed25519_work`: the steps of the
+  pubkey_costs.toml ``[[scalar_mult.small_builds]]`` recipe, the reference's formulas, with each
+  select priced as the rule states, one bignum ``select``).
 
 ``error = (composed - full) / full``. The recorded errors (``pubkey_composition.toml``, written by
 ``python -m refbench.sanity.pubkey_whole --record`` and re-measured by
@@ -36,6 +41,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -45,13 +51,17 @@ from refbench.derived import DERIVED, key_of
 from refbench.kernels.catalog import family
 from refbench.kernels.references import prepare
 from refbench.measure import Job, Measurer, make_inputs
-from refbench.ref import curves, opcount, weierstrass
+from refbench.ref import curves, edwards, opcount, weierstrass
 from refbench.sanity.pubkey_cost import (
+    CALL,
+    SELECT,
     Counts,
     Work,
     compose,
+    edwards_small_counts,
     exp_work,
     field_work,
+    load_costs,
     merge,
     reference_counts,
 )
@@ -59,7 +69,7 @@ from refbench.sanity.pubkey_cost import (
 RECORD_PATH = DERIVED / "pubkey_composition.toml"
 #: The cores the composition is checked on (the issue's M0+, M4, M7, M33), ideal memory.
 CORES = ("m0plus", "m4", "m7", "m33")
-OPERATIONS = ("x25519", "rsa1024-crt", "p256-base-mult")
+OPERATIONS = ("x25519", "rsa1024-crt", "p256-base-mult", "ed25519-base-mult", "ed25519-double-mult")
 _RECOMBINATION = {("mont-mul", 64): 2}
 
 
@@ -98,6 +108,39 @@ def _p256_counts(m: Measurer) -> Counts:
     return Counts(c.mul, c.sqr, c.mul_const, c.inv, c.add, c.sub, c.cswap)
 
 
+def _counted(fn: Callable[..., object], *args: object) -> Counts:
+    with opcount.counting() as c:
+        fn(*args)
+    return Counts(c.mul, c.sqr, c.mul_const, c.inv, c.add, c.sub, c.cswap)
+
+
+def ed25519_work(operation: str) -> Work:
+    """The kernel calls of ed25519.h's ``operation``, counted exactly: per scalar multiplication the
+    ``bits`` steps of the CURVED25519_SMALL recipe (:func:`~refbench.sanity.pubkey_cost.edwards_small_counts`:
+    the reference's doubling and addition) less one addition per point addition (the reference
+    doubles d in each, F.small(2, d); the kernel stores k = 2d, as ge_low_mem.c does), with the
+    ``selects_per_bit`` selects each priced as one bignum ``select`` and its call (the rule's words:
+    ed25519.h's fe25519_select is bn_select's loop with the bit as an argument); then the reference's
+    conversion to affine coordinates (1 I + 2 M); the double scalar multiplication also one
+    addition, and -A = (-x, y, 1, -x y) from A's affine coordinates (the subtraction 0 - x and 1 M)."""
+    (rule,) = [r for r in load_costs()["scalar_mult"]["small_builds"] if r["curve"] == "Edwards25519"]
+    bits, selects = rule["bits"], rule["selects_per_bit"]
+    step = edwards_small_counts("Edwards25519", 1, 0)
+    e = edwards.ED25519
+    P = edwards.scalar_mult(e, 3, e.B)
+    add = _counted(edwards.add, e, P, e.B)
+    affine = _counted(edwards.to_affine, e, P)
+    stored_2d = Counts(0, 0, 0, 0, add=1)
+    smult = (step - stored_2d).times(bits)
+    counts = smult + affine
+    times = 1
+    if operation == "ed25519-double-mult":
+        counts = smult.times(2) + add - stored_2d + affine + Counts(1, 0, 0, 0, sub=1)
+        times = 2
+    n = selects * bits * times
+    return merge(field_work("Edwards25519", "special", counts), {(SELECT, 32): n, (CALL, 32): n})
+
+
 def check(operation: str, variant: str, m: Measurer) -> Check:
     """Emulate ``operation`` whole with ``variant`` on measurer ``m``'s core, and compose it."""
     if operation == "x25519":
@@ -113,6 +156,11 @@ def check(operation: str, variant: str, m: Measurer) -> Check:
     elif operation == "p256-base-mult":
         full_job = Job("bignum", variant, "p256-base-mult", 32)
         work = field_work("P-256", "special", _p256_counts(m))
+        extra = 0
+        times = 1
+    elif operation in ("ed25519-base-mult", "ed25519-double-mult"):
+        full_job = Job("bignum", variant, operation, 32 if operation == "ed25519-base-mult" else 64)
+        work = ed25519_work(operation)
         extra = 0
         times = 1
     else:
@@ -169,9 +217,10 @@ def derivation(checks: tuple[Check, ...] | list[Check]) -> str:
 
 
 #: What composition may miss against full emulation, as a fraction of the composed cycles: derived
-#: from the recorded whole-operation checks (the module docstring; 2.54% at the recording of
-#: pubkey_composition.toml, 63 checks with umaal_asm and m0_asm: max |error| 1.33%, P-256 base-point
-#: multiplication umaal_asm on M4, + spread 1.22%, from -1.33% to -0.12%, X25519 m0 on M33).
+#: from the recorded whole-operation checks (the module docstring; 4.15% at the recording of
+#: pubkey_composition.toml, 125 checks with the Ed25519 operations: max |error| 2.13%, the Ed25519
+#: double scalar multiplication umaal_asm on M33 (fast assembly field operations, C selects and
+#: loop between them), + spread 2.02%, from -2.13% to -0.10%, the base-point multiplication m0 on M4).
 COMPOSITION_BOUND = bound_of(recorded())
 #: The bound's derivation with its numbers, for verdict reasons.
 COMPOSITION_DERIVATION = derivation(recorded())

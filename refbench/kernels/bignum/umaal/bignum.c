@@ -31,6 +31,7 @@ static inline __attribute__((always_inline)) void mac(uint32_t *hi, uint32_t *lo
 #include "fe.h"
 #include "exp.h"
 #include "x25519.h"
+#include "ed25519.h"
 #include "p256.h"
 
 #if defined(__clang__)
