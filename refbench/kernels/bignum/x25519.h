@@ -24,11 +24,6 @@ FE_CALL void fe25519_cswap(uint32_t *a, uint32_t *b, uint32_t swap) { cswap_word
  * counted cswap with it (refbench/sanity/pubkey_costs.toml [pricing] cswap). */
 void fe25519_cswap_odd(uint32_t *a, uint32_t *b) { fe25519_cswap(a, b, a[0] & 1u); }
 
-#ifdef X25519_ASM
-/* the variant supplies the whole scalar multiplication in assembly (umaal_asm/x25519.S): the same
- * ladder and inversion chain with weakly reduced field elements and inline additions */
-void x25519_scalarmult(uint32_t *r, const uint32_t *a, const uint32_t *b);
-#else
 /* r^(2^n) in r, n >= 1: the runs of squarings of the inversion chain */
 static void fe25519_sqr_n(uint32_t r[8], uint32_t n)
 {
@@ -73,6 +68,12 @@ static void fe25519_invert(uint32_t r[8], const uint32_t z[8])
     fe25519_sqr_n(r, 5);
     fe25519_mul(r, r, z11);       /* z^(2^255 - 32 + 11) = z^(p - 2) */
 }
+
+#ifdef X25519_ASM
+/* the variant supplies the whole scalar multiplication in assembly (umaal_asm/x25519.S): the same
+ * ladder and inversion chain with weakly reduced field elements and inline additions */
+void x25519_scalarmult(uint32_t *r, const uint32_t *a, const uint32_t *b);
+#else
 
 void x25519_scalarmult(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
