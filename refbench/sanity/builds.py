@@ -11,8 +11,9 @@ One module owns this model; every rule asks it (:func:`build_of`). Its sources, 
 3. the library's documented default for that version (``libraries.toml`` ``default`` with its
    ``since`` versions) or the library's own code shape for families without options
    (``builds.toml`` ``paths``);
-4. for the memory configuration, what the part's STM32Cube start-up code leaves
-   (``builds.toml`` ``memory``).
+4. for the memory configuration, what the library's own example project for the board leaves
+   (``builds.toml`` ``<library>.memory.<board>``), else what the part's STM32Cube start-up code
+   leaves (``builds.toml`` ``memory``).
 
 Each answer is a :class:`Cited` value (the value, its source, and how it was established). A code
 path that nothing establishes is ``unknown``: the prediction then spans the variants the library
@@ -34,9 +35,11 @@ from typing import Any, Literal
 from cortexm_emu.datafile import error_at, read_toml
 from refbench.published.model import Figure
 from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library_of
+from refbench.sanity.memory_configs import ConfigKind
 from refbench.sanity.pubkey_cost import SEPARATE_VERIFY, family_of, kind_name
 
 BUILDS_PATH = Path(__file__).with_name("builds.toml")
+CONFIG_KINDS = frozenset(ConfigKind.__args__)  # type: ignore[attr-defined]
 
 How = Literal["stated by the page", "vendor template", "library default", "library code", "assembly",
               "assembly kernel", "closed library", "unknown", "only variant"]
@@ -84,9 +87,10 @@ class MemoryChoice:
     kind: str
     source: str
     stated: bool
+    origin: str = "vendor start-up default"  # where an unstated choice comes from
 
     def describe(self) -> str:
-        return f"{self.kind} ({'stated by the page' if self.stated else 'vendor start-up default'}: {self.source})"
+        return f"{self.kind} ({'stated by the page' if self.stated else self.origin}: {self.source})"
 
 
 @dataclass(frozen=True)
@@ -109,6 +113,9 @@ class LibraryBuilds:
     #: kernel family -> (variant, source): a catalogue kernel written in the shape of the library's
     #: assembly for that family, the code that ran when the page's assembly claim covers it
     asm_kernels: dict[str, tuple[str, str]] = field(default_factory=dict)
+    #: board profile -> (memory configuration kind, source): what the library's own example
+    #: projects for that board leave, used for its figures instead of the board's default
+    memory: dict[str, tuple[str, str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -165,12 +172,27 @@ def _str(path: Path, where: str, table: dict[str, Any], name: str) -> str:
     return value
 
 
+def _memory(path: Path, where: tuple[str, ...], table: Any) -> dict[str, tuple[str, str]]:
+    """A ``memory`` table: board profile -> (configuration kind, source); a kind that is not a
+    :data:`refbench.sanity.memory_configs.ConfigKind` is named with its field."""
+    if not isinstance(table, dict):
+        raise error_at(path, where, "expected a table of board profiles")
+    memory = {}
+    for board, spec in table.items():
+        name = ".".join((*where, board))
+        if not isinstance(spec, dict):
+            raise error_at(path, (*where, board), "expected a table with kind and source")
+        kind = _str(path, name, spec, "kind")
+        if kind not in CONFIG_KINDS:
+            raise error_at(path, (*where, board, "kind"), f"expected one of {sorted(CONFIG_KINDS)}, got {kind!r}")
+        memory[board] = (kind, _str(path, name, spec, "source"))
+    return memory
+
+
 def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
     """``builds.toml``; a missing or mistyped field raises DataFileError naming the file, line and field."""
     _, data = read_toml(path, kind="builds file")
-    memory: dict[str, tuple[str, str]] = {}
-    for board, spec in data.pop("memory", {}).items():
-        memory[board] = (_str(path, f"memory.{board}", spec, "kind"), _str(path, f"memory.{board}", spec, "source"))
+    memory = _memory(path, ("memory",), data.pop("memory", {}))
     errors = data.pop("model_error", {})
     error_source = _str(path, "model_error", errors, "source")
     error_reason = _str(path, "model_error", errors, "reason")
@@ -248,7 +270,8 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
         asm_kernels = {kernel: (_str(path, f"{key}.asm_kernels.{kernel}", spec, "variant"),
                                 _str(path, f"{key}.asm_kernels.{kernel}", spec, "source"))
                        for kernel, spec in table.get("asm_kernels", {}).items()}
-        libraries[key] = LibraryBuilds(key, _str(path, key, table, "library"), template, paths, asm, asm_kernels)
+        libraries[key] = LibraryBuilds(key, _str(path, key, table, "library"), template, paths, asm, asm_kernels,
+                                       _memory(path, (key, "memory"), table.get("memory", {})))
     return BuildsData(libraries, memory, error_source, error_reason, run_to_run, tuple(rules))
 
 
@@ -360,8 +383,9 @@ class Build:
                         "(libraries.toml, builds.toml)", "unknown")
 
     def memory(self, board: str) -> MemoryChoice | None:
-        """The memory configuration kind the board ran in: the page's cache statement, else the
-        vendor start-up default of builds.toml for ``board``; None when neither says."""
+        """The memory configuration kind the board ran in: the page's cache statement, else what the
+        library's own example project for ``board`` leaves (builds.toml ``<library>.memory``), else
+        the vendor start-up default of builds.toml for ``board``; None when none says."""
         f = self.figure
         said = (f.cache or "").lower()
         if said:
@@ -371,6 +395,9 @@ class Build:
                 return MemoryChoice("cache on", f"the page: '{f.cache}'", True)
             if off and not on:
                 return MemoryChoice("cache off", f"the page: '{f.cache}'", True)
+        if self.entry is not None and board in self.entry.memory:
+            kind, source = self.entry.memory[board]
+            return MemoryChoice(kind, source, False, f"{self.entry.library}'s example project")
         known = builds_data().memory.get(board)
         return MemoryChoice(known[0], known[1], False) if known else None
 
