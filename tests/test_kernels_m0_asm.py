@@ -1,5 +1,6 @@
 """bignum/m0_asm: the hand-written ARMv6-M GF(2^255 - 19) assembly (m0_asm/fe25519.S) against
-Python integers on operands that reach every carry of its chains, on the cores it is meant for
+Python integers on operands that reach every carry of its chains and every sign of its Karatsuba
+middle products, on the cores it is meant for
 (Cortex-M0+, Cortex-M0, and the Cortex-M3, where its MULS-only multiplication is the
 constant-time one). The whole X25519 ladder over it is checked against `cryptography` by
 test_kernels_pubkey.py's per-variant tests."""
@@ -15,6 +16,8 @@ from cortexm_emu import Buffer
 from refbench.kernels import catalog
 from refbench.kernels.harness import KernelHarness
 from refbench.kernels.references import FIELDS
+from refbench.leakage.check import analyze
+from refbench.leakage.runner import make_target
 
 P = FIELDS["25519"][0]
 
@@ -119,3 +122,42 @@ def test_m0_asm_fe25519_results_at_the_ends_of_the_field(core):
             c = total - b
             assert call(h, "fe25519_add", c, b) == total % P, (hex(c), hex(b))
             assert call(h, "fe25519_sub", c, c) == 0 and call(h, "fe25519_sub", b, c) == (b - c) % P
+
+
+def karatsuba_operands() -> list[int]:
+    """256-bit operands whose halves at every Karatsuba level (128-, 64- and 32-bit pieces) come
+    in every order: ascending and descending words, alternating all-ones and zero words and
+    double words, equal halves (a zero middle difference), all ones, and seeded random values."""
+    ones = 2**32 - 1
+    patterns = [[0] * 8, [ones] * 8, [0, ones] * 4, [ones, 0] * 4, [ones, ones, 0, 0] * 2,
+                [0, 0, ones, ones] * 2, [ones] * 4 + [0] * 4, [0] * 4 + [ones] * 4,
+                list(range(1, 9)), list(range(8, 0, -1)), [0x80000000, 0x7fffffff] * 4, [1, 0] * 4]
+    values = [sum(w << (32 * i) for i, w in enumerate(words)) for words in patterns]
+    return values + [int.from_bytes(hashlib.shake_256(f"m0 asm karatsuba {i}".encode()).digest(32), "little")
+                     for i in range(4)]
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_karatsuba_product_for_every_sign_of_the_middle_terms(core):
+    """The 512-bit product and square (three Karatsuba levels, each middle product taken as
+    |x1 - x0| |y0 - y1| with its sign) equal Python's for operands whose halves are below, equal
+    to and above each other at each level, in every pairing."""
+    h = harness(core)
+    values = karatsuba_operands()
+    for a in values:
+        wide = h.machine.call("fe_sqr8_wide", Buffer(bytes(64), "t"), Buffer(le(a)))
+        assert int.from_bytes(wide.buffer("t"), "little") == a * a, hex(a)
+        for b in values:
+            wide = h.machine.call("fe_mul8_wide", Buffer(bytes(64), "t"), Buffer(le(a)), Buffer(le(b)))
+            assert int.from_bytes(wide.buffer("t"), "little") == a * b, (hex(a), hex(b))
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_field_multiplication_is_constant_time(core):
+    """refbench leakage on the Karatsuba product: the middle products' signs are masks, so no
+    cycle count, data address or branch depends on the operands (on the Cortex-M3 too, where the
+    MUL-only code leaves no operand-dependent multiply)."""
+    for operation in ("25519-mul", "25519-sqr"):
+        report = analyze("bignum", "m0_asm", operation, make_target(core, None), secrets=4)
+        assert report.verdict == "constant-time", (operation, report.verdict)
+        assert not report.memory_findings and not report.control_findings and not report.operand_findings

@@ -190,6 +190,20 @@ def _field_op(field: str, square: bool) -> Callable[[Inputs], Outputs]:
     return run
 
 
+def _p256_mont_op(square: bool) -> Callable[[Inputs], Outputs]:
+    """a b R^-1 mod p on P-256's field, R = 2^256 (the Montgomery product of canonical operands)."""
+    p, size, _ = FIELDS["p256"]
+    r_inv = pow(2**256, -1, p)
+
+    def run(a: Inputs) -> Outputs:
+        a = prepare_field("p256")(a)
+        x = _le(a["a"])
+        y = x if square else _le(a["b"])
+        return {"r": (x * y * r_inv % p).to_bytes(size, "little")}
+
+    return run
+
+
 def _field_additive(field: str, sign: int) -> Callable[[Inputs], Outputs]:
     """a + b (sign 1) or a - b (sign -1) mod the field's prime."""
     p, size, _ = FIELDS[field]
@@ -245,6 +259,11 @@ for _field in FIELDS:
     PREPARE[f"fe-{_field}-add"] = PREPARE[f"fe-{_field}-sub"] = prepare_field(_field)
 
 
+REFERENCES["fe-p256-mont-mul"] = _p256_mont_op(square=False)
+REFERENCES["fe-p256-mont-sqr"] = _p256_mont_op(square=True)
+PREPARE["fe-p256-mont-mul"] = PREPARE["fe-p256-mont-sqr"] = prepare_field("p256")
+
+
 def _mul_a24(a: Inputs) -> Outputs:
     """121665 a mod 2^255 - 19 (RFC 7748 §5 a24)."""
     p, size, _ = FIELDS["25519"]
@@ -270,6 +289,34 @@ def _p256_base_mult(a: Inputs) -> Outputs:
 
 REFERENCES["p256-base-mult"] = _p256_base_mult
 PREPARE["p256-base-mult"] = prepare_p256_scalar
+
+
+def prepare_p256_point(a: Inputs) -> Inputs:
+    """A P-256 scalar (a, reduced mod n) and a public point b: 64 bytes x then y, little-endian,
+    on the curve; 32 bytes are taken as a private scalar d mod n (1 for 0) and become [d]G."""
+    k = prepare_p256_scalar({"a": a["a"]})["a"]
+    b = a["b"]
+    if len(b) == 32:
+        d = _le(b) % curves.P256.n or 1
+        x, y = weierstrass.scalar_mult(curves.P256, d, curves.P256.G)
+        b = x.to_bytes(32, "little") + y.to_bytes(32, "little")
+    elif len(b) != 64 or not weierstrass.is_on_curve(curves.P256, (_le(b[:32]), _le(b[32:]))):
+        raise ValueError(f"Invalid b for a P-256 point ({len(b)} bytes); accepted: 64 bytes x then y "
+                         "of a point on the curve, or 32 bytes of a scalar d for [d]G")
+    return {**a, "a": k, "b": b}
+
+
+def _p256_scalar_mult(a: Inputs) -> Outputs:
+    """The affine x of [k]P on P-256 (0 for k = 0): the ECDH shared secret (SEC 1 v2 §3.3.1)."""
+    a = prepare_p256_point(a)
+    k = _le(a["a"])
+    P = (_le(a["b"][:32]), _le(a["b"][32:]))
+    Q = weierstrass.scalar_mult(curves.P256, k, P)
+    return {"r": (0 if Q is None else Q[0]).to_bytes(32, "little")}
+
+
+REFERENCES["p256-scalar-mult"] = _p256_scalar_mult
+PREPARE["p256-scalar-mult"] = prepare_p256_point
 PREPARE["fe-25519-mul-a24"] = prepare_field("25519")
 REFERENCES["x25519"] = lambda a: {"r": x25519(a["a"], a["b"])}  # scalar a, u-coordinate b (RFC 7748 §5)
 

@@ -45,8 +45,9 @@ SECRET_ROLES: tuple[tuple[str, ...], ...] = (("key", "exponent", "entropy"), ("a
 #: :data:`SECRET_ROLES`: the X25519 u-coordinate is the other party's public key (RFC 7748
 #: §6.1: Alice computes X25519(a, K_B), her secret scalar and Bob's transmitted K_B); as a secret,
 #: its all-zero fixed class would be u = 0, of small order, whose all-zero result the reference
-#: rejects (the §6.1 check "whether K is the all-zero value").
-PUBLIC_BY_REFERENCE: dict[str, tuple[str, ...]] = {"x25519": ("b",)}
+#: rejects (the §6.1 check "whether K is the all-zero value"). The P-256 point of an ECDH
+#: multiplication (p256-scalar-mult ``b``) is the peer's public key likewise (SEC 1 v2 §3.3.1).
+PUBLIC_BY_REFERENCE: dict[str, tuple[str, ...]] = {"x25519": ("b",), "p256-scalar-mult": ("b",)}
 #: Public roles whose bytes vary in the fixed-vs-random set (the rest stay as measured).
 VARIED_PUBLIC = ("in", "msg", "iv", "nonce", "counter", "aad", "a", "b")
 #: Message or operand sizes tried, in order, for the leakage runs: the first the reference

@@ -89,7 +89,7 @@ static void p256_reduce(uint32_t r[8], const uint32_t c[16])
 }
 
 #ifdef FE_P256_ASM
-/* the variant supplies these and fe_p256_add/sub in assembly (umaal_asm/fe25519.S), same contracts */
+/* the variant supplies these and fe_p256_add/sub in assembly (umaal_asm/p256.S), same contracts */
 FE_CALL void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe_p256_sqr(uint32_t *r, const uint32_t *a);
 #elif defined(FE_P256_MUL_ASM)

@@ -20,6 +20,8 @@
 #define REFBENCH_BIGNUM_P256_H
 
 #include "fe.h"
+#include "p256_mont.h"
+#include "p256_ct.h"
 
 typedef struct {
     uint32_t x[8], y[8], z[8];

@@ -1,13 +1,13 @@
 /* GF(2^255 - 19) arithmetic for ARMv6-M (Cortex-M0/M0+), hand-written Thumb around MULS, the
  * only multiply the architecture has: 32x32 -> 32 bits (ARM DDI 0419E A6.7.44; 1 cycle on the
- * Cortex-M0+ with the fast multiplier, DDI 0484C Table 3.1). refbench's own code. The 64-bit
- * product of two words comes from four 16x16 -> 32 products (the schoolbook split of HAC 14.12
- * with base 2^16); the 512-bit product is formed column by column (product scanning: Comba,
- * IBM Systems Journal 29(4), 1990) into a three-word accumulator, and one reduction pass with
- * 2^256 = 38 (mod p) brings it down (RFC 7748 §4.1). The same code runs on every later core; on
- * the Cortex-M3 it is the constant-time multiplication: MUL (32-bit result) takes 1 cycle
- * whatever the operands, while UMULL/UMLAL end early on small operands (Cortex-M3 TRM
- * 100165_0201 Table 3-1 and its footnote a), and nothing here uses them.
+ * Cortex-M0+ with the fast multiplier, DDI 0484C Table 3.1). refbench's own code. The 512-bit
+ * product is Karatsuba's, three levels deep (256 -> 128 -> 64 -> 32 bits: 27 word products
+ * instead of 64; see the Karatsuba section below), each word product from four 16x16 -> 32
+ * products (the schoolbook split of HAC 14.12 with base 2^16) held in registers, and one
+ * reduction pass with 2^256 = 38 (mod p) brings it down (RFC 7748 §4.1). The same code runs on
+ * every later core; on the Cortex-M3 it is the constant-time multiplication: MUL (32-bit
+ * result) takes 1 cycle whatever the operands, while UMULL/UMLAL end early on small operands
+ * (Cortex-M3 TRM 100165_0201 Table 3-1 and its footnote a), and nothing here uses them.
  *
  * Every function takes and returns canonical values, in [0, p), the contract of fe.h's C
  * versions, so the same references check them and x25519.h's ladder runs on them unchanged:
@@ -19,230 +19,55 @@
  *   fe25519_mul_a24(r, a)      r = 121665 a mod p
  *   fe25519_cswap(a, b, swap)  a <-> b when swap is 1 (swap in {0, 1}), by masks
  *
- * Registers: ARMv6-M's data-processing instructions reach r0-r7 only, so the multiplication
- * copies its operands to the stack (then every load is sp-relative with an immediate offset
- * and no pointer holds a register) and runs with the accumulator in r0-r2 (the three roles
- * rotate from column to column instead of moving words) and r3-r7 for one word product.
+ * Registers: ARMv6-M's data-processing instructions reach r0-r7 only; MOV reaches r8-r12 and
+ * lr, so the multiplication parks there what the eight low registers cannot hold (saving and
+ * restoring r8-r11 for the caller, AAPCS), and exchanges 64- and 128-bit pieces with a
+ * 208-byte stack frame by LDM/STM.
  *
  * Where this stands: the published ARMv6-M X25519 of T. Pornin (github.com/pornin/x25519-cm0,
  * commit 75a53f277d15acd9a0a8e220c8e26a48cc8974c2, README.md: 3,229,950 cycles on a SAM D20,
- * Cortex-M0+) multiplies by Karatsuba down to 32x32 products held in registers (src/x25519-cm0.S:
- * 17 cycles per 32x32 product, 81 per 64x64) and inverts by a binary GCD (54,793 cycles, against
- * about 270,000 for Fermat there). This file forms all 64 word products from operands in memory
- * (21 cycles each, 25 with their two loads), and x25519.h inverts by Fermat with 252
- * multiplications: X25519 over it takes about 1.5 times that figure.
+ * Cortex-M0+) also multiplies by three Karatsuba levels down to 32x32 products in registers
+ * (src/x25519-cm0.S: 1,464 cycles per multiplication, 997 per squaring, both leaving results
+ * below 2^256 rather than canonical, through internal calls that save no registers) and inverts
+ * by a binary GCD (54,793 cycles, against about 270,000 for Fermat there). Here every result is
+ * canonical (the contract above), every function is called from C under the AAPCS, and
+ * x25519.h inverts by Fermat (254 squarings and 11 multiplications).
  *
- * Canonical form (macro canon): for R = R0..R7 (least significant first) and a small top t,
- * U = (R mod 2^255) + 19 (t + bit 255 of R) < 2p; S = U + 19 < 2^256; U >= p exactly when bit
- * 255 of S is set, and then U - p = S - 2^255, else U = S - 19. No branch, no address depends
- * on data: constant time.
+ * No branch and no address depends on data: constant time.
  */
 	.syntax unified
 	.thumb
 	.text
 
-/* prod: (r5:r6) = r3 * r4, the 64-bit product from four 16x16 products; r3, r4 and r7 are
- * clobbered. 17 instructions, 17 cycles on the Cortex-M0+. */
-	.macro prod
-	uxth r6, r3			@ xl
-	lsrs r3, r3, #16		@ xh
-	uxth r7, r4			@ yl
-	lsrs r4, r4, #16		@ yh
-	movs r5, r3
-	muls r5, r4			@ xh yh, weight 2^32
-	muls r4, r6			@ xl yh, weight 2^16
-	muls r6, r7			@ xl yl, weight 1
-	muls r7, r3			@ xh yl, weight 2^16
-	lsls r3, r4, #16
-	lsrs r4, r4, #16
-	adds r6, r3
-	adcs r5, r4			@ the product is below 2^64: no carry out
-	lsls r3, r7, #16
-	lsrs r7, r7, #16
-	adds r6, r3
-	adcs r5, r7
-	.endm
-
-/* square: (r5:r6) = r3^2 from three 16x16 products (the middle one doubled by the shifts);
- * r3 and r4 are clobbered. */
-	.macro square
-	uxth r6, r3			@ xl
-	lsrs r3, r3, #16		@ xh
-	movs r5, r3
-	muls r5, r5			@ xh^2, weight 2^32
-	muls r3, r6			@ xh xl, weight 2^17 once doubled
-	muls r6, r6			@ xl^2
-	lsrs r4, r3, #15
-	lsls r3, r3, #17
-	adds r6, r3
-	adcs r5, r4
-	.endm
-
-/* acc c0, c1, c2: (c2:c1:c0) += (r5:r6); r3 becomes 0 (MOVS immediate leaves the carry flag
- * alone, ARM DDI 0419E A6.7.39). */
-	.macro acc c0, c1, c2
-	movs r3, #0
-	adds \c0, r6
-	adcs \c1, r5
-	adcs \c2, r3
-	.endm
-
-/* prodacc c0, c1, c2: (c2:c1:c0) += r3 * r4; r3-r7 clobbered. On ARMv6-M prod then acc. On
- * Thumb-2 cores (ARMv7-M and later) the four 16x16 products go straight into the accumulator
- * with three-operand MUL and ADDS/ADCS of a shifted register (ARM DDI 0403E A7.7.4, A7.7.1;
- * 1 cycle each on the Cortex-M3, 100165_0201 Table 3-1), 17 instructions instead of 21. */
-	.macro prodacc c0, c1, c2
-#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
-	uxth r5, r3			@ xl
-	lsrs r3, r3, #16		@ xh
-	uxth r6, r4			@ yl
-	lsrs r4, r4, #16		@ yh
-	mul r7, r5, r6			@ xl yl
-	mul r6, r3, r6			@ xh yl
-	mul r5, r5, r4			@ xl yh
-	mul r4, r3, r4			@ xh yh
-	adds \c0, \c0, r7
-	adcs \c1, \c1, r4
-	adc \c2, \c2, #0
-	adds \c0, \c0, r6, lsl #16
-	adcs \c1, \c1, r6, lsr #16
-	adc \c2, \c2, #0
-	adds \c0, \c0, r5, lsl #16
-	adcs \c1, \c1, r5, lsr #16
-	adc \c2, \c2, #0
-#else
-	prod
-	acc \c0, \c1, \c2
-#endif
-	.endm
-
-/* crossacc c0, c1, c2: (c2:c1:c0) += 2 r3 r4 (a cross product of the square); r3-r7 clobbered.
- * On Thumb-2 each 16x16 product is added doubled through the shift of its operand (2 p 2^16 is
- * p << 17 in the low word and p >> 15 in the high one); on ARMv6-M the 64-bit product is added
- * twice. */
-	.macro crossacc c0, c1, c2
-#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
-	uxth r5, r3			@ xl
-	lsrs r3, r3, #16		@ xh
-	uxth r6, r4			@ yl
-	lsrs r4, r4, #16		@ yh
-	mul r7, r5, r6			@ xl yl
-	mul r6, r3, r6			@ xh yl
-	mul r5, r5, r4			@ xl yh
-	mul r4, r3, r4			@ xh yh
-	adds \c0, \c0, r7, lsl #1
-	adcs \c1, \c1, r7, lsr #31
-	adc \c2, \c2, #0
-	adds \c1, \c1, r4, lsl #1
-	adc \c2, \c2, r4, lsr #31
-	adds \c0, \c0, r6, lsl #17
-	adcs \c1, \c1, r6, lsr #15
-	adc \c2, \c2, #0
-	adds \c0, \c0, r5, lsl #17
-	adcs \c1, \c1, r5, lsr #15
-	adc \c2, \c2, #0
-#else
-	prod
-	acc \c0, \c1, \c2
-	adds \c0, r6
-	adcs \c1, r5
-	adcs \c2, r3
-#endif
-	.endm
-
-/* mulcol k, c0, c1, c2: column k of the product of a (at [sp, #0]) and b (at [sp, #32]),
- * added into the accumulator; its low word c0 goes to T_k at [sp, #64 + 4k] and is zeroed (it
- * is the next column's top word). */
-	.macro mulcol k, c0, c1, c2
-	.if \k > 7
-	.set mc_i, \k - 7
-	.else
-	.set mc_i, 0
-	.endif
-	.if \k > 7
-	.set mc_n, 15 - \k
-	.else
-	.set mc_n, \k + 1
-	.endif
-	.rept mc_n
-	ldr r3, [sp, #(4 * mc_i)]
-	ldr r4, [sp, #(32 + 4 * (\k - mc_i))]
-	prodacc \c0, \c1, \c2
-	.set mc_i, mc_i + 1
-	.endr
-	str \c0, [sp, #(64 + 4 * \k)]
-	movs \c0, #0
-	.endm
-
-/* sqrcol k, c0, c1, c2: column k of a^2 (a at [sp, #0]): every cross product a_i a_j, i < j,
- * added twice, and a_(k/2)^2 once for even k; the low word goes to [sp, #64 + 4k] as above. */
-	.macro sqrcol k, c0, c1, c2
-	.if \k > 7
-	.set sc_i, \k - 7
-	.else
-	.set sc_i, 0
-	.endif
-	.set sc_n, (\k + 1) / 2 - sc_i
-	.rept sc_n
-	ldr r3, [sp, #(4 * sc_i)]
-	ldr r4, [sp, #(4 * (\k - sc_i))]
-	crossacc \c0, \c1, \c2
-	.set sc_i, sc_i + 1
-	.endr
-	.if (\k % 2) == 0
-	ldr r3, [sp, #(2 * \k)]
-	square
-	acc \c0, \c1, \c2
-	.endif
-	str \c0, [sp, #(64 + 4 * \k)]
-	movs \c0, #0
-	.endm
-
-/* canon src, soff, dst, doff: the canonical value of (R mod 2^255) + 19 t, for R0..R6 at
- * [src, #soff ..], R7 in r3 and t - bit 255 of R in r4 (19 (t + 1) < 2^32, t >= 0), written to
- * [dst, #doff ..]; src words are overwritten on the way. r1, r3-r6 clobbered. */
-	.macro canon src, soff, dst, doff
-	lsrs r5, r3, #31
-	adds r4, r5			@ t
-	lsls r3, r3, #1
-	lsrs r3, r3, #1			@ R mod 2^255
-	adds r4, #1
-	movs r5, #19
-	muls r4, r5			@ 19 t + 19
-	movs r6, #0
-	ldr r1, [\src, #\soff]
-	adds r1, r4			@ S = U + 19
-	str r1, [\src, #\soff]
-	.irp w, 1, 2, 3, 4, 5, 6
-	ldr r1, [\src, #(\soff + 4 * \w)]
-	adcs r1, r6
-	str r1, [\src, #(\soff + 4 * \w)]
-	.endr
-	adcs r3, r6
-	lsrs r4, r3, #31		@ q = bit 255 of S: U >= p
-	lsls r3, r3, #1
-	lsrs r3, r3, #1			@ S - 2^255 q
-	subs r4, #1
-	ands r4, r5			@ 19 (1 - q)
-	ldr r1, [\src, #\soff]
-	subs r1, r4
-	str r1, [\dst, #\doff]
-	.irp w, 1, 2, 3, 4, 5, 6
-	ldr r1, [\src, #(\soff + 4 * \w)]
-	sbcs r1, r6
-	str r1, [\dst, #(\doff + 4 * \w)]
-	.endr
-	sbcs r3, r6
-	str r3, [\dst, #(\doff + 28)]
+/* rw w, c, h, dst: word w of S = T_w + 38 T_(8+w) + c (c the carry in, below 2^11 + 19 * 80),
+ * to dst (a high register, or r6), its carry out to h (the roles of c and h alternate from word to
+ * word); r4, r5 clobbered, r7 = 38 and r2 = 0 */
+	.macro rw w, c, h, dst
+	ldr \h, [sp, #(96 + 4 * \w)]
+	uxth r4, \h
+	lsrs \h, \h, #16
+	muls r4, r7
+	muls \h, r7			@ below 2^22
+	adds r4, \c			@ below 2^23: no carry out
+	lsls r5, \h, #16
+	lsrs \h, \h, #16
+	adds r4, r5
+	adcs \h, r2
+	ldr r5, [sp, #(64 + 4 * \w)]
+	adds r4, r5
+	adcs \h, r2
+	mov \dst, r4
 	.endm
 
 /* reduce: the canonical T mod p for the 512-bit T at [sp, #64..127], to the result pointer
- * saved at [sp, #128], in two passes instead of canon's three. X7 = T_7 + 38 T_15 (below
- * 39 * 2^32) is formed first and split as X7 = 2^31 t + x (x < 2^31); since 2^255 = 19,
- * S = sum over w < 7 of (T_w + 38 T_(8+w)) 2^(32w) + x 2^224 + 19 (t + 1) = T + 19 (mod p), and
- * one carry pass makes it (38 w from two 16x6-bit products per word; the carry stays below
- * 2^11). S < 2^255 + 2^230; U = S - 19 is T mod p or T mod p + p, and U >= p exactly when bit
- * 255 of S is set; then U - p = S - 2^255, else the result is S - 19: the second pass. */
+ * saved at [sp, #128], in two passes (not three: fold, carry, canonical form). X7 = T_7 +
+ * 38 T_15 (below 39 * 2^32) is formed first and split as X7 = 2^31 t + x (x < 2^31); since
+ * 2^255 = 19, S = sum over w < 7 of (T_w + 38 T_(8+w)) 2^(32w) + x 2^224 + 19 (t + 1) =
+ * T + 19 (mod p), and one carry pass makes it (38 w from two 16x6-bit products per word; the
+ * carry stays below 2^11). S < 2^255 + 2^230; U = S - 19 is T mod p or T mod p + p, and U >= p
+ * exactly when bit 255 of S is set; then U - p = S - 2^255, else the result is S - 19: the
+ * second pass, over S_0..S_5 held in r8-r12 and lr (rw), S_6 in r6 and S_7 in r3, stored by
+ * STM. */
 	.macro reduce
 	movs r7, #38
 	movs r2, #0
@@ -266,106 +91,540 @@
 	adds r0, #1
 	movs r6, #19
 	muls r0, r6			@ carry in: 19 (t + 1)
-	.irp w, 0, 1, 2, 3, 4, 5, 6
-	ldr r3, [sp, #(96 + 4 * \w)]
-	uxth r4, r3
-	lsrs r3, r3, #16
-	muls r4, r7
-	muls r3, r7			@ below 2^22
-	adds r4, r0			@ below 2^22 + 2^11: no carry out
-	lsls r5, r3, #16
-	lsrs r3, r3, #16
-	adds r4, r5
-	adcs r3, r2
-	ldr r5, [sp, #(64 + 4 * \w)]
-	adds r4, r5
-	adcs r3, r2
-	str r4, [sp, #(64 + 4 * \w)]
-	movs r0, r3
-	.endr
-	adds r3, r1, r0			@ S_7 = x + carry, below 2^32
+	rw 0, r0, r3, r8
+	rw 1, r3, r0, r9
+	rw 2, r0, r3, r10
+	rw 3, r3, r0, r11
+	rw 4, r0, r3, r12
+	rw 5, r3, r0, lr
+	rw 6, r0, r3, r6
+	adds r3, r1, r3			@ S_7 = x + carry, below 2^32
 	lsrs r4, r3, #31		@ q = bit 255 of S
 	lsls r3, r3, #1
 	lsrs r3, r3, #1			@ S - 2^255 q
 	subs r4, #1
-	ands r4, r6			@ 19 (1 - q)
+	movs r5, #19
+	ands r4, r5			@ 19 (1 - q)
 	ldr r7, [sp, #128]
-	ldr r1, [sp, #64]
-	subs r1, r4
-	str r1, [r7, #0]
-	.irp w, 1, 2, 3, 4, 5, 6
-	ldr r1, [sp, #(64 + 4 * \w)]
+	mov r0, r8
+	subs r0, r4
+	mov r1, r9
 	sbcs r1, r2
-	str r1, [r7, #(4 * \w)]
-	.endr
-	sbcs r3, r2
-	str r3, [r7, #28]
+	mov r4, r10
+	sbcs r4, r2
+	mov r5, r11
+	sbcs r5, r2
+	stm r7!, {r0, r1, r4, r5}
+	mov r0, r12
+	sbcs r0, r2
+	mov r1, lr
+	sbcs r1, r2
+	movs r4, r6
+	sbcs r4, r2
+	movs r5, r3
+	sbcs r5, r2
+	stm r7!, {r0, r1, r4, r5}
 	.endm
 
-/* copy_ab, copy_a: a (r1) and b (r2) to [sp, #0] and [sp, #32]; r0-r6 clobbered. */
-	.macro copy_ab
-	mov r0, sp
-	ldm r1!, {r3-r6}		@ copies of a and b: sp-relative loads from here on
-	stm r0!, {r3-r6}
-	ldm r1!, {r3-r6}
-	stm r0!, {r3-r6}
-	ldm r2!, {r3-r6}
-	stm r0!, {r3-r6}
-	ldm r2!, {r3-r6}
-	stm r0!, {r3-r6}
+/* ---------------------------------------------------------------------------------------- */
+/* The Karatsuba product (Karatsuba and Ofman, Soviet Physics Doklady 7, 1963; the subtractive
+ * form of Knuth, TAOCP vol. 2, 4.3.3): for n-bit halves, x = x0 + 2^n x1, y = y0 + 2^n y1,
+ *   x y = L + 2^n (L + H + (x1 - x0)(y0 - y1)) + 2^2n H,  L = x0 y0, H = x1 y1,
+ * the middle product taken as |x1 - x0| |y0 - y1| and its sign s, applied as (P xor M) - M for
+ * the mask M = -s (two's complement, no branch). Three levels: 256 -> 128 -> 64 -> 32 bits, 27
+ * word products (64 in the schoolbook product), each from four 16x16 MULS held in registers;
+ * the 64x64 level runs wholly in registers (r8-r10 hold what the eight low registers cannot),
+ * the upper levels exchange 64- and 128-bit pieces with the stack frame. A square uses the same
+ * shape with P = (x1 - x0)^2 and M = -1 (the middle term is L + H - P), and three 16x16 squares
+ * per word product. */
+
+/* m32 lo, hi, y, t, u: (hi:lo) = lo * y, four 16x16 products; y, t, u clobbered (five distinct
+ * registers). 17 cycles on the Cortex-M0+. On Thumb-2 cores (ARMv7-M and later) the same four
+ * products with three-operand MUL and ADDS/ADC of a shifted register (ARM DDI 0403E A7.7, MUL,
+ * ADD and ADC (register); 1 cycle each on the Cortex-M3, 100165_0201 Table 3-1): 12
+ * instructions. */
+	.macro m32 lo, hi, y, t, u
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
+	lsrs \t, \y, #16		@ yh
+	uxth \y, \y			@ yl
+	lsrs \u, \lo, #16		@ xh
+	uxth \lo, \lo			@ xl
+	mul \hi, \u, \t			@ xh yh
+	mul \u, \u, \y			@ xh yl
+	mul \t, \lo, \t			@ xl yh
+	mul \lo, \lo, \y			@ xl yl
+	adds \lo, \lo, \t, lsl #16
+	adc \hi, \hi, \t, lsr #16
+	adds \lo, \lo, \u, lsl #16
+	adc \hi, \hi, \u, lsr #16
+#else
+	lsrs \hi, \lo, #16		@ xh
+	lsrs \t, \y, #16		@ yh
+	muls \hi, \t			@ xh yh, weight 2^32
+	lsrs \u, \lo, #16		@ xh again
+	uxth \lo, \lo			@ xl
+	uxth \y, \y			@ yl
+	muls \t, \lo			@ xl yh, weight 2^16
+	muls \u, \y			@ xh yl, weight 2^16
+	muls \lo, \y			@ xl yl
+	lsrs \y, \t, #16
+	lsls \t, \t, #16
+	adds \lo, \t
+	adcs \hi, \y
+	lsrs \y, \u, #16
+	lsls \u, \u, #16
+	adds \lo, \u
+	adcs \hi, \y			@ below 2^64: no carry out
+#endif
 	.endm
 
-	.macro copy_a
-	mov r0, sp
-	ldm r1!, {r3-r6}
-	stm r0!, {r3-r6}
-	ldm r1!, {r3-r6}
-	stm r0!, {r3-r6}
+/* s32 lo, hi, t, u: (hi:lo) = lo^2 from three 16x16 products; t, u clobbered. 10 cycles on the
+ * Cortex-M0+; 7 instructions on Thumb-2 cores, as m32. */
+	.macro s32 lo, hi, t, u
+#if defined(__ARM_ARCH_ISA_THUMB) && __ARM_ARCH_ISA_THUMB >= 2
+	lsrs \hi, \lo, #16		@ xh
+	uxth \lo, \lo			@ xl
+	mul \t, \hi, \lo			@ xh xl
+	mul \hi, \hi, \hi
+	mul \lo, \lo, \lo
+	adds \lo, \lo, \t, lsl #17
+	adc \hi, \hi, \t, lsr #15
+#else
+	lsrs \hi, \lo, #16		@ xh
+	uxth \lo, \lo			@ xl
+	movs \t, \hi
+	muls \t, \lo			@ xh xl, weight 2^17 once doubled
+	muls \hi, \hi			@ xh^2
+	muls \lo, \lo			@ xl^2
+	lsrs \u, \t, #15
+	lsls \t, \t, #17
+	adds \lo, \t
+	adcs \hi, \u
+#endif
 	.endm
 
-/* mul_product, sqr_product: the 512-bit a b (a^2) from the copies, to T at [sp, #64..127]. */
-	.macro mul_product
+/* k64core: (r3:r2:r1:r0) = (r2:r0) (r5:r4), i.e. x0 = r0, x1 = r2, y0 = r4, y1 = r5; r0-r10
+ * clobbered (r8-r10 hold |y0 - y1|, the sign mask and L's low word across the products). */
+	.macro k64core
+	subs r6, r2, r0			@ x1 - x0
+	sbcs r7, r7			@ its sign mask
+	eors r6, r7
+	subs r6, r7			@ |x1 - x0|
+	subs r1, r4, r5			@ y0 - y1
+	sbcs r3, r3
+	eors r1, r3
+	subs r1, r3			@ |y0 - y1|
+	eors r3, r7			@ M: all ones when the middle product is negative
+	mov r8, r1
+	mov r9, r3
+	m32 r0, r1, r4, r3, r7		@ L = x0 y0
+	m32 r2, r3, r5, r4, r7		@ H = x1 y1
+	mov r10, r0
+	mov r4, r8
+	m32 r6, r5, r4, r0, r7		@ P = |x1 - x0| |y0 - y1|
+	mov r0, r10
+	mov r7, r9
+	eors r6, r7
+	eors r5, r7			@ (r7:r5:r6) = P xor M, and - M = 1 when M = -1:
+	lsrs r4, r7, #1			@ the carry into the addition of L
+	movs r4, #0
+	adcs r6, r0
+	adcs r5, r1
+	adcs r7, r4			@ (P xor M) - M + L: the signed middle product plus L
+	adds r6, r2
+	adcs r5, r3
+	adcs r7, r4			@ + L + H: x0 y1 + x1 y0, below 2^65
+	adds r1, r6
+	adcs r2, r5
+	adcs r3, r7
+	.endm
+
+/* s64core: (r3:r2:r1:r0) = (r2:r0)^2 */
+	.macro s64core
+	subs r4, r2, r0
+	sbcs r5, r5
+	eors r4, r5
+	subs r4, r5			@ |x1 - x0|
+	s32 r4, r5, r6, r7		@ P = (x1 - x0)^2
+	s32 r0, r1, r6, r7		@ L
+	s32 r2, r3, r6, r7		@ H
+	movs r7, #0
+	rsbs r4, r4, #0
+	movs r6, #0
+	sbcs r6, r5
+	sbcs r5, r5			@ (r5:r6:r4) = -P
+	adds r4, r0
+	adcs r6, r1
+	adcs r5, r7
+	adds r4, r2
+	adcs r6, r3
+	adcs r5, r7			@ + L + H = 2 x0 x1
+	adds r1, r4
+	adcs r2, r6
+	adcs r3, r5
+	.endm
+
+/* at reg, src, off: reg = the address of a piece: src = sp for sp + off (the frame), or a or b
+ * for byte off of the operand a or b, whose pointers the functions keep at [sp, #200] and
+ * [sp, #204] (the operands are read where they are, not copied). */
+	.macro at reg, src, off
+	.ifc \src, sp
+	add \reg, sp, #(\off)
+	.else
+	.ifc \src, a
+	ldr \reg, [sp, #200]
+	.else
+	ldr \reg, [sp, #204]
+	.endif
+	.if (\off) != 0
+	adds \reg, #(\off)
+	.endif
+	.endif
+	.endm
+
+/* k64 sx, ix, sy, iy, id: the 128-bit product of the 64-bit x at (sx, ix) and y at (sy, iy)
+ * (see at) to [sp, #id]; s64 sx, ix, id: the square of x. */
+	.macro k64 sx, ix, sy, iy, id
+	at r6, \sx, (\ix)
+	ldm r6!, {r0, r2}
+	at r6, \sy, (\iy)
+	ldm r6!, {r4, r5}
+	k64core
+	add r4, sp, #(\id)
+	stm r4!, {r0-r3}
+	.endm
+
+	.macro s64 sx, ix, id
+	at r6, \sx, (\ix)
+	ldm r6!, {r0, r2}
+	s64core
+	add r4, sp, #(\id)
+	stm r4!, {r0-r3}
+	.endm
+
+/* comb128 id: with L at [sp, #id .. +15], H at [sp, #id + 16 .. +31], the middle product P in
+ * r0-r3 and its mask M in r4: adds L + H + (P xor M) - M at [sp, #id + 8]. */
+	.macro comb128 id
+	eors r0, r4
+	eors r1, r4
+	eors r2, r4
+	eors r3, r4			@ (r4:r3:r2:r1:r0) = P xor M
+	lsrs r5, r4, #1			@ carry = - M: (P xor M) - M + L in one chain
+	add r7, sp, #(\id)
+	ldm r7!, {r5, r6}
+	adcs r0, r5
+	adcs r1, r6
+	ldm r7!, {r5, r6}
+	adcs r2, r5
+	adcs r3, r6
+	movs r5, #0
+	adcs r4, r5			@ + L
+	ldm r7!, {r5, r6}
+	adds r0, r5
+	adcs r1, r6
+	ldm r7!, {r5, r6}
+	adcs r2, r5
+	adcs r3, r6
+	movs r5, #0
+	adcs r4, r5			@ + H: the middle term, below 2^129
+	mov r8, r4
+	add r7, sp, #(\id + 8)
+	mov r4, r7			@ r7 reads, r4 writes D[2..7]
+	ldm r7!, {r5, r6}
+	adds r5, r0
+	adcs r6, r1
+	stm r4!, {r5, r6}
+	ldm r7!, {r5, r6}
+	adcs r5, r2
+	adcs r6, r3
+	stm r4!, {r5, r6}
+	ldm r7!, {r5, r6}
+	mov r0, r8
+	adcs r5, r0
 	movs r0, #0
-	movs r1, #0
-	movs r2, #0
-	mulcol 0, r0, r1, r2
-	mulcol 1, r1, r2, r0
-	mulcol 2, r2, r0, r1
-	mulcol 3, r0, r1, r2
-	mulcol 4, r1, r2, r0
-	mulcol 5, r2, r0, r1
-	mulcol 6, r0, r1, r2
-	mulcol 7, r1, r2, r0
-	mulcol 8, r2, r0, r1
-	mulcol 9, r0, r1, r2
-	mulcol 10, r1, r2, r0
-	mulcol 11, r2, r0, r1
-	mulcol 12, r0, r1, r2
-	mulcol 13, r1, r2, r0
-	mulcol 14, r2, r0, r1
-	str r0, [sp, #124]		@ T_15
+	adcs r6, r0			@ the product is below 2^256: no carry out
+	stm r4!, {r5, r6}
 	.endm
 
-	.macro sqr_product
-	movs r0, #0
-	movs r1, #0
-	movs r2, #0
-	sqrcol 0, r0, r1, r2
-	sqrcol 1, r1, r2, r0
-	sqrcol 2, r2, r0, r1
-	sqrcol 3, r0, r1, r2
-	sqrcol 4, r1, r2, r0
-	sqrcol 5, r2, r0, r1
-	sqrcol 6, r0, r1, r2
-	sqrcol 7, r1, r2, r0
-	sqrcol 8, r2, r0, r1
-	sqrcol 9, r0, r1, r2
-	sqrcol 10, r1, r2, r0
-	sqrcol 11, r2, r0, r1
-	sqrcol 12, r0, r1, r2
-	sqrcol 13, r1, r2, r0
-	sqrcol 14, r2, r0, r1
-	str r0, [sp, #124]
+/* k128 sx, ix, sy, iy, id: the 256-bit product of the 128-bit x at (sx, ix), y at (sy, iy)
+ * to [sp, #id]; r12 holds the middle product's sign. s128 sx, ix, id: the square. */
+	.macro k128 sx, ix, sy, iy, id
+	k64 \sx, (\ix), \sy, (\iy), (\id)
+	k64 \sx, (\ix + 8), \sy, (\iy + 8), (\id + 16)
+	at r6, \sx, (\ix)
+	ldm r6!, {r0-r3}
+	subs r0, r2, r0
+	sbcs r3, r1
+	sbcs r1, r1			@ the sign mask of x1 - x0
+	eors r0, r1
+	eors r3, r1
+	subs r0, r1
+	sbcs r3, r1
+	movs r2, r3			@ |x1 - x0| in (r2:r0)
+	at r3, \sy, (\iy)
+	ldm r3!, {r4-r7}
+	subs r4, r6
+	sbcs r5, r7
+	sbcs r6, r6
+	eors r4, r6
+	eors r5, r6
+	subs r4, r6
+	sbcs r5, r6			@ |y0 - y1| in (r5:r4)
+	eors r6, r1
+	mov r12, r6			@ M
+	k64core
+	mov r4, r12
+	comb128 (\id)
+	.endm
+
+	.macro s128 sx, ix, id
+	s64 \sx, (\ix), (\id)
+	s64 \sx, (\ix + 8), (\id + 16)
+	at r6, \sx, (\ix)
+	ldm r6!, {r0-r3}
+	subs r0, r2, r0
+	sbcs r3, r1
+	sbcs r7, r7
+	eors r0, r7
+	eors r3, r7
+	subs r0, r7
+	sbcs r3, r7
+	movs r2, r3			@ |x1 - x0| in (r2:r0)
+	s64core
+	movs r4, #0
+	mvns r4, r4			@ M = -1: subtract P
+	comb128 (\id)
+	.endm
+
+/* The 256-bit level, in the frame of fe25519_mul/sqr (enter): x and y read through the
+ * pointers at [sp, #200] and [sp, #204], the 512-bit result T at [sp, #64] (L, then H at
+ * [sp, #96]), |x1 - x0| at [sp, #132], |y0 - y1| at [sp, #148], the middle product P at
+ * [sp, #164], one carry at [sp, #196]; lr holds P's sign mask. */
+
+/* xdiff: |x1 - x0| to [sp, #132], its sign mask to lr */
+	.macro xdiff
+	ldr r4, [sp, #200]
+	ldm r4!, {r0-r3}
+	ldm r4, {r4-r7}
+	subs r4, r0
+	sbcs r5, r1
+	sbcs r6, r2
+	sbcs r7, r3
+	sbcs r0, r0
+	eors r4, r0
+	eors r5, r0
+	eors r6, r0
+	eors r7, r0
+	subs r4, r0
+	sbcs r5, r0
+	sbcs r6, r0
+	sbcs r7, r0
+	mov lr, r0
+	add r0, sp, #132
+	stm r0!, {r4-r7}
+	.endm
+
+/* comb256: T[4..15] += L + H + (P xor M) - M, M in lr, by 128-bit blocks (the refined
+ * Karatsuba of Bernstein, "Batch binary Edwards", CRYPTO 2009, 2.2, which shares L1 + H0):
+ * with L = L0 + 2^128 L1, H = H0 + 2^128 H1, Q = L1 + H0 = Qw + 2^128 q and the signed middle
+ * product V = (P xor M) + s (s = -M) whose words above P's are M,
+ *   T[4..7]   = Qw + L0 + (P0..3 xor M) + s            carries c1 (0..2)
+ *   T[8..11]  = Qw + H1 + (P4..7 xor M) + q + c1       carries c2 (0..3)
+ *   T[12..15] = H1 + (M, M, M, M) + q + c2             mod 2^128: the product fits 512 bits
+ * Q is kept in r8-r11 and q in r12 between the blocks; one carry goes through [sp, #196]. With
+ * sq = 1 (a square: M = -1 whatever lr holds) each x + (y xor M) + carry is SBCS x, y, which
+ * gives the same sum and carry (ARM DDI 0419E A6.7, SBC (register): x + NOT(y) + carry). */
+	.macro comb256 sq
+	add r4, sp, #80
+	ldm r4!, {r0-r3}		@ L1
+	ldm r4, {r4-r7}			@ H0
+	adds r0, r4
+	adcs r1, r5
+	adcs r2, r6
+	adcs r3, r7
+	movs r4, #0
+	adcs r4, r4
+	mov r12, r4			@ q
+	mov r8, r0
+	mov r9, r1
+	mov r10, r2
+	mov r11, r3			@ Qw
+	add r4, sp, #64
+	ldm r4, {r4-r7}			@ L0
+	adds r0, r4
+	adcs r1, r5
+	adcs r2, r6
+	adcs r3, r7
+	movs r6, #0
+	adcs r6, r6
+	str r6, [sp, #196]		@ first carry of c1
+	.if \sq
+	ldr r4, [sp, #164]		@ M = -1: x + (y xor M) + carry is SBCS x, y
+	ldr r5, [sp, #168]
+	subs r0, r4
+	sbcs r1, r5
+	ldr r4, [sp, #172]
+	ldr r5, [sp, #176]
+	sbcs r2, r4
+	sbcs r3, r5
+	.else
+	mov r7, lr			@ M
+	ldr r4, [sp, #164]
+	ldr r5, [sp, #168]
+	eors r4, r7
+	eors r5, r7
+	lsrs r6, r7, #1			@ carry = s
+	adcs r0, r4
+	adcs r1, r5
+	ldr r4, [sp, #172]
+	ldr r5, [sp, #176]
+	eors r4, r7
+	eors r5, r7
+	adcs r2, r4
+	adcs r3, r5
+	.endif
+	movs r4, #0
+	adcs r4, r4
+	ldr r5, [sp, #196]
+	adds r4, r5			@ c1
+	mov r5, r12
+	adds r4, r5
+	str r4, [sp, #196]		@ q + c1
+	add r4, sp, #80
+	stm r4!, {r0-r3}		@ T[4..7]
+	mov r0, r8
+	mov r1, r9
+	mov r2, r10
+	mov r3, r11
+	add r4, sp, #112
+	ldm r4, {r4-r7}			@ H1
+	adds r0, r4
+	adcs r1, r5
+	adcs r2, r6
+	adcs r3, r7
+	movs r6, #0
+	adcs r6, r6
+	.if \sq
+	ldr r4, [sp, #180]
+	ldr r5, [sp, #184]
+	adds r4, r4, #0			@ carry 0
+	sbcs r0, r4
+	sbcs r1, r5
+	ldr r4, [sp, #188]
+	ldr r5, [sp, #192]
+	sbcs r2, r4
+	sbcs r3, r5
+	.else
+	mov r7, lr
+	ldr r4, [sp, #180]
+	ldr r5, [sp, #184]
+	eors r4, r7
+	eors r5, r7
+	adds r0, r4
+	adcs r1, r5
+	ldr r4, [sp, #188]
+	ldr r5, [sp, #192]
+	eors r4, r7
+	eors r5, r7
+	adcs r2, r4
+	adcs r3, r5
+	.endif
+	movs r4, #0
+	adcs r6, r4
+	ldr r5, [sp, #196]
+	adds r0, r5
+	adcs r1, r4
+	adcs r2, r4
+	adcs r3, r4
+	adcs r6, r4			@ c2
+	add r5, sp, #96
+	stm r5!, {r0-r3}		@ T[8..11]
+	ldm r5!, {r0-r3}		@ H1
+	.if \sq
+	subs r0, #1			@ + (M, M, M, M) = - 1 (mod 2^128)
+	sbcs r1, r4
+	sbcs r2, r4
+	sbcs r3, r4
+	.else
+	mov r7, lr
+	adds r0, r7
+	adcs r1, r7
+	adcs r2, r7
+	adcs r3, r7			@ + (M, M, M, M)
+	.endif
+	mov r7, r12
+	adds r6, r7			@ q + c2
+	adds r0, r6
+	adcs r1, r4
+	adcs r2, r4
+	adcs r3, r4			@ r4 = 0
+	add r5, sp, #112
+	stm r5!, {r0-r3}		@ T[12..15]
+	.endm
+/* kara_mul, kara_sqr: the 512-bit a b (a^2) to T, a and b read through their pointers */
+	.macro kara_mul
+	k128 a, 0, b, 0, 64
+	k128 a, 16, b, 16, 96
+	xdiff
+	ldr r4, [sp, #204]
+	ldm r4!, {r0-r3}
+	ldm r4, {r4-r7}
+	subs r0, r4
+	sbcs r1, r5
+	sbcs r2, r6
+	sbcs r3, r7
+	sbcs r4, r4
+	eors r0, r4
+	eors r1, r4
+	eors r2, r4
+	eors r3, r4
+	subs r0, r4
+	sbcs r1, r4
+	sbcs r2, r4
+	sbcs r3, r4			@ |y0 - y1|
+	mov r5, lr
+	eors r5, r4
+	mov lr, r5			@ M
+	add r4, sp, #148
+	stm r4!, {r0-r3}
+	k128 sp, 132, sp, 148, 164
+	comb256 0
+	.endm
+
+	.macro kara_sqr
+	s128 a, 0, 64
+	s128 a, 16, 96
+	xdiff
+	s128 sp, 132, 164
+	comb256 1			@ M = -1
+	.endm
+
+/* enter, leave: the frame of the Karatsuba functions (208 bytes, layout above xdiff), the
+ * result pointer at [sp, #128], the operand pointers r1 and (operands = 2) r2 at [sp, #200]
+ * and [sp, #204]; r8-r11, which k64core, comb256 and reduce use, saved and restored (AAPCS). */
+	.macro enter operands
+	push {r4-r7, lr}
+	mov r4, r8
+	mov r5, r9
+	mov r6, r10
+	mov r7, r11
+	push {r4-r7}
+	sub sp, #208
+	str r0, [sp, #128]
+	str r1, [sp, #200]
+	.if \operands == 2
+	str r2, [sp, #204]
+	.endif
+	.endm
+
+	.macro leave
+	add sp, #208
+	pop {r4-r7}
+	mov r8, r4
+	mov r9, r5
+	mov r10, r6
+	mov r11, r7
+	pop {r4-r7, pc}
 	.endm
 
 /* void fe25519_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
@@ -374,14 +633,10 @@
 	.thumb_func
 	.align 2
 fe25519_mul:
-	push {r4-r7, lr}
-	sub sp, #132			@ a, b, T (16 words), r
-	str r0, [sp, #128]
-	copy_ab
-	mul_product
+	enter 2
+	kara_mul
 	reduce
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe25519_mul, . - fe25519_mul
 
 /* void fe25519_sqr(uint32_t r[8], const uint32_t a[8]) */
@@ -390,14 +645,10 @@ fe25519_mul:
 	.thumb_func
 	.align 2
 fe25519_sqr:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
-	copy_a
-	sqr_product
+	enter 1
+	kara_sqr
 	reduce
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe25519_sqr, . - fe25519_sqr
 
 /* void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b in one
@@ -411,46 +662,56 @@ fe25519_sqr:
 	.thumb_func
 	.align 2
 fe25519_add:
-	push {r4-r6, lr}
-	ldr r3, [r1, #0]
-	ldr r4, [r2, #0]
-	adds r3, r4
-	movs r6, r3			@ S_0 (MOVS register leaves the carry alone)
-	.irp w, 1, 2, 3, 4, 5, 6, 7
-	ldr r3, [r1, #(4 * \w)]
-	ldr r4, [r2, #(4 * \w)]
-	adcs r3, r4
-	.if \w == 1
-	movs r5, r3
-	.elseif \w < 7
-	ands r5, r3			@ ANDS leaves the carry alone
-	.endif
-	.if \w < 7
-	str r3, [r0, #(4 * \w)]
-	.endif
+	push {r4-r7, lr}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	adds r3, r5
+	adcs r4, r6
+	mov r12, r3			@ S_0
+	movs r7, r4			@ the AND of S_1 .. S_6 (MOVS register leaves the carry alone)
+	stm r0!, {r3, r4}
+	.rept 2
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	adcs r3, r5
+	adcs r4, r6
+	ands r7, r3			@ ANDS leaves the carry alone
+	ands r7, r4
+	stm r0!, {r3, r4}
 	.endr
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	adcs r3, r5			@ S_6
+	adcs r4, r6			@ S_7
+	ands r7, r3
+	mov r5, r12
+	movs r6, #19
+	adds r5, r6			@ c0
 	movs r1, #0
-	movs r4, #19
-	adds r4, r6			@ c0
-	adcs r5, r1			@ c1
-	adcs r1, r3			@ S_7 + c1
-	lsrs r4, r1, #31		@ q
-	rsbs r4, r4, #0
-	movs r5, #19
-	ands r4, r5			@ 19 q
-	movs r1, #0
-	adds r6, r4
-	str r6, [r0, #0]
-	.irp w, 1, 2, 3, 4, 5, 6
-	ldr r5, [r0, #(4 * \w)]
-	adcs r5, r1
-	str r5, [r0, #(4 * \w)]
-	.endr
-	adcs r3, r1
-	lsls r3, r3, #1
-	lsrs r3, r3, #1			@ - 2^255 q (bit 255 of S is clear when q = 0)
-	str r3, [r0, #28]
-	pop {r4-r6, pc}
+	adcs r7, r1			@ c1
+	adcs r1, r4			@ S_7 + c1
+	lsrs r1, r1, #31		@ q
+	rsbs r1, r1, #0
+	ands r6, r1			@ 19 q
+	subs r0, #24
+	mov r1, r0
+	ldm r1!, {r2, r5, r7}
+	adds r2, r6
+	movs r6, #0
+	adcs r5, r6
+	adcs r7, r6
+	stm r0!, {r2, r5, r7}
+	ldm r1!, {r2, r5, r7}
+	adcs r2, r6
+	adcs r5, r6
+	adcs r7, r6
+	stm r0!, {r2, r5, r7}
+	adcs r3, r6
+	adcs r4, r6
+	lsls r4, r4, #1
+	lsrs r4, r4, #1			@ - 2^255 q (bit 255 of S is clear when q = 0)
+	stm r0!, {r3, r4}
+	pop {r4-r7, pc}
 	.size fe25519_add, . - fe25519_add
 
 /* void fe25519_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a - b + 2^255
@@ -461,82 +722,133 @@ fe25519_add:
 	.thumb_func
 	.align 2
 fe25519_sub:
-	push {r4-r6, lr}
-	ldr r3, [r1, #0]
-	ldr r4, [r2, #0]
-	subs r3, r4
-	str r3, [r0, #0]
-	.irp w, 1, 2, 3, 4, 5, 6, 7
-	ldr r3, [r1, #(4 * \w)]
-	ldr r4, [r2, #(4 * \w)]
-	sbcs r3, r4
-	.if \w < 7
-	str r3, [r0, #(4 * \w)]
-	.endif
+	push {r4-r7, lr}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	subs r3, r5
+	sbcs r4, r6
+	stm r0!, {r3, r4}
+	.rept 2
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	sbcs r3, r5
+	sbcs r4, r6
+	stm r0!, {r3, r4}
 	.endr
-	movs r4, #1
-	lsls r4, r4, #31
-	eors r3, r4			@ S_7: + 2^255
-	lsrs r4, r3, #31		@ q = a >= b
-	lsls r3, r3, #1
-	lsrs r3, r3, #1			@ S - 2^255 q
-	subs r4, #1
-	movs r5, #19
-	ands r4, r5			@ 19 (1 - q)
-	movs r6, #0
-	ldr r1, [r0, #0]
-	subs r1, r4
-	str r1, [r0, #0]
-	.irp w, 1, 2, 3, 4, 5, 6
-	ldr r1, [r0, #(4 * \w)]
-	sbcs r1, r6
-	str r1, [r0, #(4 * \w)]
-	.endr
-	sbcs r3, r6
-	str r3, [r0, #28]
-	pop {r4-r6, pc}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	sbcs r3, r5			@ S_6
+	sbcs r4, r6
+	movs r5, #1
+	lsls r5, r5, #31
+	eors r4, r5			@ S_7: + 2^255
+	lsrs r5, r4, #31		@ q = a >= b
+	lsls r4, r4, #1
+	lsrs r4, r4, #1			@ S - 2^255 q
+	subs r5, #1
+	movs r6, #19
+	ands r5, r6			@ 19 (1 - q)
+	subs r0, #24
+	mov r1, r0
+	ldm r1!, {r2, r6, r7}
+	subs r2, r5
+	movs r5, #0
+	sbcs r6, r5
+	sbcs r7, r5
+	stm r0!, {r2, r6, r7}
+	ldm r1!, {r2, r6, r7}
+	sbcs r2, r5
+	sbcs r6, r5
+	sbcs r7, r5
+	stm r0!, {r2, r6, r7}
+	sbcs r3, r5
+	sbcs r4, r5
+	stm r0!, {r3, r4}
+	pop {r4-r7, pc}
 	.size fe25519_sub, . - fe25519_sub
 
 /* void fe25519_mul_a24(uint32_t r[8], const uint32_t a[8]): r = 121665 a mod p, with
  * 121665 = 2^16 + 0xdb41: a_w 121665 = a_w 0xdb41 + a_w 2^16, the first from two 16x16
- * products. The carry out of the 8 words is below 2^17, so 19 (2 carry + 2) < 2^32. */
+ * products. In two passes, as reduce: the top word's product X7 = 121665 a_7 (below 2^49) comes
+ * first and splits as 2^31 t + x; since 2^255 = 19 (mod p), S = sum over w < 7 of
+ * 121665 a_w 2^(32w) + x 2^224 + 19 (t + 1) is the product plus 19, and U = S - 19 >= p exactly
+ * when bit 255 of S is set (S < 2^255 + 2^242): then the result is S - 2^255, else S - 19. */
+
+/* a24w a, c: (a:r4) = 121665 a + c for the word in a; r5, r6 clobbered, r7 = 0xdb41, r2 = 0 */
+	.macro a24w a, c
+	uxth r4, \a
+	lsrs r5, \a, #16
+	muls r4, r7			@ al 0xdb41
+	muls r5, r7			@ ah 0xdb41, weight 2^16
+	lsls r6, \a, #16
+	lsrs \a, \a, #16		@ (a:r6) = a 2^16
+	adds r4, r6
+	adcs \a, r2
+	lsls r6, r5, #16
+	lsrs r5, r5, #16
+	adds r4, r6
+	adcs \a, r5
+	.ifnc \c, none
+	adds r4, \c
+	adcs \a, r2
+	.endif
+	.endm
+
 	.global fe25519_mul_a24
 	.type fe25519_mul_a24, %function
 	.thumb_func
 	.align 2
 fe25519_mul_a24:
-	push {r0, r4-r7, lr}		@ r at [sp, #32] once the words below are made
-	sub sp, #32
+	push {r4-r7, lr}
+	sub sp, #28			@ S_0 .. S_6
+	mov r12, r0
 	ldr r7, =0xdb41
 	movs r2, #0
-	movs r0, #0			@ carry
-	.irp w, 0, 1, 2, 3, 4, 5, 6, 7
-	ldr r3, [r1, #(4 * \w)]
-	uxth r4, r3
-	lsrs r5, r3, #16
-	muls r4, r7			@ al 0xdb41
-	muls r5, r7			@ ah 0xdb41, weight 2^16
-	lsls r6, r3, #16
-	lsrs r3, r3, #16		@ (r3:r6) = a_w 2^16
-	adds r4, r6
-	adcs r3, r2
-	lsls r6, r5, #16
-	lsrs r5, r5, #16
-	adds r4, r6
-	adcs r3, r5
-	adds r4, r0
-	adcs r3, r2
-	.if \w < 7
+	ldr r3, [r1, #28]
+	a24w r3, none			@ (r3:r4) = X7
+	lsrs r5, r4, #31
+	lsls r3, r3, #1
+	adds r3, r5			@ t, below 2^18
+	lsls r4, r4, #1
+	lsrs r4, r4, #1
+	mov lr, r4			@ x = X7 mod 2^31
+	adds r3, #1
+	movs r5, #19
+	muls r3, r5			@ carry in: 19 (t + 1)
+	.irp w, 0, 2, 4, 6
+	ldr r0, [r1, #(4 * \w)]
+	a24w r0, r3
 	str r4, [sp, #(4 * \w)]
-	movs r0, r3
+	.if \w < 6
+	ldr r3, [r1, #(4 * \w + 4)]
+	a24w r3, r0
+	str r4, [sp, #(4 * \w + 4)]
 	.endif
 	.endr
-	lsls r0, r3, #1			@ 2 carry
-	movs r3, r4
-	movs r4, r0
-	ldr r2, [sp, #32]
-	canon sp, 0, r2, 0
-	add sp, #36
+	mov r3, lr
+	adds r3, r0			@ S_7 = x + carry, below 2^32
+	lsrs r4, r3, #31		@ q = bit 255 of S
+	lsls r3, r3, #1
+	lsrs r3, r3, #1			@ S - 2^255 q
+	subs r4, #1
+	movs r5, #19
+	ands r4, r5			@ 19 (1 - q)
+	mov r0, r12
+	mov r1, sp
+	ldm r1!, {r5, r6, r7}
+	subs r5, r4
+	sbcs r6, r2
+	sbcs r7, r2
+	stm r0!, {r5, r6, r7}
+	ldm r1!, {r4-r7}
+	sbcs r4, r2
+	sbcs r5, r2
+	sbcs r6, r2
+	sbcs r7, r2
+	stm r0!, {r4-r7}
+	sbcs r3, r2
+	str r3, [r0]
+	add sp, #28
 	pop {r4-r7, pc}
 	.ltorg
 	.size fe25519_mul_a24, . - fe25519_mul_a24
@@ -566,7 +878,7 @@ fe25519_cswap:
 
 /* void fe_mul8_wide(uint32_t t[16], const uint32_t a[8], const uint32_t b[8]) and
  * void fe_sqr8_wide(uint32_t t[16], const uint32_t a[8]): the 512-bit product (square) alone,
- * the same columns as above, exported for the tests; P-256 uses the column macros directly below. */
+ * the same Karatsuba product as above, exported for the tests. */
 	.macro wide_out
 	ldr r0, [sp, #128]
 	add r1, sp, #64
@@ -581,14 +893,10 @@ fe25519_cswap:
 	.thumb_func
 	.align 2
 fe_mul8_wide:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
-	copy_ab
-	mul_product
+	enter 2
+	kara_mul
 	wide_out
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe_mul8_wide, . - fe_mul8_wide
 
 	.global fe_sqr8_wide
@@ -596,14 +904,10 @@ fe_mul8_wide:
 	.thumb_func
 	.align 2
 fe_sqr8_wide:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
-	copy_a
-	sqr_product
+	enter 1
+	kara_sqr
 	wide_out
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe_sqr8_wide, . - fe_sqr8_wide
 
 /* ---------------------------------------------------------------------------------------- */
@@ -779,14 +1083,10 @@ fe_sqr8_wide:
 	.thumb_func
 	.align 2
 fe_p256_mul:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
-	copy_ab
-	mul_product
+	enter 2
+	kara_mul
 	p256_reduce_T
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe_p256_mul, . - fe_p256_mul
 
 	.global fe_p256_sqr
@@ -794,12 +1094,8 @@ fe_p256_mul:
 	.thumb_func
 	.align 2
 fe_p256_sqr:
-	push {r4-r7, lr}
-	sub sp, #132
-	str r0, [sp, #128]
-	copy_a
-	sqr_product
+	enter 1
+	kara_sqr
 	p256_reduce_T
-	add sp, #132
-	pop {r4-r7, pc}
+	leave
 	.size fe_p256_sqr, . - fe_p256_sqr

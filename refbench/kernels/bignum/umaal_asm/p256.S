@@ -1,0 +1,724 @@
+/* P-256 field arithmetic (p = 2^256 - 2^224 + 2^192 + 2^96 - 1) for ARMv7E-M (Cortex-M4/M7) and
+ * ARMv8-M Mainline with the DSP extension (Cortex-M33), hand-written Thumb-2 around UMAAL:
+ * (hi:lo) = a*b + lo + hi in one instruction (ARM DDI 0403E A7.7.186; 1 cycle on the Cortex-M4,
+ * DDI 0439D Table 3-2). refbench's own code. Two representations, canonical values in [0, p):
+ *
+ *   fe_p256_mul(r, a, b)     r = a b mod p        (standard form: FIPS 186-4 D.2.3 reduction)
+ *   fe_p256_sqr(r, a)        r = a^2 mod p
+ *   p256_mont_mul(r, a, b)   r = a b R^-1 mod p   (Montgomery form, R = 2^256)
+ *   p256_mont_sqr(r, a)      r = a^2 R^-1 mod p
+ *   fe_p256_add(r, a, b)     r = a + b mod p      (either form)
+ *   fe_p256_sub(r, a, b)     r = a - b mod p
+ *   p256_halve(r, a)         r = a / 2 mod p
+ *   p256_select8(out, row, index, words)   the constant-time table read of p256_ct.h
+ *
+ * The Montgomery form is the one of the fast P-256 libraries (wolfSSL's SP code
+ * sp_256_mont_mul_8; E. Lenngren, P256-Cortex-M4): p = -1 mod 2^32, so the REDC quotient digit
+ * is the low word itself (n0 = -p^-1 mod 2^32 = 1; HAC 14.32), and q p is shifts: one REDC
+ * step on t (low word q) is
+ *     t' = (t + q p) / 2^32 = (t >> 32) + q 2^64 + q 2^160 + q (2^32 - 1) 2^192,
+ * four additions and no multiplication (done two steps at a time, macro redc2). REDC of the
+ * low half T_lo of the 512-bit product is
+ * at most p (T_lo < R), so a b R^-1 = T_hi + REDC(T_lo) mod p, below 2p: one masked
+ * subtraction of p. No branch or address depends on data: constant time.
+ */
+	.syntax unified
+	.thumb
+#if !defined(__ARM_FEATURE_DSP)
+	.arch_extension dsp	@ the compilers' cortex-m33 target leaves the DSP extension out
+#endif
+	.text
+
+/* p256_product8: the 512-bit product of a (r1) and b (r2). Pushes r0 (the result pointer, then at
+ * [sp, #52]), r4-r11 and lr, and leaves T0..T11 at [sp, #0..44], T12..T15 in r10, r11, r12, lr; the
+ * caller ends with add sp, #56 and pop {r4-r11, pc}. */
+	.macro p256_product8
+	push {r0, r4-r11, lr}			@ r: [sp, #52] below
+	ldm r1!, {r6-r9}			@ a0..a3; r1 = a + 4 words
+	sub sp, #52				@ T0..T11 at [sp, #0..44], a + 4 words at [sp, #48]
+	str r1, [sp, #48]
+@ pass 0: T0..T11 = a0..a3 times b
+	ldr r1, [r2, #0]		@ b0
+	umull r0, r10, r6, r1		@ column 0: a0 b0 starts row 0
+	ldr r3, [r2, #4]		@ b1
+	str r0, [sp, #0]
+	umull r0, r11, r7, r1		@ column 1: a1 b0 starts row 1
+	umaal r0, r10, r6, r3		@ a0 b1
+	ldr r4, [r2, #8]		@ b2
+	str r0, [sp, #4]
+	umull r0, r12, r8, r1		@ column 2: a2 b0 starts row 2
+	umaal r0, r10, r6, r4		@ a0 b2
+	umaal r0, r11, r7, r3		@ a1 b1
+	ldr r5, [r2, #12]		@ b3
+	str r0, [sp, #8]
+	umull r0, lr, r9, r1		@ column 3: a3 b0 starts row 3
+	umaal r0, r10, r6, r5		@ a0 b3
+	umaal r0, r11, r7, r4		@ a1 b2
+	umaal r0, r12, r8, r3		@ a2 b1
+	ldr r1, [r2, #16]		@ b4
+	str r0, [sp, #12]
+	mov r0, #0		@ column 4
+	umaal r0, r10, r6, r1		@ a0 b4
+	umaal r0, r11, r7, r5		@ a1 b3
+	umaal r0, r12, r8, r4		@ a2 b2
+	umaal r0, lr, r9, r3		@ a3 b1
+	ldr r3, [r2, #20]		@ b5
+	str r0, [sp, #16]
+	mov r0, #0		@ column 5
+	umaal r0, r10, r6, r3		@ a0 b5
+	umaal r0, r11, r7, r1		@ a1 b4
+	umaal r0, r12, r8, r5		@ a2 b3
+	umaal r0, lr, r9, r4		@ a3 b2
+	ldr r4, [r2, #24]		@ b6
+	str r0, [sp, #20]
+	mov r0, #0		@ column 6
+	umaal r0, r10, r6, r4		@ a0 b6
+	umaal r0, r11, r7, r3		@ a1 b5
+	umaal r0, r12, r8, r1		@ a2 b4
+	umaal r0, lr, r9, r5		@ a3 b3
+	ldr r5, [r2, #28]		@ b7
+	str r0, [sp, #24]
+	mov r0, #0		@ column 7
+	umaal r0, r10, r6, r5		@ a0 b7
+	umaal r0, r11, r7, r4		@ a1 b6
+	umaal r0, r12, r8, r3		@ a2 b5
+	umaal r0, lr, r9, r1		@ a3 b4
+	str r0, [sp, #28]
+	umaal r10, r11, r7, r5		@ column 8: a1 b7
+	umaal r10, r12, r8, r4		@ column 8: a2 b6
+	umaal r10, lr, r9, r3		@ column 8: a3 b5
+	str r10, [sp, #32]
+	umaal r11, r12, r8, r5		@ column 9: a2 b7
+	umaal r11, lr, r9, r4		@ column 9: a3 b6
+	str r11, [sp, #36]
+	umaal r12, lr, r9, r5		@ column 10: a3 b7
+	str r12, [sp, #40]
+	str lr, [sp, #44]		@ column 11
+@ pass 1: T4..T15 += a4..a7 times b; T12..T15 stay in r10-r12, lr
+	ldr r0, [sp, #48]
+	ldm r0, {r6-r9}				@ a4..a7
+	ldr r1, [r2, #0]		@ b0
+	ldr r0, [sp, #16]		@ column 4: pass 0's word
+	mov r10, #0		@ row 0 starts
+	umaal r0, r10, r6, r1		@ a4 b0
+	ldr r3, [r2, #4]		@ b1
+	str r0, [sp, #16]
+	ldr r0, [sp, #20]		@ column 5: pass 0's word
+	mov r11, #0		@ row 1 starts
+	umaal r0, r10, r6, r3		@ a4 b1
+	umaal r0, r11, r7, r1		@ a5 b0
+	ldr r4, [r2, #8]		@ b2
+	str r0, [sp, #20]
+	ldr r0, [sp, #24]		@ column 6: pass 0's word
+	mov r12, #0		@ row 2 starts
+	umaal r0, r10, r6, r4		@ a4 b2
+	umaal r0, r11, r7, r3		@ a5 b1
+	umaal r0, r12, r8, r1		@ a6 b0
+	ldr r5, [r2, #12]		@ b3
+	str r0, [sp, #24]
+	ldr r0, [sp, #28]		@ column 7: pass 0's word
+	mov lr, #0		@ row 3 starts
+	umaal r0, r10, r6, r5		@ a4 b3
+	umaal r0, r11, r7, r4		@ a5 b2
+	umaal r0, r12, r8, r3		@ a6 b1
+	umaal r0, lr, r9, r1		@ a7 b0
+	ldr r1, [r2, #16]		@ b4
+	str r0, [sp, #28]
+	ldr r0, [sp, #32]		@ column 8: pass 0's word
+	umaal r0, r10, r6, r1		@ a4 b4
+	umaal r0, r11, r7, r5		@ a5 b3
+	umaal r0, r12, r8, r4		@ a6 b2
+	umaal r0, lr, r9, r3		@ a7 b1
+	ldr r3, [r2, #20]		@ b5
+	str r0, [sp, #32]
+	ldr r0, [sp, #36]		@ column 9: pass 0's word
+	umaal r0, r10, r6, r3		@ a4 b5
+	umaal r0, r11, r7, r1		@ a5 b4
+	umaal r0, r12, r8, r5		@ a6 b3
+	umaal r0, lr, r9, r4		@ a7 b2
+	ldr r4, [r2, #24]		@ b6
+	str r0, [sp, #36]
+	ldr r0, [sp, #40]		@ column 10: pass 0's word
+	umaal r0, r10, r6, r4		@ a4 b6
+	umaal r0, r11, r7, r3		@ a5 b5
+	umaal r0, r12, r8, r1		@ a6 b4
+	umaal r0, lr, r9, r5		@ a7 b3
+	ldr r5, [r2, #28]		@ b7
+	str r0, [sp, #40]
+	ldr r0, [sp, #44]		@ column 11: pass 0's word
+	umaal r0, r10, r6, r5		@ a4 b7
+	umaal r0, r11, r7, r4		@ a5 b6
+	umaal r0, r12, r8, r3		@ a6 b5
+	umaal r0, lr, r9, r1		@ a7 b4
+	str r0, [sp, #44]
+	umaal r10, r11, r7, r5		@ column 12: a5 b7
+	umaal r10, r12, r8, r4		@ column 12: a6 b6
+	umaal r10, lr, r9, r3		@ column 12: a7 b5
+	umaal r11, r12, r8, r5		@ column 13: a6 b7
+	umaal r11, lr, r9, r4		@ column 13: a7 b6
+	umaal r12, lr, r9, r5		@ column 14: a7 b7
+	.endm
+
+/* void fe_p256_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]), fe_p256_sqr(r, a):
+ * r = a b mod p for p = 2^256 - 2^224 + 2^192 + 2^96 - 1. The 512-bit product of p256_product8,
+ * then FIPS 186-4 D.2.3's reduction as fe.h p256_reduce does it: s1 + 2 s2 + 2 s3 + s4 + s5 - d1 -
+ * d2 - d3 - d4 (each an 8-word carry chain into r0-r7, the signed top word in r8; T12..T15 stay
+ * in registers, T8..T11 are loaded where used), two folds of the top word with 2^256 = 2^224 -
+ * 2^192 - 2^96 + 1 (mod p) as sign-extended chains, and one masked subtraction of p. Canonical
+ * inputs and result. The squaring is the product a a. */
+	.global fe_p256_mul
+	.type fe_p256_mul, %function
+	.thumb_func
+	.align 2
+fe_p256_mul:
+	p256_product8
+	ldm sp, {r0-r7}				@ s1 = T0..T7
+	mov r8, #0
+	ldr r9, [sp, #44]			@ T11
+	adds r3, r3, r9			@ + s2
+	adcs r4, r4, r10			@ T12
+	adcs r5, r5, r11			@ T13
+	adcs r6, r6, r12			@ T14
+	adcs r7, r7, lr			@ T15
+	adc r8, r8, #0			@ top
+	ldr r9, [sp, #44]			@ T11
+	adds r3, r3, r9			@ + s2
+	adcs r4, r4, r10			@ T12
+	adcs r5, r5, r11			@ T13
+	adcs r6, r6, r12			@ T14
+	adcs r7, r7, lr			@ T15
+	adc r8, r8, #0			@ top
+	adds r3, r3, r10			@ + s3 (T12)
+	adcs r4, r4, r11			@ T13
+	adcs r5, r5, r12			@ T14
+	adcs r6, r6, lr			@ T15
+	adcs r7, r7, #0
+	adc r8, r8, #0			@ top
+	adds r3, r3, r10			@ + s3 (T12)
+	adcs r4, r4, r11			@ T13
+	adcs r5, r5, r12			@ T14
+	adcs r6, r6, lr			@ T15
+	adcs r7, r7, #0
+	adc r8, r8, #0			@ top
+	ldr r9, [sp, #32]			@ T8
+	adds r0, r0, r9			@ + s4
+	ldr r9, [sp, #36]			@ T9
+	adcs r1, r1, r9
+	ldr r9, [sp, #40]			@ T10
+	adcs r2, r2, r9
+	adcs r3, r3, #0
+	adcs r4, r4, #0
+	adcs r5, r5, #0
+	adcs r6, r6, r12			@ T14
+	adcs r7, r7, lr			@ T15
+	adc r8, r8, #0			@ top
+	ldr r9, [sp, #36]			@ T9
+	adds r0, r0, r9			@ + s5
+	ldr r9, [sp, #40]			@ T10
+	adcs r1, r1, r9
+	ldr r9, [sp, #44]			@ T11
+	adcs r2, r2, r9
+	adcs r3, r3, r11			@ T13
+	adcs r4, r4, r12			@ T14
+	adcs r5, r5, lr			@ T15
+	adcs r6, r6, r11			@ T13
+	ldr r9, [sp, #32]			@ T8
+	adcs r7, r7, r9
+	adc r8, r8, #0			@ top
+	ldr r9, [sp, #44]			@ T11
+	subs r0, r0, r9			@ - d1
+	sbcs r1, r1, r10			@ T12
+	sbcs r2, r2, r11			@ T13
+	sbcs r3, r3, #0
+	sbcs r4, r4, #0
+	sbcs r5, r5, #0
+	ldr r9, [sp, #32]			@ T8
+	sbcs r6, r6, r9
+	ldr r9, [sp, #40]			@ T10
+	sbcs r7, r7, r9
+	sbc r8, r8, #0			@ top
+	subs r0, r0, r10			@ - d2 (T12)
+	sbcs r1, r1, r11			@ T13
+	sbcs r2, r2, r12			@ T14
+	sbcs r3, r3, lr			@ T15
+	sbcs r4, r4, #0
+	sbcs r5, r5, #0
+	ldr r9, [sp, #36]			@ T9
+	sbcs r6, r6, r9
+	ldr r9, [sp, #44]			@ T11
+	sbcs r7, r7, r9
+	sbc r8, r8, #0			@ top
+	subs r0, r0, r11			@ - d3 (T13)
+	sbcs r1, r1, r12			@ T14
+	sbcs r2, r2, lr			@ T15
+	ldr r9, [sp, #32]			@ T8
+	sbcs r3, r3, r9
+	ldr r9, [sp, #36]			@ T9
+	sbcs r4, r4, r9
+	ldr r9, [sp, #40]			@ T10
+	sbcs r5, r5, r9
+	sbcs r6, r6, #0
+	sbcs r7, r7, r10			@ T12
+	sbc r8, r8, #0			@ top
+	subs r0, r0, r12			@ - d4 (T14)
+	sbcs r1, r1, lr			@ T15
+	sbcs r2, r2, #0
+	ldr r9, [sp, #36]			@ T9
+	sbcs r3, r3, r9
+	ldr r9, [sp, #40]			@ T10
+	sbcs r4, r4, r9
+	ldr r9, [sp, #44]			@ T11
+	sbcs r5, r5, r9
+	sbcs r6, r6, #0
+	sbcs r7, r7, r11			@ T13
+	sbc r8, r8, #0			@ top
+@ fold the top word (in [-4, 6]) twice: after the first it is -1, 0 or 1, after the second 0
+	asr r9, r8, #31			@ the sign of top, extended
+	mov r10, #0
+	adds r0, r0, r8			@ + top
+	adcs r1, r1, r9
+	adcs r2, r2, r9
+	adcs r3, r3, r9
+	adcs r4, r4, r9
+	adcs r5, r5, r9
+	adcs r6, r6, r9
+	adcs r7, r7, r9
+	adc r10, r10, r9
+	subs r3, r3, r8			@ - top 2^96
+	sbcs r4, r4, r9
+	sbcs r5, r5, r9
+	sbcs r6, r6, r9
+	sbcs r7, r7, r9
+	sbc r10, r10, r9
+	subs r6, r6, r8			@ - top 2^192
+	sbcs r7, r7, r9
+	sbc r10, r10, r9
+	adds r7, r7, r8			@ + top 2^224
+	adc r10, r10, r9
+	asr r9, r10, #31			@ the sign of top, extended
+	mov r8, #0
+	adds r0, r0, r10			@ + top
+	adcs r1, r1, r9
+	adcs r2, r2, r9
+	adcs r3, r3, r9
+	adcs r4, r4, r9
+	adcs r5, r5, r9
+	adcs r6, r6, r9
+	adcs r7, r7, r9
+	adc r8, r8, r9
+	subs r3, r3, r10			@ - top 2^96
+	sbcs r4, r4, r9
+	sbcs r5, r5, r9
+	sbcs r6, r6, r9
+	sbcs r7, r7, r9
+	sbc r8, r8, r9
+	subs r6, r6, r10			@ - top 2^192
+	sbcs r7, r7, r9
+	sbc r8, r8, r9
+	adds r7, r7, r10			@ + top 2^224
+	adc r8, r8, r9
+@ below 2^256 < 2p: subtract p when r >= p (the borrow of r - p, then p masked)
+	subs r9, r0, #0xffffffff
+	sbcs r9, r1, #0xffffffff
+	sbcs r9, r2, #0xffffffff
+	sbcs r9, r3, #0
+	sbcs r9, r4, #0
+	sbcs r9, r5, #0
+	sbcs r9, r6, #1
+	sbcs r9, r7, #0xffffffff
+	sbc r9, r9, r9				@ all ones when r < p
+	mvn r9, r9				@ all ones when r >= p
+	and r10, r9, #1
+	subs r0, r0, r9
+	sbcs r1, r1, r9
+	sbcs r2, r2, r9
+	sbcs r3, r3, #0
+	sbcs r4, r4, #0
+	sbcs r5, r5, #0
+	sbcs r6, r6, r10
+	sbc r7, r7, r9
+	ldr r8, [sp, #52]
+	stm r8, {r0-r7}
+	add sp, #56
+	pop {r4-r11, pc}
+	.size fe_p256_mul, . - fe_p256_mul
+
+	.global fe_p256_sqr
+	.type fe_p256_sqr, %function
+	.thumb_func
+	.align 2
+fe_p256_sqr:
+	mov r2, r1
+	b fe_p256_mul
+	.size fe_p256_sqr, . - fe_p256_sqr
+
+/* void fe_p256_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b (carry
+ * out in r1), the borrow of S - p found by a chain whose differences are dropped, then p
+ * subtracted under the mask (carry or no borrow): S < 2p, one subtraction at most. */
+	.global fe_p256_add
+	.type fe_p256_add, %function
+	.thumb_func
+	.align 2
+fe_p256_add:
+	push {r4-r11, lr}
+	ldm r1, {r3-r10}
+	ldm r2!, {r1, r11, r12, lr}
+	adds r3, r3, r1
+	adcs r4, r4, r11
+	adcs r5, r5, r12
+	adcs r6, r6, lr
+	ldm r2, {r1, r11, r12, lr}
+	adcs r7, r7, r1
+	adcs r8, r8, r11
+	adcs r9, r9, r12
+	adcs r10, r10, lr
+	mov r1, #0
+	adc r1, r1, #0				@ the carry out of S
+	subs r2, r3, #0xffffffff		@ the borrow of S - p
+	sbcs r2, r4, #0xffffffff
+	sbcs r2, r5, #0xffffffff
+	sbcs r2, r6, #0
+	sbcs r2, r7, #0
+	sbcs r2, r8, #0
+	sbcs r2, r9, #1
+	sbcs r2, r10, #0xffffffff
+	sbc r2, r2, r2				@ all ones when S < p (as 256 bits)
+	rsb r1, r1, #0
+	orn r2, r1, r2				@ all ones when the carry is set or S >= p
+	and r1, r2, #1
+	subs r3, r3, r2
+	sbcs r4, r4, r2
+	sbcs r5, r5, r2
+	sbcs r6, r6, #0
+	sbcs r7, r7, #0
+	sbcs r8, r8, #0
+	sbcs r9, r9, r1
+	sbc r10, r10, r2
+	stm r0, {r3-r10}
+	pop {r4-r11, pc}
+	.size fe_p256_add, . - fe_p256_add
+
+/* void fe_p256_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): D = a - b mod 2^256,
+ * then p added under the mask of the borrow */
+	.global fe_p256_sub
+	.type fe_p256_sub, %function
+	.thumb_func
+	.align 2
+fe_p256_sub:
+	push {r4-r11, lr}
+	ldm r1, {r3-r10}
+	ldm r2!, {r1, r11, r12, lr}
+	subs r3, r3, r1
+	sbcs r4, r4, r11
+	sbcs r5, r5, r12
+	sbcs r6, r6, lr
+	ldm r2, {r1, r11, r12, lr}
+	sbcs r7, r7, r1
+	sbcs r8, r8, r11
+	sbcs r9, r9, r12
+	sbcs r10, r10, lr
+	sbc r2, r2, r2				@ all ones when a < b
+	and r1, r2, #1
+	adds r3, r3, r2
+	adcs r4, r4, r2
+	adcs r5, r5, r2
+	adcs r6, r6, #0
+	adcs r7, r7, #0
+	adcs r8, r8, #0
+	adcs r9, r9, r1
+	adc r10, r10, r2
+	stm r0, {r3-r10}
+	pop {r4-r11, pc}
+	.size fe_p256_sub, . - fe_p256_sub
+
+
+/* redc2 q0, q1, w3, w4, w5, w6, w7, k, f1, f2, f3: two REDC steps at once on the window q0, q1,
+ * w2..w7 (w2 unchanged) and the top word k in {0, 1}, Q = q1:q0 (the next two quotient digits:
+ * the low two words, n0 = 1): t'' = (t + Q p) / 2^64 = (t >> 64) + Q 2^32 + F 2^128, where
+ * F 2^128 = Q 2^128 + Q (2^32 - 1) 2^160, i.e. F = Q (2^64 - 2^32 + 1), four words (f0 = q0,
+ * f1 = q1 - q0, f2 = q0 - q1, f3 = q1, with the borrows). The new window is w2..w7, k,
+ * f3 (the word that enters), its top word the carry out, in q0's register; t < 2R throughout
+ * (t'' < 2R / 2^64 + p). */
+	.macro redc2 q0, q1, w3, w4, w5, w6, w7, k, f1, f2, f3
+	subs \f1, \q1, \q0
+	sbcs \f2, \q0, \q1
+	sbc \f3, \q1, #0
+	adds \w3, \w3, \q0			@ + Q 2^32
+	adcs \w4, \w4, \q1
+	adcs \w5, \w5, #0
+	adcs \w6, \w6, \q0			@ + F 2^128
+	adcs \w7, \w7, \f1
+	adcs \k, \k, \f2
+	adcs \f3, \f3, #0
+	mov \q0, #0				@ (mov keeps the flags)
+	adc \q0, \q0, #0			@ the new top word
+	.endm
+
+/* mont_tail: the frame of p256_product8 (T0..T11 at [sp, #0..44], r at [sp, #52], T12..T15 in
+ * r10, r11, r12, lr): V = REDC(T0..T7) by four double steps (the window rotating through the
+ * registers), then S = T_hi + V < 2p, r = S - p when S >= p (masked), stored; returns. */
+	.macro mont_tail
+	ldm sp, {r0-r7}				@ T0..T7
+	stm sp, {r10, r11, r12, lr}		@ T12..T15 to [sp, #0..12]
+	mov r8, #0
+	redc2 r0, r1, r3, r4, r5, r6, r7, r8, r9, r10, r11
+	redc2 r2, r3, r5, r6, r7, r8, r11, r0, r1, r9, r10
+	redc2 r4, r5, r7, r8, r11, r0, r10, r2, r3, r1, r9
+@ the last double step: its carry out is 0 (REDC(T_lo) <= p < 2^256)
+	subs r5, r7, r6
+	sbcs r3, r6, r7
+	sbc r1, r7, #0
+	adds r11, r11, r6
+	adcs r0, r0, r7
+	adcs r10, r10, #0
+	adcs r2, r2, r6
+	adcs r9, r9, r5
+	adcs r4, r4, r3
+	adc r1, r1, #0
+@ V = r8, r11, r0, r10, r2, r9, r4, r1; S = V + T8..T15, carry in r3
+	add r12, sp, #32
+	ldm r12, {r3, r5, r6, r7}		@ T8..T11
+	adds r8, r8, r3
+	adcs r11, r11, r5
+	adcs r0, r0, r6
+	adcs r10, r10, r7
+	ldm sp, {r3, r5, r6, r7}		@ T12..T15
+	adcs r2, r2, r3
+	adcs r9, r9, r5
+	adcs r4, r4, r6
+	adcs r1, r1, r7
+	mov r3, #0
+	adc r3, r3, #0				@ the carry of S
+@ S >= p: no borrow from S - p (as 257 bits); then p subtracted under the mask
+	subs r5, r8, #0xffffffff
+	sbcs r5, r11, #0xffffffff
+	sbcs r5, r0, #0xffffffff
+	sbcs r5, r10, #0
+	sbcs r5, r2, #0
+	sbcs r5, r9, #0
+	sbcs r5, r4, #1
+	sbcs r5, r1, #0xffffffff
+	sbc r3, r3, #0				@ -1 when S < p, else 0
+	mvn r5, r3				@ all ones when S >= p
+	and r6, r5, #1
+	subs r8, r8, r5
+	sbcs r11, r11, r5
+	sbcs r0, r0, r5
+	sbcs r10, r10, #0
+	sbcs r2, r2, #0
+	sbcs r9, r9, #0
+	sbcs r4, r4, r6
+	sbc r1, r1, r5
+	ldr r3, [sp, #52]
+	str r8, [r3, #0]
+	str r11, [r3, #4]
+	str r0, [r3, #8]
+	str r10, [r3, #12]
+	str r2, [r3, #16]
+	str r9, [r3, #20]
+	str r4, [r3, #24]
+	str r1, [r3, #28]
+	add sp, #56
+	pop {r4-r11, pc}
+	.endm
+
+/* void p256_mont_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): the product of
+ * p256_product8 (two passes of four rows), then mont_tail. */
+	.global p256_mont_mul
+	.type p256_mont_mul, %function
+	.thumb_func
+	.align 2
+p256_mont_mul:
+	p256_product8
+	mont_tail
+	.size p256_mont_mul, . - p256_mont_mul
+
+/* void p256_mont_sqr(uint32_t r[8], const uint32_t a[8]). a^2 = 2C + D for the cross products
+ * C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs in rows with their own carry registers)
+ * and the squares D = sum a_i^2 2^(64i). 2C + D in one pass over the word pairs: the doubling
+ * is one ADCS chain (C in the flags, which UMAAL, loads and stores leave alone) and a_i^2 enters
+ * each pair by UMAAL with the pair's carry word k (the odd word's k by UMAAL with 0 x 0).
+ * Leaves the frame of p256_product8, then mont_tail. */
+	.global p256_mont_sqr
+	.type p256_mont_sqr, %function
+	.thumb_func
+	.align 2
+p256_mont_sqr:
+	push {r0, r4-r11, lr}			@ r: [sp, #52] below
+	sub sp, #52				@ C1..C11 then T0..T11 at [sp, #0..44], a at [sp, #48]
+	str r1, [sp, #48]
+	ldm r1, {r2-r9}				@ a0..a7
+@ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
+	umull r0, r10, r2, r3			@ column 1: a0 a1
+	str r0, [sp, #4]
+	mov r0, #0				@ column 2
+	umaal r0, r10, r2, r4			@ a0 a2
+	str r0, [sp, #8]
+	umull r0, r11, r3, r4			@ column 3: a1 a2
+	umaal r0, r10, r2, r5			@ a0 a3
+	str r0, [sp, #12]
+	mov r0, #0				@ column 4
+	umaal r0, r10, r2, r6			@ a0 a4
+	umaal r0, r11, r3, r5			@ a1 a3
+	str r0, [sp, #16]
+	umull r0, r12, r4, r5			@ column 5: a2 a3
+	umaal r0, r10, r2, r7			@ a0 a5
+	umaal r0, r11, r3, r6			@ a1 a4
+	str r0, [sp, #20]
+	mov r0, #0				@ column 6
+	umaal r0, r10, r2, r8			@ a0 a6
+	umaal r0, r11, r3, r7			@ a1 a5
+	umaal r0, r12, r4, r6			@ a2 a4
+	str r0, [sp, #24]
+	umull r0, lr, r5, r6			@ column 7: a3 a4
+	umaal r0, r10, r2, r9			@ a0 a7
+	umaal r0, r11, r3, r8			@ a1 a6
+	umaal r0, r12, r4, r7			@ a2 a5
+	str r0, [sp, #28]
+	umaal r10, r11, r3, r9			@ column 8: a1 a7 (C8 in r10)
+	umaal r10, r12, r4, r8			@ a2 a6
+	umaal r10, lr, r5, r7			@ a3 a5
+	umaal r11, r12, r4, r9			@ column 9: a2 a7 (C9 in r11)
+	umaal r11, lr, r5, r8			@ a3 a6
+	umaal r12, lr, r5, r9			@ column 10: a3 a7 (C10 in r12, C11 in lr)
+@ rows 4..6 (row carries r0, r1, r6)
+	mov r0, #0
+	mov r1, #0
+	umaal r11, r0, r6, r7			@ column 9: a4 a5
+	umaal r12, r0, r6, r8			@ column 10: a4 a6
+	umaal lr, r0, r6, r9			@ column 11: a4 a7
+	umaal lr, r1, r7, r8			@ a5 a6
+	umaal r0, r1, r7, r9			@ column 12: a5 a7 (C12 in r0)
+	mov r6, #0
+	umaal r1, r6, r8, r9			@ column 13: a6 a7 (C13 in r1, C14 in r6)
+	strd r0, r1, [sp, #32]			@ C12, C13 (until T8, T9 are stored)
+	str r6, [sp, #40]			@ C14
+@ T = 2C + D by word pairs: k (r6) the pair carry, r9 = 0, a0..a3 still in r2..r5
+	mov r9, #0
+	umull r0, r6, r2, r2			@ T0, k: a0^2 (C0 = 0)
+	ldr r1, [sp, #4]
+	adds r1, r1, r1				@ 2 C1: the doubling chain starts
+	umaal r1, r6, r9, r9			@ T1
+	strd r0, r1, [sp, #0]
+	ldrd r0, r1, [sp, #8]
+	adcs r0, r0, r0
+	adcs r1, r1, r1
+	umaal r0, r6, r3, r3			@ T2: 2 C2 + a1^2 + k
+	umaal r1, r6, r9, r9			@ T3
+	strd r0, r1, [sp, #8]
+	ldrd r0, r1, [sp, #16]
+	adcs r0, r0, r0
+	adcs r1, r1, r1
+	umaal r0, r6, r4, r4			@ T4
+	umaal r1, r6, r9, r9			@ T5
+	strd r0, r1, [sp, #16]
+	ldrd r0, r1, [sp, #24]
+	adcs r0, r0, r0
+	adcs r1, r1, r1
+	umaal r0, r6, r5, r5			@ T6
+	umaal r1, r6, r9, r9			@ T7
+	strd r0, r1, [sp, #24]
+	ldr r7, [sp, #48]			@ a
+	adcs r10, r10, r10
+	adcs r11, r11, r11
+	ldr r8, [r7, #16]			@ a4
+	umaal r10, r6, r8, r8			@ T8
+	umaal r11, r6, r9, r9			@ T9
+	adcs r12, r12, r12
+	adcs lr, lr, lr
+	ldr r8, [r7, #20]			@ a5
+	umaal r12, r6, r8, r8			@ T10
+	umaal lr, r6, r9, r9			@ T11
+	ldrd r2, r3, [sp, #32]			@ C12, C13
+	ldr r4, [sp, #40]			@ C14
+	strd r10, r11, [sp, #32]		@ T8, T9
+	strd r12, lr, [sp, #40]			@ T10, T11
+	adcs r10, r2, r2
+	adcs r11, r3, r3
+	ldr r8, [r7, #24]			@ a6
+	umaal r10, r6, r8, r8			@ T12
+	umaal r11, r6, r9, r9			@ T13
+	adcs r12, r4, r4
+	adc lr, r9, #0				@ 2 C15 = the last carry of the doubling
+	ldr r8, [r7, #28]			@ a7
+	umaal r12, r6, r8, r8			@ T14
+	add lr, lr, r6				@ T15 (no carry out: a^2 < 2^512)
+	mont_tail
+	.size p256_mont_sqr, . - p256_mont_sqr
+
+/* void p256_select8(uint32_t *out, const uint32_t *row, uint32_t index, uint32_t words): out = the
+ * entry index (0..7) of the 8 entries of words words each (a multiple of 4) at row, reading every
+ * entry: per entry the mask of (index == j) (CLZ of index - j, 32 only for 0) goes into the GE
+ * flags by UADD8 and SEL takes each byte of the entry or keeps the accumulator's (ARM DDI 0403E
+ * A7.7.112 SEL, A7.7.176 UADD8). Four words at a time, the 8 entries unrolled. */
+	.global p256_select8
+	.type p256_select8, %function
+	.thumb_func
+	.align 2
+p256_select8:
+	push {r4-r11, lr}
+	add r12, r0, r3, lsl #2			@ the end of out
+	push {r12}
+	lsl r3, r3, #2				@ the entry stride in bytes
+1:	mov r4, #0
+	mov r5, #0
+	mov r6, #0
+	mov r7, #0
+	mov r12, r2				@ index - j, j = 0
+	mov lr, r1				@ entry 0, these four words
+	.rept 8
+	clz r8, r12
+	lsr r8, r8, #5				@ 1 when j == index
+	rsb r8, r8, #0				@ the mask
+	uadd8 r8, r8, r8			@ GE = the mask's bytes
+	sub r12, r12, #1
+	ldm lr, {r8-r11}
+	add lr, lr, r3
+	sel r4, r8, r4
+	sel r5, r9, r5
+	sel r6, r10, r6
+	sel r7, r11, r7
+	.endr
+	stm r0!, {r4-r7}
+	add r1, r1, #16				@ the next four words of every entry
+	ldr r12, [sp]
+	cmp r0, r12
+	bne 1b
+	add sp, #4
+	pop {r4-r11, pc}
+	.size p256_select8, . - p256_select8
+
+/* void p256_halve(uint32_t r[8], const uint32_t a[8]): r = a / 2 mod p = (a + p (a odd)) / 2, p
+ * added under the mask of the low bit, the 257-bit sum shifted right through the carry (RRX). */
+	.global p256_halve
+	.type p256_halve, %function
+	.thumb_func
+	.align 2
+p256_halve:
+	push {r4-r9, lr}
+	ldm r1, {r2-r9}
+	and r12, r2, #1
+	rsb r12, r12, #0			@ all ones when a is odd
+	and lr, r12, #1
+	mov r1, #0
+	adds r2, r2, r12
+	adcs r3, r3, r12
+	adcs r4, r4, r12
+	adcs r5, r5, #0
+	adcs r6, r6, #0
+	adcs r7, r7, #0
+	adcs r8, r8, lr
+	adcs r9, r9, r12
+	adc r1, r1, #0				@ bit 256
+	lsrs r1, r1, #1				@ into C
+	rrxs r9, r9
+	rrxs r8, r8
+	rrxs r7, r7
+	rrxs r6, r6
+	rrxs r5, r5
+	rrxs r4, r4
+	rrxs r3, r3
+	rrx r2, r2
+	stm r0, {r2-r9}
+	pop {r4-r9, pc}
+	.size p256_halve, . - p256_halve
