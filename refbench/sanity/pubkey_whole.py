@@ -200,10 +200,10 @@ def derivation(checks: tuple[Check, ...] | list[Check]) -> str:
 
 
 #: What composition may miss against full emulation, as a fraction of the composed cycles: derived
-#: from the recorded whole-operation checks (the module docstring; 2.54% at the recording of
+#: from the recorded whole-operation checks (the module docstring; 3.28% at the recording of
 #: pubkey_composition.toml, 81 checks with umaal_asm, umaal_asm_ladder (less its whole X25519) and m0_asm:
-#: max |error| 1.33%, P-256 base-point multiplication umaal_asm on M4, + spread 1.22%, from -1.33% to
-#: -0.12%, X25519 m0 on M33).
+#: max |error| 1.33%, P-256 base-point multiplication umaal_asm on M4, + spread 1.95%, from -1.33% to
+#: +0.62%, RSA-1024 CRT umaal_asm on M7).
 COMPOSITION_BOUND = bound_of(recorded())
 #: The bound's derivation with its numbers, for verdict reasons.
 COMPOSITION_DERIVATION = derivation(recorded())
