@@ -426,6 +426,22 @@ def test_unknown_core_in_manifest_names_file_and_field(tmp_path):
     assert "kernel.toml" in message and "variants.v.cores" in message and "m5" in message
 
 
+def test_a_whole_operation_the_family_lacks_names_file_line_and_field(tmp_path):
+    folder = tmp_path / "bignum"
+    folder.mkdir()
+    (folder / "x.c").write_text("")
+    head = ('family = "bignum"\nstandard = "s"\n[[operations]]\nname = "x25519"\nfunction = "f"\n'
+            'args = ["r", "a", "b"]\nreference = "x25519"\n[variants.v]\nsources = ["x.c"]\ntrades = "t"\n')
+    (folder / "kernel.toml").write_text(head + 'whole = ["x25519"]\n')
+    assert catalog.load_family(folder / "kernel.toml").variant("v").whole == ("x25519",)
+    for bad, shown in (('whole = ["x448"]', "'x448'"), ('whole = [3]', "3"), ('whole = "x25519"', "must be a list")):
+        (folder / "kernel.toml").write_text(f"{head}{bad}\n")
+        with pytest.raises(DataFileError) as info:
+            catalog.load_family(folder / "kernel.toml")
+        message = str(info.value)
+        assert "kernel.toml:11" in message and "variants.v.whole" in message and shown in message, message
+
+
 def test_measurer_sizes_bignum_by_operand_and_skips_unsupported_cores(tmp_path):
     jobs = plan(["bignum"], ["umaal", "m0"], ["mont-mul"], [32])
     assert [(j.variant, j.size) for j in jobs] == [("umaal", 32), ("m0", 32)]
@@ -599,11 +615,11 @@ def test_x25519_assembly_weak_mul_and_sqr_on_256_bit_operands(core):
 
 @pytest.mark.parametrize("core", ["m4", "m7", "m33"])
 def test_x25519_assembly_on_edge_inputs_equals_reference(core, subtests):
-    """umaal_asm's whole X25519 on u-coordinates at the edges of its non-canonical arithmetic (0,
-    the low-order points 1 and p - 1, non-canonical p and 2^255 - 1, all-ones bytes) and scalars of
+    """umaal_asm_ladder's whole X25519 (umaal_asm/x25519.S with X25519_ASM) on u-coordinates at the
+    edges of its non-canonical arithmetic (0, the low-order points 1 and p - 1, non-canonical p and 2^255 - 1, all-ones bytes) and scalars of
     all zeros and all ones (clamped): the reference's result, all zeros where the reference refuses
     the all-zero shared secret (RFC 7748 §6.1)."""
-    h = harness("bignum", "umaal_asm", core)
+    h = harness("bignum", "umaal_asm_ladder", core)
     p = P25519
     us = [0, 1, 2, 9, p - 1, p, p + 1, 2**255 - 1, 2**256 - 1, int.from_bytes(seeded("x25519 edge u", 32), "little")]
     ks = [bytes(32), bytes([0xFF]) * 32, seeded("x25519 edge k", 32)]

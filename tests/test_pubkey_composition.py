@@ -24,7 +24,10 @@ from refbench.sanity.pubkey_whole import (
     Check,
     bound_of,
     check,
+    composed_operations,
+    excluded,
     recorded,
+    render,
 )
 
 DEFAULT = [("c32", core) for core in CORES] + [("umaal", "m4")]
@@ -46,8 +49,22 @@ def test_exponentiation_count_is_the_kernels_own():
 
 
 def test_every_variant_core_and_operation_is_recorded():
-    want = {(op, v, core) for v, core in DEFAULT + MATRIX for op in OPERATIONS}
+    want = {(op, v, core) for v, core in DEFAULT + MATRIX for op in composed_operations(v)}
     assert {(c.operation, c.variant, c.core) for c in recorded()} == want
+
+
+def test_an_operation_a_variant_computes_whole_is_not_checked_by_composition():
+    """kernel.toml ``whole``: the operation is that variant's own code, not a sequence of its calls;
+    it is left out of the checks (and of the bound), and the record says so."""
+    fam = family("bignum")
+    whole = [(v, op) for v in fam.variants for op in OPERATIONS if op in fam.variant(v).whole]
+    assert whole and excluded() == whole
+    for v, op in whole:
+        assert op not in composed_operations(v)
+        assert not [c for c in recorded() if (c.variant, c.operation) == (v, op)]
+        assert f"# Not checked: {op} of bignum/{v}" in render(list(recorded()))
+    plain = [v for v in fam.variants if not fam.variant(v).whole]
+    assert plain and all(composed_operations(v) == OPERATIONS for v in plain)
 
 
 def test_bound_is_the_worst_error_plus_the_spread():

@@ -10,6 +10,8 @@ from refbench.published.model import load_figures
 from refbench.ref import curves
 from refbench.sanity.pubkey_cost import (
     COSTS_PATH,
+    WHOLE_LADDERS,
+    Recipe,
     compose,
     exp_work,
     family_of,
@@ -107,7 +109,7 @@ def test_exponentiation_work():
 
 
 @pytest.mark.parametrize("math, asm, library, variants", [
-    ("SP math, Cortex-M assembly", None, "wolfSSL", ("umaal", "umlal", "umaal_asm")),
+    ("SP math, Cortex-M assembly", None, "wolfSSL", ("umaal", "umlal", "umaal_asm", "umaal_asm_ladder")),
     ("SP math, C 32-bit", None, "wolfSSL", ("c32",)),
     ("SP math, Thumb assembly (WOLFSSL_SP_SMALL)", None, "wolfSSL", ("m0",)),
     ("sp_int.c (SP math all)", "none (WOLFSSL_NO_ASM)", "wolfSSL", ("c32",)),
@@ -117,6 +119,22 @@ def test_exponentiation_work():
 def test_library_variants_follow_the_section_options(math, asm, library, variants):
     f = dataclasses.replace(FIGURES["000-0296"], math=math, asm=asm, library=library)
     assert library_variants(f)[0] == variants
+
+
+@pytest.mark.parametrize("operation", ["keygen", "agree"])
+def test_an_x25519_ladder_recipe_is_one_whole_scalar_multiplication(operation):
+    """keygen (X25519(k, 9)) and agree are each one RFC 7748 ladder: the recipe names the whole
+    kernel operation once, and a variant computing it whole is priced by it alone."""
+    f = dataclasses.replace(FIGURES["000-0296"], operation=operation, library="wolfSSL")
+    found, _ = recipes(f)
+    ladders = [r for r in found if r.name.endswith("constant-time ladder")]
+    assert ladders and all(r.whole == ((*WHOLE_LADDERS["Curve25519"], 1),) for r in ladders)
+    r = ladders[0]
+    assert r.work_for(()) == r.as_work() and ("25519-mul", 32) in r.as_work()
+    assert r.work_for(("x25519",)) == {("x25519", 32): 1}
+    assert r.work_for(("p256-base-mult",)) is None  # whole elsewhere: no candidate for this recipe
+    composed = Recipe("Montgomery mul/sqr, 4-bit fixed window", (("mont-mul", 32, 3),))
+    assert composed.work_for(("x25519",)) is None and composed.work_for(()) == {("mont-mul", 32): 3}
 
 
 def test_non_public_key_and_unknown_operations_say_why():

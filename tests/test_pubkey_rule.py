@@ -7,14 +7,17 @@ kernels (``sanity_fakes.StatedExecutor``): no kernel runs, no test depends on th
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 from sanity_fakes import stated_context, synthetic
 
 from refbench.published.model import Aux, load_figures, load_parts
 from refbench.sanity import judge
+from refbench.sanity.emulation import VariantResult
 from refbench.sanity.plan import Skipped, make_plan, plan_figure
 from refbench.sanity.pubkey_cost import field_work, reference_counts
-from refbench.sanity.pubkey_plan import PubkeyPlan, is_pubkey
+from refbench.sanity.pubkey_plan import PubkeyPlan, composition_bound, is_pubkey, measured_whole
 from refbench.sanity.pubkey_whole import COMPOSITION_BOUND
 
 FIGURES = {f.id: f for f in load_figures()}
@@ -27,15 +30,20 @@ G0_ECDSA = FIGURES["000-0598"]
 #: CycloneCRYPTO on the STM32WL33 (Cortex-M0+, 64 MHz): RSA-2048 sign.
 WL33_RSA = FIGURES["001-0071"]
 #: Stated cycles of one field/bignum call per variant, and each configuration kind's factor.
-CALL = {"umaal": 1000.0, "umlal": 1500.0, "umaal_asm": 1200.0, "c32": 2000.0, "m0": 4000.0, "c29": 1800.0}
+CALL = {"umaal": 1000.0, "umlal": 1500.0, "umaal_asm": 1200.0, "umaal_asm_ladder": 1200.0, "c32": 2000.0, "m0": 4000.0,
+        "c29": 1800.0}
 KINDS = {"cache on": 1.0, "cache off": 1.5, "cache on, prefetch off": 1.2, "prefetch only": 1.3,
          "tables in SRAM": 0.95, "code in SRAM": 0.9}
 #: An X25519 agreement: the reference's counted products (mul_const and the Fermat inversion
 #: priced as products), all calls of the 2^255 - 19 kernels.
 X25519_CALLS = sum(field_work("Curve25519", "special", reference_counts("Curve25519", "agree")).values())
+#: Stated cycles of one whole X25519 (bignum x25519), below its composition with umaal_asm's calls.
+X25519_WHOLE = X25519_CALLS * 800.0
 
 
 def per_call(m) -> float:
+    if m.job.operation == "x25519":
+        return X25519_WHOLE * KINDS[m.config.kind] / m.job.size
     return CALL[m.job.variant] * KINDS[m.config.kind] / m.job.size
 
 
@@ -50,15 +58,21 @@ def ms(cycles: float, mhz: float) -> float:
 
 def test_x25519_is_predicted_from_the_assembly_the_page_names_in_the_start_up_memory():
     # the page's "Cortex-M assembly" with WOLFSSL_ARMASM: the Thumb-2 Curve25519 field code, modelled by
-    # umaal_asm (1200 per call), in the L4's start-up configuration (caches on, prefetch off: x1.2)
-    predicted = X25519_CALLS * 1200.0 * 1.2
+    # umaal_asm (1200 per call, composed), and its whole assembly ladder, modelled by umaal_asm_ladder's
+    # x25519 measured whole (X25519_WHOLE); in the L4's start-up configuration (caches on, prefetch off: x1.2)
+    predicted = (X25519_CALLS * 1200.0 * X25519_WHOLE) ** 0.5 * 1.2
     published = predicted * 1.02
     e, executor = emulate(synthetic(L4_X25519, "syn-x-in", value=ms(published, 80.0), text=f"{ms(published, 80.0):.4f}"))
     assert e.status == "emulated" and e.unit == "cycles" and e.position == "inside"
-    assert {m.job.variant for m in executor.ran} == {"umaal", "umlal", "umaal_asm"}
-    assert {m.job.operation for m in executor.ran} == {"25519-mul", "25519-sqr", "25519-add", "25519-sub",
-                                                       "25519-mul-a24", "25519-cswap", "call"}
-    assert (e.emulated_min, e.emulated_max) == (pytest.approx(X25519_CALLS * 900.0), pytest.approx(X25519_CALLS * 2250.0))
+    assert {m.job.variant for m in executor.ran} == {"umaal", "umlal", "umaal_asm", "umaal_asm_ladder"}
+    assert {m.job.operation for m in executor.ran if m.job.variant != "umaal_asm_ladder"} == {
+        "25519-mul", "25519-sqr", "25519-add", "25519-sub", "25519-mul-a24", "25519-cswap", "call"}
+    assert {m.job.operation for m in executor.ran if m.job.variant == "umaal_asm_ladder"} == {"x25519"}
+    assert (e.emulated_min, e.emulated_max) == (pytest.approx(X25519_WHOLE * 0.9), pytest.approx(X25519_CALLS * 2250.0))
+    ladder = [r for r in e.variants if r.variant == "umaal_asm_ladder"]
+    assert ladder and all(r.operation.endswith("constant-time ladder") for r in ladder)
+    # one whole operation, not composed calls: the stated whole cycles x the configuration's factor
+    assert sorted(r.cycles for r in ladder) == pytest.approx(sorted(X25519_WHOLE * KINDS[c.kind] for c in e.configs))
     p = e.prediction
     assert p.predicted == pytest.approx(predicted) and p.band_low is not None and p.band_high is not None
     assert (e.finding.verdict, e.finding.tests) == ("consistent", "value")
@@ -66,6 +80,16 @@ def test_x25519_is_predicted_from_the_assembly_the_page_names_in_the_start_up_me
     compose = next(t for t in p.terms if t.name == "composition")
     assert (compose.low, compose.high) == (pytest.approx(1 / (1 + COMPOSITION_BOUND)), pytest.approx(1 + COMPOSITION_BOUND))
     assert "sampling" in {t.name for t in p.terms} and "umaal_asm" in p.basis
+
+
+def test_a_candidate_measured_whole_carries_no_composition_bound():
+    """A variant computing the operation whole (kernel.toml whole) is its emulated cycles: the
+    composition bound applies only while some candidate is composed."""
+    whole = VariantResult("bignum", "umaal_asm_ladder", "special, constant-time ladder", 1000, None, True, "",
+                          per_op=True)
+    composed = dataclasses.replace(whole, variant="umaal_asm")
+    assert measured_whole(whole) and not measured_whole(composed)
+    assert composition_bound([whole]) == 0.0 and composition_bound([whole, composed]) == COMPOSITION_BOUND
 
 
 def test_faster_than_the_band_is_flagged_and_beyond_every_candidate_inconsistent():

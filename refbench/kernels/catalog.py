@@ -18,7 +18,10 @@ the shared modes include),
 ``trades``, optional ``cores`` (the cores whose instruction set the variant needs, e.g. UMAAL
 only on ARMv7E-M and ARMv8-M Mainline with DSP; default every core) and optional ``defines`` (``NAME`` or ``NAME=VALUE`` preprocessor definitions for
 every source of the variant, e.g. what the shared block modes need to know of a cipher that
-takes several blocks per call). Paths are relative to the family folder; ``common/runtime.c``
+takes several blocks per call) and optional ``whole`` (names of the family's operations the variant
+computes whole in code of its own, not as a sequence of its other operations' calls: the public-key
+pricing takes their measured cycles and the composition check leaves them out,
+:mod:`refbench.sanity.pubkey_whole`). Paths are relative to the family folder; ``common/runtime.c``
 is always linked.
 
 The include path (:attr:`Variant.include_dirs`) is ``common/``, then the family folder, then
@@ -105,6 +108,9 @@ class Variant:
     defines: tuple[str, ...] = ()
     #: cores the variant can be built for (None: every core)
     cores: tuple[str, ...] | None = None
+    #: operations the variant computes whole in its own code rather than as a sequence of its other
+    #: operations' calls (e.g. the X25519 ladder in assembly): priced by their own measurement
+    whole: tuple[str, ...] = ()
 
     def supports(self, core: str) -> bool:
         return self.cores is None or core in self.cores
@@ -232,8 +238,13 @@ def load_family(manifest: Path) -> Family:
             for core in cores:
                 if core not in CPU_FLAGS:
                     raise fail((*where, "cores"), f"unknown core; valid: {', '.join(CPU_FLAGS)}", core)
+        whole = tuple(need(v, "whole", list, where)) if "whole" in v else ()
+        for op_name in whole:
+            if not isinstance(op_name, str) or op_name not in {op.name for op in operations}:
+                raise fail((*where, "whole"), f"names no operation of the family; valid: "
+                           f"{', '.join(op.name for op in operations)}", repr(op_name))
         variants[vname] = Variant(name, vname, need(v, "trades", str, where), sources,
-                                  shared_defines + defines(v, where), cores)
+                                  shared_defines + defines(v, where), cores, whole)
     return Family(name, need(data, "standard", str), folder, tuple(operations), variants)
 
 

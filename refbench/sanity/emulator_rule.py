@@ -286,7 +286,8 @@ def sampling_term(f: Figure, recipes: tuple[str, ...], bits: int) -> Term:
 #: The operations each assembly variant of the bignum kernels writes in hand-written assembly
 #: (refbench/kernels/bignum/kernel.toml [variants.umaal_asm] and [variants.m0_asm] ``trades``):
 #: a page whose math option is hand-written assembly is modelled by these, and by no C variant.
-ASM_COVERS = {"umaal_asm": ("25519-", "p256-", "mont-"), "m0_asm": ("25519-", "p256-mul", "p256-sqr")}
+ASM_COVERS = {"umaal_asm": ("25519-", "p256-", "mont-"), "umaal_asm_ladder": ("25519-", "p256-", "mont-", "x25519"),
+              "m0_asm": ("25519-", "p256-mul", "p256-sqr")}
 
 
 def _assembly_modelled(r: VariantResult, main: str) -> bool:
@@ -302,12 +303,20 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
     the core model's error, the printed resolution, the run-to-run term and the benchmark's sampling.
     A closed library or field code of the library's own is not predicted from above (the slow side
     is untested) and its fast side is the floor no code can beat; a page's hardware claim keeps
-    the public-key rule's finding with both sides untested. Verdicts: :func:`verdict_of`."""
+    the public-key rule's finding with both sides untested. A candidate measured whole (a variant's
+    kernel.toml ``whole``, :func:`refbench.sanity.pubkey_plan.measured_whole`) has no composition
+    term: when every chosen candidate is one, the band is compiler spread, core model error and the
+    figure's own terms. Verdicts: :func:`verdict_of`."""
     if e.status != "emulated" or e.published is None or e.finding is None:
         return e
     from refbench.sanity.compiler_band import band_levels
     from refbench.sanity.pubkey_cost import load_costs
-    from refbench.sanity.pubkey_plan import _claims, _not_bounded_by_candidates
+    from refbench.sanity.pubkey_plan import (
+        _claims,
+        _not_bounded_by_candidates,
+        composition_bound,
+        measured_whole,
+    )
     from refbench.sanity.pubkey_plan import any_code_floor as pubkey_floor
     from refbench.sanity.pubkey_whole import COMPOSITION_BOUND, COMPOSITION_DERIVATION
 
@@ -326,8 +335,9 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
     def main_op(r: VariantResult) -> str:
         recipe = work.get(r.operation)
         # the caller's side of each call ([pricing] call) and the selects of table reads are no arithmetic:
-        # the most-called field operation is
-        calls = [w for w in recipe.work if w[0] not in (CALL, SELECT)] if recipe else []
+        # the most-called field operation is; a whole operation measured whole is itself
+        steps = (recipe.whole if measured_whole(r) else recipe.work) if recipe else ()
+        calls = [w for w in steps if w[0] not in (CALL, SELECT)]
         return max(calls, key=lambda w: w[2])[0] if calls else r.operation
 
     assembly = claims.startswith("hand-written")
@@ -338,8 +348,12 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
     lo, hi = min(rate[r] for r in chosen), max(rate[r] for r in chosen)
     predicted = math.sqrt(lo * hi)
     resolution = relative_resolution(f)
-    compose = Term("composition", 1 / (1 + COMPOSITION_BOUND), 1 + COMPOSITION_BOUND,
-                   f"{COMPOSITION_BOUND:.1%}: {COMPOSITION_DERIVATION}")
+    if composition_bound(chosen):
+        compose = Term("composition", 1 / (1 + COMPOSITION_BOUND), 1 + COMPOSITION_BOUND,
+                       f"{COMPOSITION_BOUND:.1%}: {COMPOSITION_DERIVATION}")
+    else:
+        compose = Term("composition", 1.0, 1.0, "none: the whole operation's cycles are emulated whole "
+                       f"({', '.join(sorted({r.variant for r in chosen}))}, kernel.toml whole), not composed")
     compilers = []
     for r in chosen:
         compilers.append(compiler_term(p.board.core, replace(r, operation=main_op(r)), band_levels(f.compiler, f.options),

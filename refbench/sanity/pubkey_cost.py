@@ -52,6 +52,12 @@ CALL = "call"
 #: Work: (kernel operation, operand bytes) -> number of calls.
 Work = dict[tuple[str, int], int]
 
+#: The whole kernel operation that computes one RFC 7748 ladder scalar multiplication of a curve,
+#: with its operand bytes (refbench/kernels/bignum x25519.h: ladder and inversion, the counts of
+#: :func:`reference_counts` "agree"). A library whose ladder is one assembly routine (wolfSSL
+#: WOLFSSL_ARMASM, pubkey_costs.toml [[libraries]]) is priced by it, measured whole.
+WHOLE_LADDERS = {"Curve25519": ("x25519", 32)}
+
 
 @dataclass(frozen=True)
 class Recipe:
@@ -60,9 +66,22 @@ class Recipe:
 
     name: str
     work: tuple[tuple[str, int, int], ...]  # (operation, bytes, calls)
+    #: the same computation as whole kernel operations (operation, bytes, times), for a variant that
+    #: computes them whole (kernel.toml ``whole``): the RFC 7748 ladder as ``x25519`` (:data:`WHOLE_LADDERS`)
+    whole: tuple[tuple[str, int, int], ...] = ()
 
     def as_work(self) -> Work:
         return {(op, size): n for op, size, n in self.work}
+
+    def work_for(self, whole_ops: tuple[str, ...]) -> Work | None:
+        """The work of a variant computing ``whole_ops`` whole: the recipe's whole operations when the
+        variant computes every one of them, None when it computes some operation whole but not this
+        recipe (it is a candidate for that operation only), the composed work otherwise."""
+        if not whole_ops:
+            return self.as_work()
+        if self.whole and all(op in whole_ops for op, _, _ in self.whole):
+            return {(op, size): n for op, size, n in self.whole}
+        return None
 
 
 def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
@@ -674,16 +693,19 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
                     methods.append((f"{w}-bit comb base point{given}", replaced))
     out = []
     scans = table_scan_rule(f, curve, operation) if curve in _WEIERSTRASS else None
+    ladder = reference_counts(curve, "agree") if curve in WHOLE_LADDERS else None
     for kind in costs["fields"][curve]["kinds"]:
         for method, counts in methods:
             work = field_work(curve, kind, counts)
+            # keygen (X25519(k, 9)) and agree are each one ladder, the whole operation's own counts
+            whole = ((*WHOLE_LADDERS[curve], 1),) if ladder is not None and counts == ladder else ()
             scan = table_scan_work(scans, method, costs["fields"][curve]["bytes"]) if scans else {}
             if scan:
                 work = merge(work, scan)
                 method = (f"{method}, constant-time table reads ({scan[(SELECT, costs['fields'][curve]['bytes'])]} "
                           "selects)")
             out.append(Recipe(f"{kind_name(kind)}, {method}",
-                              tuple((o, s, n) for (o, s), n in work.items())))
+                              tuple((o, s, n) for (o, s), n in work.items()), whole))
     return tuple(out), ""
 
 
@@ -702,5 +724,6 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
 
 __all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
-           "load_costs", "recipes", "reference_counts", "separate_verify_counts", "small_build", "with_calls"]
+           "load_costs", "recipes", "reference_counts", "separate_verify_counts", "small_build", "with_calls",
+           "WHOLE_LADDERS"]
 

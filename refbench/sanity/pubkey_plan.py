@@ -6,7 +6,9 @@ candidate (kernel variant the library ships x recipe x memory configuration of t
 where a recipe (:mod:`refbench.sanity.pubkey_cost`) is the arithmetic and the scalar
 multiplication or exponentiation method, and composition is counted operations x the emulated
 cycles of one field/bignum kernel call of that variant, on the figure's board, at its clock, in
-that configuration. The measurements are ordinary measure jobs
+that configuration; a variant that computes the operation whole (kernel.toml ``whole``: the X25519
+ladder in assembly) is a candidate by that operation's own emulated cycles, with no composition
+bound (:func:`measured_whole`). The measurements are ordinary measure jobs
 (:class:`refbench.sanity.executor.MeasureJob`) so they go through the same cache and executor.
 
 :func:`plan_pubkey` gives a :class:`PubkeyPlan` or the reason no kernel runs; :func:`judge_pubkey`
@@ -31,6 +33,7 @@ from refbench.sanity.memory_configs import DEFAULT_KINDS, MemoryConfig
 from refbench.sanity.numbers import SAME_WORK_TOLERANCE, relative_resolution
 from refbench.sanity.pubkey_cost import (
     Recipe,
+    Work,
     compose,
     family_of,
     library_variants,
@@ -47,7 +50,8 @@ KERNEL = "bignum"
 #: How each variant forms its products, for explanations (refbench/kernels/bignum/kernel.toml).
 VARIANT_NAMES = {"umaal": "UMAAL multiply-accumulate", "umlal": "UMULL/UMLAL multiply-accumulate",
                  "c32": "portable C, 32x32->64", "m0": "16x16 MULS products",
-                 "umaal_asm": "UMAAL, 2^255 - 19 in hand-written assembly", "c29": "9 limbs of 29 bits, CycloneCRYPTO's shape",
+                 "umaal_asm": "UMAAL, 2^255 - 19 in hand-written assembly",
+                 "umaal_asm_ladder": "UMAAL, the whole X25519 ladder in hand-written assembly, measured whole", "c29": "9 limbs of 29 bits, CycloneCRYPTO's shape",
                  "m0_asm": "16x16 MULS, 2^255 - 19 and the P-256 product in hand-written ARMv6-M assembly"}
 
 
@@ -70,10 +74,16 @@ class PubkeyPlan:
     variants_why: str
     recipes: tuple[Recipe, ...]
 
+    def work(self, variant: str, recipe: Recipe) -> Work | None:
+        """``recipe``'s work with ``variant``: composed calls, or the whole operation the variant
+        computes whole (kernel.toml ``whole``; None when the variant is no candidate for the recipe)."""
+        return recipe.work_for(family(KERNEL).variant(variant).whole)
+
     def jobs(self) -> list[MeasureJob]:
-        keys = dict.fromkeys((op, size) for r in self.recipes for op, size, _ in r.work)
+        keys = dict.fromkeys((variant, op, size) for variant in self.variants for r in self.recipes
+                             for op, size in (self.work(variant, r) or {}))
         return [MeasureJob(config, self.opt, Job(KERNEL, variant, op, size))
-                for variant in self.variants for op, size in keys for config in self.configs]
+                for variant, op, size in keys for config in self.configs]
 
 
 def plan_pubkey(f: Figure, board: Board, clock_mhz: float, clock_note: str,
@@ -84,23 +94,38 @@ def plan_pubkey(f: Figure, board: Board, clock_mhz: float, clock_note: str,
         return f"not emulated yet: {why}"
     shipped, shipped_why = library_variants(f)
     fam = family(KERNEL)
-    variants = tuple(v for v in shipped if fam.variant(v).supports(board.core))
+    # a variant computing an operation whole is a candidate only for the recipes it computes whole
+    variants = tuple(v for v in shipped if fam.variant(v).supports(board.core)
+                     and any(r.work_for(fam.variant(v).whole) is not None for r in found))
     if not variants:
         return (f"not emulated yet: {shipped_why} ({', '.join(shipped)}) has no variant for {board.core}; "
                 "the page's section options exclude the others")
     return PubkeyPlan(f, board, clock_mhz, clock_note, configs, kernel_build(f)[0], variants, shipped_why, found)
 
 
+def measured_whole(r: VariantResult) -> bool:
+    """True when candidate ``r`` is a whole operation's emulated cycles, not a composition: its
+    variant computes operations whole, and is planned only for the recipes it computes whole."""
+    return bool(family(KERNEL).variant(r.variant).whole)
+
+
+def composition_bound(results: list[VariantResult] | tuple[VariantResult, ...]) -> float:
+    """COMPOSITION_BOUND when some candidate of ``results`` is composed, 0 when each is measured whole."""
+    return COMPOSITION_BOUND if any(not measured_whole(r) for r in results) else 0.0
+
+
 def _results(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> list[VariantResult]:
     out = []
     for variant in p.variants:
         for recipe in p.recipes:
+            work = p.work(variant, recipe)
+            if work is None:
+                continue
             for config in p.configs:
                 parts = {(op, size): measured[MeasureJob(config, p.opt, Job(KERNEL, variant, op, size))]
-                         for op, size, _ in recipe.work}
+                         for op, size in work}
                 ok = all(m.verified and m.cycles is not None for m in parts.values())
                 problem = "; ".join(dict.fromkeys(m.error or m.mismatch for m in parts.values() if not m.verified))
-                work = recipe.as_work()
                 cycles = compose(work, {k: m.cycles for k, m in parts.items()}) if ok else None  # type: ignore[misc]
                 stalls = compose(work, {k: m.memory_cycles or 0 for k, m in parts.items()}) if ok else None
                 out.append(VariantResult(KERNEL, variant, recipe.name, cycles, None, ok, problem, config.label,
@@ -179,7 +204,8 @@ def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emul
         return Emulation(f.id, "not emulated yet", f"not emulated yet: no variant verified ({problems})", **common)
     rate = {r: float(r.cycles or 0) for r in good}
     lo, hi = rate[good[0]], rate[good[-1]]
-    allowance = SAME_WORK_TOLERANCE + relative_resolution(f) + COMPOSITION_BOUND
+    bound = composition_bound(good)
+    allowance = SAME_WORK_TOLERANCE + relative_resolution(f) + bound
 
     def error(r: VariantResult) -> float:
         return abs(published - rate[r]) / rate[r]
@@ -191,8 +217,9 @@ def judge_pubkey(p: PubkeyPlan, measured: dict[MeasureJob, Measurement]) -> Emul
             f"{len(p.variants)} variant(s) ({', '.join(p.variants)}: {p.variants_why}) x {len(p.recipes)} recipe(s) x "
             f"{len(p.configs)} memory configuration(s) on {board.part} ({board.core}, {build})"
             + (f"; {'; '.join(notes)}" if notes else "")
-            + f"; counted field/bignum operations x emulated cycles per call (allowance {allowance:.0%} including "
-              f"the {COMPOSITION_BOUND:.1%} composition bound: {COMPOSITION_DERIVATION})")
+            + (f"; counted field/bignum operations x emulated cycles per call (allowance {allowance:.0%} including "
+               f"the {COMPOSITION_BOUND:.1%} composition bound: {COMPOSITION_DERIVATION})" if bound else
+               f"; the whole operation's emulated cycles (allowance {allowance:.0%}, no composition bound: measured whole)"))
     verdict: Verdict
     if lo * (1 - allowance) <= published <= hi * (1 + allowance):
         position, chosen, residual = "inside", nearest, (published - rate[nearest]) / rate[nearest]
