@@ -343,6 +343,13 @@ FE_CALL void fe_p521_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mo
 /* ---------------------------------------------------------------------------------------- */
 /* 2^448 - 2^224 - 1: 14 limbs */
 
+#ifdef FE448_OWN
+/* the variant supplies these in its own limb shape (c29/fe448.c), same contracts */
+FE_CALL void fe448_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe448_sqr(uint32_t *r, const uint32_t *a);
+FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+#else
 static const uint32_t P448_P[14] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
                                     0xffffffffu, 0xfffffffeu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
                                     0xffffffffu, 0xffffffffu};
@@ -394,5 +401,6 @@ FE_CALL void fe448_sqr(uint32_t *r, const uint32_t *a)
 
 FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P448_P, 14); }
 FE_CALL void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P448_P, 14); }
+#endif
 
 #endif

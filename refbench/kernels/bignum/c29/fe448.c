@@ -1,0 +1,199 @@
+/* GF(2^448 - 2^224 - 1) in the shape of CycloneCRYPTO's own field code (Oryx-Embedded/CycloneCRYPTO
+ * 13471b478f713eb324c64e1ea8756bc50760ed1a, ecc/curve448.c and curve448.h, "@version 2.5.4"): an
+ * element is 16 signed 32-bit limbs of 28 bits, value sum l[i] 2^(28 i), kept partly reduced; with
+ * t = 2^224 (8 limbs) and t^2 = t + 1 (mod p) a product A B = (A0 + A1 t)(B0 + B1 t) is one level
+ * of Karatsuba fused with the reduction: U = A0 B0, V = A1 B1 and W = (A0 + A1)(B0 + B1), each an
+ * 8 x 8-limb product of 64 signed 32x32->64 products summed column by column into one 64-bit
+ * accumulator (the library's curve448Mul224: 16 limbs of 28 bits, the carry out of limb 15 folded
+ * into limbs 0 and 8 by 2^448 = 2^224 + 1), then
+ *     A B = (U0 + V0 + W1 - U1) + (V1 + W0 + W1 - U0) t     (X = X0 + X1 t, 8 limbs each)
+ * in one signed carry pass whose carry out folds into limbs 0 and 8 with one more carry each.
+ * 192 products in all; squaring is the same multiplication of the operand by itself
+ * (curve448Sqr calls curve448Mul); additions and subtractions are one carry pass with the carry
+ * out folded into limbs 0 and 8. Loops are fully unrolled, as curve448.h's default
+ * CURVE448_SPEED_OPTIMIZATION_LEVEL 2 writes them out.
+ *
+ * The bignum family's contract is canonical 14-word operands and results (fe.h), so every call
+ * here converts its operands into limbs and its result back, canonical: work CycloneCRYPTO does once
+ * per scalar multiplication (curve448Import/Export/Canonicalize), not per call; this variant's
+ * cycles are an upper estimate of the library's by that conversion.
+ *
+ * Defines FE448_ASM's functions (fe.h: "the variant supplies these"), written in C.
+ * Constant time: no branch or index depends on the operands.
+ */
+#include "kernel.h"
+
+typedef signed int s32;
+typedef signed long long s64;
+
+#define M28 0x0fffffff
+
+/* 14 words -> 16 limbs of 28 bits (448 = 16 x 28: limb i holds bits 28 i .. 28 i + 27). */
+static inline __attribute__((always_inline)) void unpack28(s32 l[16], const uint32_t w[14])
+{
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) {
+        const int bit = 28 * i, word = bit >> 5, shift = bit & 31;
+        uint32_t v = w[word] >> shift;
+        if (shift > 4 && word + 1 < 14) {
+            v |= w[word + 1] << (32 - shift);
+        }
+        l[i] = (s32)(v & M28);
+    }
+}
+
+/* One signed carry pass over 16 limbs; returns the carry out of limb 15 (an arithmetic shift). */
+static inline __attribute__((always_inline)) s32 carry28(s32 l[16])
+{
+    s32 c = 0;
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) {
+        c += l[i];
+        l[i] = c & M28;
+        c >>= 28;
+    }
+    return c;
+}
+
+/* Signed limbs of a value above -2^440 and below 2^480 -> the canonical residue in 14 words: a
+ * carry pass whose carry out of 2^448 folds into limbs 0 and 8 (2^448 = 2^224 + 1 mod p), p added
+ * (a negative carry leaves a value above -p), two more passes and folds, and a last pass that
+ * carries nothing out (the value is then below 2^448 in 28-bit limbs); then p subtracted exactly
+ * when value + 2^224 + 1 reaches 2^448, by masks. */
+static void pack28(uint32_t w[14], const s32 l[16])
+{
+    s32 t[16], u[16];
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) {
+        t[i] = l[i];
+    }
+    for (int pass = 0; pass < 3; pass++) {
+        const s32 c = carry28(t);
+        t[0] += c;
+        t[8] += c;
+        if (pass == 0) {
+#pragma GCC unroll 16
+            for (int i = 0; i < 16; i++) {
+                t[i] += M28 - (i == 8);             /* + p: all-ones limbs but for 2^224 */
+            }
+        }
+    }
+    (void)carry28(t);
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) {
+        u[i] = t[i] + (i == 0 || i == 8);
+    }
+    const uint32_t take = 0u - (uint32_t)carry28(u);   /* 1 exactly when value >= p */
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) {
+        t[i] = (s32)(((uint32_t)u[i] & take) | ((uint32_t)t[i] & ~take));
+    }
+#pragma GCC unroll 14
+    for (int k = 0; k < 14; k++) {
+        const int lo = (32 * k) / 28, shift = (32 * k) % 28;   /* shift <= 24: two limbs fill a word */
+        w[k] = ((uint32_t)t[lo] >> shift) | ((uint32_t)t[lo + 1] << (28 - shift));
+    }
+}
+
+/* r = a b for 8-limb a, b: 64 products in 15 columns, 16 limbs of 28 bits, the carry out of limb
+ * 15 folded into limbs 0 and 8 (the library's curve448Mul224). */
+static inline __attribute__((always_inline)) void mul224(s32 r[16], const s32 a[8], const s32 b[8])
+{
+    s64 acc = 0;
+#pragma GCC unroll 15
+    for (int k = 0; k < 15; k++) {
+#pragma GCC unroll 8
+        for (int i = (k < 8 ? 0 : k - 7); i <= (k < 8 ? k : 7); i++) {
+            acc += (s64)a[i] * b[k - i];
+        }
+        r[k] = (s32)acc & M28;
+        acc >>= 28;
+    }
+    r[15] = (s32)acc & M28;
+    acc >>= 28;
+    r[0] += (s32)acc;
+    r[8] += (s32)acc;
+}
+
+/* r = a b mod p, partly reduced: one Karatsuba level fused with the reduction (see above). */
+static void mul28(s32 r[16], const s32 a[16], const s32 b[16])
+{
+    s32 sa[8], sb[8], u[16], v[16], w[16];
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) {
+        sa[i] = a[i] + a[i + 8];
+        sb[i] = b[i] + b[i + 8];
+    }
+    mul224(w, sa, sb);
+    mul224(u, a, b);
+    mul224(v, a + 8, b + 8);
+    s32 c = 0;
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) {
+        c += u[i] + v[i] + w[i + 8] - u[i + 8];
+        r[i] = c & M28;
+        c >>= 28;
+    }
+#pragma GCC unroll 8
+    for (int i = 0; i < 8; i++) {
+        c += v[i + 8] + w[i] + w[i + 8] - u[i];
+        r[i + 8] = c & M28;
+        c >>= 28;
+    }
+    s32 x = r[0] + c;
+    r[0] = x & M28;
+    r[1] += x >> 28;
+    x = r[8] + c;
+    r[8] = x & M28;
+    r[9] += x >> 28;
+}
+
+/* r = a + k b mod p for k = +1 or -1 in one signed carry pass (the library's curve448Add/Sub). */
+static inline __attribute__((always_inline)) void addsub28(s32 r[16], const s32 a[16], const s32 b[16], s32 k)
+{
+    s32 c = 0;
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) {
+        c += a[i] + k * b[i];
+        r[i] = c & M28;
+        c >>= 28;
+    }
+    r[0] += c;
+    r[8] += c;
+}
+
+void fe448_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    s32 x[16], y[16], z[16];
+    unpack28(x, a);
+    unpack28(y, b);
+    mul28(z, x, y);
+    pack28(r, z);
+}
+
+void fe448_sqr(uint32_t *r, const uint32_t *a)
+{
+    s32 x[16], z[16];
+    unpack28(x, a);
+    mul28(z, x, x);
+    pack28(r, z);
+}
+
+void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    s32 x[16], y[16], z[16];
+    unpack28(x, a);
+    unpack28(y, b);
+    addsub28(z, x, y, 1);
+    pack28(r, z);
+}
+
+/* For a < b the signed pass leaves a carry of -1, folded as -(2^224 + 1): a - b + p >= 0. */
+void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    s32 x[16], y[16], z[16];
+    unpack28(x, a);
+    unpack28(y, b);
+    addsub28(z, x, y, -1);
+    pack28(r, z);
+}
