@@ -15,12 +15,11 @@ def field_harness(variant: str, core: str) -> KernelHarness:
     return KernelHarness("bignum", variant, core)
 
 
-def le(x: int, size: int = 32) -> bytes:
-    return x.to_bytes(size, "little")
+def le(x: int) -> bytes:
+    return x.to_bytes(32, "little")
 
 
-def call(h: KernelHarness, function: str, *operands: int, size: int = 32) -> int:
-    """``function(r, a, b, ...)`` with ``size``-byte operands (32: 2^255 - 19, 56: 2^448 - 2^224 - 1):
-    the integer it writes to ``r``."""
-    result = h.machine.call(function, Buffer(bytes(size), "r"), *(Buffer(le(x, size)) for x in operands))
+def call(h: KernelHarness, function: str, *operands: int) -> int:
+    """``function(r, a, b, ...)`` with 32-byte operands: the integer it writes to ``r``."""
+    result = h.machine.call(function, Buffer(bytes(32), "r"), *(Buffer(le(x)) for x in operands))
     return int.from_bytes(result.buffer("r"), "little")

@@ -153,7 +153,8 @@ static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
 }
 
 #ifdef FE25519_ASM
-/* the variant supplies these in assembly (umaal_asm/fe25519.S, m0_asm/fe25519.S), same contracts */
+/* the variant supplies these in assembly (umaal_asm/fe25519.S, m0_asm/fe25519.S), same contracts, or
+ * in C on its own limbs (c29/fe25519.c, with X25519_OWN: the manifest's `limbs`) */
 FE_CALL void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe25519_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
@@ -344,7 +345,8 @@ FE_CALL void fe_p521_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mo
 /* 2^448 - 2^224 - 1: 14 limbs */
 
 #ifdef FE448_OWN
-/* the variant supplies these in its own limb shape (c29/fe448.c), same contracts */
+/* the variant supplies these on its own limbs (c29/fe448.c: signed 28-bit limbs in and out, the
+ * manifest's `limbs`; the harness converts outside the call) */
 FE_CALL void fe448_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe448_sqr(uint32_t *r, const uint32_t *a);
 FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b);

@@ -8,17 +8,16 @@
  * into limbs 0 and 8 by 2^448 = 2^224 + 1), then
  *     A B = (U0 + V0 + W1 - U1) + (V1 + W0 + W1 - U0) t     (X = X0 + X1 t, 8 limbs each)
  * in one signed carry pass whose carry out folds into limbs 0 and 8 with one more carry each.
- * 192 products in all; squaring is the same multiplication of the operand by itself
+ * 192 products in all; squaring is a call of the multiplication with the operand twice
  * (curve448Sqr calls curve448Mul); additions and subtractions are one carry pass with the carry
  * out folded into limbs 0 and 8. Loops are fully unrolled, as curve448.h's default
  * CURVE448_SPEED_OPTIMIZATION_LEVEL 2 writes them out.
  *
- * The bignum family's contract is canonical 14-word operands and results (fe.h), so every call
- * here converts its operands into limbs and its result back, canonical: work CycloneCRYPTO does once
- * per scalar multiplication (curve448Import/Export/Canonicalize), not per call; this variant's
- * cycles are an upper estimate of the library's by that conversion.
+ * Every operation takes and returns elements in these limbs, as the library's do between its
+ * import and export (the variant's manifest `limbs`: the harness converts canonical operands to
+ * limbs before a call and the result back after it, outside the measured call).
  *
- * Defines FE448_ASM's functions (fe.h: "the variant supplies these"), written in C.
+ * Defines FE448_OWN's functions (fe.h: "the variant supplies these"), written in C.
  * Constant time: no branch or index depends on the operands.
  */
 #include "kernel.h"
@@ -28,76 +27,10 @@ typedef signed long long s64;
 
 #define M28 0x0fffffff
 
-/* 14 words -> 16 limbs of 28 bits (448 = 16 x 28: limb i holds bits 28 i .. 28 i + 27). */
-static inline __attribute__((always_inline)) void unpack28(s32 l[16], const uint32_t w[14])
-{
-#pragma GCC unroll 16
-    for (int i = 0; i < 16; i++) {
-        const int bit = 28 * i, word = bit >> 5, shift = bit & 31;
-        uint32_t v = w[word] >> shift;
-        if (shift > 4 && word + 1 < 14) {
-            v |= w[word + 1] << (32 - shift);
-        }
-        l[i] = (s32)(v & M28);
-    }
-}
-
-/* One signed carry pass over 16 limbs; returns the carry out of limb 15 (an arithmetic shift). */
-static inline __attribute__((always_inline)) s32 carry28(s32 l[16])
-{
-    s32 c = 0;
-#pragma GCC unroll 16
-    for (int i = 0; i < 16; i++) {
-        c += l[i];
-        l[i] = c & M28;
-        c >>= 28;
-    }
-    return c;
-}
-
-/* Signed limbs of a value above -2^440 and below 2^480 -> the canonical residue in 14 words: a
- * carry pass whose carry out of 2^448 folds into limbs 0 and 8 (2^448 = 2^224 + 1 mod p), p added
- * (a negative carry leaves a value above -p), two more passes and folds, and a last pass that
- * carries nothing out (the value is then below 2^448 in 28-bit limbs); then p subtracted exactly
- * when value + 2^224 + 1 reaches 2^448, by masks. */
-static void pack28(uint32_t w[14], const s32 l[16])
-{
-    s32 t[16], u[16];
-#pragma GCC unroll 16
-    for (int i = 0; i < 16; i++) {
-        t[i] = l[i];
-    }
-    for (int pass = 0; pass < 3; pass++) {
-        const s32 c = carry28(t);
-        t[0] += c;
-        t[8] += c;
-        if (pass == 0) {
-#pragma GCC unroll 16
-            for (int i = 0; i < 16; i++) {
-                t[i] += M28 - (i == 8);             /* + p: all-ones limbs but for 2^224 */
-            }
-        }
-    }
-    (void)carry28(t);
-#pragma GCC unroll 16
-    for (int i = 0; i < 16; i++) {
-        u[i] = t[i] + (i == 0 || i == 8);
-    }
-    const uint32_t take = 0u - (uint32_t)carry28(u);   /* 1 exactly when value >= p */
-#pragma GCC unroll 16
-    for (int i = 0; i < 16; i++) {
-        t[i] = (s32)(((uint32_t)u[i] & take) | ((uint32_t)t[i] & ~take));
-    }
-#pragma GCC unroll 14
-    for (int k = 0; k < 14; k++) {
-        const int lo = (32 * k) / 28, shift = (32 * k) % 28;   /* shift <= 24: two limbs fill a word */
-        w[k] = ((uint32_t)t[lo] >> shift) | ((uint32_t)t[lo + 1] << (28 - shift));
-    }
-}
-
 /* r = a b for 8-limb a, b: 64 products in 15 columns, 16 limbs of 28 bits, the carry out of limb
- * 15 folded into limbs 0 and 8 (the library's curve448Mul224). */
-static inline __attribute__((always_inline)) void mul224(s32 r[16], const s32 a[8], const s32 b[8])
+ * 15 folded into limbs 0 and 8 (the library's curve448Mul224, a function of its own called three
+ * times per multiplication: not inlined here either). */
+static __attribute__((noinline)) void mul224(s32 r[16], const s32 a[8], const s32 b[8])
 {
     s64 acc = 0;
 #pragma GCC unroll 15
@@ -116,7 +49,7 @@ static inline __attribute__((always_inline)) void mul224(s32 r[16], const s32 a[
 }
 
 /* r = a b mod p, partly reduced: one Karatsuba level fused with the reduction (see above). */
-static void mul28(s32 r[16], const s32 a[16], const s32 b[16])
+void fe448_mul(s32 *r, const s32 *a, const s32 *b)
 {
     s32 sa[8], sb[8], u[16], v[16], w[16];
 #pragma GCC unroll 8
@@ -162,38 +95,18 @@ static inline __attribute__((always_inline)) void addsub28(s32 r[16], const s32 
     r[8] += c;
 }
 
-void fe448_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+void fe448_sqr(s32 *r, const s32 *a)
 {
-    s32 x[16], y[16], z[16];
-    unpack28(x, a);
-    unpack28(y, b);
-    mul28(z, x, y);
-    pack28(r, z);
+    fe448_mul(r, a, a);
 }
 
-void fe448_sqr(uint32_t *r, const uint32_t *a)
+void fe448_add(s32 *r, const s32 *a, const s32 *b)
 {
-    s32 x[16], z[16];
-    unpack28(x, a);
-    mul28(z, x, x);
-    pack28(r, z);
+    addsub28(r, a, b, 1);
 }
 
-void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b)
+/* For a < b the signed pass leaves a carry of -1, folded as -(2^224 + 1): a - b + p. */
+void fe448_sub(s32 *r, const s32 *a, const s32 *b)
 {
-    s32 x[16], y[16], z[16];
-    unpack28(x, a);
-    unpack28(y, b);
-    addsub28(z, x, y, 1);
-    pack28(r, z);
-}
-
-/* For a < b the signed pass leaves a carry of -1, folded as -(2^224 + 1): a - b + p >= 0. */
-void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
-{
-    s32 x[16], y[16], z[16];
-    unpack28(x, a);
-    unpack28(y, b);
-    addsub28(z, x, y, -1);
-    pack28(r, z);
+    addsub28(r, a, b, -1);
 }
