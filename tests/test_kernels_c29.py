@@ -1,75 +1,131 @@
-"""bignum/c29: GF(2^255 - 19) in CycloneCRYPTO's limb shape (9 limbs of 29 bits, c29/fe25519.c)
-against Python integers, on operands at the limb boundaries (2^29, 2^58, ...), at and next to p,
-and seeded random ones; results at the ends of the field. The whole X25519 ladder over it is
-checked against `cryptography` by test_kernels_pubkey.py's per-variant tests."""
+"""bignum/c29: CycloneCRYPTO's own field code -- GF(2^255 - 19) in 9 limbs of 29 bits
+(c29/fe25519.c) and GF(2^448 - 2^224 - 1) in 16 limbs of 28 bits (c29/fe448.c), limbs in and limbs
+out -- against Python integers, on operands at the limb boundaries, at and next to p, and seeded
+random ones; results at the ends of the field; chains of calls on the partly reduced limbs the
+previous call left (as the library chains them). The whole X25519 over it (conversion at its ends
+only) is checked against `cryptography` by test_kernels_pubkey.py's per-variant tests, and every
+field operation through the harness's conversion by its test_field_equals_reference_and_integers."""
 
 from __future__ import annotations
 
 import hashlib
 
 import pytest
-from field_calls import call, field_harness, le
+from field_calls import field_harness
 
 from cortexm_emu import Buffer
 from refbench.kernels import catalog
 from refbench.kernels.harness import KernelHarness
 from refbench.kernels.references import FIELDS
+from refbench.kernels.representation import from_limbs, to_limbs
 
 P = FIELDS["25519"][0]
+P448 = FIELDS["448"][0]
+#: field -> (C prefix, bits per limb, limbs)
+SHAPES = {"25519": ("fe25519", 29, 9), "448": ("fe448", 28, 16)}
 
 
 def harness(core: str) -> KernelHarness:
     return field_harness("c29", core)
 
 
-def operands() -> list[int]:
-    """0, 1, 19, every limb boundary 2^(29 i) and the all-ones limb below it, the 23-bit top limb
-    full, values at and next to p, and seeded random ones."""
-    edge = [0, 1, 2, 19, 38, 121666, (P - 1) // 2, P - 1, P - 2, P - 19, P - 20, 2**255 - 20, 2**254]
-    edge += [2 ** (29 * i) for i in range(1, 9)] + [2 ** (29 * i) - 1 for i in range(1, 9)]
-    edge += [sum((2**29 - 1) << (29 * i) for i in range(8)) % P, (2**23 - 1) << 232]
-    return edge + [int.from_bytes(hashlib.shake_256(f"c29 {i}".encode()).digest(32), "little") % P
-                   for i in range(16)]
+def limbs(field: str, x: int) -> bytes:
+    _, bits, count = SHAPES[field]
+    return to_limbs(x.to_bytes(FIELDS[field][1], "little"), bits, count)
 
 
+def value(field: str, data: bytes) -> int:
+    return int.from_bytes(from_limbs(data, SHAPES[field][1], field), "little")
+
+
+def call(h: KernelHarness, field: str, op: str, *operands: int | bytes) -> bytes:
+    """``<prefix>_<op>(r, a, b)`` on limbs (an int operand is converted, bytes are passed as they
+    are: a previous call's limbs); the limbs it writes to ``r``."""
+    prefix, _, count = SHAPES[field]
+    args = [Buffer(x if isinstance(x, bytes) else limbs(field, x)) for x in operands]
+    return h.machine.call(f"{prefix}_{op}", Buffer(bytes(4 * count), "r"), *args).buffer("r")
+
+
+def operands(field: str) -> list[int]:
+    """0, 1, every limb boundary 2^(bits i) and the all-ones limb below it, values at and next to
+    p (and 2^224 for 448), and seeded random ones."""
+    p = FIELDS[field][0]
+    _, bits, count = SHAPES[field]
+    edge = [0, 1, 2, 19, (p - 1) // 2, p - 1, p - 2, p - 19, p - 20]
+    edge += [2 ** (bits * i) for i in range(1, count)] + [2 ** (bits * i) - 1 for i in range(1, count)]
+    edge += [2**224, 2**224 - 1, 2**224 + 1] if field == "448" else [121666, 2**254, 2**255 - 20]
+    size = FIELDS[field][1]
+    return edge + [int.from_bytes(hashlib.shake_256(f"c29 {field} {i}".encode()).digest(size), "little") % p
+                   for i in range(12)]
+
+
+@pytest.mark.parametrize("field", ["25519", "448"])
 @pytest.mark.parametrize("core", ["m4", "m0plus"])
-def test_c29_fe25519_equals_python(core):
-    """mul, sqr, add, sub and mul-by-a24 give the canonical residue; cswap swaps exactly when told."""
+def test_c29_field_operations_equal_python(core, field):
+    """mul, sqr, add and sub (and 25519's mul by a24) give limbs of the right residue."""
     h = harness(core)
-    values = operands()
+    p = FIELDS[field][0]
+    values = operands(field)
     for i, a in enumerate(values):
-        assert call(h, "fe25519_sqr", a) == a * a % P, hex(a)
-        assert call(h, "fe25519_mul_a24", a) == a * 121665 % P, hex(a)
+        assert value(field, call(h, field, "sqr", a)) == a * a % p, hex(a)
+        if field == "25519":
+            assert value(field, call(h, field, "mul_a24", a)) == a * 121665 % p, hex(a)
         for b in values[i::5]:
-            assert call(h, "fe25519_mul", a, b) == a * b % P, (hex(a), hex(b))
-            assert call(h, "fe25519_add", a, b) == (a + b) % P, (hex(a), hex(b))
-            assert call(h, "fe25519_sub", a, b) == (a - b) % P, (hex(a), hex(b))
-            assert call(h, "fe25519_sub", b, a) == (b - a) % P, (hex(a), hex(b))
-    a, b = values[-1], values[-2]
-    for swap in (0, 1):
-        result = h.machine.call("fe25519_cswap", Buffer(le(a), "a"), Buffer(le(b), "b"), swap)
-        got = (int.from_bytes(result.buffer("a"), "little"), int.from_bytes(result.buffer("b"), "little"))
-        assert got == ((b, a) if swap else (a, b))
+            assert value(field, call(h, field, "mul", a, b)) == a * b % p, (hex(a), hex(b))
+            assert value(field, call(h, field, "add", a, b)) == (a + b) % p, (hex(a), hex(b))
+            assert value(field, call(h, field, "sub", a, b)) == (a - b) % p, (hex(a), hex(b))
+            assert value(field, call(h, field, "sub", b, a)) == (b - a) % p, (hex(a), hex(b))
+
+
+@pytest.mark.parametrize("field", ["25519", "448"])
+def test_c29_chains_on_partly_reduced_limbs(field):
+    """Two hundred calls, each taking the limbs the previous calls left (partly reduced, a
+    subtraction's possibly negative), as the library's ladder chains them, stay equal to Python's."""
+    h = harness("m4")
+    p = FIELDS[field][0]
+    want_x, want_y = operands(field)[-2:]
+    x, y = limbs(field, want_x), limbs(field, want_y)
+    for step in range(50):
+        d, want_d = call(h, field, "sub", x, y), (want_x - want_y) % p
+        x, want_x = call(h, field, "sqr", d), want_d * want_d % p
+        s, want_s = call(h, field, "add", x, y), (want_x + want_y) % p
+        y, want_y = call(h, field, "mul", s, d), want_s * want_d % p
+        assert (value(field, d), value(field, x), value(field, y)) == (want_d, want_x, want_y), step
 
 
 def test_c29_results_at_the_ends_of_the_field():
-    """Products whose residue is 0, 1, 18, 19, 20, p - 20, p - 19 or p - 1 (the final subtraction
-    of p at its edges) and differences that wrap below 0."""
+    """Products whose residue is 0, 1, 18, 19, 20, p - 20, p - 19 or p - 1 (25519) and 0, 1,
+    2^224, p - 2^224, p - 1 (448); differences that wrap below 0."""
     h = harness("m4")
-    for i in range(6):
-        a = int.from_bytes(hashlib.shake_256(f"c29 edge {i}".encode()).digest(32), "little") % (P - 1) + 1
-        for target in (0, 1, 18, 19, 20, P - 20, P - 19, P - 1):
-            b = target * pow(a, -1, P) % P
-            assert call(h, "fe25519_mul", a, b) == target, (hex(a), hex(b))
-        for d in (0, 1, 18, 19, 20):
-            assert call(h, "fe25519_sub", a, (a + d) % P) == (-d) % P
-            assert call(h, "fe25519_add", a, (P - a + d) % P) == d % P
+    for field, targets in (("25519", (0, 1, 18, 19, 20, P - 20, P - 19, P - 1)),
+                           ("448", (0, 1, 2**224, 2**224 + 1, P448 - 2**224, P448 - 1))):
+        p, size, _ = FIELDS[field]
+        for i in range(4):
+            a = int.from_bytes(hashlib.shake_256(f"c29 edge {field} {i}".encode()).digest(size), "little") % (p - 1) + 1
+            for target in targets:
+                assert value(field, call(h, field, "mul", a, target * pow(a, -1, p) % p)) == target, hex(a)
+            for d in (0, 1, 18, 19, 20):
+                assert value(field, call(h, field, "sub", a, (a + d) % p)) == (-d) % p
+                assert value(field, call(h, field, "add", a, (p - a + d) % p)) == d % p
 
 
-def test_c29_switches_only_the_25519_field_code_in():
-    """The variant builds the portable C of c32 with FE25519_ASM, the guard under which fe.h and
-    x25519.h take the 2^255 - 19 operations from the variant's own source, and runs on every core."""
+def test_c29_cswap_swaps_exactly_when_told():
+    h = harness("m0plus")
+    a, b = operands("25519")[-2:]
+    for swap in (0, 1):
+        result = h.machine.call("fe25519_cswap", Buffer(limbs("25519", a), "a"), Buffer(limbs("25519", b), "b"), swap)
+        got = (value("25519", result.buffer("a")), value("25519", result.buffer("b")))
+        assert got == ((b, a) if swap else (a, b))
+
+
+def test_c29_switches_cyclone_field_code_in_and_says_its_limbs():
+    """The variant builds the portable C of c32 with FE25519_ASM, X25519_OWN and FE448_OWN (the
+    guards under which fe.h and x25519.h take the 2^255 - 19 and 2^448 - 2^224 - 1 operations and
+    the X25519 ladder from the variant's own sources), says its limbs in its manifest, and runs on
+    every core."""
     variant = catalog.family("bignum").variants["c29"]
-    assert variant.defines == ("FE25519_ASM",)
-    assert [str(s).rsplit("bignum/", 1)[1] for s in variant.sources] == ["c32/bignum.c", "c29/fe25519.c"]
+    assert set(variant.defines) == {"FE25519_ASM", "X25519_OWN", "FE448_OWN"}
+    assert [str(s).rsplit("bignum/", 1)[1] for s in variant.sources] == ["c32/bignum.c", "c29/fe25519.c",
+                                                                          "c29/fe448.c"]
+    assert dict(variant.limbs) == {field: bits for field, (_, bits, _) in SHAPES.items()}
     assert variant.supports("m0plus") and variant.supports("m4")

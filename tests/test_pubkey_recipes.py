@@ -111,11 +111,11 @@ def test_curved25519_small_sign_and_verify():
     assert verify[("25519-mul", 32)] > _works(_ed("verify", None))["special-form reduction, interleaved 5-bit wNAF double-scalar"][("25519-mul", 32)]
 
 
-def test_cyclone_curve25519_figures_use_the_29_bit_limb_variant_only():
+def test_cyclone_curve25519_and_curve448_figures_use_the_library_limb_variant_only():
     from refbench.sanity.pubkey_cost import library_variants
 
     base = next(f for f in FIGURES.values() if f.algorithm.startswith("X25519"))
-    for algorithm in ("X25519", "Ed25519"):
+    for algorithm in ("X25519", "Ed25519", "X448", "Ed448"):
         f = dataclasses.replace(base, library="CycloneCRYPTO", algorithm=algorithm, math=None, asm=None)
         assert library_variants(f)[0] == ("c29",)
     other = dataclasses.replace(base, library="CycloneCRYPTO", algorithm="ECDSA-P256", math=None, asm=None)
@@ -129,7 +129,7 @@ def test_a_rule_with_bad_algorithms_names_file_and_rule(tmp_path):
     from refbench.sanity.pubkey_cost import COSTS_PATH, load_costs
 
     bad = tmp_path / "costs.toml"
-    bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace('algorithms = ["X25519", "Ed25519"]',
+    bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace('algorithms = ["X25519", "Ed25519", "X448", "Ed448"]',
                                                                  'algorithms = "X25519"'), encoding="utf-8")
-    with pytest.raises(ValueError, match=r"costs.toml: \[\[libraries\]\] #\d+ algorithms: expected a list"):
+    with pytest.raises(ValueError, match=r"costs.toml:\d+: field 'libraries\[\d+\]\.algorithms': expected a list"):
         load_costs(bad)

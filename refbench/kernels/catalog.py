@@ -18,10 +18,12 @@ the shared modes include),
 ``trades``, optional ``cores`` (the cores whose instruction set the variant needs, e.g. UMAAL
 only on ARMv7E-M and ARMv8-M Mainline with DSP; default every core) and optional ``defines`` (``NAME`` or ``NAME=VALUE`` preprocessor definitions for
 every source of the variant, e.g. what the shared block modes need to know of a cipher that
-takes several blocks per call) and optional ``whole`` (names of the family's operations the variant
+takes several blocks per call), optional ``whole`` (names of the family's operations the variant
 computes whole in code of its own, not as a sequence of its other operations' calls: the public-key
 pricing takes their measured cycles and the composition check leaves them out,
-:mod:`refbench.sanity.pubkey_whole`). Paths are relative to the family folder; ``common/runtime.c``
+:mod:`refbench.sanity.pubkey_whole`) and optional ``limbs`` (a table of field name -> bits per limb: the
+variant's field operations take and return elements in signed 32-bit limbs of that many bits,
+converted by the harness outside the call, :mod:`refbench.kernels.representation`). Paths are relative to the family folder; ``common/runtime.c``
 is always linked.
 
 The include path (:attr:`Variant.include_dirs`) is ``common/``, then the family folder, then
@@ -111,6 +113,9 @@ class Variant:
     #: operations the variant computes whole in its own code rather than as a sequence of its other
     #: operations' calls (e.g. the X25519 ladder in assembly): priced by their own measurement
     whole: tuple[str, ...] = ()
+    #: fields whose elements the variant's operations take and return in its own limbs: (field,
+    #: bits per limb) pairs (refbench.kernels.representation)
+    limbs: tuple[tuple[str, int], ...] = ()
 
     def supports(self, core: str) -> bool:
         return self.cores is None or core in self.cores
@@ -227,6 +232,17 @@ def load_family(manifest: Path) -> Family:
                 raise fail((*where, "defines"), "must be NAME or NAME=VALUE (a C identifier, no spaces)", repr(item))
         return listed
 
+    def limbs(v: dict, where: Field) -> tuple[tuple[str, int], ...]:
+        from refbench.kernels.references import FIELDS
+
+        table = need(v, "limbs", dict, where) if "limbs" in v else {}
+        for field, bits in table.items():
+            if field not in FIELDS:
+                raise fail((*where, "limbs", field), f"unknown field; valid: {', '.join(FIELDS)}", field)
+            if not isinstance(bits, int) or isinstance(bits, bool) or not 1 <= bits <= 31:
+                raise fail((*where, "limbs", field), "must be the bits per limb, an integer from 1 to 31", repr(bits))
+        return tuple(table.items())
+
     shared_defines = defines(data, ())
     variants = {}
     for vname, v in need(data, "variants", dict).items():
@@ -244,7 +260,7 @@ def load_family(manifest: Path) -> Family:
                 raise fail((*where, "whole"), f"names no operation of the family; valid: "
                            f"{', '.join(op.name for op in operations)}", repr(op_name))
         variants[vname] = Variant(name, vname, need(v, "trades", str, where), sources,
-                                  shared_defines + defines(v, where), cores, whole)
+                                  shared_defines + defines(v, where), cores, whole, limbs(v, where))
     return Family(name, need(data, "standard", str), folder, tuple(operations), variants)
 
 

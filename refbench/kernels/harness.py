@@ -14,6 +14,7 @@ from typing import Any
 from cortexm_emu import Buffer, Machine
 from cortexm_emu.call import CallResult
 from cortexm_emu.errors import EmulatorError
+from refbench.kernels import representation
 from refbench.kernels.catalog import Operation, Variant, build_variant, family
 from refbench.kernels.references import prepare, reference
 
@@ -111,6 +112,8 @@ class KernelHarness:
 
     def run(self, inputs: dict[str, Any], operation: str | None = None, *, budget: int | None = 200_000_000) -> KernelRun:
         """Call the operation on ``inputs`` (by role); verify every output against the reference.
+        Field elements go in and out in the variant's own limbs when its manifest lists the field
+        (:mod:`refbench.kernels.representation`: converted here, outside the measured call).
 
         An emulator fault is not swallowed: it propagates with the emulator's message. Inputs are
         first prepared by the reference's preparation (e.g. an odd modulus, operands below it),
@@ -118,11 +121,12 @@ class KernelHarness:
         """
         op = self.operation(operation)
         inputs = prepare(op.reference)(inputs)
+        called = representation.encode(self.variant, op, inputs)  # the variant's own limbs, if it keeps them
         ctx = None
         if op.setup:
-            setup = self.machine.call(op.setup, *call_arguments(op, op.setup_args, inputs, None), budget=budget)
+            setup = self.machine.call(op.setup, *call_arguments(op, op.setup_args, called, None), budget=budget)
             ctx = setup.buffer("ctx")
-        result = self.machine.call(op.function, *call_arguments(op, op.args, inputs, ctx), budget=budget)
+        result = self.machine.call(op.function, *call_arguments(op, op.args, called, ctx), budget=budget)
         #: the operation's own call (not the setup), e.g. for ``cortexm_emu.annotate``
         self.last_call = result
         expected = reference(op.reference)(inputs)
@@ -130,7 +134,7 @@ class KernelHarness:
         for role, want in expected.items():
             if role not in op.args:
                 continue
-            got = result.buffer(role)
+            got = representation.decode(self.variant, op, role, result.buffer(role))
             if got != want:
                 problems.append(f"{role}: expected {want.hex() or '(empty)'}, got {got.hex() or '(empty)'}")
         size = (len(inputs["in"]) if "in" in inputs else len(inputs["msg"]) if "msg" in inputs

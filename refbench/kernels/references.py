@@ -318,6 +318,8 @@ def _p256_scalar_mult(a: Inputs) -> Outputs:
 REFERENCES["p256-scalar-mult"] = _p256_scalar_mult
 PREPARE["p256-scalar-mult"] = prepare_p256_point
 PREPARE["fe-25519-mul-a24"] = prepare_field("25519")
+#: field elements, so a variant that keeps them in its own limbs (refbench.kernels.representation) swaps the same values
+PREPARE["fe-25519-cswap"] = prepare_field("25519")
 REFERENCES["x25519"] = lambda a: {"r": x25519(a["a"], a["b"])}  # scalar a, u-coordinate b (RFC 7748 §5)
 
 

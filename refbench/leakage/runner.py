@@ -18,6 +18,7 @@ from cortexm_emu.cores import core_info
 from cortexm_emu.errors import EmulatorError
 from cortexm_emu.flash import BoardMemory, board_memory
 from cortexm_emu.trace import CallTrace, TraceOptions, Tracer
+from refbench.kernels import representation
 from refbench.kernels.catalog import Operation, build_variant, family
 from refbench.kernels.harness import (
     call_arguments,  # the harness's one way to lay out arguments by role
@@ -90,18 +91,20 @@ class OperationRunner:
     def run(self, inputs: dict[str, Any], *, traced: bool) -> Run:
         op = self.operation
         calls: list[CallRun] = []
+        called = representation.encode(self.variant, op, inputs)  # the variant's own limbs, if it keeps them
         ctx = None
         if op.setup:
-            result, trace = self._call(op.setup, call_arguments(op, op.setup_args, inputs, None), traced)
+            result, trace = self._call(op.setup, call_arguments(op, op.setup_args, called, None), traced)
             ctx = result.buffer("ctx")
             calls.append(CallRun(op.setup, result.cycles, trace, dict(result.dynamic_cycles)))
-        result, trace = self._call(op.function, call_arguments(op, op.args, inputs, ctx), traced)
+        result, trace = self._call(op.function, call_arguments(op, op.args, called, ctx), traced)
         calls.append(CallRun(op.function, result.cycles, trace, dict(result.dynamic_cycles)))
         for role, want in reference(op.reference)(inputs).items():
-            if role in op.args and result.buffer(role) != want:
+            got = representation.decode(self.variant, op, role, result.buffer(role)) if role in op.args else want
+            if got != want:
                 raise EmulatorError(
                     f"{self.variant.path} {op.name} on {self.target.label}: output {role} differs from the "
-                    f"reference {op.reference} (expected {want.hex()}, got {result.buffer(role).hex()})")
+                    f"reference {op.reference} (expected {want.hex()}, got {got.hex()})")
         return Run(tuple(calls))
 
     def _call(self, function: str, args: list[Any], traced: bool) -> tuple[Any, CallTrace | None]:

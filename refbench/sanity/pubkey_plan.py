@@ -51,7 +51,8 @@ KERNEL = "bignum"
 VARIANT_NAMES = {"umaal": "UMAAL multiply-accumulate", "umlal": "UMULL/UMLAL multiply-accumulate",
                  "c32": "portable C, 32x32->64", "m0": "16x16 MULS products",
                  "umaal_asm": "UMAAL, 2^255 - 19 in hand-written assembly",
-                 "umaal_asm_ladder": "UMAAL, the whole X25519 ladder in hand-written assembly, measured whole", "c29": "9 limbs of 29 bits, CycloneCRYPTO's shape",
+                 "umaal_asm_ladder": "UMAAL, the whole X25519 ladder in hand-written assembly, measured whole",
+                 "c29": "CycloneCRYPTO's limb shapes (2^255 - 19: 9 of 29 bits; 2^448 - 2^224 - 1: 16 of 28 bits)",
                  "m0_asm": "16x16 MULS, 2^255 - 19 and the P-256 product in hand-written ARMv6-M assembly"}
 
 

@@ -165,7 +165,8 @@ static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
 }
 
 #ifdef FE25519_ASM
-/* the variant supplies these in assembly (umaal_asm/fe25519.S, m0_asm/fe25519.S), same contracts */
+/* the variant supplies these in assembly (umaal_asm/fe25519.S, m0_asm/fe25519.S), same contracts, or
+ * in C on its own limbs (c29/fe25519.c, with X25519_OWN: the manifest's `limbs`) */
 FE_CALL void fe25519_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe25519_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe25519_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
@@ -355,6 +356,14 @@ FE_CALL void fe_p521_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mo
 /* ---------------------------------------------------------------------------------------- */
 /* 2^448 - 2^224 - 1: 14 limbs */
 
+#ifdef FE448_OWN
+/* the variant supplies these on its own limbs (c29/fe448.c: signed 28-bit limbs in and out, the
+ * manifest's `limbs`; the harness converts outside the call) */
+FE_CALL void fe448_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe448_sqr(uint32_t *r, const uint32_t *a);
+FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+#else
 static const uint32_t P448_P[14] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
                                     0xffffffffu, 0xfffffffeu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
                                     0xffffffffu, 0xffffffffu};
@@ -406,5 +415,6 @@ FE_CALL void fe448_sqr(uint32_t *r, const uint32_t *a)
 
 FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P448_P, 14); }
 FE_CALL void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P448_P, 14); }
+#endif
 
 #endif

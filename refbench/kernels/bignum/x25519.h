@@ -19,6 +19,8 @@ void fe25519_cswap(uint32_t *a, uint32_t *b, uint32_t swap); /* umaal_asm/fe2551
 FE_CALL void fe25519_cswap(uint32_t *a, uint32_t *b, uint32_t swap) { cswap_words(a, b, swap, 8); }
 #endif
 
+#ifndef X25519_OWN /* else the variant supplies the rest on its own element representation (c29/fe25519.c) */
+
 /* a <-> b when a[0] is odd: the ladder's conditional swap as one kernel operation (25519-cswap),
  * the swap bit from the data so the reference can state the result; the composition prices each
  * counted cswap with it (refbench/sanity/pubkey_costs.toml [pricing] cswap). */
@@ -125,5 +127,7 @@ void x25519_scalarmult(uint32_t *r, const uint32_t *a, const uint32_t *b)
     fe25519_mul(r, x2, t0);
 }
 #endif
+
+#endif /* X25519_OWN */
 
 #endif
