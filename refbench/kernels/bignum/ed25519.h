@@ -28,8 +28,29 @@
 
 #include "x25519.h"
 
+#ifdef X25519_OWN
+/* The variant keeps its elements in limbs of its own between operations (c29/fe25519.c: 9 limbs
+ * of 29 bits, the library's shape); the constants and the operands are converted to them once at
+ * the start and the results once at the end, as CycloneCRYPTO's ed25519.c does. */
+#define ED_N 9
+void fe25519_from_words(uint32_t *l, const uint32_t *w);
+void fe25519_to_words(uint32_t *w, const uint32_t *l);
+void fe25519_invert(uint32_t *r, const uint32_t *z);
+#define ed_load fe25519_from_words
+#define ed_store fe25519_to_words
+#else
+#define ED_N 8
+static void ed_load(uint32_t r[8], const uint32_t w[8])
+{
+    for (uint32_t i = 0; i < 8; i++) {
+        r[i] = w[i];
+    }
+}
+#define ed_store ed_load
+#endif
+
 typedef struct {
-    uint32_t x[8], y[8], z[8], t[8];
+    uint32_t x[ED_N], y[ED_N], z[ED_N], t[ED_N];
 } ed25519_pt;
 
 /* k = 2d, d = -121665/121666 (RFC 8032 §5.1) */
@@ -47,22 +68,25 @@ static const ed25519_pt ED25519_B = {
 FE_CALL void fe25519_select(uint32_t *r, const uint32_t *a, const uint32_t *b, uint32_t bit)
 {
     const uint32_t mask = 0u - bit;
-    for (uint32_t i = 0; i < 8; i++) {
+    for (uint32_t i = 0; i < ED_N; i++) {
         r[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
     }
 }
 
+/* k = 2d in the elements' representation, loaded by each whole operation (ed_constants) */
+static uint32_t ed_k[ED_N];
+
 /* r = p + q (add-2008-hwcd-3, k = 2d; refbench/ref/edwards.py add); r may be p or q */
 static void ed25519_add(ed25519_pt *r, const ed25519_pt *p, const ed25519_pt *q)
 {
-    uint32_t a[8], b[8], c[8], d[8], e[8], f[8], g[8], h[8];
+    uint32_t a[ED_N], b[ED_N], c[ED_N], d[ED_N], e[ED_N], f[ED_N], g[ED_N], h[ED_N];
     fe25519_sub(c, p->y, p->x);
     fe25519_sub(d, q->y, q->x);
     fe25519_mul(a, c, d);              /* A = (Y1 - X1)(Y2 - X2) */
     fe25519_add(c, p->y, p->x);
     fe25519_add(d, q->y, q->x);
     fe25519_mul(b, c, d);              /* B = (Y1 + X1)(Y2 + X2) */
-    fe25519_mul(d, p->t, ED25519_K);
+    fe25519_mul(d, p->t, ed_k);
     fe25519_mul(c, d, q->t);           /* C = T1 2d T2 */
     fe25519_mul(d, p->z, q->z);
     fe25519_add(d, d, d);              /* D = 2 Z1 Z2 */
@@ -80,7 +104,7 @@ static void ed25519_add(ed25519_pt *r, const ed25519_pt *p, const ed25519_pt *q)
  * the formula's negated, so X3 and T3, Y3 and Z3 share the sign) */
 static void ed25519_double(ed25519_pt *r, const ed25519_pt *p)
 {
-    uint32_t a[8], b[8], c[8], e[8], f[8], g[8], h[8];
+    uint32_t a[ED_N], b[ED_N], c[ED_N], e[ED_N], f[ED_N], g[ED_N], h[ED_N];
     fe25519_sqr(a, p->x);              /* A = X1^2 */
     fe25519_sqr(b, p->y);              /* B = Y1^2 */
     fe25519_sqr(c, p->z);
@@ -101,7 +125,7 @@ static void ed25519_double(ed25519_pt *r, const ed25519_pt *p)
 static void ed25519_smult(ed25519_pt *r, const ed25519_pt *p, const uint32_t k[8])
 {
     ed25519_pt s;
-    for (uint32_t i = 0; i < 8; i++) {            /* the neutral element (0 : 1 : 1 : 0) */
+    for (uint32_t i = 0; i < ED_N; i++) {         /* the neutral element (0 : 1 : 1 : 0) */
         r->x[i] = 0;
         r->y[i] = i == 0;
         r->z[i] = i == 0;
@@ -119,9 +143,9 @@ static void ed25519_smult(ed25519_pt *r, const ed25519_pt *p, const uint32_t k[8
 }
 
 /* (x, y) = (X / Z, Y / Z) */
-static void ed25519_affine(uint32_t x[8], uint32_t y[8], const ed25519_pt *p)
+static void ed25519_affine(uint32_t x[ED_N], uint32_t y[ED_N], const ed25519_pt *p)
 {
-    uint32_t zi[8];
+    uint32_t zi[ED_N];
     fe25519_invert(zi, p->z);
     fe25519_mul(x, p->x, zi);
     fe25519_mul(y, p->y, zi);
@@ -129,13 +153,26 @@ static void ed25519_affine(uint32_t x[8], uint32_t y[8], const ed25519_pt *p)
 
 /* r = ENC([k]B) (RFC 8032 §5.1.2): the public key A = [s]B of key generation and R = [r]B of
  * signing (§5.1.5-5.1.6), for the clamped s or the nonce r the caller computed */
+/* k = 2d and the base point B in the elements' representation */
+static void ed_constants(ed25519_pt *base)
+{
+    ed_load(ed_k, ED25519_K);
+    ed_load(base->x, ED25519_B.x);
+    ed_load(base->y, ED25519_B.y);
+    ed_load(base->z, ED25519_B.z);
+    ed_load(base->t, ED25519_B.t);
+}
+
 void ed25519_scalarmult_base(uint32_t *r, const uint32_t *k)
 {
-    ed25519_pt q;
-    uint32_t x[8];
-    ed25519_smult(&q, &ED25519_B, k);
-    ed25519_affine(x, r, &q);
-    r[7] |= (x[0] & 1u) << 31;
+    ed25519_pt q, base;
+    uint32_t x[ED_N], y[ED_N], xw[8];
+    ed_constants(&base);
+    ed25519_smult(&q, &base, k);
+    ed25519_affine(x, y, &q);
+    ed_store(r, y);
+    ed_store(xw, x);
+    r[7] |= (xw[0] & 1u) << 31;
 }
 
 /* r = the affine (x, y) of [S]B - [h]A, verification's double scalar multiplication (RFC 8032
@@ -143,18 +180,23 @@ void ed25519_scalarmult_base(uint32_t *r, const uint32_t *k)
  * a = S (words 0-7) and h (words 8-15), b = A's affine x (0-7) and y (8-15) */
 void ed25519_double_scalarmult(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
-    ed25519_pt sb, na, ha;
-    static const uint32_t zero[8];
-    for (uint32_t i = 0; i < 8; i++) {
-        na.y[i] = b[8 + i];
+    ed25519_pt sb, na, ha, base;
+    uint32_t ax[ED_N], x[ED_N], y[ED_N];
+    static const uint32_t zero[ED_N];
+    ed_constants(&base);
+    ed_load(ax, b);
+    ed_load(na.y, b + 8);
+    for (uint32_t i = 0; i < ED_N; i++) {
         na.z[i] = i == 0;
     }
-    fe25519_sub(na.x, zero, b);       /* -A = (-x, y, 1, -x y) */
+    fe25519_sub(na.x, zero, ax);      /* -A = (-x, y, 1, -x y) */
     fe25519_mul(na.t, na.x, na.y);
-    ed25519_smult(&sb, &ED25519_B, a);
+    ed25519_smult(&sb, &base, a);
     ed25519_smult(&ha, &na, a + 8);
     ed25519_add(&sb, &sb, &ha);
-    ed25519_affine(r, r + 8, &sb);
+    ed25519_affine(x, y, &sb);
+    ed_store(r, x);
+    ed_store(r + 8, y);
 }
 
 #endif

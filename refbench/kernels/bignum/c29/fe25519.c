@@ -236,6 +236,13 @@ static void invert29(s32 r[9], const s32 z[9])
     fe25519_mul(r, r, z11);       /* z^(p - 2) */
 }
 
+/* The conversions and the inversion for code that keeps its elements in these limbs between
+ * operations and meets words only at its ends (ed25519.h under X25519_OWN, as CycloneCRYPTO's
+ * ed25519.c imports and exports once per operation). */
+void fe25519_from_words(s32 *l, const uint32_t *w) { unpack29(l, w); }
+void fe25519_to_words(uint32_t *w, const s32 *l) { pack29(w, l); }
+void fe25519_invert(s32 *r, const s32 *z) { invert29(r, z); }
+
 /* The whole X25519 (RFC 7748 §5) on limbs: the ladder of x25519.h with the same operation counts
  * (5 M + 4 S + 1 a24 + 4 add + 4 sub + 2 cswap per bit), u imported once and the result exported
  * once. Scalar clamped (decodeScalar25519), u's top bit masked (decodeUCoordinate). */
