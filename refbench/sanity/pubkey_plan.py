@@ -47,7 +47,8 @@ KERNEL = "bignum"
 #: How each variant forms its products, for explanations (refbench/kernels/bignum/kernel.toml).
 VARIANT_NAMES = {"umaal": "UMAAL multiply-accumulate", "umlal": "UMULL/UMLAL multiply-accumulate",
                  "c32": "portable C, 32x32->64", "m0": "16x16 MULS products",
-                 "umaal_asm": "UMAAL, 2^255 - 19 in hand-written assembly", "c29": "9 limbs of 29 bits, CycloneCRYPTO's shape",
+                 "umaal_asm": "UMAAL, 2^255 - 19 in hand-written assembly",
+                 "umull_asm": "UMULL only, Montgomery in hand-written assembly (wolfSSL SP small's shape)", "c29": "9 limbs of 29 bits, CycloneCRYPTO's shape",
                  "m0_asm": "16x16 MULS, 2^255 - 19 and the P-256 product in hand-written ARMv6-M assembly"}
 
 

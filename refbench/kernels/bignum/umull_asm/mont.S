@@ -18,7 +18,7 @@
  *      i + limbs is kept in a register (ca) and added at the next row's top word.
  *   3. r = T - n when T = t_(limbs..2 limbs - 1) + ca 2^(32 limbs) >= n, by a borrow chain and a
  *      masked select. wolfSSL subtracts on the carry ca only (sp_2048_cond_sub_64 with the mask
- *      -ca, :3892), leaving a result below 2^(32 limbs) but not always below n; mont.h's contract is
+ *      -ca, :3894), leaving a result below 2^(32 limbs) but not always below n; mont.h's contract is
  *      the fully reduced residue, so this one chain more is ours.
  *
  * The loop control is ours: one SUBS/BNE per word product and post-indexed loads, about the cost of
