@@ -237,14 +237,14 @@ def test_a_bad_verify_method_or_curve_kinds_names_the_field(tmp_path: Path):
             load_builds(bad)
 
 
-def test_sp_assembly_runs_rsa_on_the_umull_variant_bounded_by_umaal_assembly():
+def test_sp_assembly_runs_rsa_on_the_umull_assembly():
     f = dataclasses.replace(FIGURES["000-0598"], math="SP math, Cortex-M assembly", algorithm="RSA-2048",
                             operation="private", key_bits=2048, curve=None)
     crt = ("CRT, two 1024-bit Montgomery exponentiations, 4-bit fixed window",
            "CRT, two 1024-bit Montgomery exponentiations, 5-bit fixed window")
-    variants = ("umaal", "umlal", "umaal_asm")
+    variants = ("umaal", "umlal", "umaal_asm", "umull_asm")
     path = pubkey_path(build_of(f), crt, variants, "")
-    assert path.variants == ("umlal",) and path.lower_variants == ("umaal_asm",) and "not UMAAL" in path.source
+    assert path.variants == ("umull_asm",) and path.lower_variants == () and "not UMAAL" in path.source
     assert path.recipes == crt[:1] and "WOLFSSL_SP_SMALL" in path.source  # the small build's 4-bit window
     ecc = dataclasses.replace(f, algorithm="ECC-P256", operation="keygen", key_bits=None, curve="P-256")
     assert pubkey_path(build_of(ecc), crt, variants, "").variants == variants  # the P-256 code is not narrowed
@@ -260,7 +260,8 @@ def test_a_small_sp_build_keeps_the_4_bit_comb():
 
 def test_a_bad_lower_variant_list_is_named(tmp_path: Path):
     bad = tmp_path / "builds.toml"
-    bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace('mont_lower_variants = ["umaal_asm"]',
+    bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace('mont_variants = ["umull_asm"]',
+                                                                   'mont_variants = ["umull_asm"]\n'
                                                                    'mont_lower_variants = "umaal_asm"', 1),
                    encoding="utf-8")
     with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'pubkey\[1\].mont_lower_variants': expected a list"):
