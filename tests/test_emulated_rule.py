@@ -111,13 +111,16 @@ def test_between_the_band_and_the_envelope_is_suspicious_with_the_factor():
     assert f"{42.0 / PREDICTED:.2f}x the prediction" in e.explanation
 
 
-def test_an_assembly_claim_leaves_the_fast_side_to_the_floor():
-    claimed = with_cycles_per_byte(WOLFSSL_L4, "syn-asm", 30.0, asm="WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA)")
-    e = emulate(claimed)
+def test_an_assembly_claim_is_predicted_from_the_kernel_of_that_assembly():
+    """builds.toml [wolfssl.asm_kernels]: where a kernel in the shape of the claimed assembly exists
+    (aes/thumb2_asm), the claim is the code path and both sides of the band are bounded."""
+    rate = by_variant_and_kind({**VARIANTS, "thumb2_asm": 30.0}, KINDS)
+    claimed = with_cycles_per_byte(WOLFSSL_L4, "syn-asm", 36.0, asm="WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA)")
+    e = emulate(claimed, rate)
     p = e.prediction
-    assert "assembly" in p.basis and (p.floor_note or p.open_low)
-    assert e.finding.tests == "bound" or p.floor_note
-    assert p.band_high is not None  # the C path still bounds the slow side
+    assert "thumb2_asm" in p.basis and p.predicted == pytest.approx(30.0 * 1.2)  # ART on, prefetch off
+    assert p.band_low is not None and p.band_high is not None and not p.open_low and not p.floor_note
+    assert e.finding.verdict == "consistent" and e.finding.tests == "value"
 
 
 def test_slower_than_every_allowed_build_is_inconsistent():

@@ -48,14 +48,14 @@ def candidate_inputs(family_name: str, operation: str, size: int) -> Iterator[di
 
     The sized role (:data:`SIZED_ROLES`) gets ``size`` bytes; the other buffers the harness fills
     (:data:`refbench.kernels.harness.DATA_ROLES`) get deterministic bytes of each length of
-    :data:`CANDIDATE_LENGTHS` in turn, and a combination is yielded when the reference accepts
-    it. Raises ``ValueError`` for an unknown operation or when no combination is accepted.
+    :data:`CANDIDATE_LENGTHS` in turn, and a combination is yielded when the operation's
+    preparation and its reference accept it (as the harness runs them). Raises ``ValueError`` for an unknown operation or when no combination is accepted.
     """
     from itertools import product
 
     from refbench.kernels.catalog import OPERAND_ROLES, family
     from refbench.kernels.harness import DATA_ROLES
-    from refbench.kernels.references import reference
+    from refbench.kernels.references import prepare, reference
 
     fam = family(family_name)
     op = next((o for o in fam.operations if o.name == operation), None)
@@ -75,13 +75,13 @@ def candidate_inputs(family_name: str, operation: str, size: int) -> Iterator[di
         fixed["counter32"] = 1
     free = [role for role in roles if role in DATA_ROLES and role not in fixed]
     choices = [CANDIDATE_LENGTHS.get(role, OTHER_LENGTHS) for role in free]
-    ref = reference(op.reference)
+    ref, prepared = reference(op.reference), prepare(op.reference)
     accepted = 0
     for lengths in product(*choices):
         inputs = dict(fixed)
         inputs.update({role: filler(length, role) for role, length in zip(free, lengths)})
         try:
-            ref(inputs)
+            ref(prepared(inputs))  # what the harness does: the operation's preparation, then its reference
         except ValueError:
             continue
         accepted += 1
