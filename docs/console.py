@@ -124,7 +124,10 @@ def update_file(path: Path) -> int:
         body = "\n".join(line[len(indent):] for line in match.group("body").splitlines())
         out: list[str] = []
         for command in parse_block(body):
-            _, actual = run_command(command.line)
+            status, actual = run_command(command.line)
+            if status != 0 and not actual and command.expected:
+                raise RuntimeError(f"{path}: `$ {command.line}` exited {status} and printed nothing where the page "
+                                   "shows output: not writing an empty transcript (run the command by hand to see why)")
             out.append(f"$ {command.line}")
             out.extend(_elided(command.expected, actual))
         new_body = "".join(f"{indent}{line}".rstrip() + "\n" for line in out)

@@ -49,6 +49,15 @@ def test_update_rewrites_the_output(tmp_path):
     assert console.update_file(page) == 0
 
 
+def test_update_refuses_to_empty_a_transcript_whose_command_failed(tmp_path):
+    page = tmp_path / "page.md"
+    text = "```console\n$ no-such-command-here --version\nrefbench 1.0\n```\n"
+    page.write_text(text, encoding="utf-8")
+    with pytest.raises(RuntimeError, match=r"exited 127 and printed nothing"):
+        console.update_file(page)
+    assert page.read_text(encoding="utf-8") == text  # the page is left as it was
+
+
 def test_update_names_the_prose_a_new_output_leaves_behind(tmp_path, capsys):
     page = tmp_path / "page.md"
     page.write_text("It prints 1.5 here.\n\n```console\n$ echo 1.5\n1.5\n```\n", encoding="utf-8")
