@@ -178,28 +178,17 @@ def prepare_field(field: str) -> Callable[[Inputs], Inputs]:
     return prepare
 
 
-def _field_op(field: str, square: bool) -> Callable[[Inputs], Outputs]:
+def _field_op(field: str, square: bool, montgomery: bool = False) -> Callable[[Inputs], Outputs]:
+    """a b mod p (a^2 when ``square``); with ``montgomery``, the Montgomery product a b R^-1 mod p of
+    canonical operands, R = 2^(8 size)."""
     p, size, _ = FIELDS[field]
+    factor = pow(2 ** (8 * size), -1, p) if montgomery else 1
 
     def run(a: Inputs) -> Outputs:
         a = prepare_field(field)(a)
         x = _le(a["a"])
         y = x if square else _le(a["b"])
-        return {"r": (x * y % p).to_bytes(size, "little")}
-
-    return run
-
-
-def _p256_mont_op(square: bool) -> Callable[[Inputs], Outputs]:
-    """a b R^-1 mod p on P-256's field, R = 2^256 (the Montgomery product of canonical operands)."""
-    p, size, _ = FIELDS["p256"]
-    r_inv = pow(2**256, -1, p)
-
-    def run(a: Inputs) -> Outputs:
-        a = prepare_field("p256")(a)
-        x = _le(a["a"])
-        y = x if square else _le(a["b"])
-        return {"r": (x * y * r_inv % p).to_bytes(size, "little")}
+        return {"r": (x * y * factor % p).to_bytes(size, "little")}
 
     return run
 
@@ -259,8 +248,8 @@ for _field in FIELDS:
     PREPARE[f"fe-{_field}-add"] = PREPARE[f"fe-{_field}-sub"] = prepare_field(_field)
 
 
-REFERENCES["fe-p256-mont-mul"] = _p256_mont_op(square=False)
-REFERENCES["fe-p256-mont-sqr"] = _p256_mont_op(square=True)
+REFERENCES["fe-p256-mont-mul"] = _field_op("p256", square=False, montgomery=True)
+REFERENCES["fe-p256-mont-sqr"] = _field_op("p256", square=True, montgomery=True)
 PREPARE["fe-p256-mont-mul"] = PREPARE["fe-p256-mont-sqr"] = prepare_field("p256")
 
 

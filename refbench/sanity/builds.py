@@ -189,6 +189,14 @@ def _memory(path: Path, where: tuple[str, ...], table: Any) -> dict[str, tuple[s
     return memory
 
 
+def _variant_names(path: Path, i: int, spec: dict[str, Any], key: str) -> tuple[str, ...]:
+    """``[[pubkey]]`` number ``i``'s list of bignum variant names under ``key`` (empty when absent)."""
+    value = spec.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise error_at(path, ("pubkey", i, key), "expected a list of bignum variant names")
+    return tuple(value)
+
+
 def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
     """``builds.toml``; a missing or mistyped field raises DataFileError naming the file, line and field."""
     _, data = read_toml(path, kind="builds file")
@@ -208,11 +216,9 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
         match = spec.get("match", "")
         if not isinstance(match, str):
             raise error_at(path, ("pubkey", i, "match"), "expected a string")
-        variants = spec.get("variants", [])
-        if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
-            raise error_at(path, ("pubkey", i, "variants"), "expected a list of bignum variant names")
+        variants = _variant_names(path, i, spec, "variants")
         rules.append(PubkeyRule(_str(path, where, spec, "library"), match, _str(path, where, spec, "kind"), base,
-                                _str(path, where, spec, "source"), tuple(variants),
+                                _str(path, where, spec, "source"), variants,
                                 _str(path, where, spec, "variants_source") if variants else "",
                                 spec.get("exponent", ""), spec.get("slow_side", "")))
         curve_kinds = spec.get("curve_kinds", {})
@@ -229,14 +235,9 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
             if not isinstance(value, list) or not all(isinstance(w, int) and w > 0 for w in value):
                 raise error_at(path, ("pubkey", i, key), "expected a list of widths in bits")
             widths[key] = tuple(value)
-        mont = spec.get("mont_variants", [])
-        if not isinstance(mont, list) or not all(isinstance(v, str) for v in mont):
-            raise error_at(path, ("pubkey", i, "mont_variants"), "expected a list of bignum variant names")
-        lower = spec.get("mont_lower_variants", [])
-        if not isinstance(lower, list) or not all(isinstance(v, str) for v in lower):
-            raise error_at(path, ("pubkey", i, "mont_lower_variants"), "expected a list of bignum variant names")
+        mont = _variant_names(path, i, spec, "mont_variants")
         rules[-1] = replace(rules[-1], **widths,
-                            mont_variants=tuple(mont), mont_lower_variants=tuple(lower),
+                            mont_variants=mont, mont_lower_variants=_variant_names(path, i, spec, "mont_lower_variants"),
                             mont_variants_source=_str(path, where, spec, "mont_variants_source") if mont else "",
                             options_source=(_str(path, where, spec, "options_source")
                                             if widths["comb_bits"] or widths["windows"] else ""))
