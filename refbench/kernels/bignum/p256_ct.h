@@ -95,6 +95,22 @@ FE_CALL void p256_halve(uint32_t *r, const uint32_t *a)
 }
 #endif
 
+#ifdef P256_MONT_ASM
+/* the umaal_asm variant: the two formulas below in assembly (umaal_asm/p256.S), in the same order
+ * of the same field operations, the additions inlined */
+void p256_jac_double(p256m_jac *r, const p256m_jac *p);
+void p256_jac_add(p256m_jac *r, const p256m_jac *p, const p256m_jac *q, uint32_t *degenerate);
+
+static void p256m_double(p256m_jac *r, const p256m_jac *p)
+{
+    p256_jac_double(r, p);
+}
+
+static void p256m_add(p256m_jac *r, const p256m_jac *p, const p256m_jac *q, uint32_t *degenerate)
+{
+    p256_jac_add(r, p, q, degenerate);
+}
+#else
 /* 2P, dbl-2004-hmv for a = -3 (Hankerson, Menezes, Vanstone, Guide to Elliptic Curve
  * Cryptography, Springer 2004, Algorithm 3.21): 4M + 4S and 10 additions, one of them a
  * halving (dbl-2001-b's 3M + 5S takes 15 here); r may be p */
@@ -155,6 +171,8 @@ static void p256m_add(p256m_jac *r, const p256m_jac *p, const p256m_jac *q, uint
     p256_mont_mul(u2, s1, hhh);
     fe_p256_sub(r->y, t, u2);              /* Y3 = R (V - X3) - S1 H^3 */
 }
+
+#endif
 
 /* P + Q with Q affine (qxy: x then y), madd-2004-hmv (Hankerson, Menezes, Vanstone, Guide to
  * Elliptic Curve Cryptography, Springer 2004, Algorithm 3.22): 8M + 3S and 7 additions (fewer

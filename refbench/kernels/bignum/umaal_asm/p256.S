@@ -29,11 +29,11 @@
 #endif
 	.text
 
-/* p256_product8: the 512-bit product of a (r1) and b (r2). Pushes r0 (the result pointer, then at
- * [sp, #52]), r4-r11 and lr, and leaves T0..T11 at [sp, #0..44], T12..T15 in r10, r11, r12, lr; the
- * caller ends with add sp, #56 and pop {r4-r11, pc}. */
+/* p256_product8: the 512-bit product of a (r1) and b (r2), after the caller pushed r0 (the result
+ * pointer, then at [sp, #52]) and lr, with r4-r11 (the exported functions) or without them (the
+ * internal calls of the point formulas below); leaves T0..T11 at [sp, #0..44], T12..T15 in r10,
+ * r11, r12, lr; the caller ends with add sp, #56 and its pop. */
 	.macro p256_product8
-	push {r0, r4-r11, lr}			@ r: [sp, #52] below
 	ldm r1!, {r6-r9}			@ a0..a3; r1 = a + 4 words
 	sub sp, #52				@ T0..T11 at [sp, #0..44], a + 4 words at [sp, #48]
 	str r1, [sp, #48]
@@ -171,6 +171,7 @@
 	.thumb_func
 	.align 2
 fe_p256_mul:
+	push {r0, r4-r11, lr}			@ r: [sp, #52] below
 	p256_product8
 	ldm sp, {r0-r7}				@ s1 = T0..T7
 	mov r8, #0
@@ -352,15 +353,8 @@ fe_p256_sqr:
 	b fe_p256_mul
 	.size fe_p256_sqr, . - fe_p256_sqr
 
-/* void fe_p256_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b (carry
- * out in r1), the borrow of S - p found by a chain whose differences are dropped, then p
- * subtracted under the mask (carry or no borrow): S < 2p, one subtraction at most. */
-	.global fe_p256_add
-	.type fe_p256_add, %function
-	.thumb_func
-	.align 2
-fe_p256_add:
-	push {r4-r11, lr}
+/* p256_add_body: the body of fe_p256_add (r0 = r, r1 = a, r2 = b; uses r1-r12 and lr), inlined in the point formulas below */
+	.macro p256_add_body
 	ldm r1, {r3-r10}
 	ldm r2!, {r1, r11, r12, lr}
 	adds r3, r3, r1
@@ -395,17 +389,23 @@ fe_p256_add:
 	sbcs r9, r9, r1
 	sbc r10, r10, r2
 	stm r0, {r3-r10}
+	.endm
+
+/* void fe_p256_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b (carry
+ * out in r1), the borrow of S - p found by a chain whose differences are dropped, then p
+ * subtracted under the mask (carry or no borrow): S < 2p, one subtraction at most. */
+	.global fe_p256_add
+	.type fe_p256_add, %function
+	.thumb_func
+	.align 2
+fe_p256_add:
+	push {r4-r11, lr}
+	p256_add_body
 	pop {r4-r11, pc}
 	.size fe_p256_add, . - fe_p256_add
 
-/* void fe_p256_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): D = a - b mod 2^256,
- * then p added under the mask of the borrow */
-	.global fe_p256_sub
-	.type fe_p256_sub, %function
-	.thumb_func
-	.align 2
-fe_p256_sub:
-	push {r4-r11, lr}
+/* p256_sub_body: the body of fe_p256_sub (r0 = r, r1 = a, r2 = b; uses r1-r12 and lr), inlined in the point formulas below */
+	.macro p256_sub_body
 	ldm r1, {r3-r10}
 	ldm r2!, {r1, r11, r12, lr}
 	subs r3, r3, r1
@@ -428,6 +428,17 @@ fe_p256_sub:
 	adcs r9, r9, r1
 	adc r10, r10, r2
 	stm r0, {r3-r10}
+	.endm
+
+/* void fe_p256_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): D = a - b mod 2^256,
+ * then p added under the mask of the borrow */
+	.global fe_p256_sub
+	.type fe_p256_sub, %function
+	.thumb_func
+	.align 2
+fe_p256_sub:
+	push {r4-r11, lr}
+	p256_sub_body
 	pop {r4-r11, pc}
 	.size fe_p256_sub, . - fe_p256_sub
 
@@ -456,7 +467,8 @@ fe_p256_sub:
 
 /* mont_tail: the frame of p256_product8 (T0..T11 at [sp, #0..44], r at [sp, #52], T12..T15 in
  * r10, r11, r12, lr): V = REDC(T0..T7) by four double steps (the window rotating through the
- * registers), then S = T_hi + V < 2p, r = S - p when S >= p (masked), stored; returns. */
+ * registers), then S = T_hi + V < 2p, r = S - p when S >= p (masked), stored; the frame is
+ * dropped (add sp, #56), the caller pops what it pushed. */
 	.macro mont_tail
 	ldm sp, {r0-r7}				@ T0..T7
 	stm sp, {r10, r11, r12, lr}		@ T12..T15 to [sp, #0..12]
@@ -510,6 +522,7 @@ fe_p256_sub:
 	sbcs r4, r4, r6
 	sbc r1, r1, r5
 	ldr r3, [sp, #52]
+	add sp, #56				@ here, not before the pop: no interlock on sp
 	str r8, [r3, #0]
 	str r11, [r3, #4]
 	str r0, [r3, #8]
@@ -518,33 +531,11 @@ fe_p256_sub:
 	str r9, [r3, #20]
 	str r4, [r3, #24]
 	str r1, [r3, #28]
-	add sp, #56
-	pop {r4-r11, pc}
 	.endm
 
-/* void p256_mont_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): the product of
- * p256_product8 (two passes of four rows), then mont_tail. */
-	.global p256_mont_mul
-	.type p256_mont_mul, %function
-	.thumb_func
-	.align 2
-p256_mont_mul:
-	p256_product8
-	mont_tail
-	.size p256_mont_mul, . - p256_mont_mul
-
-/* void p256_mont_sqr(uint32_t r[8], const uint32_t a[8]). a^2 = 2C + D for the cross products
- * C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs in rows with their own carry registers)
- * and the squares D = sum a_i^2 2^(64i). 2C + D in one pass over the word pairs: the doubling
- * is one ADCS chain (C in the flags, which UMAAL, loads and stores leave alone) and a_i^2 enters
- * each pair by UMAAL with the pair's carry word k (the odd word's k by UMAAL with 0 x 0).
- * Leaves the frame of p256_product8, then mont_tail. */
-	.global p256_mont_sqr
-	.type p256_mont_sqr, %function
-	.thumb_func
-	.align 2
-p256_mont_sqr:
-	push {r0, r4-r11, lr}			@ r: [sp, #52] below
+/* p256_square8: the 512-bit square of a (r1) in the frame of p256_product8 (r0 and lr pushed by the
+ * caller, with or without r4-r11), see p256_mont_sqr below. */
+	.macro p256_square8
 	sub sp, #52				@ C1..C11 then T0..T11 at [sp, #0..44], a at [sp, #48]
 	str r1, [sp, #48]
 	ldm r1, {r2-r9}				@ a0..a7
@@ -643,7 +634,36 @@ p256_mont_sqr:
 	ldr r8, [r7, #28]			@ a7
 	umaal r12, r6, r8, r8			@ T14
 	add lr, lr, r6				@ T15 (no carry out: a^2 < 2^512)
+	.endm
+
+/* void p256_mont_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): the product of
+ * p256_product8 (two passes of four rows), then mont_tail. */
+	.global p256_mont_mul
+	.type p256_mont_mul, %function
+	.thumb_func
+	.align 2
+p256_mont_mul:
+	push {r0, r4-r11, lr}			@ r: [sp, #52] below
+	p256_product8
 	mont_tail
+	pop {r4-r11, pc}
+	.size p256_mont_mul, . - p256_mont_mul
+
+/* void p256_mont_sqr(uint32_t r[8], const uint32_t a[8]). a^2 = 2C + D for the cross products
+ * C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs in rows with their own carry registers)
+ * and the squares D = sum a_i^2 2^(64i). 2C + D in one pass over the word pairs: the doubling
+ * is one ADCS chain (C in the flags, which UMAAL, loads and stores leave alone) and a_i^2 enters
+ * each pair by UMAAL with the pair's carry word k (the odd word's k by UMAAL with 0 x 0).
+ * Leaves the frame of p256_product8, then mont_tail. */
+	.global p256_mont_sqr
+	.type p256_mont_sqr, %function
+	.thumb_func
+	.align 2
+p256_mont_sqr:
+	push {r0, r4-r11, lr}			@ r: [sp, #52] below
+	p256_square8
+	mont_tail
+	pop {r4-r11, pc}
 	.size p256_mont_sqr, . - p256_mont_sqr
 
 /* void p256_select8(uint32_t *out, const uint32_t *row, uint32_t index, uint32_t words): out = the
@@ -688,14 +708,8 @@ p256_select8:
 	pop {r4-r11, pc}
 	.size p256_select8, . - p256_select8
 
-/* void p256_halve(uint32_t r[8], const uint32_t a[8]): r = a / 2 mod p = (a + p (a odd)) / 2, p
- * added under the mask of the low bit, the 257-bit sum shifted right through the carry (RRX). */
-	.global p256_halve
-	.type p256_halve, %function
-	.thumb_func
-	.align 2
-p256_halve:
-	push {r4-r9, lr}
+/* p256_halve_body: the body of p256_halve (r0 = r, r1 = a; uses r1-r9, r12 and lr), inlined in the point formulas below */
+	.macro p256_halve_body
 	ldm r1, {r2-r9}
 	and r12, r2, #1
 	rsb r12, r12, #0			@ all ones when a is odd
@@ -720,5 +734,270 @@ p256_halve:
 	rrxs r3, r3
 	rrx r2, r2
 	stm r0, {r2-r9}
+	.endm
+
+/* void p256_halve(uint32_t r[8], const uint32_t a[8]): r = a / 2 mod p = (a + p (a odd)) / 2, p
+ * added under the mask of the low bit, the 257-bit sum shifted right through the carry (RRX). */
+	.global p256_halve
+	.type p256_halve, %function
+	.thumb_func
+	.align 2
+p256_halve:
+	push {r4-r9, lr}
+	p256_halve_body
 	pop {r4-r9, pc}
 	.size p256_halve, . - p256_halve
+
+/* p256_mm_i, p256_ms_i: p256_mont_mul and p256_mont_sqr for the point formulas below, which save
+ * r4-r11 once for all their calls: r0 = r, r1 = a (r2 = b); every register but sp changes. */
+	.type p256_mm_i, %function
+	.thumb_func
+	.align 2
+p256_mm_i:
+	push {r0, lr}				@ r: [sp, #52] below
+	p256_product8
+	mont_tail
+	pop {pc}
+	.size p256_mm_i, . - p256_mm_i
+
+	.type p256_ms_i, %function
+	.thumb_func
+	.align 2
+p256_ms_i:
+	push {r0, lr}				@ r: [sp, #52] below
+	p256_square8
+	mont_tail
+	pop {pc}
+	.size p256_ms_i, . - p256_ms_i
+
+/* void p256_jac_double(p256m_jac *r, const p256m_jac *p): 2P in Jacobian coordinates, Montgomery
+ * form (x, y, z: 8 words each), r may be p: p256_ct.h's dbl-2004-hmv for a = -3 (Hankerson,
+ * Menezes, Vanstone, Guide to Elliptic Curve Cryptography, Springer 2004, Algorithm 3.21; 4M + 4S)
+ * in the same order, with the additions, subtractions and the halving inlined and the products by
+ * the internal calls. Frame: t1, t2, t3, y at [sp, #0, #32, #64, #96], r and p at [sp, #128, #132]. */
+	.global p256_jac_double
+	.type p256_jac_double, %function
+	.thumb_func
+	.align 2
+p256_jac_double:
+	push {r4-r11, lr}
+	sub sp, #136
+	strd r0, r1, [sp, #128]
+	mov r0, sp				@ t1 = Z1^2
+	add r1, r1, #64
+	bl p256_ms_i
+	add r0, sp, #32				@ t2 = X1 - t1
+	ldr r1, [sp, #132]
+	mov r2, sp
+	p256_sub_body
+	mov r0, sp				@ t1 = X1 + t1
+	ldr r1, [sp, #132]
+	mov r2, sp
+	p256_add_body
+	add r0, sp, #32				@ t2 = t2 t1
+	add r1, sp, #32
+	mov r2, sp
+	bl p256_mm_i
+	mov r0, sp				@ t1 = 2 t2
+	add r1, sp, #32
+	add r2, sp, #32
+	p256_add_body
+	add r0, sp, #32				@ t2 = alpha = t1 + t2 = 3 (X1 - Z1^2)(X1 + Z1^2)
+	mov r1, sp
+	add r2, sp, #32
+	p256_add_body
+	add r0, sp, #96				@ y = 2 Y1
+	ldr r1, [sp, #132]
+	add r1, r1, #32
+	mov r2, r1
+	p256_add_body
+	ldr r0, [sp, #128]			@ Z3 = y Z1
+	add r0, r0, #64
+	add r1, sp, #96
+	ldr r2, [sp, #132]
+	add r2, r2, #64
+	bl p256_mm_i
+	add r0, sp, #96				@ y = 4 Y1^2
+	add r1, sp, #96
+	bl p256_ms_i
+	add r0, sp, #64				@ t3 = 4 X1 Y1^2
+	add r1, sp, #96
+	ldr r2, [sp, #132]
+	bl p256_mm_i
+	add r0, sp, #96				@ y = 16 Y1^4
+	add r1, sp, #96
+	bl p256_ms_i
+	add r0, sp, #96				@ y = 8 Y1^4
+	add r1, sp, #96
+	p256_halve_body
+	mov r0, sp				@ t1 = alpha^2
+	add r1, sp, #32
+	bl p256_ms_i
+	ldr r0, [sp, #128]			@ X3 = 2 t3
+	add r1, sp, #64
+	add r2, sp, #64
+	p256_add_body
+	ldr r0, [sp, #128]			@ X3 = t1 - X3 = alpha^2 - 8 X1 Y1^2
+	mov r1, sp
+	mov r2, r0
+	p256_sub_body
+	mov r0, sp				@ t1 = t3 - X3
+	add r1, sp, #64
+	ldr r2, [sp, #128]
+	p256_sub_body
+	mov r0, sp				@ t1 = t1 alpha
+	mov r1, sp
+	add r2, sp, #32
+	bl p256_mm_i
+	ldr r0, [sp, #128]			@ Y3 = t1 - y = alpha (4 X1 Y1^2 - X3) - 8 Y1^4
+	add r0, r0, #32
+	mov r1, sp
+	add r2, sp, #96
+	p256_sub_body
+	add sp, #136
+	pop {r4-r11, pc}
+	.size p256_jac_double, . - p256_jac_double
+
+/* void p256_jac_add(p256m_jac *r, const p256m_jac *p, const p256m_jac *q, uint32_t *degenerate):
+ * P + Q in Jacobian coordinates, Montgomery form, r may be p or q: p256_ct.h's add-1998-cmo-2
+ * (Cohen, Miyaji, Ono, ASIACRYPT 1998; 12M + 4S) in the same order, additions and subtractions
+ * inlined, products by the internal calls; P = Q is not handled: when degenerate is not null (a
+ * public choice of the caller) *degenerate = all ones when H = R = 0, else 0. Frame: z1z1, z2z2,
+ * u1, u2, s1, s2, h, hh, hhh, rr, v, t at [sp, #0, #32, ..., #352], r, p, q, degenerate at
+ * [sp, #384..396]. */
+	.global p256_jac_add
+	.type p256_jac_add, %function
+	.thumb_func
+	.align 2
+p256_jac_add:
+	push {r4-r11, lr}
+	sub sp, #400
+	add r12, sp, #384
+	stm r12, {r0-r3}
+	mov r0, sp				@ z1z1 = Z1^2
+	add r1, r1, #64
+	bl p256_ms_i
+	add r0, sp, #32				@ z2z2 = Z2^2
+	ldr r1, [sp, #392]
+	add r1, r1, #64
+	bl p256_ms_i
+	add r0, sp, #64				@ u1 = X1 z2z2
+	ldr r1, [sp, #388]
+	add r2, sp, #32
+	bl p256_mm_i
+	add r0, sp, #96				@ u2 = X2 z1z1
+	ldr r1, [sp, #392]
+	mov r2, sp
+	bl p256_mm_i
+	add r0, sp, #352			@ t = Y1 Z2
+	ldr r1, [sp, #388]
+	add r1, r1, #32
+	ldr r2, [sp, #392]
+	add r2, r2, #64
+	bl p256_mm_i
+	add r0, sp, #128			@ s1 = t z2z2 = Y1 Z2^3
+	add r1, sp, #352
+	add r2, sp, #32
+	bl p256_mm_i
+	add r0, sp, #352			@ t = Y2 Z1
+	ldr r1, [sp, #392]
+	add r1, r1, #32
+	ldr r2, [sp, #388]
+	add r2, r2, #64
+	bl p256_mm_i
+	add r0, sp, #160			@ s2 = t z1z1 = Y2 Z1^3
+	add r1, sp, #352
+	mov r2, sp
+	bl p256_mm_i
+	add r0, sp, #192			@ h = u2 - u1
+	add r1, sp, #96
+	add r2, sp, #64
+	p256_sub_body
+	add r0, sp, #288			@ rr = s2 - s1
+	add r1, sp, #160
+	add r2, sp, #128
+	p256_sub_body
+	ldr r0, [sp, #396]
+	cmp r0, #0
+	beq 1f					@ the caller's public choice
+	add r1, sp, #192
+	ldm r1, {r2-r9}				@ h
+	orr r2, r2, r3
+	orr r4, r4, r5
+	orr r6, r6, r7
+	orr r8, r8, r9
+	orr r2, r2, r4
+	orr r6, r6, r8
+	orr r12, r2, r6
+	add r1, sp, #288
+	ldm r1, {r2-r9}				@ rr
+	orr r2, r2, r3
+	orr r4, r4, r5
+	orr r6, r6, r7
+	orr r8, r8, r9
+	orr r2, r2, r4
+	orr r6, r6, r8
+	orr r12, r12, r2
+	orr r12, r12, r6			@ 0 exactly when H = R = 0 (canonical values)
+	rsb r1, r12, #0
+	orr r1, r1, r12
+	lsr r1, r1, #31				@ 1 unless 0
+	sub r1, r1, #1				@ all ones when H = R = 0
+	str r1, [r0]
+1:	add r0, sp, #224			@ hh = h^2
+	add r1, sp, #192
+	bl p256_ms_i
+	add r0, sp, #256			@ hhh = h hh
+	add r1, sp, #192
+	add r2, sp, #224
+	bl p256_mm_i
+	add r0, sp, #320			@ v = u1 hh
+	add r1, sp, #64
+	add r2, sp, #224
+	bl p256_mm_i
+	add r0, sp, #352			@ t = Z1 Z2
+	ldr r1, [sp, #388]
+	add r1, r1, #64
+	ldr r2, [sp, #392]
+	add r2, r2, #64
+	bl p256_mm_i
+	ldr r0, [sp, #384]			@ Z3 = t h
+	add r0, r0, #64
+	add r1, sp, #352
+	add r2, sp, #192
+	bl p256_mm_i
+	add r0, sp, #352			@ t = rr^2
+	add r1, sp, #288
+	bl p256_ms_i
+	add r0, sp, #352			@ t = t - hhh
+	add r1, sp, #352
+	add r2, sp, #256
+	p256_sub_body
+	add r0, sp, #96				@ u2 = 2 v
+	add r1, sp, #320
+	add r2, sp, #320
+	p256_add_body
+	ldr r0, [sp, #384]			@ X3 = t - u2 = R^2 - H^3 - 2 V
+	add r1, sp, #352
+	add r2, sp, #96
+	p256_sub_body
+	add r0, sp, #352			@ t = v - X3
+	add r1, sp, #320
+	ldr r2, [sp, #384]
+	p256_sub_body
+	add r0, sp, #352			@ t = rr t
+	add r1, sp, #288
+	add r2, sp, #352
+	bl p256_mm_i
+	add r0, sp, #96				@ u2 = s1 hhh
+	add r1, sp, #128
+	add r2, sp, #256
+	bl p256_mm_i
+	ldr r0, [sp, #384]			@ Y3 = t - u2 = R (V - X3) - S1 H^3
+	add r0, r0, #32
+	add r1, sp, #352
+	add r2, sp, #96
+	p256_sub_body
+	add sp, #400
+	pop {r4-r11, pc}
+	.size p256_jac_add, . - p256_jac_add
