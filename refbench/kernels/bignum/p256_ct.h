@@ -203,13 +203,22 @@ static void p256m_add_affine(p256m_jac *r, const p256m_jac *p, const uint32_t qx
     fe_p256_sub(r->y, t4, t3);             /* Y3 = R (X1 H^2 - X3) - Y1 H^3 */
 }
 
-/* t = t^(2^n) */
+/* t = t^(2^n) (Montgomery form), n >= 1 (the umaal_asm variant: umaal_asm/p256.S) */
+#ifdef P256_MONT_ASM
+void p256_mont_sqr_n(uint32_t *r, const uint32_t *a, uint32_t n);
+
+static void p256m_sqr_n(uint32_t t[8], uint32_t n)
+{
+    p256_mont_sqr_n(t, t, n);
+}
+#else
 static void p256m_sqr_n(uint32_t t[8], uint32_t n)
 {
     for (uint32_t i = 0; i < n; i++) {
         p256_mont_sqr(t, t);
     }
 }
+#endif
 
 /* r = a^(p - 2) = a^-1 (0 for 0), Montgomery form in and out: p - 2 = ffffffff 00000001
  * 0^96 ffffffff ffffffff fffffffd (hex words, most significant first) by x_k = a^(2^k - 1) */
@@ -297,8 +306,8 @@ static uint32_t p256_digit(int32_t e, uint32_t *index)
     return sign;
 }
 
-/* out = row[index] of 8 entries of words words each, scanning every entry under masks (the
- * umaal_asm variant: umaal_asm/p256.S, by SEL) */
+/* out = row[index] of 8 entries of words words each (a multiple of 8), scanning every entry under
+ * masks (the umaal_asm variant: umaal_asm/p256.S, by SEL) */
 #ifdef P256_MONT_ASM
 void p256_select8(uint32_t *out, const uint32_t *row, uint32_t index, uint32_t words);
 #else

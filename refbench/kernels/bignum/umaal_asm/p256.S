@@ -11,6 +11,8 @@
  *   fe_p256_sub(r, a, b)     r = a - b mod p
  *   p256_halve(r, a)         r = a / 2 mod p
  *   p256_select8(out, row, index, words)   the constant-time table read of p256_ct.h
+ *   p256_mont_sqr_n(r, a, n) r = a^(2^n) R^(1 - 2^n) mod p: n Montgomery squarings (n >= 1)
+ *   p256_jac_double(r, p), p256_jac_add(r, p, q, degenerate)   p256_ct.h's point formulas
  *
  * The Montgomery form is the one of the fast P-256 libraries (wolfSSL's SP code
  * sp_256_mont_mul_8; E. Lenngren, P256-Cortex-M4): p = -1 mod 2^32, so the REDC quotient digit
@@ -667,44 +669,59 @@ p256_mont_sqr:
 	.size p256_mont_sqr, . - p256_mont_sqr
 
 /* void p256_select8(uint32_t *out, const uint32_t *row, uint32_t index, uint32_t words): out = the
- * entry index (0..7) of the 8 entries of words words each (a multiple of 4) at row, reading every
- * entry: per entry the mask of (index == j) (CLZ of index - j, 32 only for 0) goes into the GE
- * flags by UADD8 and SEL takes each byte of the entry or keeps the accumulator's (ARM DDI 0403E
- * A7.7.112 SEL, A7.7.176 UADD8). Four words at a time, the 8 entries unrolled. */
+ * entry index (0..7) of the 8 entries of words words each (a multiple of 8) at row, reading every
+ * entry, eight words of out at a time held in r4-r11. The index becomes one bit, 2^31 >> index
+ * (LSR by a register: one cycle whatever the count, ARM DDI 0439D Table 3-1); per entry the bit
+ * on top, spread by ASR #31, is the mask, which UADD8 puts into the GE flags, and SEL takes each
+ * byte of the entry or keeps the accumulator's (ARM DDI 0403E A7.7.112 SEL, A7.7.176 UADD8); the
+ * bits then move up by one. The 8 entries unrolled. */
 	.global p256_select8
 	.type p256_select8, %function
 	.thumb_func
 	.align 2
 p256_select8:
 	push {r4-r11, lr}
-	add r12, r0, r3, lsl #2			@ the end of out
-	push {r12}
 	lsl r3, r3, #2				@ the entry stride in bytes
-1:	mov r4, #0
+	mov r12, #0x80000000
+	lsr r12, r12, r2			@ the index's bit
+	add r2, r0, r3				@ the end of out
+	push {r0, r1, r2, r12}			@ out, row (these eight words), end, bit
+1:	ldr r2, [sp, #12]
+	ldr lr, [sp, #4]
+	mov r4, #0
 	mov r5, #0
 	mov r6, #0
 	mov r7, #0
-	mov r12, r2				@ index - j, j = 0
-	mov lr, r1				@ entry 0, these four words
+	mov r8, #0
+	mov r9, #0
+	mov r10, #0
+	mov r11, #0
 	.rept 8
-	clz r8, r12
-	lsr r8, r8, #5				@ 1 when j == index
-	rsb r8, r8, #0				@ the mask
-	uadd8 r8, r8, r8			@ GE = the mask's bytes
-	sub r12, r12, #1
-	ldm lr, {r8-r11}
+	asr r12, r2, #31			@ all ones for the entry at the index
+	uadd8 r12, r12, r12			@ GE = the mask's bytes
+	lsl r2, r2, #1
+	ldm lr, {r0, r1, r12}
+	sel r4, r0, r4
+	sel r5, r1, r5
+	sel r6, r12, r6
+	ldrd r0, r1, [lr, #12]
+	sel r7, r0, r7
+	sel r8, r1, r8
+	ldrd r0, r1, [lr, #20]
+	sel r9, r0, r9
+	sel r10, r1, r10
+	ldr r0, [lr, #28]
+	sel r11, r0, r11
 	add lr, lr, r3
-	sel r4, r8, r4
-	sel r5, r9, r5
-	sel r6, r10, r6
-	sel r7, r11, r7
 	.endr
-	stm r0!, {r4-r7}
-	add r1, r1, #16				@ the next four words of every entry
-	ldr r12, [sp]
+	ldr r0, [sp]
+	stm r0!, {r4-r11}
+	ldrd r1, r12, [sp, #4]			@ row, end
+	add r1, r1, #32				@ the next eight words of every entry
+	strd r0, r1, [sp]
 	cmp r0, r12
 	bne 1b
-	add sp, #4
+	add sp, #16
 	pop {r4-r11, pc}
 	.size p256_select8, . - p256_select8
 
@@ -1001,3 +1018,26 @@ p256_jac_add:
 	add sp, #400
 	pop {r4-r11, pc}
 	.size p256_jac_add, . - p256_jac_add
+
+/* void p256_mont_sqr_n(uint32_t r[8], const uint32_t a[8], uint32_t n): n >= 1 Montgomery squarings,
+ * r = a, then r = r^2 R^-1 n times, by the internal calls (the loop count n is public: the fixed
+ * addition chain of the inversion in p256_ct.h). */
+	.global p256_mont_sqr_n
+	.type p256_mont_sqr_n, %function
+	.thumb_func
+	.align 2
+p256_mont_sqr_n:
+	push {r4-r11, lr}
+	push {r0, r2}				@ r, n
+	bl p256_ms_i				@ r = a^2
+1:	ldr r2, [sp, #4]
+	subs r2, r2, #1
+	beq 2f
+	str r2, [sp, #4]
+	ldr r0, [sp]
+	mov r1, r0
+	bl p256_ms_i
+	b 1b
+2:	add sp, #8
+	pop {r4-r11, pc}
+	.size p256_mont_sqr_n, . - p256_mont_sqr_n
