@@ -467,11 +467,14 @@ fe_p256_sub:
 	adc \q0, \q0, #0			@ the new top word
 	.endm
 
-/* mont_tail: the frame of p256_product8 (T0..T11 at [sp, #0..44], r at [sp, #52], T12..T15 in
- * r10, r11, r12, lr): V = REDC(T0..T7) by four double steps (the window rotating through the
- * registers), then S = T_hi + V < 2p, r = S - p when S >= p (masked), stored; the frame is
- * dropped (add sp, #56), the caller pops what it pushed. */
-	.macro mont_tail
+/* mont_tail internal: the frame of p256_product8 (T0..T11 at [sp, #0..44], r at [sp, #52], T12..T15
+ * in r10, r11, r12, lr): V = REDC(T0..T7) by four double steps (the window rotating through the
+ * registers), then S = T_hi + V < 2p; D = S - p in place, and p added back under the mask of
+ * (S < p) (the carry of S minus the borrow of D: 0 or -1), stored. The frame is dropped: with
+ * internal = 0 (an exported function) the caller pops r4-r11 and pc, with internal = 1 (r0 and lr
+ * pushed only) the tail returns by BX from lr loaded early (a pipelined load, ARM DDI 0439D
+ * 3.3.3) instead of a POP {pc} after the stores. */
+	.macro mont_tail internal
 	ldm sp, {r0-r7}				@ T0..T7
 	stm sp, {r10, r11, r12, lr}		@ T12..T15 to [sp, #0..12]
 	mov r8, #0
@@ -497,42 +500,51 @@ fe_p256_sub:
 	adcs r0, r0, r6
 	adcs r10, r10, r7
 	ldm sp, {r3, r5, r6, r7}		@ T12..T15
+	ldr r12, [sp, #52]			@ r
+	.if \internal
+	ldr lr, [sp, #56]			@ the return address
+	.endif
 	adcs r2, r2, r3
 	adcs r9, r9, r5
 	adcs r4, r4, r6
 	adcs r1, r1, r7
 	mov r3, #0
 	adc r3, r3, #0				@ the carry of S
-@ S >= p: no borrow from S - p (as 257 bits); then p subtracted under the mask
-	subs r5, r8, #0xffffffff
-	sbcs r5, r11, #0xffffffff
-	sbcs r5, r0, #0xffffffff
-	sbcs r5, r10, #0
-	sbcs r5, r2, #0
-	sbcs r5, r9, #0
-	sbcs r5, r4, #1
-	sbcs r5, r1, #0xffffffff
-	sbc r3, r3, #0				@ -1 when S < p, else 0
-	mvn r5, r3				@ all ones when S >= p
-	and r6, r5, #1
-	subs r8, r8, r5
-	sbcs r11, r11, r5
-	sbcs r0, r0, r5
+@ D = S - p (as 256 bits), the mask c - borrow: -1 when S < p, else 0; then p added under it
+	subs r8, r8, #0xffffffff
+	sbcs r11, r11, #0xffffffff
+	sbcs r0, r0, #0xffffffff
 	sbcs r10, r10, #0
 	sbcs r2, r2, #0
 	sbcs r9, r9, #0
-	sbcs r4, r4, r6
-	sbc r1, r1, r5
-	ldr r3, [sp, #52]
+	sbcs r4, r4, #1
+	sbcs r1, r1, #0xffffffff
+	sbc r3, r3, #0				@ -1 when S < p, else 0
+	and r6, r3, #1
+	adds r8, r8, r3
+	adcs r11, r11, r3
+	adcs r0, r0, r3
+	adcs r10, r10, #0
+	adcs r2, r2, #0
+	adcs r9, r9, #0
+	adcs r4, r4, r6
+	adc r1, r1, r3
+	.if \internal
+	add sp, #60
+	.else
 	add sp, #56				@ here, not before the pop: no interlock on sp
-	str r8, [r3, #0]
-	str r11, [r3, #4]
-	str r0, [r3, #8]
-	str r10, [r3, #12]
-	str r2, [r3, #16]
-	str r9, [r3, #20]
-	str r4, [r3, #24]
-	str r1, [r3, #28]
+	.endif
+	str r8, [r12, #0]
+	str r11, [r12, #4]
+	str r0, [r12, #8]
+	str r10, [r12, #12]
+	str r2, [r12, #16]
+	str r9, [r12, #20]
+	str r4, [r12, #24]
+	str r1, [r12, #28]
+	.if \internal
+	bx lr
+	.endif
 	.endm
 
 /* p256_square8: the 512-bit square of a (r1) in the frame of p256_product8 (r0 and lr pushed by the
@@ -647,7 +659,7 @@ fe_p256_sub:
 p256_mont_mul:
 	push {r0, r4-r11, lr}			@ r: [sp, #52] below
 	p256_product8
-	mont_tail
+	mont_tail 0
 	pop {r4-r11, pc}
 	.size p256_mont_mul, . - p256_mont_mul
 
@@ -664,7 +676,7 @@ p256_mont_mul:
 p256_mont_sqr:
 	push {r0, r4-r11, lr}			@ r: [sp, #52] below
 	p256_square8
-	mont_tail
+	mont_tail 0
 	pop {r4-r11, pc}
 	.size p256_mont_sqr, . - p256_mont_sqr
 
@@ -773,8 +785,7 @@ p256_halve:
 p256_mm_i:
 	push {r0, lr}				@ r: [sp, #52] below
 	p256_product8
-	mont_tail
-	pop {pc}
+	mont_tail 1
 	.size p256_mm_i, . - p256_mm_i
 
 	.type p256_ms_i, %function
@@ -783,8 +794,7 @@ p256_mm_i:
 p256_ms_i:
 	push {r0, lr}				@ r: [sp, #52] below
 	p256_square8
-	mont_tail
-	pop {pc}
+	mont_tail 1
 	.size p256_ms_i, . - p256_ms_i
 
 /* void p256_jac_double(p256m_jac *r, const p256m_jac *p): 2P in Jacobian coordinates, Montgomery
