@@ -36,49 +36,47 @@
  * internal calls of the point formulas below); leaves T0..T11 at [sp, #0..44], T12..T15 in r10,
  * r11, r12, lr; the caller ends with add sp, #56 and its pop. */
 	.macro p256_product8
-	ldm r1!, {r6-r9}			@ a0..a3; r1 = a + 4 words
 	sub sp, #52				@ T0..T11 at [sp, #0..44], a + 4 words at [sp, #48]
-	str r1, [sp, #48]
-@ pass 0: T0..T11 = a0..a3 times b
-	ldr r1, [r2, #0]		@ b0
+	ldm r1!, {r6-r9}			@ a0..a3; r1 = a + 4 words
+	mov r0, r1
+	ldm r2, {r1, r3, r4, r5}		@ b0..b3
+	str r0, [sp, #48]
+@ pass 0: T0..T11 = a0..a3 times b (a column's products in any order: each row has its carry
+@ register; a row's last use of b_j comes first where b_j's register takes the next two words
+@ by one LDRD)
 	umull r0, r10, r6, r1		@ column 0: a0 b0 starts row 0
-	ldr r3, [r2, #4]		@ b1
 	str r0, [sp, #0]
 	umull r0, r11, r7, r1		@ column 1: a1 b0 starts row 1
 	umaal r0, r10, r6, r3		@ a0 b1
-	ldr r4, [r2, #8]		@ b2
 	str r0, [sp, #4]
 	umull r0, r12, r8, r1		@ column 2: a2 b0 starts row 2
 	umaal r0, r10, r6, r4		@ a0 b2
 	umaal r0, r11, r7, r3		@ a1 b1
-	ldr r5, [r2, #12]		@ b3
 	str r0, [sp, #8]
 	umull r0, lr, r9, r1		@ column 3: a3 b0 starts row 3
 	umaal r0, r10, r6, r5		@ a0 b3
 	umaal r0, r11, r7, r4		@ a1 b2
 	umaal r0, r12, r8, r3		@ a2 b1
-	ldr r1, [r2, #16]		@ b4
 	str r0, [sp, #12]
 	mov r0, #0		@ column 4
+	umaal r0, lr, r9, r3		@ a3 b1
+	ldrd r1, r3, [r2, #16]		@ b4, b5
 	umaal r0, r10, r6, r1		@ a0 b4
 	umaal r0, r11, r7, r5		@ a1 b3
 	umaal r0, r12, r8, r4		@ a2 b2
-	umaal r0, lr, r9, r3		@ a3 b1
-	ldr r3, [r2, #20]		@ b5
 	str r0, [sp, #16]
 	mov r0, #0		@ column 5
 	umaal r0, r10, r6, r3		@ a0 b5
 	umaal r0, r11, r7, r1		@ a1 b4
 	umaal r0, r12, r8, r5		@ a2 b3
 	umaal r0, lr, r9, r4		@ a3 b2
-	ldr r4, [r2, #24]		@ b6
 	str r0, [sp, #20]
 	mov r0, #0		@ column 6
+	umaal r0, lr, r9, r5		@ a3 b3
+	ldrd r4, r5, [r2, #24]		@ b6, b7
 	umaal r0, r10, r6, r4		@ a0 b6
 	umaal r0, r11, r7, r3		@ a1 b5
 	umaal r0, r12, r8, r1		@ a2 b4
-	umaal r0, lr, r9, r5		@ a3 b3
-	ldr r5, [r2, #28]		@ b7
 	str r0, [sp, #24]
 	mov r0, #0		@ column 7
 	umaal r0, r10, r6, r5		@ a0 b7
@@ -96,56 +94,53 @@
 	umaal r12, lr, r9, r5		@ column 10: a3 b7
 	str r12, [sp, #40]
 	str lr, [sp, #44]		@ column 11
-@ pass 1: T4..T15 += a4..a7 times b; T12..T15 stay in r10-r12, lr
+@ pass 1: T4..T15 += a4..a7 times b; T12..T15 stay in r10-r12, lr (a row's carry register is
+@ zeroed between a store and the next load: a store is not pipelined with a following load, one
+@ cycle more, measured by jnk0le, github.com/jnk0le/random, "pipeline cycle test/doc/cortex_m3m4.md")
+	mov r10, #0		@ row 0 starts
 	ldr r0, [sp, #48]
 	ldm r0, {r6-r9}				@ a4..a7
-	ldr r1, [r2, #0]		@ b0
+	ldm r2, {r1, r3, r4, r5}		@ b0..b3
 	ldr r0, [sp, #16]		@ column 4: pass 0's word
-	mov r10, #0		@ row 0 starts
 	umaal r0, r10, r6, r1		@ a4 b0
-	ldr r3, [r2, #4]		@ b1
 	str r0, [sp, #16]
-	ldr r0, [sp, #20]		@ column 5: pass 0's word
 	mov r11, #0		@ row 1 starts
+	ldr r0, [sp, #20]		@ column 5: pass 0's word
 	umaal r0, r10, r6, r3		@ a4 b1
 	umaal r0, r11, r7, r1		@ a5 b0
-	ldr r4, [r2, #8]		@ b2
 	str r0, [sp, #20]
-	ldr r0, [sp, #24]		@ column 6: pass 0's word
 	mov r12, #0		@ row 2 starts
+	ldr r0, [sp, #24]		@ column 6: pass 0's word
 	umaal r0, r10, r6, r4		@ a4 b2
 	umaal r0, r11, r7, r3		@ a5 b1
 	umaal r0, r12, r8, r1		@ a6 b0
-	ldr r5, [r2, #12]		@ b3
 	str r0, [sp, #24]
-	ldr r0, [sp, #28]		@ column 7: pass 0's word
 	mov lr, #0		@ row 3 starts
+	ldr r0, [sp, #28]		@ column 7: pass 0's word
 	umaal r0, r10, r6, r5		@ a4 b3
 	umaal r0, r11, r7, r4		@ a5 b2
 	umaal r0, r12, r8, r3		@ a6 b1
 	umaal r0, lr, r9, r1		@ a7 b0
-	ldr r1, [r2, #16]		@ b4
 	str r0, [sp, #28]
 	ldr r0, [sp, #32]		@ column 8: pass 0's word
+	umaal r0, lr, r9, r3		@ a7 b1
+	ldrd r1, r3, [r2, #16]		@ b4, b5
 	umaal r0, r10, r6, r1		@ a4 b4
 	umaal r0, r11, r7, r5		@ a5 b3
 	umaal r0, r12, r8, r4		@ a6 b2
-	umaal r0, lr, r9, r3		@ a7 b1
-	ldr r3, [r2, #20]		@ b5
 	str r0, [sp, #32]
 	ldr r0, [sp, #36]		@ column 9: pass 0's word
 	umaal r0, r10, r6, r3		@ a4 b5
 	umaal r0, r11, r7, r1		@ a5 b4
 	umaal r0, r12, r8, r5		@ a6 b3
 	umaal r0, lr, r9, r4		@ a7 b2
-	ldr r4, [r2, #24]		@ b6
 	str r0, [sp, #36]
 	ldr r0, [sp, #40]		@ column 10: pass 0's word
+	umaal r0, lr, r9, r5		@ a7 b3
+	ldrd r4, r5, [r2, #24]		@ b6, b7
 	umaal r0, r10, r6, r4		@ a4 b6
 	umaal r0, r11, r7, r3		@ a5 b5
 	umaal r0, r12, r8, r1		@ a6 b4
-	umaal r0, lr, r9, r5		@ a7 b3
-	ldr r5, [r2, #28]		@ b7
 	str r0, [sp, #40]
 	ldr r0, [sp, #44]		@ column 11: pass 0's word
 	umaal r0, r10, r6, r5		@ a4 b7
