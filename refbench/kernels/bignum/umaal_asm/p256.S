@@ -350,7 +350,52 @@ fe_p256_sqr:
 	b fe_p256_mul
 	.size fe_p256_sqr, . - fe_p256_sqr
 
-/* p256_add_body: the body of fe_p256_add (r0 = r, r1 = a, r2 = b; uses r1-r12 and lr), inlined in the point formulas below */
+/* p256_addp_masked m, m1: r3..r10 += p under the mask m (all ones or 0); m1 gets m & 1 */
+	.macro p256_addp_masked m, m1
+	and \m1, \m, #1
+	adds r3, r3, \m
+	adcs r4, r4, \m
+	adcs r5, r5, \m
+	adcs r6, r6, #0
+	adcs r7, r7, #0
+	adcs r8, r8, #0
+	adcs r9, r9, \m1
+	adc r10, r10, \m
+	.endm
+
+/* p256_reduce_once c, t: r3..r10 + c 2^256 (c in {0, 1}, the value below 2p) mod p: D = the value
+ * - p in place (256 bits), c - borrow is -1 when the value was below p (else 0), and p is added
+ * back under that mask; c and t change */
+	.macro p256_reduce_once c, t
+	subs r3, r3, #0xffffffff
+	sbcs r4, r4, #0xffffffff
+	sbcs r5, r5, #0xffffffff
+	sbcs r6, r6, #0
+	sbcs r7, r7, #0
+	sbcs r8, r8, #0
+	sbcs r9, r9, #1
+	sbcs r10, r10, #0xffffffff
+	sbc \c, \c, #0
+	p256_addp_masked \c, \t
+	.endm
+
+/* p256_double_regs c: r3..r10 = 2 (r3..r10) mod p (canonical in and out); c changes */
+	.macro p256_double_regs c, t
+	adds r3, r3, r3
+	adcs r4, r4, r4
+	adcs r5, r5, r5
+	adcs r6, r6, r6
+	adcs r7, r7, r7
+	adcs r8, r8, r8
+	adcs r9, r9, r9
+	adcs r10, r10, r10
+	mov \c, #0				@ (mov keeps the flags)
+	adc \c, \c, #0
+	p256_reduce_once \c, \t
+	.endm
+
+/* p256_add_body: the body of fe_p256_add (r0 = r, r1 = a, r2 = b; uses r1-r12 and lr), inlined in
+ * the point formulas below: S = a + b < 2p, reduced once */
 	.macro p256_add_body
 	ldm r1, {r3-r10}
 	ldm r2!, {r1, r11, r12, lr}
@@ -365,26 +410,60 @@ fe_p256_sqr:
 	adcs r10, r10, lr
 	mov r1, #0
 	adc r1, r1, #0				@ the carry out of S
-	subs r2, r3, #0xffffffff		@ the borrow of S - p
-	sbcs r2, r4, #0xffffffff
-	sbcs r2, r5, #0xffffffff
-	sbcs r2, r6, #0
-	sbcs r2, r7, #0
-	sbcs r2, r8, #0
-	sbcs r2, r9, #1
-	sbcs r2, r10, #0xffffffff
-	sbc r2, r2, r2				@ all ones when S < p (as 256 bits)
-	rsb r1, r1, #0
-	orn r2, r1, r2				@ all ones when the carry is set or S >= p
-	and r1, r2, #1
-	subs r3, r3, r2
-	sbcs r4, r4, r2
-	sbcs r5, r5, r2
-	sbcs r6, r6, #0
-	sbcs r7, r7, #0
-	sbcs r8, r8, #0
-	sbcs r9, r9, r1
-	sbc r10, r10, r2
+	p256_reduce_once r1, r2
+	stm r0, {r3-r10}
+	.endm
+
+/* p256_triple_body: r0 = r, r1 = a: r = 3 a mod p, as (2 a mod p) + a reduced once; uses r1-r12, lr */
+	.macro p256_triple_body
+	ldm r1, {r3-r10}
+	p256_double_regs r2, r11
+	ldm r1!, {r2, r11, r12, lr}
+	adds r3, r3, r2
+	adcs r4, r4, r11
+	adcs r5, r5, r12
+	adcs r6, r6, lr
+	ldm r1, {r2, r11, r12, lr}
+	adcs r7, r7, r2
+	adcs r8, r8, r11
+	adcs r9, r9, r12
+	adcs r10, r10, lr
+	mov r1, #0
+	adc r1, r1, #0
+	p256_reduce_once r1, r2
+	stm r0, {r3-r10}
+	.endm
+
+/* p256_rsub_regs boff: r3..r10 = (the 8 words at sp + boff) - r3..r10 mod p: the difference, then p
+ * added under the mask of the borrow; uses r1, r2, r11, r12, lr */
+	.macro p256_rsub_regs boff
+	add r1, sp, #\boff
+	ldm r1!, {r2, r11, r12, lr}
+	subs r3, r2, r3
+	sbcs r4, r11, r4
+	sbcs r5, r12, r5
+	sbcs r6, lr, r6
+	ldm r1, {r2, r11, r12, lr}
+	sbcs r7, r2, r7
+	sbcs r8, r11, r8
+	sbcs r9, r12, r9
+	sbcs r10, lr, r10
+	sbc r2, r2, r2				@ all ones when it borrowed
+	p256_addp_masked r2, r11
+	.endm
+
+/* p256_x3_body aoff, boff, roff: the X3 step of both point formulas, for a and b at sp + aoff and
+ * sp + boff and the point r's pointer at [sp, #roff]: X3 = b - 2 a, stored to r's x, then b = a -
+ * X3 (X3 kept in registers between the two) */
+	.macro p256_x3_body aoff, boff, roff
+	add r1, sp, #\aoff
+	ldm r1, {r3-r10}
+	p256_double_regs r2, r11
+	p256_rsub_regs \boff
+	ldr r0, [sp, #\roff]
+	stm r0, {r3-r10}
+	p256_rsub_regs \aoff
+	add r0, sp, #\boff
 	stm r0, {r3-r10}
 	.endm
 
@@ -546,8 +625,8 @@ fe_p256_sub:
  * caller, with or without r4-r11), see p256_mont_sqr below. */
 	.macro p256_square8
 	sub sp, #52				@ C1..C11 then T0..T11 at [sp, #0..44], a at [sp, #48]
-	str r1, [sp, #48]
 	ldm r1, {r2-r9}				@ a0..a7
+	str r1, [sp, #48]
 @ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
 	umull r0, r10, r2, r3			@ column 1: a0 a1
 	str r0, [sp, #4]
@@ -795,8 +874,8 @@ p256_ms_i:
 /* void p256_jac_double(p256m_jac *r, const p256m_jac *p): 2P in Jacobian coordinates, Montgomery
  * form (x, y, z: 8 words each), r may be p: p256_ct.h's dbl-2004-hmv for a = -3 (Hankerson,
  * Menezes, Vanstone, Guide to Elliptic Curve Cryptography, Springer 2004, Algorithm 3.21; 4M + 4S)
- * in the same order, with the additions, subtractions and the halving inlined and the products by
- * the internal calls. Frame: t1, t2, t3, y at [sp, #0, #32, #64, #96], r and p at [sp, #128, #132]. */
+ * in the same order, with the additions, subtractions and the halving inlined (3 alpha' by
+ * p256_triple_body, X3 and t3 - X3 by p256_x3_body) and the products by the internal calls. Frame: t1, t2, t3, y at [sp, #0, #32, #64, #96], r and p at [sp, #128, #132]. */
 	.global p256_jac_double
 	.type p256_jac_double, %function
 	.thumb_func
@@ -820,19 +899,15 @@ p256_jac_double:
 	add r1, sp, #32
 	mov r2, sp
 	bl p256_mm_i
-	mov r0, sp				@ t1 = 2 t2
+	add r0, sp, #32				@ t2 = alpha = 3 t2 = 3 (X1 - Z1^2)(X1 + Z1^2)
 	add r1, sp, #32
-	add r2, sp, #32
-	p256_add_body
-	add r0, sp, #32				@ t2 = alpha = t1 + t2 = 3 (X1 - Z1^2)(X1 + Z1^2)
-	mov r1, sp
-	add r2, sp, #32
-	p256_add_body
-	add r0, sp, #96				@ y = 2 Y1
-	ldr r1, [sp, #132]
+	p256_triple_body
+	ldr r1, [sp, #132]			@ y = 2 Y1
 	add r1, r1, #32
-	mov r2, r1
-	p256_add_body
+	ldm r1, {r3-r10}
+	p256_double_regs r2, r11
+	add r0, sp, #96
+	stm r0, {r3-r10}
 	ldr r0, [sp, #128]			@ Z3 = y Z1
 	add r0, r0, #64
 	add r1, sp, #96
@@ -855,18 +930,7 @@ p256_jac_double:
 	mov r0, sp				@ t1 = alpha^2
 	add r1, sp, #32
 	bl p256_ms_i
-	ldr r0, [sp, #128]			@ X3 = 2 t3
-	add r1, sp, #64
-	add r2, sp, #64
-	p256_add_body
-	ldr r0, [sp, #128]			@ X3 = t1 - X3 = alpha^2 - 8 X1 Y1^2
-	mov r1, sp
-	mov r2, r0
-	p256_sub_body
-	mov r0, sp				@ t1 = t3 - X3
-	add r1, sp, #64
-	ldr r2, [sp, #128]
-	p256_sub_body
+	p256_x3_body 64, 0, 128			@ X3 = t1 - 2 t3 = alpha^2 - 8 X1 Y1^2, t1 = t3 - X3
 	mov r0, sp				@ t1 = t1 alpha
 	mov r1, sp
 	add r2, sp, #32
@@ -883,7 +947,7 @@ p256_jac_double:
 /* void p256_jac_add(p256m_jac *r, const p256m_jac *p, const p256m_jac *q, uint32_t *degenerate):
  * P + Q in Jacobian coordinates, Montgomery form, r may be p or q: p256_ct.h's add-1998-cmo-2
  * (Cohen, Miyaji, Ono, ASIACRYPT 1998; 12M + 4S) in the same order, additions and subtractions
- * inlined, products by the internal calls; P = Q is not handled: when degenerate is not null (a
+ * inlined (X3 and V - X3 by p256_x3_body), products by the internal calls; P = Q is not handled: when degenerate is not null (a
  * public choice of the caller) *degenerate = all ones when H = R = 0, else 0. Frame: z1z1, z2z2,
  * u1, u2, s1, s2, h, hh, hhh, rr, v, t at [sp, #0, #32, ..., #352], r, p, q, degenerate at
  * [sp, #384..396]. */
@@ -995,18 +1059,7 @@ p256_jac_add:
 	add r1, sp, #352
 	add r2, sp, #256
 	p256_sub_body
-	add r0, sp, #96				@ u2 = 2 v
-	add r1, sp, #320
-	add r2, sp, #320
-	p256_add_body
-	ldr r0, [sp, #384]			@ X3 = t - u2 = R^2 - H^3 - 2 V
-	add r1, sp, #352
-	add r2, sp, #96
-	p256_sub_body
-	add r0, sp, #352			@ t = v - X3
-	add r1, sp, #320
-	ldr r2, [sp, #384]
-	p256_sub_body
+	p256_x3_body 320, 352, 384		@ X3 = t - 2 v = R^2 - H^3 - 2 V, t = v - X3
 	add r0, sp, #352			@ t = rr t
 	add r1, sp, #288
 	add r2, sp, #352
