@@ -452,6 +452,33 @@ fe_p256_sqr:
 	p256_addp_masked r2, r11
 	.endm
 
+/* p256_halve_regs: r3..r10 = r3..r10 / 2 mod p = (a + p (a odd)) / 2, p added under the mask of the
+ * low bit, the 257-bit sum shifted right through the carry (RRX); uses r1, r2, r11 */
+	.macro p256_halve_regs
+	and r2, r3, #1
+	rsb r2, r2, #0				@ all ones when odd
+	and r11, r2, #1
+	mov r1, #0
+	adds r3, r3, r2
+	adcs r4, r4, r2
+	adcs r5, r5, r2
+	adcs r6, r6, #0
+	adcs r7, r7, #0
+	adcs r8, r8, #0
+	adcs r9, r9, r11
+	adcs r10, r10, r2
+	adc r1, r1, #0				@ bit 256
+	lsrs r1, r1, #1				@ into C
+	rrxs r10, r10
+	rrxs r9, r9
+	rrxs r8, r8
+	rrxs r7, r7
+	rrxs r6, r6
+	rrxs r5, r5
+	rrxs r4, r4
+	rrx r3, r3
+	.endm
+
 /* p256_x3_body aoff, boff, roff: the X3 step of both point formulas, for a and b at sp + aoff and
  * sp + boff and the point r's pointer at [sp, #roff]: X3 = b - 2 a, stored to r's x, then b = a -
  * X3 (X3 kept in registers between the two) */
@@ -875,7 +902,9 @@ p256_ms_i:
  * form (x, y, z: 8 words each), r may be p: p256_ct.h's dbl-2004-hmv for a = -3 (Hankerson,
  * Menezes, Vanstone, Guide to Elliptic Curve Cryptography, Springer 2004, Algorithm 3.21; 4M + 4S)
  * in the same order, with the additions, subtractions and the halving inlined (3 alpha' by
- * p256_triple_body, X3 and t3 - X3 by p256_x3_body) and the products by the internal calls. Frame: t1, t2, t3, y at [sp, #0, #32, #64, #96], r and p at [sp, #128, #132]. */
+ * p256_triple_body, X3 and t3 - X3 by p256_x3_body, the halving of 16 Y1^4 where Y3 uses it)
+ * and the products by the internal calls. Frame: t1, t2, t3, y at [sp, #0, #32, #64, #96], r and
+ * p at [sp, #128, #132]. */
 	.global p256_jac_double
 	.type p256_jac_double, %function
 	.thumb_func
@@ -921,12 +950,9 @@ p256_jac_double:
 	add r1, sp, #96
 	ldr r2, [sp, #132]
 	bl p256_mm_i
-	add r0, sp, #96				@ y = 16 Y1^4
+	add r0, sp, #96				@ y = 16 Y1^4 (halved where it is used)
 	add r1, sp, #96
 	bl p256_ms_i
-	add r0, sp, #96				@ y = 8 Y1^4
-	add r1, sp, #96
-	p256_halve_body
 	mov r0, sp				@ t1 = alpha^2
 	add r1, sp, #32
 	bl p256_ms_i
@@ -935,11 +961,13 @@ p256_jac_double:
 	mov r1, sp
 	add r2, sp, #32
 	bl p256_mm_i
-	ldr r0, [sp, #128]			@ Y3 = t1 - y = alpha (4 X1 Y1^2 - X3) - 8 Y1^4
+	add r1, sp, #96				@ Y3 = t1 - y / 2 = alpha (4 X1 Y1^2 - X3) - 8 Y1^4
+	ldm r1, {r3-r10}
+	p256_halve_regs
+	p256_rsub_regs 0
+	ldr r0, [sp, #128]
 	add r0, r0, #32
-	mov r1, sp
-	add r2, sp, #96
-	p256_sub_body
+	stm r0, {r3-r10}
 	add sp, #136
 	pop {r4-r11, pc}
 	.size p256_jac_double, . - p256_jac_double
