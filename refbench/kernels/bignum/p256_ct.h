@@ -96,10 +96,11 @@ FE_CALL void p256_halve(uint32_t *r, const uint32_t *a)
 #endif
 
 #ifdef P256_MONT_ASM
-/* the umaal_asm variant: the two formulas below in assembly (umaal_asm/p256.S), in the same order
- * of the same field operations, the additions inlined */
+/* the umaal_asm variant: the three formulas below in assembly (umaal_asm/p256.S), in the same
+ * order of the same field operations, the additions inlined */
 void p256_jac_double(p256m_jac *r, const p256m_jac *p);
 void p256_jac_add(p256m_jac *r, const p256m_jac *p, const p256m_jac *q, uint32_t *degenerate);
+void p256_jac_add_affine(p256m_jac *r, const p256m_jac *p, const uint32_t qxy[16], uint32_t *degenerate);
 
 static void p256m_double(p256m_jac *r, const p256m_jac *p)
 {
@@ -109,6 +110,11 @@ static void p256m_double(p256m_jac *r, const p256m_jac *p)
 static void p256m_add(p256m_jac *r, const p256m_jac *p, const p256m_jac *q, uint32_t *degenerate)
 {
     p256_jac_add(r, p, q, degenerate);
+}
+
+static void p256m_add_affine(p256m_jac *r, const p256m_jac *p, const uint32_t qxy[16], uint32_t *degenerate)
+{
+    p256_jac_add_affine(r, p, qxy, degenerate);
 }
 #else
 /* 2P, dbl-2004-hmv for a = -3 (Hankerson, Menezes, Vanstone, Guide to Elliptic Curve
@@ -172,7 +178,6 @@ static void p256m_add(p256m_jac *r, const p256m_jac *p, const p256m_jac *q, uint
     fe_p256_sub(r->y, t, u2);              /* Y3 = R (V - X3) - S1 H^3 */
 }
 
-#endif
 
 /* P + Q with Q affine (qxy: x then y), madd-2004-hmv (Hankerson, Menezes, Vanstone, Guide to
  * Elliptic Curve Cryptography, Springer 2004, Algorithm 3.22): 8M + 3S and 7 additions (fewer
@@ -202,6 +207,7 @@ static void p256m_add_affine(p256m_jac *r, const p256m_jac *p, const uint32_t qx
     p256_mont_mul(t3, t3, p->y);
     fe_p256_sub(r->y, t4, t3);             /* Y3 = R (X1 H^2 - X3) - Y1 H^3 */
 }
+#endif
 
 /* t = t^(2^n) (Montgomery form), n >= 1 (the umaal_asm variant: umaal_asm/p256.S) */
 #ifdef P256_MONT_ASM

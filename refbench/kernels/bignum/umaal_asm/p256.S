@@ -12,7 +12,8 @@
  *   p256_halve(r, a)         r = a / 2 mod p
  *   p256_select8(out, row, index, words)   the constant-time table read of p256_ct.h
  *   p256_mont_sqr_n(r, a, n) r = a^(2^n) R^(1 - 2^n) mod p: n Montgomery squarings (n >= 1)
- *   p256_jac_double(r, p), p256_jac_add(r, p, q, degenerate)   p256_ct.h's point formulas
+ *   p256_jac_double(r, p), p256_jac_add(r, p, q, degenerate),
+ *   p256_jac_add_affine(r, p, qxy, degenerate)   p256_ct.h's point formulas
  *
  * The Montgomery form is the one of the fast P-256 libraries (wolfSSL's SP code
  * sp_256_mont_mul_8; E. Lenngren, P256-Cortex-M4): p = -1 mod 2^32, so the REDC quotient digit
@@ -477,6 +478,57 @@ fe_p256_sqr:
 	rrxs r5, r5
 	rrxs r4, r4
 	rrx r3, r3
+	.endm
+
+/* p256_degenerate doff, hoff, roff: when the pointer at [sp, #doff] is not null (a public choice of
+ * the caller), it gets all ones when the values at sp + hoff and sp + roff (H and R, canonical) are
+ * both 0, else 0 (the OR of their words, masked without a branch); then at 1: */
+	.macro p256_degenerate doff, hoff, roff
+	ldr r0, [sp, #\doff]
+	cmp r0, #0
+	beq 1f					@ the caller's public choice
+	add r1, sp, #\hoff
+	ldm r1, {r2-r9}				@ H
+	orr r2, r2, r3
+	orr r4, r4, r5
+	orr r6, r6, r7
+	orr r8, r8, r9
+	orr r2, r2, r4
+	orr r6, r6, r8
+	orr r12, r2, r6
+	add r1, sp, #\roff
+	ldm r1, {r2-r9}				@ R
+	orr r2, r2, r3
+	orr r4, r4, r5
+	orr r6, r6, r7
+	orr r8, r8, r9
+	orr r2, r2, r4
+	orr r6, r6, r8
+	orr r12, r12, r2
+	orr r12, r12, r6			@ 0 exactly when H = R = 0
+	rsb r1, r12, #0
+	orr r1, r1, r12
+	lsr r1, r1, #31				@ 1 unless 0
+	sub r1, r1, #1				@ all ones when H = R = 0
+	str r1, [r0]
+1:
+	.endm
+
+/* p256_sub_regs boff: r3..r10 = r3..r10 - (the 8 words at sp + boff) mod p; uses r1, r2, r11, r12, lr */
+	.macro p256_sub_regs boff
+	add r1, sp, #\boff
+	ldm r1!, {r2, r11, r12, lr}
+	subs r3, r3, r2
+	sbcs r4, r4, r11
+	sbcs r5, r5, r12
+	sbcs r6, r6, lr
+	ldm r1, {r2, r11, r12, lr}
+	sbcs r7, r7, r2
+	sbcs r8, r8, r11
+	sbcs r9, r9, r12
+	sbcs r10, r10, lr
+	sbc r2, r2, r2				@ all ones when it borrowed
+	p256_addp_masked r2, r11
 	.endm
 
 /* p256_x3_body aoff, boff, roff: the X3 step of both point formulas, for a and b at sp + aoff and
@@ -1031,34 +1083,8 @@ p256_jac_add:
 	add r1, sp, #160
 	add r2, sp, #128
 	p256_sub_body
-	ldr r0, [sp, #396]
-	cmp r0, #0
-	beq 1f					@ the caller's public choice
-	add r1, sp, #192
-	ldm r1, {r2-r9}				@ h
-	orr r2, r2, r3
-	orr r4, r4, r5
-	orr r6, r6, r7
-	orr r8, r8, r9
-	orr r2, r2, r4
-	orr r6, r6, r8
-	orr r12, r2, r6
-	add r1, sp, #288
-	ldm r1, {r2-r9}				@ rr
-	orr r2, r2, r3
-	orr r4, r4, r5
-	orr r6, r6, r7
-	orr r8, r8, r9
-	orr r2, r2, r4
-	orr r6, r6, r8
-	orr r12, r12, r2
-	orr r12, r12, r6			@ 0 exactly when H = R = 0 (canonical values)
-	rsb r1, r12, #0
-	orr r1, r1, r12
-	lsr r1, r1, #31				@ 1 unless 0
-	sub r1, r1, #1				@ all ones when H = R = 0
-	str r1, [r0]
-1:	add r0, sp, #224			@ hh = h^2
+	p256_degenerate 396, 192, 288
+	add r0, sp, #224			@ hh = h^2
 	add r1, sp, #192
 	bl p256_ms_i
 	add r0, sp, #256			@ hhh = h hh
@@ -1127,3 +1153,94 @@ p256_mont_sqr_n:
 2:	add sp, #8
 	pop {r4-r11, pc}
 	.size p256_mont_sqr_n, . - p256_mont_sqr_n
+
+/* void p256_jac_add_affine(p256m_jac *r, const p256m_jac *p, const uint32_t qxy[16], uint32_t
+ * *degenerate): P + Q for Q affine (x then y), Montgomery form, r may be p: p256_ct.h's
+ * madd-2004-hmv (Hankerson, Menezes, Vanstone, Guide to Elliptic Curve Cryptography, Springer
+ * 2004, Algorithm 3.22; 8M + 3S) in the same order, additions and subtractions inlined (X3 =
+ * R^2 - 2 X1 H^2 - H^3 and X1 H^2 - X3 with the values in registers), products by the internal
+ * calls; no check for P = +-Q, *degenerate as p256_jac_add's. Frame: t1..t5 at [sp, #0, #32,
+ * ..., #128], r, p, q, degenerate at [sp, #160..172]. */
+	.global p256_jac_add_affine
+	.type p256_jac_add_affine, %function
+	.thumb_func
+	.align 2
+p256_jac_add_affine:
+	push {r4-r11, lr}
+	sub sp, #176
+	add r12, sp, #160
+	stm r12, {r0-r3}
+	mov r0, sp				@ t1 = Z1^2
+	add r1, r1, #64
+	bl p256_ms_i
+	add r0, sp, #32				@ t2 = t1 Z1 = Z1^3
+	mov r1, sp
+	ldr r2, [sp, #164]
+	add r2, r2, #64
+	bl p256_mm_i
+	mov r0, sp				@ t1 = t1 X2
+	mov r1, sp
+	ldr r2, [sp, #168]
+	bl p256_mm_i
+	add r0, sp, #32				@ t2 = t2 Y2
+	add r1, sp, #32
+	ldr r2, [sp, #168]
+	add r2, r2, #32
+	bl p256_mm_i
+	mov r0, sp				@ t1 = H = t1 - X1
+	mov r1, sp
+	ldr r2, [sp, #164]
+	p256_sub_body
+	add r0, sp, #32				@ t2 = R = t2 - Y1
+	add r1, sp, #32
+	ldr r2, [sp, #164]
+	add r2, r2, #32
+	p256_sub_body
+	p256_degenerate 172, 0, 32
+	ldr r0, [sp, #160]			@ Z3 = Z1 H
+	add r0, r0, #64
+	ldr r1, [sp, #164]
+	add r1, r1, #64
+	mov r2, sp
+	bl p256_mm_i
+	add r0, sp, #96				@ t4 = H^2
+	mov r1, sp
+	bl p256_ms_i
+	add r0, sp, #64				@ t3 = t4 H = H^3
+	add r1, sp, #96
+	mov r2, sp
+	bl p256_mm_i
+	add r0, sp, #96				@ t4 = t4 X1 = X1 H^2
+	add r1, sp, #96
+	ldr r2, [sp, #164]
+	bl p256_mm_i
+	add r0, sp, #128			@ t5 = R^2
+	add r1, sp, #32
+	bl p256_ms_i
+	add r1, sp, #96				@ X3 = t5 - 2 t4 - t3
+	ldm r1, {r3-r10}
+	p256_double_regs r2, r11
+	p256_rsub_regs 128
+	p256_sub_regs 64
+	ldr r0, [sp, #160]
+	stm r0, {r3-r10}
+	p256_rsub_regs 96			@ t4 = t4 - X3
+	add r0, sp, #96
+	stm r0, {r3-r10}
+	add r0, sp, #96				@ t4 = t4 R
+	add r1, sp, #96
+	add r2, sp, #32
+	bl p256_mm_i
+	add r0, sp, #64				@ t3 = t3 Y1
+	add r1, sp, #64
+	ldr r2, [sp, #164]
+	add r2, r2, #32
+	bl p256_mm_i
+	ldr r0, [sp, #160]			@ Y3 = t4 - t3 = R (X1 H^2 - X3) - Y1 H^3
+	add r0, r0, #32
+	add r1, sp, #96
+	add r2, sp, #64
+	p256_sub_body
+	add sp, #176
+	pop {r4-r11, pc}
+	.size p256_jac_add_affine, . - p256_jac_add_affine
