@@ -700,39 +700,42 @@ fe_p256_sub:
 	.endif
 	.endm
 
-/* p256_square8: the 512-bit square of a (r1) in the frame of p256_product8 (r0 and lr pushed by the
- * caller, with or without r4-r11), see p256_mont_sqr below. */
+/* p256_square8: the cross products C = sum over i < j of a_i a_j 2^(32(i+j)) of a (r1) (28 UMAALs
+ * in rows with their own carry registers), after the caller pushed r0 (the result pointer, at
+ * [sp, #68] below) and lr, with or without r4-r11; leaves C8..C11 at [sp, #0..12], C1..C7 at
+ * [sp, #20..44], C12..C14 at [sp, #48..56], the pointer a at [sp, #64]; a0..a3 in r2..r5.
+ * Then sqr_tail. */
 	.macro p256_square8
-	sub sp, #52				@ C1..C11 then T0..T11 at [sp, #0..44], a at [sp, #48]
+	sub sp, #68				@ C8..C11 at [sp, #0..12], C1..C7 at [sp, #20..44], C12..C14 at [sp, #48..56], a at [sp, #64]
 	ldm r1, {r2-r9}				@ a0..a7
-	str r1, [sp, #48]
+	str r1, [sp, #64]
 @ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
 	umull r0, r10, r2, r3			@ column 1: a0 a1
-	str r0, [sp, #4]
+	str r0, [sp, #20]
 	mov r0, #0				@ column 2
 	umaal r0, r10, r2, r4			@ a0 a2
-	str r0, [sp, #8]
+	str r0, [sp, #24]
 	umull r0, r11, r3, r4			@ column 3: a1 a2
 	umaal r0, r10, r2, r5			@ a0 a3
-	str r0, [sp, #12]
+	str r0, [sp, #28]
 	mov r0, #0				@ column 4
 	umaal r0, r10, r2, r6			@ a0 a4
 	umaal r0, r11, r3, r5			@ a1 a3
-	str r0, [sp, #16]
+	str r0, [sp, #32]
 	umull r0, r12, r4, r5			@ column 5: a2 a3
 	umaal r0, r10, r2, r7			@ a0 a5
 	umaal r0, r11, r3, r6			@ a1 a4
-	str r0, [sp, #20]
+	str r0, [sp, #36]
 	mov r0, #0				@ column 6
 	umaal r0, r10, r2, r8			@ a0 a6
 	umaal r0, r11, r3, r7			@ a1 a5
 	umaal r0, r12, r4, r6			@ a2 a4
-	str r0, [sp, #24]
+	str r0, [sp, #40]
 	umull r0, lr, r5, r6			@ column 7: a3 a4
 	umaal r0, r10, r2, r9			@ a0 a7
 	umaal r0, r11, r3, r8			@ a1 a6
 	umaal r0, r12, r4, r7			@ a2 a5
-	str r0, [sp, #28]
+	str r0, [sp, #44]
 	umaal r10, r11, r3, r9			@ column 8: a1 a7 (C8 in r10)
 	umaal r10, r12, r4, r8			@ a2 a6
 	umaal r10, lr, r5, r7			@ a3 a5
@@ -749,58 +752,145 @@ fe_p256_sub:
 	umaal r0, r1, r7, r9			@ column 12: a5 a7 (C12 in r0)
 	mov r6, #0
 	umaal r1, r6, r8, r9			@ column 13: a6 a7 (C13 in r1, C14 in r6)
-	strd r0, r1, [sp, #32]			@ C12, C13 (until T8, T9 are stored)
-	str r6, [sp, #40]			@ C14
-@ T = 2C + D by word pairs: k (r6) the pair carry, r9 = 0, a0..a3 still in r2..r5
+	strd r0, r1, [sp, #48]			@ C12, C13
+	str r6, [sp, #56]			@ C14
+	stm sp, {r10, r11, r12, lr}		@ C8..C11
+	.endm
+
+/* sqr_tail internal: a^2 R^-1 mod p from the frame of p256_square8. a^2 = T = 2C + D for the
+ * squares D = sum a_i^2 2^(64i). The low half T0..T7 in r0..r7: 2C by one ADCS chain and a_i^2
+ * entering each word pair by UMAAL with the pair carry k (the odd word's by UMAAL with 0 x 0);
+ * V = REDC(T0..T7) at once (mont_tail's four double steps, T never stored); then the high half
+ * word by word with 2C's words as (C_j << 1) | (C_j-1 >> 31) (no flags, so the one ADCS chain
+ * adds T8..T15 to V as they come: S = V + T_hi < 2p), the squares and k by UMAAL as before; D
+ * = S - p, p added back under the mask, stored. The frame is dropped; internal as mont_tail's. */
+	.macro sqr_tail internal
+	mov r10, r2				@ a0..a3
+	mov r11, r3
+	mov r12, r4
+	mov lr, r5
+	add r0, sp, #20
+	ldm r0, {r1-r7}				@ C1..C7
+	umull r0, r8, r10, r10			@ T0, k: a0^2
 	mov r9, #0
-	umull r0, r6, r2, r2			@ T0, k: a0^2 (C0 = 0)
-	ldr r1, [sp, #4]
-	adds r1, r1, r1				@ 2 C1: the doubling chain starts
-	umaal r1, r6, r9, r9			@ T1
-	strd r0, r1, [sp, #0]
-	ldrd r0, r1, [sp, #8]
-	adcs r0, r0, r0
-	adcs r1, r1, r1
-	umaal r0, r6, r3, r3			@ T2: 2 C2 + a1^2 + k
-	umaal r1, r6, r9, r9			@ T3
-	strd r0, r1, [sp, #8]
-	ldrd r0, r1, [sp, #16]
-	adcs r0, r0, r0
-	adcs r1, r1, r1
-	umaal r0, r6, r4, r4			@ T4
-	umaal r1, r6, r9, r9			@ T5
-	strd r0, r1, [sp, #16]
-	ldrd r0, r1, [sp, #24]
-	adcs r0, r0, r0
-	adcs r1, r1, r1
-	umaal r0, r6, r5, r5			@ T6
-	umaal r1, r6, r9, r9			@ T7
-	strd r0, r1, [sp, #24]
-	ldr r7, [sp, #48]			@ a
-	adcs r10, r10, r10
-	adcs r11, r11, r11
-	ldr r8, [r7, #16]			@ a4
-	umaal r10, r6, r8, r8			@ T8
-	umaal r11, r6, r9, r9			@ T9
-	adcs r12, r12, r12
-	adcs lr, lr, lr
-	ldr r8, [r7, #20]			@ a5
-	umaal r12, r6, r8, r8			@ T10
-	umaal lr, r6, r9, r9			@ T11
-	ldrd r2, r3, [sp, #32]			@ C12, C13
-	ldr r4, [sp, #40]			@ C14
-	strd r10, r11, [sp, #32]		@ T8, T9
-	strd r12, lr, [sp, #40]			@ T10, T11
-	adcs r10, r2, r2
-	adcs r11, r3, r3
-	ldr r8, [r7, #24]			@ a6
-	umaal r10, r6, r8, r8			@ T12
-	umaal r11, r6, r9, r9			@ T13
-	adcs r12, r4, r4
-	adc lr, r9, #0				@ 2 C15 = the last carry of the doubling
-	ldr r8, [r7, #28]			@ a7
-	umaal r12, r6, r8, r8			@ T14
-	add lr, lr, r6				@ T15 (no carry out: a^2 < 2^512)
+	adds r1, r1, r1				@ T1 = 2 C1 + k
+	umaal r1, r8, r9, r9
+	adcs r2, r2, r2				@ T2 = 2 C2 + a1^2 + k
+	umaal r2, r8, r11, r11
+	adcs r3, r3, r3
+	umaal r3, r8, r9, r9
+	adcs r4, r4, r4
+	umaal r4, r8, r12, r12
+	adcs r5, r5, r5
+	umaal r5, r8, r9, r9
+	adcs r6, r6, r6
+	umaal r6, r8, lr, lr
+	adcs r7, r7, r7
+	umaal r7, r8, r9, r9			@ T7 (the doubling's carry out is C7's top bit, used below)
+	mov lr, r8				@ k
+	mov r8, #0
+	redc2 r0, r1, r3, r4, r5, r6, r7, r8, r9, r10, r11
+	redc2 r2, r3, r5, r6, r7, r8, r11, r0, r1, r9, r10
+	redc2 r4, r5, r7, r8, r11, r0, r10, r2, r3, r1, r9
+	subs r5, r7, r6				@ the last double step (carry out 0)
+	sbcs r3, r6, r7
+	sbc r1, r7, #0
+	adds r11, r11, r6
+	adcs r0, r0, r7
+	adcs r10, r10, #0
+	adcs r2, r2, r6
+	adcs r9, r9, r5
+	adcs r4, r4, r3
+	adc r1, r1, #0
+@ V = r8, r11, r0, r10, r2, r9, r4, r1; k in lr; C_j-1 and C_j in r3, r5 (alternately), 2C's word
+@ and T_j in r6, a_i (even j) or 0 (odd j) in r7, the pointer a in r12
+	ldr r12, [sp, #64]
+	ldr r3, [sp, #44]			@ C7
+	ldr r5, [sp, #0]			@ C8
+	ldr r7, [r12, #16]			@ a4
+	lsl r6, r5, #1
+	orr r6, r6, r3, lsr #31
+	umaal r6, lr, r7, r7			@ T8
+	adds r8, r8, r6				@ S = V + T_hi starts
+	ldr r3, [sp, #4]			@ C9
+	mov r7, #0
+	lsl r6, r3, #1
+	orr r6, r6, r5, lsr #31
+	umaal r6, lr, r7, r7			@ T9
+	adcs r11, r11, r6
+	ldr r5, [sp, #8]			@ C10
+	ldr r7, [r12, #20]			@ a5
+	lsl r6, r5, #1
+	orr r6, r6, r3, lsr #31
+	umaal r6, lr, r7, r7			@ T10
+	adcs r0, r0, r6
+	ldr r3, [sp, #12]			@ C11
+	mov r7, #0
+	lsl r6, r3, #1
+	orr r6, r6, r5, lsr #31
+	umaal r6, lr, r7, r7			@ T11
+	adcs r10, r10, r6
+	ldr r5, [sp, #48]			@ C12
+	ldr r7, [r12, #24]			@ a6
+	lsl r6, r5, #1
+	orr r6, r6, r3, lsr #31
+	umaal r6, lr, r7, r7			@ T12
+	adcs r2, r2, r6
+	ldr r3, [sp, #52]			@ C13
+	mov r7, #0
+	lsl r6, r3, #1
+	orr r6, r6, r5, lsr #31
+	umaal r6, lr, r7, r7			@ T13
+	adcs r9, r9, r6
+	ldr r5, [sp, #56]			@ C14
+	ldr r7, [r12, #28]			@ a7
+	lsl r6, r5, #1
+	orr r6, r6, r3, lsr #31
+	umaal r6, lr, r7, r7			@ T14
+	adcs r4, r4, r6
+	lsr r6, r5, #31				@ T15 = (C14 >> 31) + k (no carry out: a^2 < 2^512)
+	add r6, r6, lr
+	adcs r1, r1, r6
+	ldr r12, [sp, #68]			@ r
+	.if \internal
+	ldr lr, [sp, #72]			@ the return address
+	.endif
+	mov r3, #0
+	adc r3, r3, #0				@ the carry of S
+	subs r8, r8, #0xffffffff
+	sbcs r11, r11, #0xffffffff
+	sbcs r0, r0, #0xffffffff
+	sbcs r10, r10, #0
+	sbcs r2, r2, #0
+	sbcs r9, r9, #0
+	sbcs r4, r4, #1
+	sbcs r1, r1, #0xffffffff
+	sbc r3, r3, #0				@ -1 when S < p, else 0
+	and r6, r3, #1
+	adds r8, r8, r3
+	adcs r11, r11, r3
+	adcs r0, r0, r3
+	adcs r10, r10, #0
+	adcs r2, r2, #0
+	adcs r9, r9, #0
+	adcs r4, r4, r6
+	adc r1, r1, r3
+	.if \internal
+	add sp, #76
+	.else
+	add sp, #72
+	.endif
+	str r8, [r12, #0]
+	str r11, [r12, #4]
+	str r0, [r12, #8]
+	str r10, [r12, #12]
+	str r2, [r12, #16]
+	str r9, [r12, #20]
+	str r4, [r12, #24]
+	str r1, [r12, #28]
+	.if \internal
+	bx lr
+	.endif
 	.endm
 
 /* void p256_mont_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): the product of
@@ -816,12 +906,8 @@ p256_mont_mul:
 	pop {r4-r11, pc}
 	.size p256_mont_mul, . - p256_mont_mul
 
-/* void p256_mont_sqr(uint32_t r[8], const uint32_t a[8]). a^2 = 2C + D for the cross products
- * C = sum over i < j of a_i a_j 2^(32(i+j)) (28 UMAALs in rows with their own carry registers)
- * and the squares D = sum a_i^2 2^(64i). 2C + D in one pass over the word pairs: the doubling
- * is one ADCS chain (C in the flags, which UMAAL, loads and stores leave alone) and a_i^2 enters
- * each pair by UMAAL with the pair's carry word k (the odd word's k by UMAAL with 0 x 0).
- * Leaves the frame of p256_product8, then mont_tail. */
+/* void p256_mont_sqr(uint32_t r[8], const uint32_t a[8]): the cross products of p256_square8, then
+ * sqr_tail (the low half of a^2 reduced by REDC before the high half is formed and added). */
 	.global p256_mont_sqr
 	.type p256_mont_sqr, %function
 	.thumb_func
@@ -829,7 +915,7 @@ p256_mont_mul:
 p256_mont_sqr:
 	push {r0, r4-r11, lr}			@ r: [sp, #52] below
 	p256_square8
-	mont_tail 0
+	sqr_tail 0
 	pop {r4-r11, pc}
 	.size p256_mont_sqr, . - p256_mont_sqr
 
@@ -947,7 +1033,7 @@ p256_mm_i:
 p256_ms_i:
 	push {r0, lr}				@ r: [sp, #52] below
 	p256_square8
-	mont_tail 1
+	sqr_tail 1
 	.size p256_ms_i, . - p256_ms_i
 
 /* void p256_jac_double(p256m_jac *r, const p256m_jac *p): 2P in Jacobian coordinates, Montgomery
