@@ -630,6 +630,7 @@ fe_p256_sub:
 	.macro mont_tail internal
 	ldm sp, {r0-r7}				@ T0..T7
 	stm sp, {r10, r11, r12, lr}		@ T12..T15 to [sp, #0..12]
+	add r12, sp, #32			@ T8..T11 (here: no interlock on r12 where it is used)
 	mov r8, #0
 	redc2 r0, r1, r3, r4, r5, r6, r7, r8, r9, r10, r11
 	redc2 r2, r3, r5, r6, r7, r8, r11, r0, r1, r9, r10
@@ -646,7 +647,6 @@ fe_p256_sub:
 	adcs r4, r4, r3
 	adc r1, r1, #0
 @ V = r8, r11, r0, r10, r2, r9, r4, r1; S = V + T8..T15, carry in r3
-	add r12, sp, #32
 	ldm r12, {r3, r5, r6, r7}		@ T8..T11
 	adds r8, r8, r3
 	adcs r11, r11, r5
