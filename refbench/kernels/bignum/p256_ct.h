@@ -332,7 +332,10 @@ static void p256_select8(uint32_t *out, const uint32_t *row, uint32_t index, uin
 }
 #endif
 
-/* y = -y mod p where mask is all ones */
+/* y = -y mod p where mask is all ones (the umaal_asm variant: umaal_asm/p256.S) */
+#ifdef P256_MONT_ASM
+void p256_negate_if(uint32_t y[8], uint32_t mask);
+#else
 static void p256_negate_if(uint32_t y[8], uint32_t mask)
 {
     static const uint32_t zero[8] = {0};
@@ -342,6 +345,7 @@ static void p256_negate_if(uint32_t y[8], uint32_t mask)
         y[k] ^= (y[k] ^ n[k]) & mask;
     }
 }
+#endif
 
 /* r = the standard-form affine x of q (Montgomery form, Jacobian) */
 static void p256m_affine_x(uint32_t r[8], const p256m_jac *q)

@@ -12,6 +12,7 @@
  *   p256_halve(r, a)         r = a / 2 mod p
  *   p256_select8(out, row, index, words)   the constant-time table read of p256_ct.h
  *   p256_mont_sqr_n(r, a, n) r = a^(2^n) R^(1 - 2^n) mod p: n Montgomery squarings (n >= 1)
+ *   p256_negate_if(y, mask)  y = -y mod p where mask is all ones (p256_ct.h's table entries)
  *   p256_jac_double(r, p), p256_jac_add(r, p, q, degenerate),
  *   p256_jac_add_affine(r, p, qxy, degenerate)   p256_ct.h's point formulas
  *
@@ -1330,3 +1331,42 @@ p256_jac_add_affine:
 	add sp, #176
 	pop {r4-r11, pc}
 	.size p256_jac_add_affine, . - p256_jac_add_affine
+
+/* void p256_negate_if(uint32_t y[8], uint32_t mask): y = -y mod p (canonical: p - y, and 0 for 0)
+ * where mask is all ones, else y unchanged, without a branch: the mask limited to y != 0 (the OR
+ * of the words, its sign spread from x | -x), then p - y = ~y + p + 1 mod 2^256 as (y XOR m) +
+ * ((p + 1) AND m); p + 1's words are 0, 0, 0, 1, 0, 0, 1, 2^32 - 1. */
+	.global p256_negate_if
+	.type p256_negate_if, %function
+	.thumb_func
+	.align 2
+p256_negate_if:
+	push {r4-r9, lr}
+	ldm r0, {r2-r9}
+	orr r12, r2, r3
+	orr r12, r12, r4
+	orr r12, r12, r5
+	orr r12, r12, r6
+	orr r12, r12, r7
+	orr r12, r12, r8
+	orr r12, r12, r9
+	rsb lr, r12, #0
+	orr r12, r12, lr
+	and r1, r1, r12, asr #31		@ the mask, 0 when y = 0
+	eor r2, r2, r1
+	eor r3, r3, r1
+	eor r4, r4, r1
+	eor r5, r5, r1
+	eor r6, r6, r1
+	eor r7, r7, r1
+	eor r8, r8, r1
+	eor r9, r9, r1
+	and r12, r1, #1
+	adds r5, r5, r12
+	adcs r6, r6, #0
+	adcs r7, r7, #0
+	adcs r8, r8, r12
+	adc r9, r9, r1
+	stm r0, {r2-r9}
+	pop {r4-r9, pc}
+	.size p256_negate_if, . - p256_negate_if
