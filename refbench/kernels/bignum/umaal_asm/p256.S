@@ -45,7 +45,7 @@
 	str r0, [sp, #48]
 @ pass 0: T0..T11 = a0..a3 times b (a column's products in any order: each row has its carry
 @ register; a row's last use of b_j comes first where b_j's register takes the next two words
-@ by one LDRD)
+@ by one LDRD, and the loaded words' first use comes last: no load-use stall on the Cortex-M7)
 	umull r0, r10, r6, r1		@ column 0: a0 b0 starts row 0
 	str r0, [sp, #0]
 	umull r0, r11, r7, r1		@ column 1: a1 b0 starts row 1
@@ -63,9 +63,9 @@
 	mov r0, #0		@ column 4
 	umaal r0, lr, r9, r3		@ a3 b1
 	ldrd r1, r3, [r2, #16]		@ b4, b5
-	umaal r0, r10, r6, r1		@ a0 b4
 	umaal r0, r11, r7, r5		@ a1 b3
 	umaal r0, r12, r8, r4		@ a2 b2
+	umaal r0, r10, r6, r1		@ a0 b4
 	str r0, [sp, #16]
 	mov r0, #0		@ column 5
 	umaal r0, r10, r6, r3		@ a0 b5
@@ -76,9 +76,9 @@
 	mov r0, #0		@ column 6
 	umaal r0, lr, r9, r5		@ a3 b3
 	ldrd r4, r5, [r2, #24]		@ b6, b7
-	umaal r0, r10, r6, r4		@ a0 b6
 	umaal r0, r11, r7, r3		@ a1 b5
 	umaal r0, r12, r8, r1		@ a2 b4
+	umaal r0, r10, r6, r4		@ a0 b6
 	str r0, [sp, #24]
 	mov r0, #0		@ column 7
 	umaal r0, r10, r6, r5		@ a0 b7
@@ -101,8 +101,8 @@
 @ cycle more, measured by jnk0le, github.com/jnk0le/random, "pipeline cycle test/doc/cortex_m3m4.md")
 	mov r10, #0		@ row 0 starts
 	ldr r0, [sp, #48]
+	ldm r2, {r1, r3, r4, r5}		@ b0..b3 (between the pointer's load and its use)
 	ldm r0, {r6-r9}				@ a4..a7
-	ldm r2, {r1, r3, r4, r5}		@ b0..b3
 	ldr r0, [sp, #16]		@ column 4: pass 0's word
 	umaal r0, r10, r6, r1		@ a4 b0
 	str r0, [sp, #16]
@@ -127,9 +127,9 @@
 	ldr r0, [sp, #32]		@ column 8: pass 0's word
 	umaal r0, lr, r9, r3		@ a7 b1
 	ldrd r1, r3, [r2, #16]		@ b4, b5
-	umaal r0, r10, r6, r1		@ a4 b4
 	umaal r0, r11, r7, r5		@ a5 b3
 	umaal r0, r12, r8, r4		@ a6 b2
+	umaal r0, r10, r6, r1		@ a4 b4
 	str r0, [sp, #32]
 	ldr r0, [sp, #36]		@ column 9: pass 0's word
 	umaal r0, r10, r6, r3		@ a4 b5
@@ -140,9 +140,9 @@
 	ldr r0, [sp, #40]		@ column 10: pass 0's word
 	umaal r0, lr, r9, r5		@ a7 b3
 	ldrd r4, r5, [r2, #24]		@ b6, b7
-	umaal r0, r10, r6, r4		@ a4 b6
 	umaal r0, r11, r7, r3		@ a5 b5
 	umaal r0, r12, r8, r1		@ a6 b4
+	umaal r0, r10, r6, r4		@ a4 b6
 	str r0, [sp, #40]
 	ldr r0, [sp, #44]		@ column 11: pass 0's word
 	umaal r0, r10, r6, r5		@ a4 b7
