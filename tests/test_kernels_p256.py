@@ -34,11 +34,16 @@ def le(x: int) -> bytes:
 
 def operands() -> list[tuple[str, int, int]]:
     """(label, a, b): zero, one, p - 1 (the largest product), values whose REDC quotient words
-    are all ones or zero, products just below and above p R, then seeded random ones."""
+    are all ones or zero, products just below and above p R, words with their top bit set (the
+    squaring doubles the high half of its cross products by shifts: each word's top bit moves
+    into the next), then seeded random ones."""
+    top = sum(0x80000000 << (32 * i) for i in range(8)) % P
+    top_low = sum(0xC0000001 << (32 * i) for i in range(8)) % P
     out = [("zero", 0, P - 1), ("one", 1, 1), ("p-1", P - 1, P - 1), ("p-1,1", P - 1, 1),
            ("2^255", 2**255, 2**255 - 1), ("R mod p", 2**256 - P, P - 2),
-           ("all-ones low", 2**128 - 1, 2**128 - 1), ("2^224", 2**224, 2**32)]
-    for i in range(6):
+           ("all-ones low", 2**128 - 1, 2**128 - 1), ("2^224", 2**224, 2**32),
+           ("top bits", top, top), ("top and low bits", top_low, top)]
+    for i in range(12):
         a, b = (int.from_bytes(hashlib.shake_256(f"p256-mont/{r}/{i}".encode()).digest(32), "little") % P
                 for r in ("a", "b"))
         out.append((f"random{i}", a, b))
