@@ -188,7 +188,7 @@ def moduli(limbs: int) -> list[int]:
     return out
 
 
-@pytest.mark.parametrize("core", ["m0plus", "m3"])
+@pytest.mark.parametrize("core", ["m0plus", "m0", "m3"])
 @pytest.mark.parametrize("limbs", [1, 2, 3, 8, 33, 64, 128])
 def test_m0_asm_montgomery_equals_python(core, limbs):
     """bn_mont_mul and bn_mont_sqr give a b R^-1 mod n and a^2 R^-1 mod n, fully reduced, at one
