@@ -250,6 +250,27 @@ def test_sp_assembly_runs_rsa_on_the_umull_assembly():
     assert pubkey_path(build_of(ecc), crt, variants, "").variants == variants  # the P-256 code is not narrowed
 
 
+@pytest.mark.parametrize("small", [True, False])
+def test_sp_thumb_runs_rsa_on_the_m0_assembly_only_in_the_small_build(small):
+    """wolfSSL SP Thumb (sp_armthumb.c): with WOLFSSL_SP_SMALL, RSA on bignum/m0_asm (its loops' shape) and
+    a 4-bit window; without it, unrolled Karatsuba that no kernel models from below: the m0 C variant and a
+    5-bit window. Elliptic curves keep m0 either way, and [[libraries]] offers m0_asm for RSA/DH/DSA only."""
+    from refbench.sanity.pubkey_cost import library_variants
+
+    math = "SP math, Thumb assembly (" + ("WOLFSSL_SP_SMALL)" if small else "without WOLFSSL_SP_SMALL)")
+    f = dataclasses.replace(FIGURES["000-0598"], math=math, algorithm="RSA-2048", operation="private",
+                            key_bits=2048, curve=None)
+    crt = ("CRT, two 1024-bit Montgomery exponentiations, 4-bit fixed window",
+           "CRT, two 1024-bit Montgomery exponentiations, 5-bit fixed window")
+    variants, _ = library_variants(f)
+    assert variants == ("m0", "m0_asm")
+    path = pubkey_path(build_of(f), crt, variants, "")
+    assert path.variants == (("m0_asm",) if small else ("m0",))
+    assert path.recipes == (crt[:1] if small else crt[1:])
+    ecc = dataclasses.replace(f, algorithm="ECC-P256", operation="keygen", key_bits=None, curve="P-256")
+    assert library_variants(ecc)[0] == ("m0",)
+
+
 def test_a_small_sp_build_keeps_the_4_bit_comb():
     f = dataclasses.replace(FIGURES["000-0598"], math="SP math, Cortex-M assembly (small)", algorithm="ECC-P256",
                             operation="keygen", curve="P-256", version="5.6.4")

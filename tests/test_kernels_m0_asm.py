@@ -2,8 +2,9 @@
 Python integers on operands that reach every carry of its chains and every sign of its Karatsuba
 middle products, on the cores it is meant for
 (Cortex-M0+, Cortex-M0, and the Cortex-M3, where its MULS-only multiplication is the
-constant-time one). The whole X25519 ladder over it is checked against `cryptography` by
-test_kernels_pubkey.py's per-variant tests."""
+constant-time one), and its Montgomery multiplication and squaring at run-time length
+(m0_asm/mont.S, wolfSSL SP Thumb's shape) against Python integers at every length class. The whole
+X25519 ladder over it is checked against `cryptography` by test_kernels_pubkey.py's per-variant tests."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import hashlib
 
 import pytest
 from field_calls import call, field_harness, le
+from test_kernels_pubkey import mont_ctx
 
 from cortexm_emu import Buffer
 from refbench.kernels import catalog
@@ -59,11 +61,13 @@ def test_m0_asm_fe25519_equals_python(core):
 
 def test_m0_asm_is_built_for_every_core_and_switches_the_field_code_in():
     """The variant lists no cores (ARMv6-M code runs on every later core) and defines
-    FE25519_ASM and FE_P256_MUL_ASM, the guards of fe.h and x25519.h that declare the assembly
-    functions."""
+    FE25519_ASM, FE_P256_MUL_ASM and MONT_ASM, the guards of fe.h, x25519.h and mont.h that declare
+    the assembly functions."""
     variant = catalog.family("bignum").variants["m0_asm"]
-    assert variant.defines == ("FE25519_ASM", "FE_P256_MUL_ASM")
-    assert any(s.endswith("m0_asm/fe25519.S") for s in map(str, variant.sources))
+    assert variant.cores is None
+    assert variant.defines == ("FE25519_ASM", "FE_P256_MUL_ASM", "MONT_ASM")
+    for source in ("m0_asm/fe25519.S", "m0_asm/mont.S"):
+        assert any(s.endswith(source) for s in map(str, variant.sources)), source
 
 
 @pytest.mark.parametrize("core", ["m0plus", "m3"])
@@ -158,6 +162,78 @@ def test_m0_asm_field_multiplication_is_constant_time(core):
     cycle count, data address or branch depends on the operands (on the Cortex-M3 too, where the
     MUL-only code leaves no operand-dependent multiply)."""
     for operation in ("25519-mul", "25519-sqr"):
+        report = analyze("bignum", "m0_asm", operation, make_target(core, None), secrets=4)
+        assert report.verdict == "constant-time", (operation, report.verdict)
+        assert not report.memory_findings and not report.control_findings and not report.operand_findings
+
+
+# ------------------------------------------------------------------ Montgomery at run-time length
+
+
+def mont_call(h: KernelHarness, function: str, n: int, limbs: int, *operands: int):
+    """``function(ctx, r, a[, b])`` on ``limbs``-word operands: (the integer written to r, the call)."""
+    size = 4 * limbs
+    result = h.machine.call(function, Buffer(mont_ctx(n, limbs), "ctx"), Buffer(bytes(size), "r"),
+                            *(Buffer(x.to_bytes(size, "little")) for x in operands))
+    return int.from_bytes(result.buffer("r"), "little"), result
+
+
+def moduli(limbs: int) -> list[int]:
+    """Odd moduli of exactly ``limbs`` words: all ones (every carry of REDC ripples), 2^(32 limbs - 1) + 1
+    (the largest quotients), one with zero middle words, and seeded random ones."""
+    bits = 32 * limbs
+    out = [2**bits - 1, 2 ** (bits - 1) + 1, 2 ** (bits - 1) + 2**16 + 1]
+    out += [int.from_bytes(hashlib.shake_256(f"m0 asm mont {limbs} {i}".encode()).digest(4 * limbs), "little")
+            | 1 | 2 ** (bits - 1) for i in range(2)]
+    return out
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m0", "m3"])
+@pytest.mark.parametrize("limbs", [1, 2, 3, 8, 33, 64, 128])
+def test_m0_asm_montgomery_equals_python(core, limbs):
+    """bn_mont_mul and bn_mont_sqr give a b R^-1 mod n and a^2 R^-1 mod n, fully reduced, at one
+    limb, odd and even lengths and the largest (128 limbs, 4096 bits): the column bounds of the
+    product scanning (min(k, limbs - 1), the middle of a square's column) at every length class, and
+    operands 0, 1, n - 1, n - 2 and words of all ones and of alternating halves (every 16x16 split)."""
+    h = harness(core)
+    for n in moduli(limbs)[: 2 if limbs >= 64 else None]:
+        r_inv = pow(2 ** (32 * limbs), -1, n)
+        halves = int("ffff0000" * limbs, 16) % n
+        values = [0, 1, n - 1, n - 2, halves, (2 ** (32 * limbs) - 1) % n, n // 3]
+        for i, a in enumerate(values):
+            got, _ = mont_call(h, "bn_mont_sqr", n, limbs, a)
+            assert got == a * a * r_inv % n, (limbs, hex(n), hex(a))
+            for b in values[i::3]:
+                got, _ = mont_call(h, "bn_mont_mul", n, limbs, a, b)
+                assert got == a * b * r_inv % n, (limbs, hex(n), hex(a), hex(b))
+
+
+def executed(h: KernelHarness, result, mnemonics: set[str]) -> int:
+    """How many instructions with one of ``mnemonics`` the call executed (its blocks' counts)."""
+    return sum(count * sum(insn.mnemonic in mnemonics for insn in h.machine.block(address).insns)
+               for address, count in result.block_counts.items())
+
+
+@pytest.mark.parametrize("limbs", [8, 32, 64])
+def test_m0_asm_squaring_is_dedicated(limbs):
+    """The squaring computes each cross product once: 4 MULS per cross product (L(L-1)/2 of them),
+    3 per square (L) and the reduction's 4 L^2 + L (mu and four per word step) make 6 L^2 + 2 L,
+    against 8 L^2 + L for the multiplication (4 L^2 for the product): counted on the executed code."""
+    h = harness("m0plus")
+    n = moduli(limbs)[3]
+    a, b = n // 3, n // 5
+    _, sqr = mont_call(h, "bn_mont_sqr", n, limbs, a)
+    _, mul = mont_call(h, "bn_mont_mul", n, limbs, a, b)
+    assert executed(h, sqr, {"muls", "mul"}) == 6 * limbs**2 + 2 * limbs
+    assert executed(h, mul, {"muls", "mul"}) == 8 * limbs**2 + limbs
+    assert sqr.cycles < mul.cycles
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_montgomery_is_constant_time(core):
+    """refbench leakage on the Montgomery product and square: every branch and address depends on the
+    length only, and MULS/MUL take a fixed time on both cores."""
+    for operation in ("mont-mul", "mont-sqr"):
         report = analyze("bignum", "m0_asm", operation, make_target(core, None), secrets=4)
         assert report.verdict == "constant-time", (operation, report.verdict)
         assert not report.memory_findings and not report.control_findings and not report.operand_findings

@@ -372,6 +372,27 @@ def test_emulator_refuses_a_multiply_the_core_lacks(variant, built_for, core, mn
                      Buffer(le(7, 32)))
 
 
+@pytest.mark.parametrize("limbs", [8, 32])
+def test_umull_asm_squaring_is_dedicated(limbs):
+    """umull_asm's mont-sqr is a squaring, counted on the executed code (M4): each cross product once
+    (L(L+1)/2 UMULL for the square, L^2 for the reduction, against 2 L^2 in the multiplication), as
+    wolfSSL's sp_2048_sqr_64 computes it. (umaal_asm's bn_mont_sqr is its multiplication a a:
+    umaal_asm/mont.S.)"""
+    n = (1 << (32 * limbs - 1)) + 2**40 + 1
+    a, b = n // 3, n // 7
+
+    def count(variant: str, function: str, mnemonics: set[str], *operands: int) -> int:
+        h = harness("bignum", variant, "m4")
+        size = 4 * limbs
+        result = h.machine.call(function, Buffer(mont_ctx(n, limbs), "ctx"), Buffer(bytes(size), "r"),
+                                *(Buffer(le(x, size)) for x in operands))
+        return sum(c * sum(i.mnemonic in mnemonics for i in h.machine.block(addr).insns)
+                   for addr, c in result.block_counts.items())
+
+    assert count("umull_asm", "bn_mont_sqr", {"umull"}, a) == limbs * (limbs + 1) // 2 + limbs**2
+    assert count("umull_asm", "bn_mont_mul", {"umull"}, a, b) == 2 * limbs**2
+
+
 def test_m0_variants_use_no_long_multiply():
     """The m0 and c32 builds for ARMv6-M contain MULS only: no UMULL/UMLAL/UMAAL in their code."""
     for variant in ("m0", "c32"):
