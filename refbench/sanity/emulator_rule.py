@@ -284,11 +284,12 @@ def sampling_term(f: Figure, recipes: tuple[str, ...], bits: int) -> Term:
 
 
 #: The operations each assembly variant of the bignum kernels writes in hand-written assembly
-#: (refbench/kernels/bignum/kernel.toml [variants.umaal_asm], [variants.umaal_asm_ladder], [variants.umull_asm]
+#: (refbench/kernels/bignum/kernel.toml [variants.umaal_asm], [variants.umaal_asm_ladder], [variants.umull_asm],
+#: [variants.umull_umaal_asm]
 #: and [variants.m0_asm] ``trades``): a page whose math option is hand-written assembly is modelled by these,
 #: and by no C variant.
 ASM_COVERS = {"umaal_asm": ("25519-", "p256-", "mont-"), "umaal_asm_ladder": ("25519-", "p256-", "mont-", "x25519"),
-              "umull_asm": ("mont-mul", "mont-sqr"),
+              "umull_asm": ("mont-mul", "mont-sqr"), "umull_umaal_asm": ("mont-mul", "mont-sqr"),
               "m0_asm": ("25519-", "p256-mul", "p256-sqr")}
 
 
