@@ -204,3 +204,37 @@ def test_a_malformed_ref10_rule_is_named(tmp_path):
                    encoding="utf-8")
     with pytest.raises(ValueError, match=r"field 'scalar_mult.ref10\[0\].decode': expected \[mul, sqr, add, sub\]"):
         load_costs(bad)
+
+
+def test_wolfssl_sp_ecdh_is_its_fixed_window_with_its_own_point_formulas():
+    from refbench.sanity.pubkey_cost import sp_window_counts, sp_window_rule
+
+    base = next(f for f in FIGURES.values() if f.algorithm.startswith("ECDH-P256"))
+    f = dataclasses.replace(base, library="wolfSSL", math="SP math, Cortex-M assembly", version="5.6.6",
+                            algorithm="ECDH-P256", curve="P-256", operation="agree")
+    rule = sp_window_rule(f, "P-256", "agree")
+    assert rule is not None and sp_window_rule(dataclasses.replace(f, version="4.4.1"), "P-256", "agree") is None
+    assert sp_window_rule(dataclasses.replace(f, math="SP math, C 32-bit"), "P-256", "agree") is None
+    assert sp_window_rule(f, "P-256", "sign") is None
+    counts = sp_window_counts(rule, 256)
+    # 7 + 63 x 4 doublings, 7 + 63 additions, one inversion
+    dbl, add = rule["dbl"], rule["add"]
+    assert counts.mul == 259 * dbl[0] + 70 * add[0] + rule["map"][0] and counts.inv == 1
+    assert counts.sqr == 259 * dbl[1] + 70 * add[1] + rule["map"][1] and counts.cswap == 70 * rule["add_swaps"]
+    reference = reference_counts("P-256", "agree")
+    assert abs((counts.mul + counts.sqr) - (reference.mul + reference.sqr)) < 0.05 * (reference.mul + reference.sqr)
+    assert counts.add + counts.sub < reference.add + reference.sub  # small multiples as one operation each
+    names = [n for n in _works(f) if n.startswith("Montgomery with")]
+    assert names == ["Montgomery with a reduction by word additions (mp = 1), 4-bit fixed window, wolfSSL's point "
+                     "formulas, constant-time table reads (2880 selects)"]
+
+
+def test_a_malformed_sp_window_rule_is_named(tmp_path):
+    import pytest
+
+    from refbench.sanity.pubkey_cost import COSTS_PATH, load_costs
+
+    bad = tmp_path / "costs.toml"
+    bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace("dbl = [4, 4, 6, 5]", "dbl = [4, 4]"), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"costs.toml:\d+: field 'scalar_mult.sp_window\[0\].dbl': expected \[mul, sqr, add, sub\]"):
+        load_costs(bad)

@@ -149,6 +149,17 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
                 raise error_at(path, (*where, *name.split(".")), f"expected [mul, sqr, add, sub], got {ops!r}")
         if not (len(rule["select"]) == 2 and all(isinstance(n, int) and n > 0 for n in rule["select"])):
             raise error_at(path, (*where, "select"), f"expected [entries, bytes of an entry], got {rule['select']!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("sp_window", [])):
+        where = ("scalar_mult", "sp_window", i)
+        for key, kind in (("library", str), ("match", str), ("since", str), ("curve", str), ("operations", list),
+                          ("window", int), ("dbl", list), ("add", list), ("add_swaps", int), ("map", list),
+                          ("why", str)):
+            if not isinstance(rule.get(key), kind):
+                raise error_at(path, (*where, key), f"expected {kind.__name__}, got {rule.get(key)!r}")
+        for key in ("dbl", "add", "map"):
+            ops = rule[key]
+            if not (len(ops) == 4 and all(isinstance(n, int) and n >= 0 for n in ops)):
+                raise error_at(path, (*where, key), f"expected [mul, sqr, add, sub], got {ops!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise error_at(path, ("scalar_mult", key), "expected a list of widths")
@@ -648,6 +659,38 @@ def table_scan_rule(f: Figure, curve: str, operation: str) -> dict[str, Any] | N
     return None
 
 
+def sp_window_rule(f: Figure, curve: str, operation: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.sp_window]]`` rule for figure ``f``'s library, math option and release on
+    ``curve`` and ``operation``, or None."""
+    version = release(f.version)
+    for rule in load_costs()["scalar_mult"].get("sp_window", ()):
+        if (rule["curve"] == curve and operation in rule["operations"]
+                and rule["library"].lower() in f.library.lower() and rule["match"].lower() in (f.math or "").lower()
+                and version is not None and version >= (release(rule["since"]) or ())):
+            return rule
+    return None
+
+
+def sp_window_counts(rule: dict[str, Any], bits: int) -> Counts:
+    """The field operations of one fixed-window scalar multiplication of a ``bits``-bit scalar with
+    ``rule``'s point formulas (pubkey_costs.toml [[scalar_mult.sp_window]]): the table of 2^w points
+    (2^w - 2 of them computed, half by doubling, half by addition), w doublings and one addition per
+    window below the top one, the masked copy of each addition as conditional swaps, and the map to
+    affine coordinates (one inversion and ``map``'s operations)."""
+    w = rule["window"]
+    windows = -(-bits // w)
+    table = (1 << w) - 2
+    doublings = table // 2 + (windows - 1) * w
+    additions = table - table // 2 + (windows - 1)
+
+    def ops(key: str, n: int) -> Counts:
+        mul, sqr, add, sub = rule[key]
+        return Counts(mul, sqr, 0, 0, add, sub).times(n)
+
+    return (ops("dbl", doublings) + ops("add", additions) + Counts(0, 0, 0, 1, cswap=rule["add_swaps"] * additions)
+            + ops("map", 1))
+
+
 def table_scan_work(rule: dict[str, Any], method: str, size: int) -> Work:
     """The selects and calls of ``rule``'s table reads in a multiplication by ``method`` (a recipe's
     method name: "<w>-bit comb base point" or "4-bit fixed window"), at field size ``size``."""
@@ -767,7 +810,11 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
         return (), str(exc)
     methods: list[tuple[str, Counts]] = []
     extra: list[Work] = [{}]  # work besides the field operations' (the ref10 recipe's table reads)
-    if curve in _WEIERSTRASS:
+    if curve in _WEIERSTRASS and (spw := sp_window_rule(f, curve, operation)) is not None:
+        # the library's own point formulas and schedule (its counts replace the reference's)
+        methods.append((f"{spw['window']}-bit fixed window, {f.library}'s point formulas",
+                        sp_window_counts(spw, _WEIERSTRASS[curve].n.bit_length())))
+    elif curve in _WEIERSTRASS:
         methods.append(("4-bit fixed window" if operation != "verify" else "Shamir double-scalar", counted))
         if operation == "verify":
             for w in costs["scalar_mult"]["wnaf_bits"]:
@@ -852,6 +899,7 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
 
 __all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
-           "load_costs", "recipes", "ref10_counts", "ref10_rule", "reference_counts", "sliding_digits", "separate_verify_counts", "small_build", "with_calls",
+           "load_costs", "recipes", "ref10_counts", "ref10_rule", "reference_counts", "sliding_digits",
+           "sp_window_counts", "sp_window_rule", "separate_verify_counts", "small_build", "with_calls",
            "WHOLE_LADDERS"]
 
