@@ -237,6 +237,9 @@ def test_sampling_shrinks_with_the_operations_averaged_and_is_nil_for_fixed_work
     # the sparser 5-bit NAF (q = 1/6) decides: 3 sqrt(5/256) / sqrt(N)
     assert t10.high - 1 == pytest.approx(3 * (5 / 256) ** 0.5 / 10 ** 0.5)
     assert t40.high - 1 == pytest.approx((t10.high - 1) / 2) and t40.low == pytest.approx(1 / t40.high)
+    # a signed sliding window of width 5 (ref10's slide(), digits up to 15) is as dense as the 5-bit NAF
+    sliding = sampling_term(ten, ("special-form reduction, ref10 5-bit sliding-window double-scalar",), 256)
+    assert (sliding.low, sliding.high) == pytest.approx((t10.low, t10.high))
     fixed = sampling_term(ten, ("Montgomery, 6-bit comb base point",), 256)
     assert (fixed.low, fixed.high) == (1.0, 1.0)
 

@@ -849,8 +849,9 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
         counts, extra[0] = ref10_counts(r10, operation, asm_base)
         base_name = ("ref10 radix-16 base-point table, 64 constant-time row reads"
                      + (f" ({r10['asm_option']})" if asm_base else "") + (", public key given" if operation == "sign" else ""))
-        methods.append(("ref10 sliding-window double-scalar, A decoded, R' encoded" if operation == "verify" else base_name,
-                        counts))
+        width = (r10["digit_bound"] + 1).bit_length()  # odd digits up to 2^(w-1) - 1: a width-w window
+        methods.append((f"ref10 {width}-bit sliding-window double-scalar, A decoded, R' encoded"
+                        if operation == "verify" else base_name, counts))
     else:
         methods.append(("double-and-add" if operation != "verify" else "double-scalar double-and-add", counted))
         if operation == "verify":
