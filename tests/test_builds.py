@@ -285,5 +285,31 @@ def test_a_bad_lower_variant_list_is_named(tmp_path: Path):
                                                                    'mont_variants = ["umull_asm"]\n'
                                                                    'mont_lower_variants = "umaal_asm"', 1),
                    encoding="utf-8")
-    with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'pubkey\[1\].mont_lower_variants': expected a list"):
+    with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'pubkey\[\d+\].mont_lower_variants': expected a list"):
+        load_builds(bad)
+
+
+def test_a_pubkey_rule_with_since_describes_that_release_and_later_only():
+    base = dataclasses.replace(FIGURES["000-0598"], algorithm="RSA-2048", operation="private", key_bits=2048,
+                               math="SP math, Cortex-M assembly")
+    rsa = ("CRT, two 1024-bit Montgomery exponentiations, 4-bit fixed window",)
+    newer = [r for r in builds_data().pubkey if r.since and r.library == "wolfSSL"]
+    assert newer, "builds.toml has a wolfSSL [[pubkey]] rule limited by release"
+    variants = tuple(dict.fromkeys(("umaal", "umlal", "umaal_asm", "umull_asm", *newer[0].mont_variants)))
+    since = newer[0].since
+    before = pubkey_path(build_of(dataclasses.replace(base, version="5.6.0")), rsa, variants, "")
+    after = pubkey_path(build_of(dataclasses.replace(base, version=since)), rsa, variants, "")
+    later = pubkey_path(build_of(dataclasses.replace(base, version="9.0.0")), rsa, variants, "")
+    assert before.variants == ("umull_asm",) and newer[0].mont_variants_source not in before.source
+    assert set(after.variants) == set(newer[0].mont_variants) == set(later.variants)
+    assert newer[0].mont_variants_source in after.source
+    unknown = pubkey_path(build_of(dataclasses.replace(base, version=None)), rsa, variants, "")
+    assert unknown.variants == ("umull_asm",)  # no release stated: the rule without `since`
+
+
+def test_a_bad_since_is_named(tmp_path: Path):
+    bad = tmp_path / "builds.toml"
+    bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace('since = "5.6.4"', 'since = "recent"', 1),
+                   encoding="utf-8")
+    with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'pubkey\[\d+\].since': expected a release number"):
         load_builds(bad)

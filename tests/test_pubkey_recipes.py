@@ -1,5 +1,6 @@
 """Library recipes of the public-key composition: RSA without CRT, the TFM_TIMING_RESISTANT ladder,
-CURVED25519_SMALL's table-less Ed25519 (refbench/sanity/pubkey_cost.py, pubkey_costs.toml)."""
+CURVED25519_SMALL's table-less Ed25519, wolfSSL's ref10 Ed25519 (refbench/sanity/pubkey_cost.py,
+pubkey_costs.toml)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,10 @@ from refbench.sanity.pubkey_cost import (
     ladder_rule,
     ladder_work,
     recipes,
+    ref10_counts,
+    ref10_rule,
     reference_counts,
+    sliding_digits,
     small_build,
 )
 
@@ -97,7 +101,10 @@ def test_curved25519_small_base_point_has_no_table():
     assert "CURVED25519_SMALL" in name
     expected = reference_counts("Edwards25519", "keygen") - base_scalar_counts("Edwards25519") + smult
     assert work == field_work("Edwards25519", "special", expected) and work[("25519-cswap", 32)] == 2 * 256
-    assert not any("comb" in n for n in _works(small)) and any("comb" in n for n in _works(full))
+    assert not any("comb" in n for n in _works(small)) and not any("ref10" in n for n in _works(small))
+    assert all("ref10" in n for n in _works(full))  # wolfSSL with its tables: ref10's table, no comb
+    other = dataclasses.replace(full, library="SomeLib")
+    assert any("comb" in n for n in _works(other)) and not any("ref10" in n for n in _works(other))
 
 
 def test_curved25519_small_sign_and_verify():
@@ -108,7 +115,8 @@ def test_curved25519_small_sign_and_verify():
     assert both[("25519-cswap", 32)] == 2 * given[("25519-cswap", 32)] == 2 * 512
     (name, verify), = _works(_ed("verify", "CURVED25519_SMALL")).items()
     assert "two table-less" in name and verify[("25519-cswap", 32)] == 2 * 512
-    assert verify[("25519-mul", 32)] > _works(_ed("verify", None))["special-form reduction, interleaved 5-bit wNAF double-scalar"][("25519-mul", 32)]
+    (full_name, full), = _works(_ed("verify", None)).items()
+    assert "ref10" in full_name and verify[("25519-mul", 32)] > full[("25519-mul", 32)]
 
 
 def test_cyclone_curve25519_and_curve448_figures_use_the_library_limb_variant_only():
@@ -132,4 +140,101 @@ def test_a_rule_with_bad_algorithms_names_file_and_rule(tmp_path):
     bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace('algorithms = ["X25519", "Ed25519", "X448", "Ed448"]',
                                                                  'algorithms = "X25519"'), encoding="utf-8")
     with pytest.raises(ValueError, match=r"costs.toml:\d+: field 'libraries\[\d+\]\.algorithms': expected a list"):
+        load_costs(bad)
+
+
+def test_sliding_digits_are_odd_bounded_and_sum_back_to_the_scalar():
+    for scalar in (1, 0xFFFF, 2**252 + 27742317777372353535851937790883648493 - 1, 0x1F3 << 200, 0x0123456789ABCDEF * 7**40):
+        digits = sliding_digits(scalar, 15)
+        assert sum(d << i for i, d in enumerate(digits)) == scalar
+        assert all(d == 0 or (d % 2 == 1 and -15 <= d <= 15) for d in digits)
+    assert sliding_digits(0xFFFF, 15)[:5] == [-1, 0, 0, 0, 0]  # 15 ones: a subtraction and a carry
+    assert sliding_digits(0b1011, 15)[:4] == [11, 0, 0, 0]
+    assert sliding_digits(0, 15) == [0] * 256
+    import pytest
+
+    with pytest.raises(ValueError, match="Invalid scalar for a 256-bit sliding-window recoding"):
+        sliding_digits(1 << 256, 15)
+
+
+def test_ref10_keygen_is_63_mixed_additions_64_row_reads_and_one_encoding():
+    f = _ed("keygen", None)
+    rule = ref10_rule(f, "Edwards25519")
+    assert rule is not None and ref10_rule(_ed("keygen", "CURVED25519_SMALL"), "Edwards25519") is None
+    madd, to_p3, encode = rule["group_ops"]["madd"], rule["group_ops"]["p1p1_to_p3"], rule["encode"]
+    counts, reads = ref10_counts(rule, "keygen", asm_base=True)
+    assert counts.mul == 63 * (madd[0] + to_p3[0]) + encode[0] and counts.sqr == 0 and counts.inv == 1
+    entries, entry_bytes = rule["select"]
+    assert reads == {("select", entry_bytes): 64 * entries, ("call", 32): 64 * entries}
+    c_path, _ = ref10_counts(rule, "keygen", asm_base=False)  # the C path doubles 4 times between its passes
+    assert c_path.sqr == 4 * rule["group_ops"]["p2_dbl"][1] and c_path.mul > counts.mul
+    assert ref10_counts(rule, "sign", asm_base=True) == (counts, reads)  # sign: R only, the public key read
+    (name, work), = _works(dataclasses.replace(f, asm="WOLFSSL_ARMASM (Thumb-2)")).items()
+    assert "WOLFSSL_ARMASM" in name and work[("select", entry_bytes)] == 64 * entries
+    (name, _), = _works(dataclasses.replace(f, asm=None)).items()
+    assert "WOLFSSL_ARMASM" not in name
+
+
+def test_ref10_verify_decodes_a_once_and_adds_per_nonzero_digit():
+    rule = ref10_rule(_ed("verify", None), "Edwards25519")
+    counts, reads = ref10_counts(rule, "verify", asm_base=True)
+    assert reads == {} and counts.inv == 1  # R' encoded once, R never decoded
+    ops = rule["group_ops"]
+    # one doubling per digit position from the top non-zero digit of h or S (both below 2^253)
+    doublings = (counts.sqr - rule["decode"][1] - ops["p2_dbl"][1]) // ops["p2_dbl"][1]
+    assert 240 <= doublings <= 253
+    # the additions: between bits / 7 and bits / 5 non-zero digits per scalar (slide's density 1/6)
+    adds = (counts.mul - rule["decode"][0] - rule["encode"][0] - 8 * ops["p3_to_cached"][0] - ops["p1p1_to_p3"][0]
+            - 7 * (ops["add"][0] + ops["p1p1_to_p3"][0]) - doublings * ops["p1p1_to_p2"][0])
+    assert 2 * 253 // 7 * 7 <= adds <= 2 * 253 // 5 * 8
+    reference = reference_counts("Edwards25519", "verify")
+    assert counts.mul + counts.sqr < (reference.mul + reference.sqr) / 2
+
+
+def test_a_malformed_ref10_rule_is_named(tmp_path):
+    import pytest
+
+    from refbench.sanity.pubkey_cost import COSTS_PATH, load_costs
+
+    bad = tmp_path / "costs.toml"
+    bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace("madd = [3, 0, 4, 3], ", ""), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"costs.toml:\d+: field 'scalar_mult.ref10\[0\].group_ops': missing madd"):
+        load_costs(bad)
+    bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace("decode = [19, 255, 1, 2]", "decode = [19, 255]"),
+                   encoding="utf-8")
+    with pytest.raises(ValueError, match=r"field 'scalar_mult.ref10\[0\].decode': expected \[mul, sqr, add, sub\]"):
+        load_costs(bad)
+
+
+def test_wolfssl_sp_ecdh_is_its_fixed_window_with_its_own_point_formulas():
+    from refbench.sanity.pubkey_cost import sp_window_counts, sp_window_rule
+
+    base = next(f for f in FIGURES.values() if f.algorithm.startswith("ECDH-P256"))
+    f = dataclasses.replace(base, library="wolfSSL", math="SP math, Cortex-M assembly", version="5.6.6",
+                            algorithm="ECDH-P256", curve="P-256", operation="agree")
+    rule = sp_window_rule(f, "P-256", "agree")
+    assert rule is not None and sp_window_rule(dataclasses.replace(f, version="4.4.1"), "P-256", "agree") is None
+    assert sp_window_rule(dataclasses.replace(f, math="SP math, C 32-bit"), "P-256", "agree") is None
+    assert sp_window_rule(f, "P-256", "sign") is None
+    counts = sp_window_counts(rule, 256)
+    # 7 + 63 x 4 doublings, 7 + 63 additions, one inversion
+    dbl, add = rule["dbl"], rule["add"]
+    assert counts.mul == 259 * dbl[0] + 70 * add[0] + rule["map"][0] and counts.inv == 1
+    assert counts.sqr == 259 * dbl[1] + 70 * add[1] + rule["map"][1] and counts.cswap == 70 * rule["add_swaps"]
+    reference = reference_counts("P-256", "agree")
+    assert abs((counts.mul + counts.sqr) - (reference.mul + reference.sqr)) < 0.05 * (reference.mul + reference.sqr)
+    assert counts.add + counts.sub < reference.add + reference.sub  # small multiples as one operation each
+    names = [n for n in _works(f) if n.startswith("Montgomery with")]
+    assert names == ["Montgomery with a reduction by word additions (mp = 1), 4-bit fixed window, wolfSSL's point "
+                     "formulas, constant-time table reads (2880 selects)"]
+
+
+def test_a_malformed_sp_window_rule_is_named(tmp_path):
+    import pytest
+
+    from refbench.sanity.pubkey_cost import COSTS_PATH, load_costs
+
+    bad = tmp_path / "costs.toml"
+    bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace("dbl = [4, 4, 6, 5]", "dbl = [4, 4]"), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"costs.toml:\d+: field 'scalar_mult.sp_window\[0\].dbl': expected \[mul, sqr, add, sub\]"):
         load_costs(bad)

@@ -31,7 +31,7 @@ G0_ECDSA = FIGURES["000-0598"]
 WL33_RSA = FIGURES["001-0071"]
 #: Stated cycles of one field/bignum call per variant, and each configuration kind's factor.
 CALL = {"umaal": 1000.0, "umlal": 1500.0, "umaal_asm": 1200.0, "umaal_asm_ladder": 1200.0, "umull_asm": 1400.0,
-        "c32": 2000.0, "m0": 4000.0, "c29": 1800.0, "m0_asm": 3000.0}
+        "umull_umaal_asm": 1300.0, "c32": 2000.0, "m0": 4000.0, "c29": 1800.0, "m0_asm": 3000.0}
 KINDS = {"cache on": 1.0, "cache off": 1.5, "cache on, prefetch off": 1.2, "prefetch only": 1.3,
          "tables in SRAM": 0.95, "code in SRAM": 0.9}
 #: An X25519 agreement: the reference's counted products (mul_const and the Fermat inversion
@@ -64,7 +64,8 @@ def test_x25519_is_predicted_from_the_assembly_the_page_names_in_the_start_up_me
     published = predicted * 1.02
     e, executor = emulate(synthetic(L4_X25519, "syn-x-in", value=ms(published, 80.0), text=f"{ms(published, 80.0):.4f}"))
     assert e.status == "emulated" and e.unit == "cycles" and e.position == "inside"
-    assert {m.job.variant for m in executor.ran} == {"umaal", "umlal", "umaal_asm", "umaal_asm_ladder", "umull_asm"}
+    assert {m.job.variant for m in executor.ran} == {"umaal", "umlal", "umaal_asm", "umaal_asm_ladder", "umull_asm",
+                                                     "umull_umaal_asm"}
     assert {m.job.operation for m in executor.ran if m.job.variant != "umaal_asm_ladder"} == {
         "25519-mul", "25519-sqr", "25519-add", "25519-sub", "25519-mul-a24", "25519-cswap", "call"}
     assert {m.job.operation for m in executor.ran if m.job.variant == "umaal_asm_ladder"} == {"x25519"}
@@ -236,6 +237,9 @@ def test_sampling_shrinks_with_the_operations_averaged_and_is_nil_for_fixed_work
     # the sparser 5-bit NAF (q = 1/6) decides: 3 sqrt(5/256) / sqrt(N)
     assert t10.high - 1 == pytest.approx(3 * (5 / 256) ** 0.5 / 10 ** 0.5)
     assert t40.high - 1 == pytest.approx((t10.high - 1) / 2) and t40.low == pytest.approx(1 / t40.high)
+    # a signed sliding window of width 5 (ref10's slide(), digits up to 15) is as dense as the 5-bit NAF
+    sliding = sampling_term(ten, ("special-form reduction, ref10 5-bit sliding-window double-scalar",), 256)
+    assert (sliding.low, sliding.high) == pytest.approx((t10.low, t10.high))
     fixed = sampling_term(ten, ("Montgomery, 6-bit comb base point",), 256)
     assert (fixed.low, fixed.high) == (1.0, 1.0)
 
@@ -260,12 +264,16 @@ def test_sp_thumb_rsa_is_bounded_both_ways_only_by_the_small_builds_assembly(sma
 
 
 def test_sp_assembly_rsa_is_predicted_on_the_umull_assembly_with_both_sides_bounded():
-    # L4A6 "SP math, Cortex-M assembly (small)": RSA products are UMULL + ADDS/ADCS/ADC loops (builds.toml
-    # [[pubkey]] mont_variants): predicted by bignum/umull_asm alone, whose assembly is that shape, so no
-    # other variant's cost widens the band and no lower-bound variant stands in for the page's code
+    # L4A6 "SP math, Cortex-M assembly (small)" at 5.6.4: RSA products are UMULL + ADDS/ADCS/ADC loops and the
+    # reduction one UMAAL per word (builds.toml [[pubkey]] mont_variants, since 5.6.4): predicted by
+    # bignum/umull_umaal_asm alone, whose assembly is that shape, so no other variant's cost widens the band
+    # and no lower-bound variant stands in for the page's code; before 5.6.4 bignum/umull_asm alone
+    older, _ = emulate(synthetic(dataclasses.replace(L4_RSA, version="5.6.0"), "syn-l4-rsa-old", value=1.0, text="1.000"))
+    assert "umull_asm" in older.prediction.basis and "umull_umaal_asm" not in older.prediction.basis
     probe, _ = emulate(synthetic(L4_RSA, "syn-l4-rsa-probe", value=1.0, text="1.000"))
     p = probe.prediction
-    assert "umull_asm" in p.basis and "umaal_asm" not in p.basis and "umlal" not in p.basis and not p.floor_note
+    assert "umull_umaal_asm" in p.basis and "umaal_asm" not in p.basis.replace("umull_umaal_asm", "")
+    assert "umlal" not in p.basis and not p.floor_note
     assert p.band_low is not None and p.band_high is not None and p.band_low < p.predicted < p.band_high
     assert not any(t.name == "build spread" and "kernel variants" in t.source for t in p.terms)
     inside = ms(p.predicted * 1.02, 80.0)

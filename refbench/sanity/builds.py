@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from cortexm_emu.datafile import error_at, read_toml
+from refbench.published.library_units import release
 from refbench.published.model import Figure
 from refbench.sanity.libraries import LIBRARIES, Library, StatedOptions, library_of
 from refbench.sanity.memory_configs import ConfigKind
@@ -150,6 +151,7 @@ class PubkeyRule:
     mont_variants_source: str = ""
     mont_lower_variants: tuple[str, ...] = ()  # ... and those that bound that code from below (the fast side)
     options_source: str = ""  # where comb_bits and windows come from
+    since: str = ""  # the first release the rule describes ("" any release); an earlier release reads on
 
 
 @dataclass(frozen=True)
@@ -241,6 +243,10 @@ def load_builds(path: Path = BUILDS_PATH) -> BuildsData:
                             mont_variants_source=_str(path, where, spec, "mont_variants_source") if mont else "",
                             options_source=(_str(path, where, spec, "options_source")
                                             if widths["comb_bits"] or widths["windows"] else ""))
+        since = spec.get("since", "")
+        if not isinstance(since, str) or (since and release(since) is None):
+            raise error_at(path, ("pubkey", i, "since"), f"expected a release number such as '5.6.4', got {since!r}")
+        rules[-1] = replace(rules[-1], since=since)
         if rules[-1].exponent not in ("short", ""):
             raise error_at(path, ("pubkey", i, "exponent"), f"expected 'short' or '', got {rules[-1].exponent!r}")
     repeat = data.pop("run_to_run", {})
@@ -420,8 +426,10 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
         return PubkeyPath(recipes, variants, unbounded, open_fast=unbounded,
                           open_slow=f"no faithful kernel: {unbounded}")
     math = (f.math or "").lower()
+    version = release(f.version)
     rule = next((r for r in builds_data().pubkey
-                 if f.library.lower().startswith(r.library.lower()) and r.match.lower() in math), None)
+                 if f.library.lower().startswith(r.library.lower()) and r.match.lower() in math
+                 and (not r.since or (version is not None and version >= (release(r.since) or ())))), None)
     if rule is None:
         return PubkeyPath(recipes, variants, f"no [[pubkey]] rule in builds.toml for {f.library} / {f.math!r}: "
                           "every recipe and variant of the plan")

@@ -259,13 +259,15 @@ def sampling_term(f: Figure, recipes: tuple[str, ...], bits: int) -> Term:
     T sec", the figure's ``ops``); a method whose work depends on the secret varies with its
     count of point additions. Bound: 3 standard deviations of the average of N, taking the
     whole cost as varying like the additions' count (binomial digits, non-zero with probability
-    q: binary double-and-add 1/2, bitwise Shamir 3/4, width-w NAF 1/(w+1), HMV Guide to ECC
+    q: binary double-and-add 1/2, bitwise Shamir 3/4, width-w NAF or signed sliding window 1/(w+1), HMV Guide to ECC
     Theorem 3.29), relative sd sqrt((1 - q) / (q bits)). Fixed windows, combs, ladders and the
     public exponent do the same work for every secret: x1."""
     odds = []  # the probability of a non-zero digit of each secret-dependent method among the recipes
     for name in recipes:
         if "wNAF" in name:
             odds.append(1 / (int(name.split("interleaved ")[1].split("-bit")[0]) + 1))
+        elif "-bit sliding-window" in name:  # signed odd digits, as dense as a NAF of that width
+            odds.append(1 / (int(name.split("-bit sliding-window")[0].split()[-1]) + 1))
         elif "Shamir" in name:
             odds.append(0.75)
         elif "double-and-add" in name:
@@ -284,11 +286,12 @@ def sampling_term(f: Figure, recipes: tuple[str, ...], bits: int) -> Term:
 
 
 #: The operations each assembly variant of the bignum kernels writes in hand-written assembly
-#: (refbench/kernels/bignum/kernel.toml [variants.umaal_asm], [variants.umaal_asm_ladder], [variants.umull_asm]
+#: (refbench/kernels/bignum/kernel.toml [variants.umaal_asm], [variants.umaal_asm_ladder], [variants.umull_asm],
+#: [variants.umull_umaal_asm]
 #: and [variants.m0_asm] ``trades``): a page whose math option is hand-written assembly is modelled by these,
 #: and by no C variant.
 ASM_COVERS = {"umaal_asm": ("25519-", "p256-", "mont-"), "umaal_asm_ladder": ("25519-", "p256-", "mont-", "x25519"),
-              "umull_asm": ("mont-mul", "mont-sqr"),
+              "umull_asm": ("mont-mul", "mont-sqr"), "umull_umaal_asm": ("mont-mul", "mont-sqr"),
               "m0_asm": ("25519-", "p256-mul", "p256-sqr", "mont-mul", "mont-sqr")}
 
 

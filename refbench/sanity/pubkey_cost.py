@@ -49,6 +49,10 @@ SEPARATE_VERIFY = "separate multiplications"
 #: The kernel operation that prices the caller's side of every kernel call ([pricing] call).
 CALL = "call"
 
+#: The group operations of ref10's Ed25519 whose field operations pubkey_costs.toml
+#: [[scalar_mult.ref10]] group_ops gives.
+REF10_GROUP_OPS = ("p2_dbl", "add", "madd", "p1p1_to_p2", "p1p1_to_p3", "p3_to_cached")
+
 #: Work: (kernel operation, operand bytes) -> number of calls.
 Work = dict[tuple[str, int], int]
 
@@ -129,6 +133,33 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (isinstance(shape, list) and len(shape) == 3 and all(isinstance(n, int) and n > 0 for n in shape)):
                 raise error_at(path, ("scalar_mult", "table_scans", i, "reads", method),
                                f"expected [reads, entries, coordinates], got {shape!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("ref10", [])):
+        where = ("scalar_mult", "ref10", i)
+        for key, kind in (("library", str), ("curve", str), ("small_option", str), ("asm_option", str),
+                          ("digit_bound", int), ("group_ops", dict), ("decode", list), ("encode", list),
+                          ("select", list), ("why", str)):
+            if not isinstance(rule.get(key), kind):
+                raise error_at(path, (*where, key), f"expected {kind.__name__}, got {rule.get(key)!r}")
+        missing = sorted(set(REF10_GROUP_OPS) - set(rule["group_ops"]))
+        if missing:
+            raise error_at(path, (*where, "group_ops"), f"missing {', '.join(missing)}")
+        for name, ops in (*((f"group_ops.{k}", v) for k, v in rule["group_ops"].items()),
+                          ("decode", rule["decode"]), ("encode", rule["encode"])):
+            if not (isinstance(ops, list) and len(ops) == 4 and all(isinstance(n, int) and n >= 0 for n in ops)):
+                raise error_at(path, (*where, *name.split(".")), f"expected [mul, sqr, add, sub], got {ops!r}")
+        if not (len(rule["select"]) == 2 and all(isinstance(n, int) and n > 0 for n in rule["select"])):
+            raise error_at(path, (*where, "select"), f"expected [entries, bytes of an entry], got {rule['select']!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("sp_window", [])):
+        where = ("scalar_mult", "sp_window", i)
+        for key, kind in (("library", str), ("match", str), ("since", str), ("curve", str), ("operations", list),
+                          ("window", int), ("dbl", list), ("add", list), ("add_swaps", int), ("map", list),
+                          ("why", str)):
+            if not isinstance(rule.get(key), kind):
+                raise error_at(path, (*where, key), f"expected {kind.__name__}, got {rule.get(key)!r}")
+        for key in ("dbl", "add", "map"):
+            ops = rule[key]
+            if not (len(ops) == 4 and all(isinstance(n, int) and n >= 0 for n in ops)):
+                raise error_at(path, (*where, key), f"expected [mul, sqr, add, sub], got {ops!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise error_at(path, ("scalar_mult", key), "expected a list of widths")
@@ -370,6 +401,106 @@ def separate_verify_counts(curve: str, width: int) -> Counts:
 _EDWARDS_BASE_MULTS = {"keygen": (1,), "sign": (2, 1)}
 
 
+def sliding_digits(scalar: int, bound: int, bits: int = 256) -> list[int]:
+    """``scalar`` recoded into signed odd digits of size at most ``bound`` (little-endian, one per bit
+    position, mostly zero): each set bit absorbs the set bits of the next six positions while the digit
+    stays within the bound, adding or subtracting them (a subtraction carries into the higher bits).
+    This is the recoding of ref10's slide(), which wolfSSL's ge_double_scalarmult_vartime uses
+    (pubkey_costs.toml [[scalar_mult.ref10]]); its digits sum back to the scalar."""
+    if not 0 <= scalar < 1 << bits:
+        raise ValueError(f"Invalid scalar for a {bits}-bit sliding-window recoding: {scalar:#x}")
+    r = [(scalar >> i) & 1 for i in range(bits)]
+    for i in range(bits):
+        if not r[i]:
+            continue
+        for b in range(1, 7):
+            if i + b >= bits:
+                break
+            if not r[i + b]:
+                continue
+            step = r[i + b] << b
+            if r[i] + step <= bound:
+                r[i] += step
+                r[i + b] = 0
+            elif r[i] - step >= -bound:
+                r[i] -= step
+                for k in range(i + b, bits):  # the carry of the subtraction
+                    if not r[k]:
+                        r[k] = 1
+                        break
+                    r[k] = 0
+            else:
+                break
+    return r
+
+
+def _ref10_scalars() -> tuple[int, int]:
+    """(h, S) of the reference's Ed25519 verify with its fixed key and message (:func:`reference_counts`):
+    the two scalars of wolfSSL's [h](-A) + [S]B."""
+    import hashlib
+
+    secret = _SCALAR_SEED.to_bytes(32, "little")
+    msg = b"refbench public-key cost"
+    public = eddsa.public_key(secret, "Ed25519")
+    sig = eddsa.sign(secret, msg, "Ed25519")
+    h = int.from_bytes(hashlib.sha512(sig[:32] + public + msg).digest(), "little") % edwards.ED25519.L
+    return h, int.from_bytes(sig[32:], "little")
+
+
+def _ops(rule: dict[str, Any], name: str, times: int = 1) -> Counts:
+    """``times`` x the field operations [mul, sqr, add, sub] of ``rule``'s group operation ``name``
+    (or of its ``decode`` / ``encode``)."""
+    mul, sqr, add, sub = rule["group_ops"][name] if name in rule["group_ops"] else rule[name]
+    return Counts(mul, sqr, 0, 0, add, sub).times(times)
+
+
+@cache
+def _ref10_counts_cached(rule_key: str, operation: str, asm_base: bool) -> tuple[Counts, int]:
+    rule = next(r for r in load_costs()["scalar_mult"]["ref10"] if r["library"] + "/" + r["curve"] == rule_key)
+    one_inversion = Counts(0, 0, 0, 1)
+    if operation == "verify":
+        h, s = _ref10_scalars()
+        a, b = sliding_digits(h, rule["digit_bound"]), sliding_digits(s, rule["digit_bound"])
+        top = max(i for i in range(len(a)) if a[i] or b[i])
+        table = (_ops(rule, "p3_to_cached", 8) + _ops(rule, "p2_dbl") + _ops(rule, "p1p1_to_p3")
+                 + (_ops(rule, "add") + _ops(rule, "p1p1_to_p3")).times(7))
+        steps = (_ops(rule, "p2_dbl") + _ops(rule, "p1p1_to_p2")).times(top + 1)
+        adds = (_ops(rule, "p1p1_to_p3") + _ops(rule, "add")).times(sum(1 for d in a if d))
+        madds = (_ops(rule, "p1p1_to_p3") + _ops(rule, "madd")).times(sum(1 for d in b if d))
+        return _ops(rule, "decode") + table + steps + adds + madds + _ops(rule, "encode") + one_inversion, 0
+    if operation not in ("keygen", "sign"):
+        raise ValueError(f"Invalid ref10 operation {operation!r}; accepted: keygen, sign, verify")
+    base = (_ops(rule, "madd") + _ops(rule, "p1p1_to_p3")).times(63) + Counts(0, 0, 0, 0, add=1, sub=1)
+    if not asm_base:  # the C path: the first point's T, 4 doublings between the odd and even digits
+        base = (base + Counts(1, 0, 0, 0) + _ops(rule, "p2_dbl", 4) + _ops(rule, "p1p1_to_p2", 3)
+                + _ops(rule, "p1p1_to_p3"))
+    reads = 64
+    return base + Counts(0, 0, 0, 0, sub=reads) + _ops(rule, "encode") + one_inversion, reads
+
+
+def ref10_rule(f: Figure, curve: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.ref10]]`` rule for figure ``f``'s library on ``curve`` (None when the page names
+    the rule's small option: those builds have no tables)."""
+    for rule in load_costs()["scalar_mult"].get("ref10", ()):
+        if (rule["curve"] == curve and rule["library"].lower() in f.library.lower()
+                and not re.search(rf"\b{re.escape(rule['small_option'])}\b", _page_text(f))):
+            return rule
+    return None
+
+
+def ref10_counts(rule: dict[str, Any], operation: str, asm_base: bool) -> tuple[Counts, Work]:
+    """The field operations of ``operation`` (keygen, sign, verify) by ``rule``'s ref10 schedules
+    (pubkey_costs.toml [[scalar_mult.ref10]]), and the work of its constant-time table reads (one bignum
+    select of an entry's bytes per entry, and its call); ``asm_base``: the assembly build's base-point path.
+    Verify's digit counts are those of the reference's own signature scalars (:func:`sliding_digits`)."""
+    counts, reads = _ref10_counts_cached(rule["library"] + "/" + rule["curve"], operation, asm_base)
+    if not reads:
+        return counts, {}
+    entries, entry_bytes = rule["select"]
+    size = load_costs()["fields"][rule["curve"]]["bytes"]
+    return counts, {(SELECT, entry_bytes): reads * entries, (CALL, size): reads * entries}
+
+
 # ------------------------------------------------------------------------------------------
 # Pricing
 
@@ -528,6 +659,38 @@ def table_scan_rule(f: Figure, curve: str, operation: str) -> dict[str, Any] | N
     return None
 
 
+def sp_window_rule(f: Figure, curve: str, operation: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.sp_window]]`` rule for figure ``f``'s library, math option and release on
+    ``curve`` and ``operation``, or None."""
+    version = release(f.version)
+    for rule in load_costs()["scalar_mult"].get("sp_window", ()):
+        if (rule["curve"] == curve and operation in rule["operations"]
+                and rule["library"].lower() in f.library.lower() and rule["match"].lower() in (f.math or "").lower()
+                and version is not None and version >= (release(rule["since"]) or ())):
+            return rule
+    return None
+
+
+def sp_window_counts(rule: dict[str, Any], bits: int) -> Counts:
+    """The field operations of one fixed-window scalar multiplication of a ``bits``-bit scalar with
+    ``rule``'s point formulas (pubkey_costs.toml [[scalar_mult.sp_window]]): the table of 2^w points
+    (2^w - 2 of them computed, half by doubling, half by addition), w doublings and one addition per
+    window below the top one, the masked copy of each addition as conditional swaps, and the map to
+    affine coordinates (one inversion and ``map``'s operations)."""
+    w = rule["window"]
+    windows = -(-bits // w)
+    table = (1 << w) - 2
+    doublings = table // 2 + (windows - 1) * w
+    additions = table - table // 2 + (windows - 1)
+
+    def ops(key: str, n: int) -> Counts:
+        mul, sqr, add, sub = rule[key]
+        return Counts(mul, sqr, 0, 0, add, sub).times(n)
+
+    return (ops("dbl", doublings) + ops("add", additions) + Counts(0, 0, 0, 1, cswap=rule["add_swaps"] * additions)
+            + ops("map", 1))
+
+
 def table_scan_work(rule: dict[str, Any], method: str, size: int) -> Work:
     """The selects and calls of ``rule``'s table reads in a multiplication by ``method`` (a recipe's
     method name: "<w>-bit comb base point" or "4-bit fixed window"), at field size ``size``."""
@@ -646,7 +809,12 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     except ValueError as exc:
         return (), str(exc)
     methods: list[tuple[str, Counts]] = []
-    if curve in _WEIERSTRASS:
+    extra: list[Work] = [{}]  # work besides the field operations' (the ref10 recipe's table reads)
+    if curve in _WEIERSTRASS and (spw := sp_window_rule(f, curve, operation)) is not None:
+        # the library's own point formulas and schedule (its counts replace the reference's)
+        methods.append((f"{spw['window']}-bit fixed window, {f.library}'s point formulas",
+                        sp_window_counts(spw, _WEIERSTRASS[curve].n.bit_length())))
+    elif curve in _WEIERSTRASS:
         methods.append(("4-bit fixed window" if operation != "verify" else "Shamir double-scalar", counted))
         if operation == "verify":
             for w in costs["scalar_mult"]["wnaf_bits"]:
@@ -676,6 +844,14 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
                 methods.append((f"table-less double-and-always-add base point ({small['option']}){given}", replaced))
         else:
             methods.append(("double-and-add", counted))
+    elif (r10 := ref10_rule(f, curve)) is not None and operation in ("keygen", "sign", "verify"):
+        asm_base = r10["asm_option"].lower() in (f.asm or "").lower()
+        counts, extra[0] = ref10_counts(r10, operation, asm_base)
+        base_name = ("ref10 radix-16 base-point table, 64 constant-time row reads"
+                     + (f" ({r10['asm_option']})" if asm_base else "") + (", public key given" if operation == "sign" else ""))
+        width = (r10["digit_bound"] + 1).bit_length()  # odd digits up to 2^(w-1) - 1: a width-w window
+        methods.append((f"ref10 {width}-bit sliding-window double-scalar, A decoded, R' encoded"
+                        if operation == "verify" else base_name, counts))
     else:
         methods.append(("double-and-add" if operation != "verify" else "double-scalar double-and-add", counted))
         if operation == "verify":
@@ -696,7 +872,7 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     ladder = reference_counts(curve, "agree") if curve in WHOLE_LADDERS else None
     for kind in costs["fields"][curve]["kinds"]:
         for method, counts in methods:
-            work = field_work(curve, kind, counts)
+            work = merge(field_work(curve, kind, counts), extra[0])
             # keygen (X25519(k, 9)) and agree are each one ladder, the whole operation's own counts
             whole = ((*WHOLE_LADDERS[curve], 1),) if ladder is not None and counts == ladder else ()
             scan = table_scan_work(scans, method, costs["fields"][curve]["bytes"]) if scans else {}
@@ -724,6 +900,7 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
 
 __all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
-           "load_costs", "recipes", "reference_counts", "separate_verify_counts", "small_build", "with_calls",
+           "load_costs", "recipes", "ref10_counts", "ref10_rule", "reference_counts", "sliding_digits",
+           "sp_window_counts", "sp_window_rule", "separate_verify_counts", "small_build", "with_calls",
            "WHOLE_LADDERS"]
 

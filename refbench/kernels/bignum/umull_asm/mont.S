@@ -28,7 +28,14 @@
  * no branch or address depends on the operands. The Cortex-M3's UMULL terminates early on small
  * operands ("MULL versions take three to five cycles", ARM 100165_0201 Table 3-1 footnote a), so
  * there its time depends on the data;
- * on the M4, M7 and M33 UMULL takes a fixed time. */
+ * on the M4, M7 and M33 UMULL takes a fixed time.
+ *
+ * With MONT_REDC_UMAAL (variant umull_umaal_asm, ARMv7E-M and ARMv8-M Mainline only) step 2's inner
+ * step is one UMAAL (c:t_(i+j) = mu n_j + t_(i+j) + c) between the loads and the store, the shape
+ * of wolfSSL's reduction from 5.6.4 (wolfSSL/wolfssl pull request #6770; 5.7.0, byan-2/wolfssl
+ * 6021e6b6ead29c8666d1b1a41d81ee7e4dc27da6 sp_cortexm.c:6233 sp_2048_mont_reduce_64: LDR, LDR,
+ * UMAAL, STR per word), while the product stays UMULL with ADDS/ADCS/ADC (5.7.0 sp_2048_mul_64
+ * :2294 and sp_2048_sqr_64 :2394 under WOLFSSL_SP_SMALL). */
 	.syntax unified
 	.thumb
 	.text
@@ -168,11 +175,15 @@ bn_mont_sqr:
 	mov lr, r2
 6:	ldr r3, [r0]				@ t_(i+j) += mu n_j + c
 	ldr r8, [r7], #4
+#ifdef MONT_REDC_UMAAL
+	umaal r3, r4, r6, r8			@ c:t_(i+j) = mu n_j + t_(i+j) + c, one instruction
+#else
 	umull r8, r5, r6, r8
 	adds r3, r3, r8
 	adc r5, r5, #0
 	adds r3, r3, r4
 	adc r4, r5, #0
+#endif
 	str r3, [r0], #4
 	subs lr, lr, #1
 	bne 6b
