@@ -62,7 +62,7 @@ def operands(field: str) -> list[int]:
 @pytest.mark.parametrize("field", ["25519", "448"])
 @pytest.mark.parametrize("core", ["m4", "m0plus"])
 def test_c29_field_operations_equal_python(core, field):
-    """mul, sqr, add and sub (and 25519's mul by a24) give limbs of the right residue."""
+    """mul, sqr, add and sub (and the multiplications by X25519's and X448's a24) give limbs of the right residue."""
     h = harness(core)
     p = FIELDS[field][0]
     values = operands(field)
@@ -70,6 +70,8 @@ def test_c29_field_operations_equal_python(core, field):
         assert value(field, call(h, field, "sqr", a)) == a * a % p, hex(a)
         if field == "25519":
             assert value(field, call(h, field, "mul_a24", a)) == a * 121665 % p, hex(a)
+        else:
+            assert value(field, call(h, field, "mul_const", a)) == a * 39081 % p, hex(a)
         for b in values[i::5]:
             assert value(field, call(h, field, "mul", a, b)) == a * b % p, (hex(a), hex(b))
             assert value(field, call(h, field, "add", a, b)) == (a + b) % p, (hex(a), hex(b))

@@ -263,6 +263,17 @@ def _mul_a24(a: Inputs) -> Outputs:
 REFERENCES["fe-25519-mul-a24"] = _mul_a24
 
 
+def _mul_448_const(a: Inputs) -> Outputs:
+    """39081 a mod 2^448 - 2^224 - 1 (RFC 7748 §5 a24 of X448)."""
+    p, size, _ = FIELDS["448"]
+    a = prepare_field("448")(a)
+    return {"r": (_le(a["a"]) * 39081 % p).to_bytes(size, "little")}
+
+
+REFERENCES["fe-448-mul-const"] = _mul_448_const
+PREPARE["fe-448-mul-const"] = prepare_field("448")
+
+
 def prepare_p256_scalar(a: Inputs) -> Inputs:
     """A P-256 scalar: 32 bytes reduced mod the group order n (FIPS 186-4 D.1.2.3)."""
     _operand_length(a, "a P-256 scalar; accepted: 32 bytes", lambda n: n == 32)

@@ -116,9 +116,14 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if kind in field["kinds"] and order_kind not in field["kinds"]:
                 raise error_at(path, ("pricing", "order_kinds", kind),
                                f"[fields.{name}] has no kind {order_kind!r} to price its order inversions")
-    for prime, chain in data["pricing"].get("inv_chains", {}).items():
+    chains = [(("pricing", "inv_chains", prime), chain) for prime, chain in data["pricing"].get("inv_chains", {}).items()]
+    for library, own in data["pricing"].get("library_inv_chains", {}).items():
+        if not isinstance(own, dict):
+            raise error_at(path, ("pricing", "library_inv_chains", library), f"expected {{prime = chain}}, got {own!r}")
+        chains += [(("pricing", "library_inv_chains", library, prime), chain) for prime, chain in own.items()]
+    for where, chain in chains:
         if not (isinstance(chain, list) and len(chain) == 2 and all(isinstance(n, int) and n > 0 for n in chain)):
-            raise error_at(path, ("pricing", "inv_chains", prime), f"expected [squarings, multiplications], got {chain!r}")
+            raise error_at(path, where, f"expected [squarings, multiplications], got {chain!r}")
     for i, rule in enumerate(data["scalar_mult"].get("table_scans", [])):
         for key, kind in (("library", str), ("match", str), ("since", str), ("curve", str), ("operations", list),
                           ("reads", dict), ("why", str)):
@@ -380,19 +385,23 @@ def fermat_counts(p: int) -> tuple[int, int]:
     return e.bit_length() - 1, bin(e).count("1") - 1
 
 
-def inversion_counts(curve: str) -> tuple[int, int]:
-    """(squarings, multiplications) of one inversion in ``curve``'s field ([pricing] inv): the
+def inversion_counts(curve: str, library: str = "") -> tuple[int, int]:
+    """(squarings, multiplications) of one inversion in ``curve``'s field ([pricing] inv): the chain
+    ``library_inv_chains`` names for ``library`` (a figure's library) and the field's prime, else the
     field's addition chain when ``inv_chains`` names its prime, else :func:`fermat_counts`."""
-    field = load_costs()["fields"][curve]
-    chain = load_costs()["pricing"].get("inv_chains", {}).get(field["prime"])
+    pricing = load_costs()["pricing"]
+    prime = load_costs()["fields"][curve]["prime"]
+    own = [chains[prime] for name, chains in pricing.get("library_inv_chains", {}).items()
+           if library and name.lower() in library.lower() and prime in chains]
+    chain = own[0] if own else pricing.get("inv_chains", {}).get(prime)
     return (chain[0], chain[1]) if chain else fermat_counts(_PRIMES[curve])
 
 
-def field_work(curve: str, kind: str, counts: Counts) -> Work:
+def field_work(curve: str, kind: str, counts: Counts, library: str = "") -> Work:
     """Kernel calls of ``counts`` in ``curve``'s field with arithmetic ``kind`` (pubkey_costs.toml
     ``[fields]``: [mul, sqr, add, sub(, mul_const)] operations): mul on the mul operation, mul_const
     on the field's constant multiplication or else on mul ([pricing] mul_const), sqr on the sqr operation, every inversion as a Fermat exponentiation
-    (:func:`inversion_counts`, [pricing] inv),
+    (:func:`inversion_counts`, [pricing] inv, with ``library``'s own chain where it has one),
     additions and subtractions on the field's add/sub operations ([pricing] add_sub), each
     conditional swap on the field's swap operation or as two selects ([pricing] cswap), and the
     caller's side of every call but a swap operation's ([pricing] call). Additive operations that do not occur are
@@ -401,7 +410,7 @@ def field_work(curve: str, kind: str, counts: Counts) -> Work:
     field = costs["fields"][curve]
     mul_op, sqr_op, add_op, sub_op, *const_op = field["kinds"][kind]
     size = field["bytes"]
-    inv_s, inv_m = inversion_counts(curve)
+    inv_s, inv_m = inversion_counts(curve, library)
     order_kind = costs["pricing"].get("order_kinds", {}).get(kind)
     field_inv = counts.inv - counts.inv_order if order_kind else counts.inv
     mul = counts.mul + (0 if const_op else counts.mul_const) + field_inv * inv_m
@@ -696,7 +705,7 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     ladder = reference_counts(curve, "agree") if curve in WHOLE_LADDERS else None
     for kind in costs["fields"][curve]["kinds"]:
         for method, counts in methods:
-            work = field_work(curve, kind, counts)
+            work = field_work(curve, kind, counts, f.library)
             # keygen (X25519(k, 9)) and agree are each one ladder, the whole operation's own counts
             whole = ((*WHOLE_LADDERS[curve], 1),) if ladder is not None and counts == ladder else ()
             scan = table_scan_work(scans, method, costs["fields"][curve]["bytes"]) if scans else {}

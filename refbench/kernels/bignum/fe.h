@@ -363,6 +363,7 @@ FE_CALL void fe448_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe448_sqr(uint32_t *r, const uint32_t *a);
 FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe448_mul_const(uint32_t *r, const uint32_t *a);
 #else
 static const uint32_t P448_P[14] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
                                     0xffffffffu, 0xfffffffeu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
@@ -415,6 +416,19 @@ FE_CALL void fe448_sqr(uint32_t *r, const uint32_t *a)
 
 FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P448_P, 14); }
 FE_CALL void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P448_P, 14); }
+
+/* r = 39081 a mod p (X448's a24, RFC 7748 §5: a multiplication by a one-word constant): one row of
+ * word products (the 15th word below 2^16), folded with 2^448 = 2^224 + 1 twice, then one masked
+ * subtraction of p, as p448_reduce ends. */
+FE_CALL void fe448_mul_const(uint32_t *r, const uint32_t *a)
+{
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < 14; i++) {
+        MAC(c, r[i], a[i], 39081u, 0u, c);
+    }
+    p448_fold(r, p448_fold(r, c));
+    sub_if_ge(r, r, 0, P448_P, 14); /* below 2^448 < 2p */
+}
 #endif
 
 #endif
