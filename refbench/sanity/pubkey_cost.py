@@ -134,6 +134,33 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (isinstance(shape, list) and len(shape) == 3 and all(isinstance(n, int) and n > 0 for n in shape)):
                 raise error_at(path, ("scalar_mult", "table_scans", i, "reads", method),
                                f"expected [reads, entries, coordinates], got {shape!r}")
+    for name, field in data["fields"].items():
+        for library, kinds in field.get("library_kinds", {}).items():
+            if not (isinstance(kinds, list) and kinds and all(k in field["kinds"] for k in kinds)):
+                raise error_at(path, ("fields", name, "library_kinds", library),
+                               f"expected a list of this field's kinds ({', '.join(field['kinds'])}), got {kinds!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("own_weierstrass", [])):
+        for key, kind in (("library", str), ("curves", list), ("swaps_per_bit", int), ("selects_per_bit", int),
+                          ("twin_table", int), ("why", str)):
+            if not isinstance(rule.get(key), kind):
+                raise error_at(path, ("scalar_mult", "own_weierstrass", i, key),
+                               f"expected {kind.__name__}, got {rule.get(key)!r}")
+        for key in ("first", "step", "affine", "double", "add"):
+            four = rule.get(key)
+            if not (isinstance(four, list) and len(four) == 4 and all(isinstance(n, int) and n >= 0 for n in four)):
+                raise error_at(path, ("scalar_mult", "own_weierstrass", i, key),
+                               f"expected [products, squarings, additions, subtractions], got {four!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("own_edwards", [])):
+        for key, kind in (("library", str), ("curve", str), ("bits", int), ("selects_per_bit", int), ("decode", list),
+                          ("encode", list), ("negations", int), ("why", str)):
+            if not isinstance(rule.get(key), kind):
+                raise error_at(path, ("scalar_mult", "own_edwards", i, key),
+                               f"expected {kind.__name__}, got {rule.get(key)!r}")
+        for key, length in (("decode", 4), ("encode", 2)):
+            if len(rule[key]) != length or not all(isinstance(n, int) and n >= 0 for n in rule[key]):
+                raise error_at(path, ("scalar_mult", "own_edwards", i, key),
+                               f"expected {length} counts (products, squarings{', additions, subtractions' if length == 4 else ''}), "
+                               f"got {rule[key]!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise error_at(path, ("scalar_mult", key), "expected a list of widths")
@@ -559,6 +586,97 @@ def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
+def kinds_for(curve: str, library: str) -> tuple[str, ...]:
+    """The field kinds (pubkey_costs.toml ``[fields]``) that price ``curve`` for a figure of ``library``: the
+    field's ``library_kinds`` for that library where it names one, else every kind no library claims."""
+    field = load_costs()["fields"][curve]
+    own = field.get("library_kinds", {})
+    for name, kinds in own.items():
+        if name.lower() in library.lower():
+            return tuple(kinds)
+    claimed = {k for kinds in own.values() for k in kinds}
+    return tuple(k for k in field["kinds"] if k not in claimed)
+
+
+def own_weierstrass(f: Figure, curve: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.own_weierstrass]]`` rule for figure ``f``'s library on ``curve``, or None."""
+    for rule in load_costs()["scalar_mult"].get("own_weierstrass", ()):
+        if curve in rule["curves"] and rule["library"].lower() in f.library.lower():
+            return rule
+    return None
+
+
+def _four(counts: list[int] | tuple[int, ...], times: int = 1) -> Counts:
+    """[products, squarings, additions, subtractions] x ``times`` as Counts."""
+    mul, sqr, add, sub = counts
+    return Counts(mul=mul, sqr=sqr, mul_const=0, inv=0, add=add, sub=sub).times(times)
+
+
+def own_weierstrass_counts(curve: str, operation: str, rule: dict[str, Any]) -> tuple[tuple[str, Counts, int], ...]:
+    """A library's own Weierstrass methods for ``operation`` (``[[scalar_mult.own_weierstrass]]``): (method
+    name, counted field operations, selects the caller adds as their own calls). A point multiplication is
+    the rule's ladder (``first``, then ``step`` and ``swaps_per_bit`` conditional swaps per bit of the order
+    below its top one) and one conversion to affine coordinates (one inversion and ``affine``); a verify is
+    ``twin_table`` additions, one ``double`` per bit of the longer scalar and one ``add`` per two of them (the
+    joint sparse form's density), and one conversion; the rest of each operation is the reference's."""
+    c = _WEIERSTRASS[curve]
+    bits = c.n.bit_length()
+    affine = _four(rule["affine"]) + Counts(0, 0, 0, inv=1)
+    ladder = (_four(rule["first"]) + _four(rule["step"], bits - 1)
+              + Counts(0, 0, 0, 0, cswap=rule["swaps_per_bit"] * (bits - 1)) + affine)
+    selects = rule["selects_per_bit"] * (bits - 1)
+    name = "co-Z Montgomery ladder (every point alike, no table)"
+    if operation in ("keygen", "agree"):
+        rest = reference_counts(curve, operation) - base_scalar_counts(curve)
+        return ((name, rest + ladder, selects),)
+    if operation == "sign":  # the reference's SM2 sign multiplies [d]G and [k]G (refbench/ref/sm2.py sign)
+        rest = reference_counts(curve, "sign") - base_scalar_counts(curve).times(2)
+        return ((f"{name}, public key given", rest + ladder, selects),
+                (f"{name}, public key computed", rest + ladder.times(2), 2 * selects))
+    if operation == "verify":
+        rest, longer = double_scalar_split(curve)
+        steps = longer + 1
+        twin = _four(rule["add"], rule["twin_table"] + -(-steps // 2)) + _four(rule["double"], steps) + affine
+        return (("joint-sparse-form twin multiplication", rest + twin, 0),)
+    raise ValueError(f"Invalid Weierstrass operation {operation!r}; accepted: keygen, sign, verify, agree")
+
+
+def own_edwards(f: Figure, curve: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.own_edwards]]`` rule for figure ``f``'s library on ``curve``, or None."""
+    for rule in load_costs()["scalar_mult"].get("own_edwards", ()):
+        if rule["curve"] == curve and rule["library"].lower() in f.library.lower():
+            return rule
+    return None
+
+
+@cache
+def own_edwards_counts(curve: str, operation: str, bits: int, decode: tuple[int, int, int, int],
+                       encode: tuple[int, int], negations: int) -> tuple[tuple[str, Counts, int], ...]:
+    """A library's own Edwards methods for ``operation`` (``[[scalar_mult.own_edwards]]``): (method name,
+    counted field operations, base-point multiplications whose selects the caller adds). A base-point
+    multiplication is ``bits`` doublings and additions (the reference's formulas), each encoding
+    ``encode`` [products, squarings] and one inversion; a verify is the library's ``decode`` [products,
+    squarings, additions, subtractions] of A, ``negations`` subtractions, the reference's Shamir
+    double-scalar multiplication with the doublings of its ``bits`` bits, and one encoding."""
+    e = _EDWARDS[curve]
+    P = edwards.scalar_mult(e, 3, e.B)
+    dbl, add = _counted(edwards.double, e, P), _counted(edwards.add, e, P, e.B)
+    enc = Counts(mul=encode[0], sqr=encode[1], mul_const=0, inv=1)
+    mult = (dbl + add).times(bits) + enc
+    if operation == "keygen":
+        return (("double-and-always-add base point, no table", mult, 1),)
+    if operation == "sign":
+        return (("double-and-always-add base point, no table, public key given", mult, 1),
+                ("double-and-always-add base point, no table, public key computed", mult.times(2), 2))
+    if operation == "verify":
+        rest, ref_bits = double_scalar_split(curve)
+        twin = reference_counts(curve, "verify") - rest + dbl.times(bits - ref_bits)
+        dec = Counts(mul=decode[0], sqr=decode[1], mul_const=0, inv=0, add=decode[2], sub=decode[3])
+        return (("twin multiplication (Shamir, P + Q precomputed), one decode, one encode",
+                 dec + Counts(0, 0, 0, 0, sub=negations) + twin + enc, 0),)
+    raise ValueError(f"Invalid Edwards operation {operation!r}; accepted: keygen, sign, verify")
+
+
 def family_of(f: Figure) -> str | None:
     """The public-key family of figure ``f`` (ECDSA, ECDH, ECC, SM2, Ed25519, Ed448, X25519, X448,
     RSA, DH, DSA), or None for any other figure."""
@@ -655,7 +773,14 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     except ValueError as exc:
         return (), str(exc)
     methods: list[tuple[str, Counts]] = []
-    if curve in _WEIERSTRASS:
+    extra: dict[str, Work] = {}  # a method's work beyond its counted field operations
+    size = costs["fields"][curve]["bytes"]
+    if curve in _WEIERSTRASS and (own_w := own_weierstrass(f, curve)) is not None:
+        for method, counts, selects in own_weierstrass_counts(curve, operation, own_w):
+            methods.append((method, counts))
+            if selects:  # each select its own call, as table reads are priced
+                extra[method] = {(SELECT, size): selects, (CALL, size): selects}
+    elif curve in _WEIERSTRASS:
         methods.append(("4-bit fixed window" if operation != "verify" else "Shamir double-scalar", counted))
         if operation == "verify":
             for w in costs["scalar_mult"]["wnaf_bits"]:
@@ -669,6 +794,13 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
                 methods.append((f"{w}-bit comb base point", counted - generic + comb_counts(curve, w)))
     elif curve.startswith("Curve"):
         methods.append(("constant-time ladder", counted))
+    elif (own := own_edwards(f, curve)) is not None:
+        for method, counts, mults in own_edwards_counts(curve, operation, own["bits"], tuple(own["decode"]),
+                                                        tuple(own["encode"]), own["negations"]):
+            methods.append((method, counts))
+            selects = mults * own["bits"] * own["selects_per_bit"]
+            if selects:  # each select its own call, as table reads are priced
+                extra[method] = {(SELECT, size): selects, (CALL, size): selects}
     elif (small := small_build(f, curve)) is not None:
         smult = edwards_small_counts(curve, small["bits"], small["selects_per_bit"])
         generic = base_scalar_counts(curve)
@@ -703,11 +835,13 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     out = []
     scans = table_scan_rule(f, curve, operation) if curve in _WEIERSTRASS else None
     ladder = reference_counts(curve, "agree") if curve in WHOLE_LADDERS else None
-    for kind in costs["fields"][curve]["kinds"]:
+    for kind in kinds_for(curve, f.library):
         for method, counts in methods:
             work = field_work(curve, kind, counts, f.library)
             # keygen (X25519(k, 9)) and agree are each one ladder, the whole operation's own counts
             whole = ((*WHOLE_LADDERS[curve], 1),) if ladder is not None and counts == ladder else ()
+            if method in extra:
+                work = merge(work, extra[method])
             scan = table_scan_work(scans, method, costs["fields"][curve]["bytes"]) if scans else {}
             if scan:
                 work = merge(work, scan)
@@ -733,6 +867,6 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
 
 __all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
-           "load_costs", "recipes", "reference_counts", "separate_verify_counts", "small_build", "with_calls",
+           "kinds_for", "load_costs", "own_edwards", "own_edwards_counts", "own_weierstrass", "own_weierstrass_counts", "recipes", "reference_counts", "separate_verify_counts", "small_build", "with_calls",
            "WHOLE_LADDERS"]
 

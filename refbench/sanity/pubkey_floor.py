@@ -46,7 +46,7 @@ FLOOR_SCOPE = ("code no kernel variant bounds from below: closed libraries (ST C
 
 #: Cycles per 32x32->64 product at best, by core (the module docstring gives each source).
 PRODUCT_CYCLES = {"m0": 3, "m0plus": 3, "m3": 3, "m4": 1, "m7": 1, "m33": 1}
-_SPECIAL_FIELDS = ("p256", "p384", "p521", "25519", "448")
+_SPECIAL_FIELDS = ("p256", "p384", "p521", "sm2", "25519", "448")
 
 
 @cache
