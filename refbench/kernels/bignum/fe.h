@@ -175,6 +175,13 @@ static void sm2_reduce(uint32_t r[8], const uint32_t c[16])
     sub_if_ge(r, r, 0, SM2_P, 8); /* below 2^256 < 2p: one subtraction at most */
 }
 
+#ifdef FE_SM2_OWN
+/* the variant supplies these in C in a library's shape (c29/ec_sm2.c), same contracts */
+FE_CALL void fe_sm2_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe_sm2_sqr(uint32_t *r, const uint32_t *a);
+FE_CALL void fe_sm2_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe_sm2_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+#else
 FE_CALL void fe_sm2_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
 {
     uint32_t t[16];
@@ -191,6 +198,7 @@ FE_CALL void fe_sm2_sqr(uint32_t *r, const uint32_t *a)
 
 FE_CALL void fe_sm2_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, SM2_P, 8); }
 FE_CALL void fe_sm2_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, SM2_P, 8); }
+#endif
 
 /* ---------------------------------------------------------------------------------------- */
 /* 2^255 - 19 */
