@@ -62,7 +62,7 @@ def operands(field: str) -> list[int]:
 @pytest.mark.parametrize("field", ["25519", "448"])
 @pytest.mark.parametrize("core", ["m4", "m0plus"])
 def test_c29_field_operations_equal_python(core, field):
-    """mul, sqr, add and sub (and 25519's mul by a24) give limbs of the right residue."""
+    """mul, sqr, add and sub (and the multiplications by X25519's and X448's a24) give limbs of the right residue."""
     h = harness(core)
     p = FIELDS[field][0]
     values = operands(field)
@@ -70,6 +70,8 @@ def test_c29_field_operations_equal_python(core, field):
         assert value(field, call(h, field, "sqr", a)) == a * a % p, hex(a)
         if field == "25519":
             assert value(field, call(h, field, "mul_a24", a)) == a * 121665 % p, hex(a)
+        else:
+            assert value(field, call(h, field, "mul_const", a)) == a * 39081 % p, hex(a)
         for b in values[i::5]:
             assert value(field, call(h, field, "mul", a, b)) == a * b % p, (hex(a), hex(b))
             assert value(field, call(h, field, "add", a, b)) == (a + b) % p, (hex(a), hex(b))
@@ -119,13 +121,40 @@ def test_c29_cswap_swaps_exactly_when_told():
 
 
 def test_c29_switches_cyclone_field_code_in_and_says_its_limbs():
-    """The variant builds the portable C of c32 with FE25519_ASM, X25519_OWN and FE448_OWN (the
-    guards under which fe.h and x25519.h take the 2^255 - 19 and 2^448 - 2^224 - 1 operations and
-    the X25519 ladder from the variant's own sources), says its limbs in its manifest, and runs on
-    every core."""
+    """The variant builds the portable C of c32 with FE25519_ASM, X25519_OWN, FE448_OWN and FE_SM2_OWN
+    (the guards under which fe.h and x25519.h take the 2^255 - 19, 2^448 - 2^224 - 1 and SM2 operations and
+    the X25519 ladder from the variant's own sources), says its limbs in its manifest (SM2 keeps whole
+    words: none), and runs on every core."""
     variant = catalog.family("bignum").variants["c29"]
-    assert set(variant.defines) == {"FE25519_ASM", "X25519_OWN", "FE448_OWN"}
+    assert set(variant.defines) == {"FE25519_ASM", "X25519_OWN", "FE448_OWN", "FE_SM2_OWN"}
     assert [str(s).rsplit("bignum/", 1)[1] for s in variant.sources] == ["c32/bignum.c", "c29/fe25519.c",
-                                                                          "c29/fe448.c"]
+                                                                          "c29/fe448.c", "c29/ec_sm2.c",
+                                                                          "c29/ec_sm2_curve.c"]
     assert dict(variant.limbs) == {field: bits for field, (_, bits, _) in SHAPES.items()}
     assert variant.supports("m0plus") and variant.supports("m4")
+
+
+@pytest.mark.parametrize("core", ["m33", "m0plus"])
+def test_c29_sm2_field_in_cyclones_ec_shape_equals_python(core):
+    """SM2's mul, sqr, add and sub (c29/ec_sm2.c: run-time length, Comba with a carry accumulator, the
+    reduction through the curve's function pointer) on canonical words: edge values around p, the
+    words 2^(32 i) and all-ones words (every carry of the reduction's passes), and random ones."""
+    h = harness(core)
+    p = FIELDS["sm2"][0]
+    edge = [0, 1, 2, p - 1, p - 2, (p - 1) // 2, 2**224, 2**255, p - 2**224, 2**256 - 2**224 - 2**96 - 1]
+    edge += [2 ** (32 * i) for i in range(1, 8)] + [2 ** (32 * i) - 1 for i in range(1, 8)]
+    values = edge + [int.from_bytes(hashlib.shake_256(f"c29 sm2 {i}".encode()).digest(32), "little") % p
+                     for i in range(10)]
+
+    def run(name, *operands):
+        args = [Buffer(x.to_bytes(32, "little")) for x in operands]
+        out = h.machine.call(f"fe_sm2_{name}", Buffer(bytes(32), "r"), *args).buffer("r")
+        return int.from_bytes(out, "little")
+
+    for i, a in enumerate(values):
+        assert run("sqr", a) == a * a % p, hex(a)
+        for b in values[i::3]:
+            assert run("mul", a, b) == a * b % p, (hex(a), hex(b))
+            assert run("add", a, b) == (a + b) % p, (hex(a), hex(b))
+            assert run("sub", a, b) == (a - b) % p, (hex(a), hex(b))
+            assert run("sub", b, a) == (b - a) % p, (hex(a), hex(b))

@@ -33,6 +33,7 @@ DEFAULT_CORES = ("m0plus", "m4")
 MATRIX_CORES = ("m0plus", "m3", "m4", "m7", "m33")
 P256 = FIELDS["p256"][0]
 P25519 = FIELDS["25519"][0]
+P448 = FIELDS["448"][0]
 
 
 def field_of(operation: str) -> tuple[int, int]:
@@ -48,11 +49,11 @@ def harness(family: str, variant: str, core: str, compiler: str = "zig") -> Kern
 
 MONT_OPS = ("mont-mul", "mont-sqr", "mont-add", "mont-sub")
 FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr", "add", "sub"))
-#: Every other operation of the family: the whole-operation kernels, the 2^255 - 19 multiplication
-#: by a24, the constant-time select and swap, and the caller's side of a call (each with its own
-#: test below).
+#: Every other operation of the family: the whole-operation kernels, the 2^255 - 19 and 2^448 - 2^224 - 1
+#: multiplications by a24, the constant-time select and swap, and the caller's side of a call (each with
+#: its own test below).
 OTHER_OPS = ("mont-exp", "x25519", "p256-base-mult", "ed25519-base-mult", "ed25519-double-mult", "25519-mul-a24",
-             "select", "25519-cswap", "call",
+             "448-mul-const", "select", "25519-cswap", "call",
              "p256-mont-mul", "p256-mont-sqr", "p256-base-mult-ct", "p256-scalar-mult")  # tests/test_kernels_p256.py
 
 
@@ -162,7 +163,7 @@ def test_field_equals_reference_and_integers(variant, operation, core, subtests)
 
 @pytest.mark.parametrize("core", DEFAULT_CORES)
 def test_mul_a24_and_select_equal_their_references(core, subtests):
-    """121665 a mod 2^255 - 19 (RFC 7748 §5 a24) against integers; the select takes b exactly when
+    """121665 a mod 2^255 - 19 and 39081 a mod 2^448 - 2^224 - 1 (RFC 7748 §5 a24) against integers; the select takes b exactly when
     a is odd, at the field sizes."""
     for variant in ("c32", "m0"):
         h = harness("bignum", variant, core)
@@ -171,6 +172,12 @@ def test_mul_a24_and_select_equal_their_references(core, subtests):
                 a = int.from_bytes(prepare("fe-25519-mul-a24")(raw)["a"], "little")
                 assert reference("fe-25519-mul-a24")(raw)["r"] == le(a * 121665 % P25519, 32)
                 run = h.run(raw, "25519-mul-a24")
+                assert run.verified, run.mismatch
+        for label, raw in field_operands(P448, 56):
+            with subtests.test(msg=f"bignum/{variant}:448-mul-const:{core}:{label}"):
+                a = int.from_bytes(prepare("fe-448-mul-const")(raw)["a"], "little")
+                assert reference("fe-448-mul-const")(raw)["r"] == le(a * 39081 % P448, 56)
+                run = h.run(raw, "448-mul-const")
                 assert run.verified, run.mismatch
         for size in (32, 68):
             for odd in (0, 1):

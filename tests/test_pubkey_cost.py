@@ -84,9 +84,38 @@ def test_a_swap_without_its_own_operation_is_two_selects_and_their_calls():
 
 
 def test_field_work_prices_a_constant_without_its_own_kernel_as_a_product():
+    counts = reference_counts("Edwards448", "verify")
+    work = field_work("Edwards448", "special", counts)
+    assert counts.mul_const > 0 and not any(op.endswith("-const") for op, _ in work)
+    assert work[("448-mul", 56)] == counts.mul + counts.mul_const + counts.inv * fermat_counts(2**448 - 2**224 - 1)[1]
+
+
+def test_field_work_prices_x448s_a24_with_its_own_kernel():
     counts = reference_counts("Curve448", "agree")
     work = field_work("Curve448", "special", counts)
-    assert counts.mul_const == 448 and work[("448-mul", 56)] == counts.mul + 448 + fermat_counts(2**448 - 2**224 - 1)[1]
+    assert counts.mul_const == 448 and work[("448-mul-const", 56)] == 448
+    assert work[("448-mul", 56)] == counts.mul + fermat_counts(2**448 - 2**224 - 1)[1]
+
+
+def test_a_librarys_own_inversion_chain_replaces_the_default_for_its_figures_only():
+    chains = load_costs()["pricing"]["library_inv_chains"]
+    for library, own in chains.items():
+        for prime, chain in own.items():
+            curve = next(name for name, field in load_costs()["fields"].items() if field["prime"] == prime)
+            assert inversion_counts(curve, f"{library} 2.5.0") == tuple(chain)
+            assert inversion_counts(curve, "another library") == inversion_counts(curve)
+    counts = reference_counts("Curve448", "agree")
+    squarings, products = chains["CycloneCRYPTO"]["2^448 - 2^224 - 1"]
+    work = field_work("Curve448", "special", counts, "CycloneCRYPTO")
+    assert work[("448-mul", 56)] == counts.mul + products and work[("448-sqr", 56)] == counts.sqr + squarings
+
+
+def test_a_malformed_library_inversion_chain_is_named(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8").replace('"2^448 - 2^224 - 1" = [447, 15]', '"2^448 - 2^224 - 1" = [447]', 1)
+    bad = tmp_path / "pubkey_costs.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"library_inv_chains.CycloneCRYPTO.2\^448 - 2\^224 - 1': expected \[squarings"):
+        load_costs(bad)
 
 
 def test_small_constant_multiples_count_as_their_additions():

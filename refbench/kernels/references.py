@@ -125,6 +125,7 @@ FIELDS: dict[str, tuple[int, int, str]] = {
     "p256": (2**256 - 2**224 + 2**192 + 2**96 - 1, 32, "FIPS 186-4 Appendix D.1.2.3 (Curve P-256)"),
     "p384": (2**384 - 2**128 - 2**96 + 2**32 - 1, 48, "FIPS 186-4 Appendix D.1.2.4 (Curve P-384)"),
     "p521": (2**521 - 1, 68, "FIPS 186-4 Appendix D.1.2.5 (Curve P-521)"),
+    "sm2": (2**256 - 2**224 - 2**96 + 2**64 - 1, 32, "GB/T 32918.5-2017 (SM2 recommended curve sm2p256v1)"),
     "25519": (2**255 - 19, 32, "RFC 7748 §4.1 (Curve25519)"),
     "448": (2**448 - 2**224 - 1, 56, "RFC 7748 §4.2 (Curve448)"),
 }
@@ -261,6 +262,17 @@ def _mul_a24(a: Inputs) -> Outputs:
 
 
 REFERENCES["fe-25519-mul-a24"] = _mul_a24
+
+
+def _mul_448_const(a: Inputs) -> Outputs:
+    """39081 a mod 2^448 - 2^224 - 1 (RFC 7748 §5 a24 of X448)."""
+    p, size, _ = FIELDS["448"]
+    a = prepare_field("448")(a)
+    return {"r": (_le(a["a"]) * 39081 % p).to_bytes(size, "little")}
+
+
+REFERENCES["fe-448-mul-const"] = _mul_448_const
+PREPARE["fe-448-mul-const"] = prepare_field("448")
 
 
 def prepare_p256_scalar(a: Inputs) -> Inputs:

@@ -120,9 +120,14 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if kind in field["kinds"] and order_kind not in field["kinds"]:
                 raise error_at(path, ("pricing", "order_kinds", kind),
                                f"[fields.{name}] has no kind {order_kind!r} to price its order inversions")
-    for prime, chain in data["pricing"].get("inv_chains", {}).items():
+    chains = [(("pricing", "inv_chains", prime), chain) for prime, chain in data["pricing"].get("inv_chains", {}).items()]
+    for library, own in data["pricing"].get("library_inv_chains", {}).items():
+        if not isinstance(own, dict):
+            raise error_at(path, ("pricing", "library_inv_chains", library), f"expected {{prime = chain}}, got {own!r}")
+        chains += [(("pricing", "library_inv_chains", library, prime), chain) for prime, chain in own.items()]
+    for where, chain in chains:
         if not (isinstance(chain, list) and len(chain) == 2 and all(isinstance(n, int) and n > 0 for n in chain)):
-            raise error_at(path, ("pricing", "inv_chains", prime), f"expected [squarings, multiplications], got {chain!r}")
+            raise error_at(path, where, f"expected [squarings, multiplications], got {chain!r}")
     for i, rule in enumerate(data["scalar_mult"].get("table_scans", [])):
         for key, kind in (("library", str), ("match", str), ("since", str), ("curve", str), ("operations", list),
                           ("reads", dict), ("why", str)):
@@ -160,6 +165,33 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             ops = rule[key]
             if not (len(ops) == 4 and all(isinstance(n, int) and n >= 0 for n in ops)):
                 raise error_at(path, (*where, key), f"expected [mul, sqr, add, sub], got {ops!r}")
+    for name, field in data["fields"].items():
+        for library, kinds in field.get("library_kinds", {}).items():
+            if not (isinstance(kinds, list) and kinds and all(k in field["kinds"] for k in kinds)):
+                raise error_at(path, ("fields", name, "library_kinds", library),
+                               f"expected a list of this field's kinds ({', '.join(field['kinds'])}), got {kinds!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("own_weierstrass", [])):
+        for key, kind in (("library", str), ("curves", list), ("swaps_per_bit", int), ("selects_per_bit", int),
+                          ("twin_table", int), ("why", str)):
+            if not isinstance(rule.get(key), kind):
+                raise error_at(path, ("scalar_mult", "own_weierstrass", i, key),
+                               f"expected {kind.__name__}, got {rule.get(key)!r}")
+        for key in ("first", "step", "affine", "double", "add"):
+            four = rule.get(key)
+            if not (isinstance(four, list) and len(four) == 4 and all(isinstance(n, int) and n >= 0 for n in four)):
+                raise error_at(path, ("scalar_mult", "own_weierstrass", i, key),
+                               f"expected [products, squarings, additions, subtractions], got {four!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("own_edwards", [])):
+        for key, kind in (("library", str), ("curve", str), ("bits", int), ("selects_per_bit", int), ("decode", list),
+                          ("encode", list), ("negations", int), ("why", str)):
+            if not isinstance(rule.get(key), kind):
+                raise error_at(path, ("scalar_mult", "own_edwards", i, key),
+                               f"expected {kind.__name__}, got {rule.get(key)!r}")
+        for key, length in (("decode", 4), ("encode", 2)):
+            if len(rule[key]) != length or not all(isinstance(n, int) and n >= 0 for n in rule[key]):
+                raise error_at(path, ("scalar_mult", "own_edwards", i, key),
+                               f"expected {length} counts (products, squarings{', additions, subtractions' if length == 4 else ''}), "
+                               f"got {rule[key]!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise error_at(path, ("scalar_mult", key), "expected a list of widths")
@@ -511,19 +543,23 @@ def fermat_counts(p: int) -> tuple[int, int]:
     return e.bit_length() - 1, bin(e).count("1") - 1
 
 
-def inversion_counts(curve: str) -> tuple[int, int]:
-    """(squarings, multiplications) of one inversion in ``curve``'s field ([pricing] inv): the
+def inversion_counts(curve: str, library: str = "") -> tuple[int, int]:
+    """(squarings, multiplications) of one inversion in ``curve``'s field ([pricing] inv): the chain
+    ``library_inv_chains`` names for ``library`` (a figure's library) and the field's prime, else the
     field's addition chain when ``inv_chains`` names its prime, else :func:`fermat_counts`."""
-    field = load_costs()["fields"][curve]
-    chain = load_costs()["pricing"].get("inv_chains", {}).get(field["prime"])
+    pricing = load_costs()["pricing"]
+    prime = load_costs()["fields"][curve]["prime"]
+    own = [chains[prime] for name, chains in pricing.get("library_inv_chains", {}).items()
+           if library and name.lower() in library.lower() and prime in chains]
+    chain = own[0] if own else pricing.get("inv_chains", {}).get(prime)
     return (chain[0], chain[1]) if chain else fermat_counts(_PRIMES[curve])
 
 
-def field_work(curve: str, kind: str, counts: Counts) -> Work:
+def field_work(curve: str, kind: str, counts: Counts, library: str = "") -> Work:
     """Kernel calls of ``counts`` in ``curve``'s field with arithmetic ``kind`` (pubkey_costs.toml
     ``[fields]``: [mul, sqr, add, sub(, mul_const)] operations): mul on the mul operation, mul_const
     on the field's constant multiplication or else on mul ([pricing] mul_const), sqr on the sqr operation, every inversion as a Fermat exponentiation
-    (:func:`inversion_counts`, [pricing] inv),
+    (:func:`inversion_counts`, [pricing] inv, with ``library``'s own chain where it has one),
     additions and subtractions on the field's add/sub operations ([pricing] add_sub), each
     conditional swap on the field's swap operation or as two selects ([pricing] cswap), and the
     caller's side of every call but a swap operation's ([pricing] call). Additive operations that do not occur are
@@ -532,7 +568,7 @@ def field_work(curve: str, kind: str, counts: Counts) -> Work:
     field = costs["fields"][curve]
     mul_op, sqr_op, add_op, sub_op, *const_op = field["kinds"][kind]
     size = field["bytes"]
-    inv_s, inv_m = inversion_counts(curve)
+    inv_s, inv_m = inversion_counts(curve, library)
     order_kind = costs["pricing"].get("order_kinds", {}).get(kind)
     field_inv = counts.inv - counts.inv_order if order_kind else counts.inv
     mul = counts.mul + (0 if const_op else counts.mul_const) + field_inv * inv_m
@@ -713,6 +749,97 @@ def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
+def kinds_for(curve: str, library: str) -> tuple[str, ...]:
+    """The field kinds (pubkey_costs.toml ``[fields]``) that price ``curve`` for a figure of ``library``: the
+    field's ``library_kinds`` for that library where it names one, else every kind no library claims."""
+    field = load_costs()["fields"][curve]
+    own = field.get("library_kinds", {})
+    for name, kinds in own.items():
+        if name.lower() in library.lower():
+            return tuple(kinds)
+    claimed = {k for kinds in own.values() for k in kinds}
+    return tuple(k for k in field["kinds"] if k not in claimed)
+
+
+def own_weierstrass(f: Figure, curve: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.own_weierstrass]]`` rule for figure ``f``'s library on ``curve``, or None."""
+    for rule in load_costs()["scalar_mult"].get("own_weierstrass", ()):
+        if curve in rule["curves"] and rule["library"].lower() in f.library.lower():
+            return rule
+    return None
+
+
+def _four(counts: list[int] | tuple[int, ...], times: int = 1) -> Counts:
+    """[products, squarings, additions, subtractions] x ``times`` as Counts."""
+    mul, sqr, add, sub = counts
+    return Counts(mul=mul, sqr=sqr, mul_const=0, inv=0, add=add, sub=sub).times(times)
+
+
+def own_weierstrass_counts(curve: str, operation: str, rule: dict[str, Any]) -> tuple[tuple[str, Counts, int], ...]:
+    """A library's own Weierstrass methods for ``operation`` (``[[scalar_mult.own_weierstrass]]``): (method
+    name, counted field operations, selects the caller adds as their own calls). A point multiplication is
+    the rule's ladder (``first``, then ``step`` and ``swaps_per_bit`` conditional swaps per bit of the order
+    below its top one) and one conversion to affine coordinates (one inversion and ``affine``); a verify is
+    ``twin_table`` additions, one ``double`` per bit of the longer scalar and one ``add`` per two of them (the
+    joint sparse form's density), and one conversion; the rest of each operation is the reference's."""
+    c = _WEIERSTRASS[curve]
+    bits = c.n.bit_length()
+    affine = _four(rule["affine"]) + Counts(0, 0, 0, inv=1)
+    ladder = (_four(rule["first"]) + _four(rule["step"], bits - 1)
+              + Counts(0, 0, 0, 0, cswap=rule["swaps_per_bit"] * (bits - 1)) + affine)
+    selects = rule["selects_per_bit"] * (bits - 1)
+    name = "co-Z Montgomery ladder (every point alike, no table)"
+    if operation in ("keygen", "agree"):
+        rest = reference_counts(curve, operation) - base_scalar_counts(curve)
+        return ((name, rest + ladder, selects),)
+    if operation == "sign":  # the reference's SM2 sign multiplies [d]G and [k]G (refbench/ref/sm2.py sign)
+        rest = reference_counts(curve, "sign") - base_scalar_counts(curve).times(2)
+        return ((f"{name}, public key given", rest + ladder, selects),
+                (f"{name}, public key computed", rest + ladder.times(2), 2 * selects))
+    if operation == "verify":
+        rest, longer = double_scalar_split(curve)
+        steps = longer + 1
+        twin = _four(rule["add"], rule["twin_table"] + -(-steps // 2)) + _four(rule["double"], steps) + affine
+        return (("joint-sparse-form twin multiplication", rest + twin, 0),)
+    raise ValueError(f"Invalid Weierstrass operation {operation!r}; accepted: keygen, sign, verify, agree")
+
+
+def own_edwards(f: Figure, curve: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.own_edwards]]`` rule for figure ``f``'s library on ``curve``, or None."""
+    for rule in load_costs()["scalar_mult"].get("own_edwards", ()):
+        if rule["curve"] == curve and rule["library"].lower() in f.library.lower():
+            return rule
+    return None
+
+
+@cache
+def own_edwards_counts(curve: str, operation: str, bits: int, decode: tuple[int, int, int, int],
+                       encode: tuple[int, int], negations: int) -> tuple[tuple[str, Counts, int], ...]:
+    """A library's own Edwards methods for ``operation`` (``[[scalar_mult.own_edwards]]``): (method name,
+    counted field operations, base-point multiplications whose selects the caller adds). A base-point
+    multiplication is ``bits`` doublings and additions (the reference's formulas), each encoding
+    ``encode`` [products, squarings] and one inversion; a verify is the library's ``decode`` [products,
+    squarings, additions, subtractions] of A, ``negations`` subtractions, the reference's Shamir
+    double-scalar multiplication with the doublings of its ``bits`` bits, and one encoding."""
+    e = _EDWARDS[curve]
+    P = edwards.scalar_mult(e, 3, e.B)
+    dbl, add = _counted(edwards.double, e, P), _counted(edwards.add, e, P, e.B)
+    enc = Counts(mul=encode[0], sqr=encode[1], mul_const=0, inv=1)
+    mult = (dbl + add).times(bits) + enc
+    if operation == "keygen":
+        return (("double-and-always-add base point, no table", mult, 1),)
+    if operation == "sign":
+        return (("double-and-always-add base point, no table, public key given", mult, 1),
+                ("double-and-always-add base point, no table, public key computed", mult.times(2), 2))
+    if operation == "verify":
+        rest, ref_bits = double_scalar_split(curve)
+        twin = reference_counts(curve, "verify") - rest + dbl.times(bits - ref_bits)
+        dec = Counts(mul=decode[0], sqr=decode[1], mul_const=0, inv=0, add=decode[2], sub=decode[3])
+        return (("twin multiplication (Shamir, P + Q precomputed), one decode, one encode",
+                 dec + Counts(0, 0, 0, 0, sub=negations) + twin + enc, 0),)
+    raise ValueError(f"Invalid Edwards operation {operation!r}; accepted: keygen, sign, verify")
+
+
 def family_of(f: Figure) -> str | None:
     """The public-key family of figure ``f`` (ECDSA, ECDH, ECC, SM2, Ed25519, Ed448, X25519, X448,
     RSA, DH, DSA), or None for any other figure."""
@@ -809,8 +936,14 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     except ValueError as exc:
         return (), str(exc)
     methods: list[tuple[str, Counts]] = []
-    extra: list[Work] = [{}]  # work besides the field operations' (the ref10 recipe's table reads)
-    if curve in _WEIERSTRASS and (spw := sp_window_rule(f, curve, operation)) is not None:
+    extra: dict[str, Work] = {}  # a method's work beyond its counted field operations (its table reads)
+    size = costs["fields"][curve]["bytes"]
+    if curve in _WEIERSTRASS and (own_w := own_weierstrass(f, curve)) is not None:
+        for method, counts, selects in own_weierstrass_counts(curve, operation, own_w):
+            methods.append((method, counts))
+            if selects:  # each select its own call, as table reads are priced
+                extra[method] = {(SELECT, size): selects, (CALL, size): selects}
+    elif curve in _WEIERSTRASS and (spw := sp_window_rule(f, curve, operation)) is not None:
         # the library's own point formulas and schedule (its counts replace the reference's)
         methods.append((f"{spw['window']}-bit fixed window, {f.library}'s point formulas",
                         sp_window_counts(spw, _WEIERSTRASS[curve].n.bit_length())))
@@ -828,6 +961,13 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
                 methods.append((f"{w}-bit comb base point", counted - generic + comb_counts(curve, w)))
     elif curve.startswith("Curve"):
         methods.append(("constant-time ladder", counted))
+    elif (own := own_edwards(f, curve)) is not None:
+        for method, counts, mults in own_edwards_counts(curve, operation, own["bits"], tuple(own["decode"]),
+                                                        tuple(own["encode"]), own["negations"]):
+            methods.append((method, counts))
+            selects = mults * own["bits"] * own["selects_per_bit"]
+            if selects:  # each select its own call, as table reads are priced
+                extra[method] = {(SELECT, size): selects, (CALL, size): selects}
     elif (small := small_build(f, curve)) is not None:
         smult = edwards_small_counts(curve, small["bits"], small["selects_per_bit"])
         generic = base_scalar_counts(curve)
@@ -846,12 +986,14 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
             methods.append(("double-and-add", counted))
     elif (r10 := ref10_rule(f, curve)) is not None and operation in ("keygen", "sign", "verify"):
         asm_base = r10["asm_option"].lower() in (f.asm or "").lower()
-        counts, extra[0] = ref10_counts(r10, operation, asm_base)
+        counts, reads = ref10_counts(r10, operation, asm_base)
         base_name = ("ref10 radix-16 base-point table, 64 constant-time row reads"
                      + (f" ({r10['asm_option']})" if asm_base else "") + (", public key given" if operation == "sign" else ""))
         width = (r10["digit_bound"] + 1).bit_length()  # odd digits up to 2^(w-1) - 1: a width-w window
-        methods.append((f"ref10 {width}-bit sliding-window double-scalar, A decoded, R' encoded"
-                        if operation == "verify" else base_name, counts))
+        method = f"ref10 {width}-bit sliding-window double-scalar, A decoded, R' encoded" if operation == "verify" else base_name
+        methods.append((method, counts))
+        if reads:
+            extra[method] = reads
     else:
         methods.append(("double-and-add" if operation != "verify" else "double-scalar double-and-add", counted))
         if operation == "verify":
@@ -870,11 +1012,13 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     out = []
     scans = table_scan_rule(f, curve, operation) if curve in _WEIERSTRASS else None
     ladder = reference_counts(curve, "agree") if curve in WHOLE_LADDERS else None
-    for kind in costs["fields"][curve]["kinds"]:
+    for kind in kinds_for(curve, f.library):
         for method, counts in methods:
-            work = merge(field_work(curve, kind, counts), extra[0])
+            work = field_work(curve, kind, counts, f.library)
             # keygen (X25519(k, 9)) and agree are each one ladder, the whole operation's own counts
             whole = ((*WHOLE_LADDERS[curve], 1),) if ladder is not None and counts == ladder else ()
+            if method in extra:
+                work = merge(work, extra[method])
             scan = table_scan_work(scans, method, costs["fields"][curve]["bytes"]) if scans else {}
             if scan:
                 work = merge(work, scan)
@@ -900,7 +1044,8 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
 
 __all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
-           "load_costs", "recipes", "ref10_counts", "ref10_rule", "reference_counts", "sliding_digits",
-           "sp_window_counts", "sp_window_rule", "separate_verify_counts", "small_build", "with_calls",
+           "kinds_for", "load_costs", "own_edwards", "own_edwards_counts", "own_weierstrass", "own_weierstrass_counts",
+           "recipes", "ref10_counts", "ref10_rule", "reference_counts", "separate_verify_counts", "sliding_digits",
+           "small_build", "sp_window_counts", "sp_window_rule", "with_calls",
            "WHOLE_LADDERS"]
 

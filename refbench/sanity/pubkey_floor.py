@@ -46,7 +46,7 @@ FLOOR_SCOPE = ("code no kernel variant bounds from below: closed libraries (ST C
 
 #: Cycles per 32x32->64 product at best, by core (the module docstring gives each source).
 PRODUCT_CYCLES = {"m0": 3, "m0plus": 3, "m3": 3, "m4": 1, "m7": 1, "m33": 1}
-_SPECIAL_FIELDS = ("p256", "p384", "p521", "25519", "448")
+_SPECIAL_FIELDS = ("p256", "p384", "p521", "sm2", "25519", "448")
 
 
 @cache
@@ -69,7 +69,7 @@ def call_floor(operation: str, size: int) -> tuple[int, int]:
             return karatsuba(n), 3 * n
         if kind == "sqr":
             return sqr, 2 * n
-        if kind == "mul-a24":
+        if kind in ("mul-a24", "mul-const"):
             return 0, 2 * n
     if operation.endswith(("-add", "-sub")) or operation == "select":
         return 0, 3 * n
@@ -78,7 +78,7 @@ def call_floor(operation: str, size: int) -> tuple[int, int]:
     if operation == "call":
         return 0, 0  # the caller's side of a call: code that inlines pays none
     raise ValueError(f"Invalid operation {operation!r} for the any-code floor; accepted: mont-mul, mont-sqr, "
-                     f"<field>-mul/-sqr/-add/-sub/-mul-a24/-cswap for {', '.join(_SPECIAL_FIELDS)}, mont-add, mont-sub, "
+                     f"<field>-mul/-sqr/-add/-sub/-mul-a24/-mul-const/-cswap for {', '.join(_SPECIAL_FIELDS)}, mont-add, mont-sub, "
                      "select, call")
 
 

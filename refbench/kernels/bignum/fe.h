@@ -10,6 +10,8 @@
  *            folds with 2^384 = 2^128 + 2^96 - 2^32 + 1 (mod p).
  *   P-521    p = 2^521 - 1 (FIPS 186-4 D.1.2.5, D.2.5): the bits above 521 added to the low
  *            521 bits, twice.
+ *   SM2      p = 2^256 - 2^224 - 2^96 + 2^64 - 1 (GB/T 32918.5-2017): the same shape, word sums
+ *            derived from 2^256 = 2^224 + 2^96 - 2^64 + 1 (mod p), then folds of the top word.
  *   25519    p = 2^255 - 19 (RFC 7748 §4.1): the top 256 bits folded with 2^256 = 38 (mod p),
  *            then bit 255 with 2^255 = 19.
  *   448      p = 2^448 - 2^224 - 1 (RFC 7748 §4.2): the top 448 bits H folded with
@@ -118,6 +120,84 @@ FE_CALL void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
 #else
 FE_CALL void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P256_P, 8); }
 FE_CALL void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P256_P, 8); }
+#endif
+
+/* ---------------------------------------------------------------------------------------- */
+/* SM2: p = 2^256 - 2^224 - 2^96 + 2^64 - 1 (GB/T 32918.5-2017 §3, the sm2p256v1 prime), reduced
+ * the way P-256 is: with W = 2^32, W^8 = W^7 + W^3 - W^2 + 1 (mod p), so each high word c[k]
+ * (k = 8..15) of the 512-bit product adds small multiples of itself to the low words; substituting
+ * until no power reaches W^8 gives the word sums below (derived here: W^k mod p as a combination
+ * of W^0..W^7 with coefficients 1 to 3, and -1 in word 2), then folds of the top word. */
+
+static const uint32_t SM2_P[8] = {0xffffffffu, 0xffffffffu, 0x00000000u, 0xffffffffu,
+                                  0xffffffffu, 0xffffffffu, 0xffffffffu, 0xfffffffeu};
+
+/* One signed carry pass adding top * (W^7 + W^3 - W^2 + 1), i.e. top * 2^256 mod p; returns
+ * the new top word. */
+static int32_t sm2_fold(uint32_t r[8], int32_t top)
+{
+    int64_t acc = (int64_t)r[0] + top;
+    r[0] = (uint32_t)acc; acc >>= 32;
+    acc += r[1]; r[1] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)r[2] - top; r[2] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)r[3] + top; r[3] = (uint32_t)acc; acc >>= 32;
+    acc += r[4]; r[4] = (uint32_t)acc; acc >>= 32;
+    acc += r[5]; r[5] = (uint32_t)acc; acc >>= 32;
+    acc += r[6]; r[6] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)r[7] + top; r[7] = (uint32_t)acc; acc >>= 32;
+    return (int32_t)acc;
+}
+
+static void sm2_reduce(uint32_t r[8], const uint32_t c[16])
+{
+    /* every W^k mod p (k >= 8) is a positive number, so the sum is too and its top word is in
+     * [0, 14] */
+    int64_t acc;
+    acc = (int64_t)c[0] + c[8] + c[9] + c[10] + c[11] + c[12] + 2 * ((int64_t)c[13] + c[14] + c[15]);
+    r[0] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[1] + c[9] + c[10] + c[11] + c[12] + c[13] + 2 * ((int64_t)c[14] + c[15]);
+    r[1] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[2] - c[8] - c[9] - c[13] - c[14];
+    r[2] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[3] + c[8] + c[11] + c[12] + 2 * (int64_t)c[13] + c[14] + c[15];
+    r[3] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[4] + c[9] + c[12] + c[13] + 2 * (int64_t)c[14] + c[15];
+    r[4] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[5] + c[10] + c[13] + c[14] + 2 * (int64_t)c[15];
+    r[5] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[6] + c[11] + c[14] + c[15];
+    r[6] = (uint32_t)acc; acc >>= 32;
+    acc += (int64_t)c[7] + c[8] + c[9] + c[10] + c[11] + 2 * ((int64_t)c[12] + c[13] + c[14]) + 3 * (int64_t)c[15];
+    r[7] = (uint32_t)acc; acc >>= 32;
+    /* after the first fold the top word is 0 or 1 and then the low words are below 15 * 2^224
+     * or 2^256, so the second cannot carry out */
+    sm2_fold(r, sm2_fold(r, (int32_t)acc));
+    sub_if_ge(r, r, 0, SM2_P, 8); /* below 2^256 < 2p: one subtraction at most */
+}
+
+#ifdef FE_SM2_OWN
+/* the variant supplies these in C in a library's shape (c29/ec_sm2.c), same contracts */
+FE_CALL void fe_sm2_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe_sm2_sqr(uint32_t *r, const uint32_t *a);
+FE_CALL void fe_sm2_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe_sm2_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+#else
+FE_CALL void fe_sm2_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t t[16];
+    mul_wide(t, a, b, 8);
+    sm2_reduce(r, t);
+}
+
+FE_CALL void fe_sm2_sqr(uint32_t *r, const uint32_t *a)
+{
+    uint32_t t[16];
+    sqr_wide(t, a, 8);
+    sm2_reduce(r, t);
+}
+
+FE_CALL void fe_sm2_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, SM2_P, 8); }
+FE_CALL void fe_sm2_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, SM2_P, 8); }
 #endif
 
 /* ---------------------------------------------------------------------------------------- */
@@ -363,6 +443,7 @@ FE_CALL void fe448_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe448_sqr(uint32_t *r, const uint32_t *a);
 FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void fe448_mul_const(uint32_t *r, const uint32_t *a);
 #else
 static const uint32_t P448_P[14] = {0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
                                     0xffffffffu, 0xfffffffeu, 0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu,
@@ -415,6 +496,19 @@ FE_CALL void fe448_sqr(uint32_t *r, const uint32_t *a)
 
 FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_add(r, a, b, P448_P, 14); }
 FE_CALL void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P448_P, 14); }
+
+/* r = 39081 a mod p (X448's a24, RFC 7748 §5: a multiplication by a one-word constant): one row of
+ * word products (the 15th word below 2^16), folded with 2^448 = 2^224 + 1 twice, then one masked
+ * subtraction of p, as p448_reduce ends. */
+FE_CALL void fe448_mul_const(uint32_t *r, const uint32_t *a)
+{
+    uint32_t c = 0;
+    for (uint32_t i = 0; i < 14; i++) {
+        MAC(c, r[i], a[i], 39081u, 0u, c);
+    }
+    p448_fold(r, p448_fold(r, c));
+    sub_if_ge(r, r, 0, P448_P, 14); /* below 2^448 < 2p */
+}
 #endif
 
 #endif

@@ -110,3 +110,21 @@ void fe448_sub(s32 *r, const s32 *a, const s32 *b)
 {
     addsub28(r, a, b, -1);
 }
+
+/* r = 39081 a mod p (X448's a24, RFC 7748 §5): one row of 16 signed 32x32->64 products into a 64-bit
+ * accumulator, 28 bits kept per limb, the carry out of limb 15 folded into limbs 0 and 8 by
+ * 2^448 = 2^224 + 1 (the library's curve448MulInt, ecc/curve448.c at 2.5.0 (62f78fe0a15e) :671-688,
+ * which x448.c's ladder calls with CURVE448_A24 = 39082 for its (A + 2) / 4 form of the step: the same
+ * work for any one-word constant below 2^28). */
+void fe448_mul_const(s32 *r, const s32 *a)
+{
+    s64 acc = 0;
+#pragma GCC unroll 16
+    for (int i = 0; i < 16; i++) {
+        acc += (s64)a[i] * 39081;
+        r[i] = (s32)acc & M28;
+        acc >>= 28;
+    }
+    r[0] += (s32)acc;
+    r[8] += (s32)acc;
+}
