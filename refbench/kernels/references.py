@@ -228,6 +228,15 @@ def _mont_exp(a: Inputs) -> Outputs:
 
 
 REFERENCES["mont-exp"] = _mont_exp
+def _mont_mod_wide(a: Inputs) -> Outputs:
+    """(a + b 2^(8 size)) mod n: the remainder of a number of twice the modulus' length (bignum cy-mod)."""
+    a = prepare_mont(a)
+    size = len(a["a"])
+    value = _le(a["a"]) + (_le(a["b"]) << (8 * size))
+    return {"r": (value % _le(a["modulus"])).to_bytes(size, "little")}
+
+
+REFERENCES["mont-mod-wide"] = _mont_mod_wide
 REFERENCES["mont-add"] = lambda a: _mont_additive(a, 1)
 REFERENCES["mont-sub"] = lambda a: _mont_additive(a, -1)
 REFERENCES["select"] = _select
@@ -238,7 +247,7 @@ REFERENCES["call"] = lambda a: {}
 #: Input preparation by reference name (the identity for every other reference).
 PREPARE: dict[str, Callable[[Inputs], Inputs]] = {"mont-mul": prepare_mont, "mont-sqr": prepare_mont,
                                                   "mont-exp": prepare_mont, "mont-add": prepare_mont,
-                                                  "mont-sub": prepare_mont}
+                                                  "mont-sub": prepare_mont, "mont-mod-wide": prepare_mont}
 for _field in FIELDS:
     REFERENCES[f"fe-{_field}-mul"] = _field_op(_field, square=False)
     REFERENCES[f"fe-{_field}-sqr"] = _field_op(_field, square=True)

@@ -1,0 +1,96 @@
+"""CycloneCRYPTO's generic multi-precision arithmetic in its own shape (bignum ``cy-mont-mul``,
+``cy-mod``: refbench/kernels/bignum/mpi_cyclone.h) against plain Python integers: the Montgomery
+product a b 2^(-32k) mod n and the remainder of a 2k-word number, on edge cases of the carry
+propagation and the bit-serial reduction and on seeded random operands, on the Cortex-M0+ and
+Cortex-M4, at 256 and 1024 bits. The reduction's cost grows with the modulus' length squared
+(one shift and compare per bit of the quotient, over the number's words): checked by cycles."""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+
+import pytest
+
+from refbench.kernels.catalog import family
+from refbench.kernels.harness import KernelHarness
+from refbench.kernels.references import prepare, reference
+
+CORES = ("m0plus", "m4")
+
+
+@cache
+def harness(core: str) -> KernelHarness:
+    return KernelHarness("bignum", "c32", core)
+
+
+def le(x: int, size: int) -> bytes:
+    return x.to_bytes(size, "little")
+
+
+def seeded(label: str, size: int) -> bytes:
+    return hashlib.shake_256(label.encode()).digest(size)
+
+
+def operands(size: int) -> list[tuple[str, dict[str, bytes]]]:
+    ones = (1 << (8 * size)) - 1  # all-ones limbs: every carry ripples through the propagation loops
+    low = (1 << (8 * size - 1)) + 1  # the top bit alone: the largest quotient words
+    out = [("zero", {"a": le(0, size), "b": le(0, size), "modulus": le(ones, size)}),
+           ("one", {"a": le(1, size), "b": le(1, size), "modulus": le(low, size)}),
+           ("n-1", {"a": le(ones - 1, size), "b": le(ones - 1, size), "modulus": le(ones, size)}),
+           ("2^k+1", {"a": le(low - 1, size), "b": le(low - 2, size), "modulus": le(low, size)})]
+    for i in range(3):
+        out.append((f"random{i}", {r: seeded(f"cy/{r}/{size}/{i}", size) for r in ("a", "b", "modulus")}))
+    return out
+
+
+def expected(operation: str, inputs: dict[str, bytes]) -> bytes:
+    n, a, b = (int.from_bytes(inputs[r], "little") for r in ("modulus", "a", "b"))
+    size = len(inputs["a"])
+    if operation == "cy-mod":
+        return le((a + (b << (8 * size))) % n, size)
+    return le(a * b * pow(1 << (8 * size), -1, n) % n, size)
+
+
+@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize("operation", ["cy-mont-mul", "cy-mod"])
+@pytest.mark.parametrize("size", [32, 128])
+def test_cyclone_shape_equals_integers(core, operation, size, subtests):
+    h = harness(core)
+    for label, raw in operands(size):
+        with subtests.test(msg=f"{operation}:{core}:{size}B:{label}"):
+            inputs = prepare_for(operation, raw)
+            # the reference the run is verified against is the plain-integer answer
+            assert reference_for(operation)(inputs)["r"] == expected(operation, inputs)
+            run = h.run(raw, operation)
+            assert run.verified, run.mismatch
+
+
+def reference_name(operation: str) -> str:
+    return next(o for o in family("bignum").operations if o.name == operation).reference
+
+
+def prepare_for(operation: str, raw: dict[str, bytes]) -> dict[str, bytes]:
+    return prepare(reference_name(operation))(raw)
+
+
+def reference_for(operation: str):
+    return reference(reference_name(operation))
+
+
+def test_the_reference_of_the_reduction_is_the_remainder_of_the_wide_number():
+    raw = {r: seeded(f"ref/{r}", 32) for r in ("a", "b", "modulus")}
+    inputs = prepare("mont-mod-wide")(raw)
+    n, a, b = (int.from_bytes(inputs[r], "little") for r in ("modulus", "a", "b"))
+    assert int.from_bytes(reference("mont-mod-wide")(inputs)["r"], "little") == (a + (b << 256)) % n
+
+
+def test_bit_serial_reduction_costs_grow_with_the_square_of_the_length():
+    h = harness("m4")
+    cycles = {size: h.run({r: seeded(f"cost/{r}/{size}", size) for r in ("a", "b", "modulus")}, "cy-mod").cycles
+              for size in (32, 64)}
+    mont = h.run({r: seeded(f"cost/{r}/64", 64) for r in ("a", "b", "modulus")}, "cy-mont-mul").cycles
+    # twice the words: twice the bits to shift out, each over twice the words
+    assert 3.0 < cycles[64] / cycles[32] < 5.0
+    # one bit-serial reduction of a 2k-word number is several Montgomery products of k words
+    assert cycles[64] > 3 * mont
