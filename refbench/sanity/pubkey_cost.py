@@ -16,6 +16,7 @@ work by measured cycles. The composition is checked against full emulation of wh
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -34,6 +35,7 @@ from refbench.ref import (
     edwards,
     modarith,
     montgomery,
+    mpi_cyclone,
     opcount,
     sm2,
     weierstrass,
@@ -108,6 +110,10 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     for key in ("windows", "rsa_public_exponent", "subgroup_bits", "dsa_n_bits"):
         if key not in exp:
             raise error_at(path, ("exponentiation", key), "missing")
+    for i, rule in enumerate(exp.get("libraries", [])):
+        for key in ("library", "mul", "mod", "why"):
+            if not isinstance(rule.get(key), str):
+                raise error_at(path, ("exponentiation", "libraries", i, key), f"expected str, got {rule.get(key)!r}")
     for prime, op in data["pricing"].get("cswap_ops", {}).items():
         if not isinstance(op, str):
             raise error_at(path, ("pricing", "cswap_ops", prime), f"expected a kernel operation name, got {op!r}")
@@ -550,6 +556,78 @@ def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
+def exp_library_rule(f: Figure) -> dict[str, Any] | None:
+    """The ``[[exponentiation.libraries]]`` rule whose library begins figure ``f``'s library, or None."""
+    for rule in load_costs()["exponentiation"].get("libraries", ()):
+        if f.library.lower().startswith(rule["library"].lower()):
+            return rule
+    return None
+
+
+def library_exponent(bits: int, label: str) -> int:
+    """A fixed exponent of exactly ``bits`` bits (top bit set), random-looking: the first bits of
+    SHAKE-256 of ``label``, so every run counts the same calls."""
+    raw = int.from_bytes(hashlib.shake_256(f"refbench exponent {label} {bits}".encode()).digest(-(-bits // 8)), "big")
+    return (raw >> (8 * -(-bits // 8) - bits)) | (1 << (bits - 1))
+
+
+@cache
+def library_exp_counts(modulus_bits: int, exponent: int) -> mpi_cyclone.ExpCounts:
+    """The calls of CycloneCRYPTO's mpiExpMod (refbench/ref/mpi_cyclone.py) for ``exponent`` modulo an
+    odd number of ``modulus_bits`` bits (the counts depend on the modulus' word length only)."""
+    p = (1 << (modulus_bits - 1)) | library_exponent(modulus_bits - 1, "modulus") | 1
+    _, counts = mpi_cyclone.exp_mod(3, exponent, p)
+    return counts
+
+
+def library_exp_work(rule: dict[str, Any], modulus_bits: int, exponent: int, times: int = 1) -> Work:
+    """Kernel calls of ``times`` exponentiations by ``exponent`` in the shape of ``rule``'s library:
+    each Montgomery product and reduction on ``rule["mul"]``, each mpiMod on ``rule["mod"]``."""
+    c = library_exp_counts(modulus_bits, exponent)
+    size = modulus_bits // 8
+    return {(rule["mul"], size): (c.products + c.reductions) * times, (rule["mod"], size): c.mods * times}
+
+
+def library_modexp_recipes(f: Figure, family: str, bits: int, rule: dict[str, Any]) -> tuple[tuple[Recipe, ...], str]:
+    """The one recipe of an RSA, DH or DSA figure ``f`` whose library exponentiates in its own shape
+    (pubkey_costs.toml ``[[exponentiation.libraries]]``: CycloneCRYPTO's rsaep, rsadp, dh.c, dsa.c
+    around mpiExpMod)."""
+    exp = load_costs()["exponentiation"]
+    size, mul, mod = bits // 8, rule["mul"], rule["mod"]
+    setup = "C^2 mod p by mpiMod at every exponentiation"
+    if family == "RSA" and f.operation in ("public", "verify", "encrypt"):
+        e = exp["rsa_public_exponent"]
+        work = library_exp_work(rule, bits, e)
+        name = f"mpiExpMod, e = {e}, {mpi_cyclone.window_bits(e)}-bit window, {setup}"
+    elif family == "RSA" and is_no_crt(f):
+        work = library_exp_work(rule, bits, library_exponent(bits, "d"))
+        name = f"mpiExpMod, no CRT, one {bits}-bit exponent, {mpi_cyclone.WINDOW_BITS}-bit sliding window, {setup}"
+    elif family == "RSA":
+        half = bits // 2
+        # c mod p, c mod q; the two exponentiations; (m1 - m2) qInv mod p (mpiMul + mpiMod); q h (mpiMul)
+        work = merge(library_exp_work(rule, bits // 2, library_exponent(half, "dp")),
+                     library_exp_work(rule, bits // 2, library_exponent(half, "dq")),
+                     {(mod, half // 8): 3, (mul, half // 8): 2})
+        name = (f"mpiExpMod, CRT, two {half}-bit exponents, {mpi_cyclone.WINDOW_BITS}-bit sliding window, {setup}, "
+                "c mod p and c mod q by mpiMod")
+    elif family == "DH":
+        work = library_exp_work(rule, bits, library_exponent(bits, "x"))
+        name = f"mpiExpMod, one {bits}-bit exponent (mpiRand over p's length), {setup}"
+    else:
+        short = exp["dsa_n_bits"].get(str(bits))
+        if short is None:
+            return (), f"{f.algorithm}: no exponent length for {bits}-bit groups in {COSTS_PATH.name}"
+        if f.operation == "verify":
+            work = merge(library_exp_work(rule, bits, library_exponent(short, "u1")),
+                         library_exp_work(rule, bits, library_exponent(short, "u2")), {(mul, size): 1, (mod, size): 1})
+            name = f"mpiExpMod, two {short}-bit exponents and one mpiMulMod mod p, {setup}"
+        else:
+            work = library_exp_work(rule, bits, library_exponent(short, "k"))
+            name = f"mpiExpMod, one {short}-bit exponent, {setup}"
+    work = with_calls(work)
+    return (Recipe(name, tuple((o, s, n) for (o, s), n in work.items())),), ""
+
+
 def family_of(f: Figure) -> str | None:
     """The public-key family of figure ``f`` (ECDSA, ECDH, ECC, SM2, Ed25519, Ed448, X25519, X448,
     RSA, DH, DSA), or None for any other figure."""
@@ -584,6 +662,9 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
             return (), f"{f.algorithm}: no key size"
         if f.operation not in _MODEXP_OPERATIONS[family]:
             return (), f"{f.algorithm} {f.operation}: no cost rule for this operation"
+        own = exp_library_rule(f)
+        if own is not None:
+            return library_modexp_recipes(f, family, bits, own)
         out = []
         ladder = ladder_rule(f)
         private = f.operation in ("private", "sign", "decrypt") if family == "RSA" else family == "DSA" or family == "DH"
@@ -722,7 +803,8 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
+__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "exp_library_rule", "library_exp_counts", "library_exp_work",
+           "library_exponent", "library_modexp_recipes", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
            "load_costs", "recipes", "reference_counts", "separate_verify_counts", "small_build", "with_calls",
            "WHOLE_LADDERS"]
