@@ -90,14 +90,27 @@ def test_rsa_verify_is_one_exponentiation_by_65537_with_one_bit_serial_reduction
     assert work[(CALL, 256)] == 24
 
 
-def test_rsa_crt_sign_reduces_five_times_at_half_size():
-    rule = exp_library_rule(synthetic("RSA-2048", 2048, "sign"))
-    work = work_of(synthetic("RSA-2048", 2048, "sign"))
+def test_rsa_crt_decrypt_reduces_five_times_at_half_size():
+    rule = exp_library_rule(synthetic("RSA-2048", 2048, "decrypt"))
+    work = work_of(synthetic("RSA-2048", 2048, "decrypt"))
     # c mod p, c mod q, C^2 mod p, C^2 mod q, and mpiMulMod's reduction
     assert work[(rule["mod"], 128)] == 5
     products = sum(library_exp_counts(1024, library_exponent(1024, e)).products for e in ("dp", "dq"))
     assert work[(rule["mul"], 128)] == products + 4 + 2
     assert not any(size == 256 for _, size in work)
+
+
+def test_rsa_crt_sign_is_checked_by_a_verification_with_pkcs1_v15_only():
+    f = synthetic("RSA-2048", 2048, "sign")
+    rule = exp_library_rule(f)
+    found, _ = recipes(f)
+    names = [r.name for r in found]
+    assert len(found) == 2 and "PKCS #1 v1.5 check" in names[0] and "PSS: no check" in names[1]
+    checked, plain = (r.as_work() for r in found)
+    decrypt = work_of(synthetic("RSA-2048", 2048, "decrypt"))
+    assert plain == decrypt
+    assert checked[(rule["mod"], 256)] == 1 and checked[(rule["mul"], 256)] == 23
+    assert checked[(rule["mod"], 128)] == plain[(rule["mod"], 128)]
 
 
 def test_no_crt_dh_and_dsa_exponent_lengths():
@@ -116,3 +129,52 @@ def test_other_libraries_keep_the_generic_recipes():
     f = synthetic("RSA-2048", 2048, "verify", library="wolfSSL")
     assert exp_library_rule(f) is None
     assert all(op not in ("cy-mont-mul", "cy-mod") for r in recipes(f)[0] for op, _, _ in r.work)
+
+
+# ------------------------------------------------------------------------------------------
+# ECC: ecMulRegular's co-Z Montgomery ladder (refbench/ref/ec_cyclone.py)
+
+
+@pytest.mark.parametrize("curve", ["P256", "P384", "P521", "BRAINPOOLP256R1", "SM2P256V1"])
+def test_co_z_ladder_equals_the_reference_scalar_multiplication(curve):
+    from refbench.ref import curves, ec_cyclone, weierstrass
+
+    c = getattr(curves, curve)
+    scalars = [1, 2, 3, 7, c.n // 3] + [number(f"d{i}", 512) % c.n for i in range(3)]
+    for d in scalars:
+        assert ec_cyclone.mul_regular(c, d, c.G) == weierstrass.scalar_mult(c, d, c.G)
+    Q = weierstrass.scalar_mult(c, 5, c.G)
+    assert ec_cyclone.mul_regular(c, scalars[-1], Q) == weierstrass.scalar_mult(c, scalars[-1], Q)
+    with pytest.raises(ValueError, match="0 < d < n"):
+        ec_cyclone.mul_regular(c, 0, c.G)
+
+
+def test_co_z_ladder_costs_the_same_for_every_scalar_and_11_m_5_s_per_bit():
+    from refbench.ref import curves, ec_cyclone, opcount
+
+    c = curves.P256
+    seen = set()
+    for d in (1, c.n // 3, number("x", 256) % c.n):
+        with opcount.counting() as n:
+            ec_cyclone.mul_regular(c, d, c.G)
+        seen.add((n.mul, n.sqr, n.inv, n.cswap))
+    assert len(seen) == 1
+    mul, sqr, inv, cswap = seen.pop()
+    bits = c.n.bit_length() - 1
+    # per bit ZADDC (6 M, 3 S) + ZADDU (5 M, 2 S); DBLU 1 M 5 S; ecAffinify 3 M 1 S and one inversion
+    assert (mul, sqr, inv) == (11 * bits + 1 + 3, 5 * bits + 5 + 1, 1)
+    assert cswap == 9 * bits
+
+
+def test_cyclone_ecdsa_sign_and_ecdh_use_the_ladder_and_verify_does_not():
+    for algorithm, curve, operation in (("ECDSA-P256", "P-256", "sign"), ("ECDH-P384", "P-384", "agree"),
+                                        ("ECDH-brainpoolP256r1", "brainpoolP256r1", "keygen")):
+        f = dataclasses.replace(TEMPLATE, algorithm=algorithm, curve=curve, operation=operation,
+                                library="CycloneCRYPTO", math=None, asm=None, key_bits=None)
+        found, why = recipes(f)
+        assert found and all("co-Z Montgomery ladder" in r.name for r in found), why
+        wolf = dataclasses.replace(f, library="wolfSSL")
+        assert not any("co-Z" in r.name for r in recipes(wolf)[0])
+    verify = dataclasses.replace(TEMPLATE, algorithm="ECDSA-P256", curve="P-256", operation="verify",
+                                 library="CycloneCRYPTO", math=None, asm=None, key_bits=None)
+    assert not any("co-Z" in r.name for r in recipes(verify)[0])

@@ -29,6 +29,7 @@ from refbench.published.library_units import release
 from refbench.published.model import Figure
 from refbench.ref import (
     curves,
+    ec_cyclone,
     ecdh,
     ecdsa,
     eddsa,
@@ -135,6 +136,11 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (isinstance(shape, list) and len(shape) == 3 and all(isinstance(n, int) and n > 0 for n in shape)):
                 raise error_at(path, ("scalar_mult", "table_scans", i, "reads", method),
                                f"expected [reads, entries, coordinates], got {shape!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("library_methods", [])):
+        for key, kind in (("library", str), ("method", str), ("operations", list), ("algorithms", list), ("why", str)):
+            if not isinstance(rule.get(key, []), kind):
+                raise error_at(path, ("scalar_mult", "library_methods", i, key),
+                               f"expected {kind.__name__}, got {rule.get(key)!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise error_at(path, ("scalar_mult", key), "expected a list of widths")
@@ -556,6 +562,24 @@ def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
+def scalar_method_rule(f: Figure, operation: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.library_methods]]`` rule whose library begins figure ``f``'s library and
+    whose operations hold ``operation``, or None."""
+    for rule in load_costs()["scalar_mult"].get("library_methods", ()):
+        if (f.library.lower().startswith(rule["library"].lower()) and operation in rule["operations"]
+                and f.algorithm.startswith(tuple(rule.get("algorithms", ())) or ("",))):
+            return rule
+    return None
+
+
+@cache
+def co_z_ladder_counts(curve: str) -> Counts:
+    """One CycloneCRYPTO ecMulRegular and ecAffinify on ``curve`` (refbench/ref/ec_cyclone.py): the
+    same work for every scalar of the order's length."""
+    c = _WEIERSTRASS[curve]
+    return _counted(ec_cyclone.mul_regular, c, _scalar(c.n), c.G)
+
+
 def exp_library_rule(f: Figure) -> dict[str, Any] | None:
     """The ``[[exponentiation.libraries]]`` rule whose library begins figure ``f``'s library, or None."""
     for rule in load_costs()["exponentiation"].get("libraries", ()):
@@ -610,6 +634,14 @@ def library_modexp_recipes(f: Figure, family: str, bits: int, rule: dict[str, An
                      {(mod, half // 8): 3, (mul, half // 8): 2})
         name = (f"mpiExpMod, CRT, two {half}-bit exponents, {mpi_cyclone.WINDOW_BITS}-bit sliding window, {setup}, "
                 "c mod p and c mod q by mpiMod")
+        if f.operation == "sign":
+            # rsassaPkcs1v15Sign checks a CRT signature with rsavp1 (the Bellcore countermeasure);
+            # rsassaPssSign does not: the page does not say which padding was measured
+            e = exp["rsa_public_exponent"]
+            checked = with_calls(merge(work, library_exp_work(rule, bits, e)))
+            out = [Recipe(f"{name}, then the PKCS #1 v1.5 check by rsavp1 (e = {e})",
+                          tuple((o, s, n) for (o, s), n in checked.items()))]
+            return (*out, Recipe(f"{name} (PSS: no check)", tuple((o, s, n) for (o, s), n in with_calls(work).items()))), ""
     elif family == "DH":
         work = library_exp_work(rule, bits, library_exponent(bits, "x"))
         name = f"mpiExpMod, one {bits}-bit exponent (mpiRand over p's length), {setup}"
@@ -727,7 +759,10 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     except ValueError as exc:
         return (), str(exc)
     methods: list[tuple[str, Counts]] = []
-    if curve in _WEIERSTRASS:
+    own = scalar_method_rule(f, operation) if curve in _WEIERSTRASS else None
+    if own is not None:
+        methods.append((own["method"], counted - base_scalar_counts(curve) + co_z_ladder_counts(curve)))
+    elif curve in _WEIERSTRASS:
         methods.append(("4-bit fixed window" if operation != "verify" else "Shamir double-scalar", counted))
         if operation == "verify":
             for w in costs["scalar_mult"]["wnaf_bits"]:
@@ -803,7 +838,7 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "exp_library_rule", "library_exp_counts", "library_exp_work",
+__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "library_exp_work",
            "library_exponent", "library_modexp_recipes", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
            "load_costs", "recipes", "reference_counts", "separate_verify_counts", "small_build", "with_calls",
