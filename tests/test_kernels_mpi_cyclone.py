@@ -94,3 +94,28 @@ def test_bit_serial_reduction_costs_grow_with_the_square_of_the_length():
     assert 3.0 < cycles[64] / cycles[32] < 5.0
     # one bit-serial reduction of a 2k-word number is several Montgomery products of k words
     assert cycles[64] > 3 * mont
+
+
+FIELD_PRIMES = {"p256": 2**256 - 2**224 + 2**192 + 2**96 - 1, "p384": 2**384 - 2**128 - 2**96 + 2**32 - 1,
+                "p521": 2**521 - 1}
+
+
+@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize("field", sorted(FIELD_PRIMES))
+def test_cyclone_field_products_equal_integers(core, field, subtests):
+    """cy-<field>-mul/sqr (ecScalarMul / ecScalarSqr's Comba columns, then the special reduction):
+    a b mod p and a^2 mod p on edge cases of the column carries (all-ones words below p) and random."""
+    p = FIELD_PRIMES[field]
+    size = (p.bit_length() + 31) // 32 * 4
+    values = [0, 1, p - 1, p - 2, (1 << (p.bit_length() - 1)) - 1,
+              *(int.from_bytes(seeded(f"{field}/{i}", size), "little") % p for i in range(3))]
+    h = harness(core)
+    for i, a in enumerate(values):
+        b = values[-1 - i]
+        raw = {"a": le(a, size), "b": le(b, size)}
+        for op, want in ((f"cy-{field}-mul", a * b % p), (f"cy-{field}-sqr", a * a % p)):
+            with subtests.test(msg=f"{op}:{core}:{i}"):
+                inputs = prepare_for(op, raw)
+                assert int.from_bytes(reference_for(op)(inputs)["r"], "little") == want
+                run = h.run(raw, op)
+                assert run.verified, run.mismatch

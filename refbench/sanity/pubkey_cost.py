@@ -488,7 +488,8 @@ def compose(work: Mapping[tuple[str, int], int], cycles: Mapping[tuple[str, int]
 # Recipes of a figure
 
 _KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery",
-               "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)"}
+               "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)",
+               "cyclone": "CycloneCRYPTO's Comba product and special-form reduction"}
 
 
 def kind_name(kind: str) -> str:

@@ -417,4 +417,7 @@ FE_CALL void fe448_add(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_
 FE_CALL void fe448_sub(uint32_t *r, const uint32_t *a, const uint32_t *b) { mod_sub(r, a, b, P448_P, 14); }
 #endif
 
+/* CycloneCRYPTO's NIST-curve products in its own shape, over these reductions (cy_p256_mul, ...) */
+#include "ec_cyclone.h"
+
 #endif
