@@ -119,3 +119,25 @@ def test_cyclone_field_products_equal_integers(core, field, subtests):
                 assert int.from_bytes(reference_for(op)(inputs)["r"], "little") == want
                 run = h.run(raw, op)
                 assert run.verified, run.mismatch
+
+
+@pytest.mark.parametrize("core", CORES)
+@pytest.mark.parametrize("operation", ["cy-ec-add", "cy-ec-sub", "cy-bp-mul", "cy-bp-sqr"])
+@pytest.mark.parametrize("size", [32, 48, 68])
+def test_cyclone_field_additions_and_barrett_products_equal_integers(core, operation, size, subtests):
+    """ecFieldAddMod / ecFieldSubMod and the brainpool Barrett product (mu computed by the setup) on the
+    edge cases above (an all-ones modulus, one just above 2^(k-1)) and random ones, up to P-521's 17 words."""
+    h = harness(core)
+    for label, raw in operands(size):
+        with subtests.test(msg=f"{operation}:{core}:{size}B:{label}"):
+            inputs = prepare_for(operation, raw)
+            n, a, b = (int.from_bytes(inputs[r], "little") for r in ("modulus", "a", "b"))
+            want = {"cy-ec-add": a + b, "cy-ec-sub": a - b, "cy-bp-mul": a * b, "cy-bp-sqr": a * a}[operation] % n
+            assert int.from_bytes(reference_for(operation)(inputs)["r"], "little") == want
+            run = h.run(raw, operation)
+            assert run.verified, run.mismatch
+
+
+def test_barrett_operands_beyond_the_context_are_refused_before_any_call():
+    with pytest.raises(ValueError, match="Barrett field product"):
+        prepare_for("cy-bp-mul", {r: bytes(76) for r in ("a", "b", "modulus")})

@@ -237,6 +237,28 @@ def _mont_mod_wide(a: Inputs) -> Outputs:
 
 
 REFERENCES["mont-mod-wide"] = _mont_mod_wide
+
+
+def prepare_barrett(a: Inputs) -> Inputs:
+    """prepare_mont's operands, limited to the 18 limbs (576 bits) of the Barrett context (bignum cy-bp-*:
+    the brainpool fields, 8 to 16 limbs)."""
+    size = len(a["a"])
+    if size > 72:
+        raise ValueError(f"Invalid operand length ({size} bytes) for the Barrett field product; accepted: a multiple "
+                         "of 4 from 4 to 72 bytes")
+    return prepare_mont(a)
+
+
+def _mod_product(a: Inputs, square: bool) -> Outputs:
+    """a b mod n (a^2 mod n when ``square``): a field product of a run-time modulus, no Montgomery factor."""
+    a = prepare_barrett(a)
+    x = _le(a["a"])
+    y = x if square else _le(a["b"])
+    return {"r": (x * y % _le(a["modulus"])).to_bytes(len(a["a"]), "little")}
+
+
+REFERENCES["mod-mul"] = lambda a: _mod_product(a, square=False)
+REFERENCES["mod-sqr"] = lambda a: _mod_product(a, square=True)
 REFERENCES["mont-add"] = lambda a: _mont_additive(a, 1)
 REFERENCES["mont-sub"] = lambda a: _mont_additive(a, -1)
 REFERENCES["select"] = _select
@@ -247,7 +269,8 @@ REFERENCES["call"] = lambda a: {}
 #: Input preparation by reference name (the identity for every other reference).
 PREPARE: dict[str, Callable[[Inputs], Inputs]] = {"mont-mul": prepare_mont, "mont-sqr": prepare_mont,
                                                   "mont-exp": prepare_mont, "mont-add": prepare_mont,
-                                                  "mont-sub": prepare_mont, "mont-mod-wide": prepare_mont}
+                                                  "mont-sub": prepare_mont, "mont-mod-wide": prepare_mont,
+                                                  "mod-mul": prepare_barrett, "mod-sqr": prepare_barrett}
 for _field in FIELDS:
     REFERENCES[f"fe-{_field}-mul"] = _field_op(_field, square=False)
     REFERENCES[f"fe-{_field}-sqr"] = _field_op(_field, square=True)
