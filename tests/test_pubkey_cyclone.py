@@ -177,4 +177,33 @@ def test_cyclone_ecdsa_sign_and_ecdh_use_the_ladder_and_verify_does_not():
         assert not any("co-Z" in r.name for r in recipes(wolf)[0])
     verify = dataclasses.replace(TEMPLATE, algorithm="ECDSA-P256", curve="P-256", operation="verify",
                                  library="CycloneCRYPTO", math=None, asm=None, key_bits=None)
-    assert not any("co-Z" in r.name for r in recipes(verify)[0])
+    found = recipes(verify)[0]
+    assert found and all(r.name.endswith("twin multiplication (ecTwinMul)") for r in found)
+    assert not any("ecTwinMul" in r.name for r in recipes(dataclasses.replace(verify, library="wolfSSL"))[0])
+
+
+@pytest.mark.parametrize("curve", ["P256", "P384", "BRAINPOOLP256R1"])
+def test_twin_multiplication_equals_the_sum_of_two_reference_multiplications(curve):
+    from refbench.ref import curves, ec_cyclone, weierstrass
+
+    c = getattr(curves, curve)
+    Q = weierstrass.scalar_mult(c, 12345, c.G)
+    for i in range(4):
+        u1, u2 = number(f"u1/{i}", 512) % c.n, number(f"u2/{i}", 512) % c.n >> (8 * i)  # u2 shorter and shorter
+        want = weierstrass.affine_add(c, weierstrass.scalar_mult(c, u1, c.G), weierstrass.scalar_mult(c, u2, Q))
+        assert ec_cyclone.twin_mul(c, u1, c.G, u2, Q) == want
+    assert ec_cyclone.twin_mul(c, 0, c.G, 5, Q) == weierstrass.scalar_mult(c, 5, Q)
+
+
+def test_twin_multiplication_doubles_once_per_bit_and_adds_on_a_minority_of_bits():
+    from refbench.ref import curves, opcount, weierstrass
+    from refbench.sanity.pubkey_cost import twin_verify_counts
+
+    c = curves.P256
+    with opcount.counting() as one:
+        weierstrass.jacobian_double(c, (c.gx, c.gy, 1))
+    counts = twin_verify_counts("P-256")
+    doubles = c.n.bit_length()
+    assert counts.sqr > doubles * one.sqr  # every bit doubles
+    additions = (counts.mul - doubles * one.mul) / 12  # a full Jacobian addition: 12 multiplications
+    assert 0.3 * doubles < additions < 0.6 * doubles

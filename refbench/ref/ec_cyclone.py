@@ -13,11 +13,19 @@ PrimeField: every multiplication, squaring, addition and subtraction reported to
 Per bit below the top (orderSize - 1 of them, whatever the scalar): one ZADDC, one ZADDU, two
 conditional swaps of the three coordinates (ecScalarSwap: six element swaps, opcount cswap) and six
 ecScalarSelect of a coordinate (counted as three cswap, a swap being priced as two selects).
+
+ECDSA verification (ecc/ecdsa.c:758) is ecTwinMul (ec.c:1418): u1 S + u2 T by a joint signed-digit
+recoding of both scalars read five bits ahead (ecTwinMulF, ec_misc.c:1426), one doubling per bit and
+an addition or subtraction of S, T, S + T or S - T (precomputed by one full addition and one full
+subtraction) where a digit is not zero, then ecAffinify. :func:`twin_mul` follows that control flow;
+its doublings and additions are the reference's Jacobian formulas (refbench/ref/weierstrass.py
+jacobian_double, jacobian_add: the library's ecDouble and ecAdd are the same standard formulas, a = -3
+special-cased), negations as one field subtraction.
 """
 
 from __future__ import annotations
 
-from refbench.ref import opcount
+from refbench.ref import opcount, weierstrass
 from refbench.ref.curves import WeierstrassCurve
 
 Point3 = tuple[int, int, int]
@@ -144,4 +152,50 @@ def mul_regular(curve: WeierstrassCurve, d: int, s: tuple[int, int]) -> tuple[in
     return affinify(curve, q)
 
 
-__all__ = ["affinify", "dblu", "mul_regular", "zaddc", "zaddu"]
+def _twin_f(t: int) -> int:
+    """ecTwinMulF: the threshold of the joint recoding."""
+    if 18 <= t < 22:
+        return 9
+    if 14 <= t < 18:
+        return 10
+    if 22 <= t < 24:
+        return 11
+    if 4 <= t < 12:
+        return 14
+    return 12
+
+
+def twin_mul(curve: WeierstrassCurve, d0: int, s: tuple[int, int], d1: int, t: tuple[int, int]) -> tuple[int, int] | None:
+    """d0 S + d1 T for affine S, T and scalars 0 <= d0, d1 < n, by ecTwinMul then ecAffinify."""
+    F = curve.field
+
+    def neg(P: tuple[int, int, int]) -> tuple[int, int, int]:
+        return P if P[2] == 0 else (P[0], F.neg(P[1]), P[2])
+
+    S, T = weierstrass.to_jacobian(s), weierstrass.to_jacobian(t)
+    spt = weierstrass.jacobian_add(curve, S, T)
+    smt = weierstrass.jacobian_add(curve, S, neg(T))
+    m = max(d0.bit_length(), d1.bit_length())
+
+    def bit(d: int, i: int) -> int:
+        return (d >> i) & 1 if i >= 0 else 0
+
+    c0 = sum(bit(d0, m - 4 + j) << j for j in range(4))
+    c1 = sum(bit(d1, m - 4 + j) << j for j in range(4))
+    points = {(-1, -1): neg(spt), (-1, 0): neg(S), (-1, 1): neg(smt), (0, -1): neg(T), (0, 1): T,
+              (1, -1): smt, (1, 0): S, (1, 1): spt}
+    r = weierstrass.INFINITY
+    for k in range(m, -1, -1):
+        h0 = 31 - (c0 & 0x1F) if c0 & 0x20 else c0 & 0x1F
+        h1 = 31 - (c1 & 0x1F) if c1 & 0x20 else c1 & 0x1F
+        u0 = 0 if h0 < _twin_f(h1) else (-1 if c0 & 0x20 else 1)
+        u1 = 0 if h1 < _twin_f(h0) else (-1 if c1 & 0x20 else 1)
+        c0 = ((c0 << 1) | bit(d0, k - 5)) ^ (0x20 if u0 else 0)
+        c1 = ((c1 << 1) | bit(d1, k - 5)) ^ (0x20 if u1 else 0)
+        r = weierstrass.jacobian_double(curve, r)
+        if (u0, u1) != (0, 0):
+            r = weierstrass.jacobian_add(curve, r, points[(u0, u1)])
+    return affinify(curve, r)
+
+
+__all__ = ["affinify", "dblu", "mul_regular", "twin_mul", "zaddc", "zaddu"]

@@ -141,6 +141,9 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not isinstance(rule.get(key, []), kind):
                 raise error_at(path, ("scalar_mult", "library_methods", i, key),
                                f"expected {kind.__name__}, got {rule.get(key)!r}")
+        if rule.get("shape") not in _LIBRARY_SHAPES:
+            raise error_at(path, ("scalar_mult", "library_methods", i, "shape"),
+                           f"expected one of {', '.join(_LIBRARY_SHAPES)}, got {rule.get('shape')!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise error_at(path, ("scalar_mult", key), "expected a list of widths")
@@ -489,7 +492,7 @@ def compose(work: Mapping[tuple[str, int], int], cycles: Mapping[tuple[str, int]
 
 _KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery",
                "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)",
-               "cyclone": "CycloneCRYPTO's Comba product and special-form reduction"}
+               "cyclone": "CycloneCRYPTO's Comba product and curve reduction"}
 
 
 def kind_name(kind: str) -> str:
@@ -563,6 +566,11 @@ def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
+#: The shapes of ``[[scalar_mult.library_methods]]``: a library's own single-scalar ladder and its own
+#: double-scalar verification (refbench/ref/ec_cyclone.py mul_regular, twin_mul).
+_LIBRARY_SHAPES = ("ladder", "twin")
+
+
 def scalar_method_rule(f: Figure, operation: str) -> dict[str, Any] | None:
     """The ``[[scalar_mult.library_methods]]`` rule whose library begins figure ``f``'s library and
     whose operations hold ``operation``, or None."""
@@ -571,6 +579,16 @@ def scalar_method_rule(f: Figure, operation: str) -> dict[str, Any] | None:
                 and f.algorithm.startswith(tuple(rule.get("algorithms", ())) or ("",))):
             return rule
     return None
+
+
+@cache
+def twin_verify_counts(curve: str) -> Counts:
+    """A verify whose u1 G + u2 Q is CycloneCRYPTO's ecTwinMul and ecAffinify (refbench/ref/ec_cyclone.py
+    twin_mul, with fixed full-length u1, u2), plus the rest of the reference's verify."""
+    rest, _ = double_scalar_split(curve)
+    c = _WEIERSTRASS[curve]
+    Q = weierstrass.scalar_mult(c, _scalar(c.n), c.G)
+    return rest + _counted(ec_cyclone.twin_mul, c, _scalar(c.n) ^ 0x5A5A, c.G, _scalar(c.n) ^ 0xA5A5, Q)
 
 
 @cache
@@ -761,7 +779,9 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
         return (), str(exc)
     methods: list[tuple[str, Counts]] = []
     own = scalar_method_rule(f, operation) if curve in _WEIERSTRASS else None
-    if own is not None:
+    if own is not None and own["shape"] == "twin":
+        methods.append((own["method"], twin_verify_counts(curve)))
+    elif own is not None:
         methods.append((own["method"], counted - base_scalar_counts(curve) + co_z_ladder_counts(curve)))
     elif curve in _WEIERSTRASS:
         methods.append(("4-bit fixed window" if operation != "verify" else "Shamir double-scalar", counted))
@@ -839,7 +859,7 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "library_exp_work",
+__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
            "library_exponent", "library_modexp_recipes", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
            "load_costs", "recipes", "reference_counts", "separate_verify_counts", "small_build", "with_calls",
