@@ -207,3 +207,15 @@ def test_twin_multiplication_doubles_once_per_bit_and_adds_on_a_minority_of_bits
     assert counts.sqr > doubles * one.sqr  # every bit doubles
     additions = (counts.mul - doubles * one.mul) / 12  # a full Jacobian addition: 12 multiplications
     assert 0.3 * doubles < additions < 0.6 * doubles
+
+
+def test_the_any_code_floor_of_each_cyclone_operation_is_that_of_the_result_it_computes():
+    from refbench.sanity.pubkey_floor import call_floor
+
+    operations = {op.name for op in family("bignum").operations}
+    for op, same, size in (("cy-mont-mul", "mont-mul", 256), ("cy-p384-sqr", "p384-sqr", 48),
+                           ("cy-bp-mul", "mont-mul", 32), ("cy-ec-add", "mont-add", 68), ("cy-mod", "p256-mul", 128)):
+        assert op in operations and call_floor(op, size) == call_floor(same, size)
+    for op in sorted(o for o in operations if o.startswith("cy-")):
+        products, words = call_floor(op, 64)
+        assert words > 0 and products >= 0
