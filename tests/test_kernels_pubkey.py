@@ -51,7 +51,7 @@ FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr", "
 #: Every other operation of the family: the whole-operation kernels, the 2^255 - 19 multiplication
 #: by a24, the constant-time select and swap, and the caller's side of a call (each with its own
 #: test below; the cy-* operations, CycloneCRYPTO's shape, in tests/test_kernels_mpi_cyclone.py).
-OTHER_OPS = ("mont-exp", "cy-mont-mul", "cy-mod", "cy-p256-mul", "cy-p256-sqr", "cy-p384-mul", "cy-p384-sqr",
+OTHER_OPS = ("mont-exp", "cy-mont-mul", "cy-mont-red", "cy-mod", "cy-p256-mul", "cy-p256-sqr", "cy-p384-mul", "cy-p384-sqr",
              "cy-p521-mul", "cy-p521-sqr", "cy-ec-add", "cy-ec-sub", "cy-bp-mul", "cy-bp-sqr", "x25519", "p256-base-mult", "ed25519-base-mult", "ed25519-double-mult", "25519-mul-a24",
              "select", "25519-cswap", "call",
              "p256-mont-mul", "p256-mont-sqr", "p256-base-mult-ct", "p256-scalar-mult")  # tests/test_kernels_p256.py

@@ -239,6 +239,16 @@ def _mont_mod_wide(a: Inputs) -> Outputs:
 REFERENCES["mont-mod-wide"] = _mont_mod_wide
 
 
+def _mont_red(a: Inputs) -> Outputs:
+    """a R^-1 mod n, R = 2^(8 size): a Montgomery reduction out of the domain (bignum cy-mont-red)."""
+    a = prepare_mont(a)
+    n, size = _le(a["modulus"]), len(a["a"])
+    return {"r": (_le(a["a"]) * pow(1 << (8 * size), -1, n) % n).to_bytes(size, "little")}
+
+
+REFERENCES["mont-red"] = _mont_red
+
+
 def prepare_barrett(a: Inputs) -> Inputs:
     """prepare_mont's operands, limited to the 18 limbs (576 bits) of the Barrett context (bignum cy-bp-*:
     the brainpool fields, 8 to 16 limbs)."""
@@ -269,7 +279,7 @@ REFERENCES["call"] = lambda a: {}
 #: Input preparation by reference name (the identity for every other reference).
 PREPARE: dict[str, Callable[[Inputs], Inputs]] = {"mont-mul": prepare_mont, "mont-sqr": prepare_mont,
                                                   "mont-exp": prepare_mont, "mont-add": prepare_mont,
-                                                  "mont-sub": prepare_mont, "mont-mod-wide": prepare_mont,
+                                                  "mont-sub": prepare_mont, "mont-mod-wide": prepare_mont, "mont-red": prepare_mont,
                                                   "mod-mul": prepare_barrett, "mod-sqr": prepare_barrett}
 for _field in FIELDS:
     REFERENCES[f"fe-{_field}-mul"] = _field_op(_field, square=False)

@@ -112,7 +112,7 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         if key not in exp:
             raise error_at(path, ("exponentiation", key), "missing")
     for i, rule in enumerate(exp.get("libraries", [])):
-        for key in ("library", "mul", "mod", "why"):
+        for key in ("library", "mul", "red", "mod", "why"):
             if not isinstance(rule.get(key), str):
                 raise error_at(path, ("exponentiation", "libraries", i, key), f"expected str, got {rule.get(key)!r}")
     for prime, op in data["pricing"].get("cswap_ops", {}).items():
@@ -625,10 +625,11 @@ def library_exp_counts(modulus_bits: int, exponent: int) -> mpi_cyclone.ExpCount
 
 def library_exp_work(rule: dict[str, Any], modulus_bits: int, exponent: int, times: int = 1) -> Work:
     """Kernel calls of ``times`` exponentiations by ``exponent`` in the shape of ``rule``'s library:
-    each Montgomery product and reduction on ``rule["mul"]``, each mpiMod on ``rule["mod"]``."""
+    each Montgomery product on ``rule["mul"]``, each reduction on ``rule["red"]``, each mpiMod on ``rule["mod"]``."""
     c = library_exp_counts(modulus_bits, exponent)
     size = modulus_bits // 8
-    return {(rule["mul"], size): (c.products + c.reductions) * times, (rule["mod"], size): c.mods * times}
+    return {(rule["mul"], size): c.products * times, (rule["red"], size): c.reductions * times,
+            (rule["mod"], size): c.mods * times}
 
 
 def library_modexp_recipes(f: Figure, family: str, bits: int, rule: dict[str, Any]) -> tuple[tuple[Recipe, ...], str]:

@@ -57,9 +57,9 @@ def karatsuba(n: int) -> int:
 
 #: CycloneCRYPTO's own-shape operations (bignum cy-*, mpi_cyclone.h, ec_cyclone.h) -> the operation whose
 #: result-bound floor they share: the same product, the same reduced sum; the remainder of a 2k-word number
-#: (cy-mod) at least one k-word product, like the field multiplication
-_SAME_RESULT = {"cy-mont-mul": "mont-mul", "cy-bp-mul": "mont-mul", "cy-bp-sqr": "mont-sqr", "cy-mod": "p256-mul",
-                "cy-ec-add": "mont-add", "cy-ec-sub": "mont-sub"}
+#: (cy-mod) and a Montgomery reduction (cy-mont-red) at least one k-word product, like the field multiplication
+_SAME_RESULT = {"cy-mont-mul": "mont-mul", "cy-mont-red": "p256-mul", "cy-bp-mul": "mont-mul", "cy-bp-sqr": "mont-sqr",
+                "cy-mod": "p256-mul", "cy-ec-add": "mont-add", "cy-ec-sub": "mont-sub"}
 
 
 def call_floor(operation: str, size: int) -> tuple[int, int]:

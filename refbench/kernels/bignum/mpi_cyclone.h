@@ -13,6 +13,7 @@
  *                   over T's 2k + 1 words), copied to R (mpiCopy: length scan, copy, clear),
  *                   compared with p (mpiComp: two length scans) and p subtracted when R >= p
  *                   (mpiSub -> mpiCompAbs and mpiSubAbs). Squarings are the same call (R = R R).
+ *   cy_mont_red  -- mpiMontgomeryRed (mpi.c:2096): the same call with B the one-word number 1.
  *   cy_mpi_mod   -- mpiMod (mpi.c:1587) of a number of 2k words by a k-word p: bit-serial
  *                   shift-and-subtract (C = p << (bits(A) - bits(p)); while |R| >= p: if |R| >= C
  *                   then R = R - C; C = C >> 1), every comparison scanning both lengths from the top
@@ -149,8 +150,9 @@ static void cy_mul_acc_core(uint32_t *r, const uint32_t *a, uint32_t m, uint32_t
     }
 }
 
-/* r = a b 2^(-32k) mod n (a, b < n), mpiMontgomeryMul's steps. */
-void cy_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
+/* r = a b 2^(-32k) mod n (a < n, b < n of b_words words), mpiMontgomeryMul's steps. */
+static void cy_montgomery(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b,
+                          uint32_t b_words)
 {
     const uint32_t k = ctx->limbs;
     const uint32_t *p = ctx->n;
@@ -166,7 +168,7 @@ void cy_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const u
     }
     for (i = 0; i < k; i++) {
         const uint32_t q = (t[i] + a[i] * b[0]) * m;
-        cy_mul_acc_core(t + i, b, k, a[i]);
+        cy_mul_acc_core(t + i, b, b_words, a[i]);
         cy_mul_acc_core(t + i, p, k, q);
     }
     for (i = 0; i < t_size - k; i++) {          /* mpiShiftRight(t, 32 k): whole words */
@@ -190,6 +192,20 @@ void cy_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const u
     for (i = 0; i < k; i++) {
         r[i] = x[i];
     }
+}
+
+/* r = a b 2^(-32k) mod n: mpiMontgomeryMul, a product or a squaring (r = r r). */
+void cy_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    cy_montgomery(ctx, r, a, b, ctx->limbs);
+}
+
+/* r = a 2^(-32k) mod n: mpiMontgomeryRed (mpi.c:2096), mpiMontgomeryMul by the one-word number 1
+ * (each row's first mpiMulAccCore one word long). */
+void cy_mont_red(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a)
+{
+    static const uint32_t one[1] = {1};
+    cy_montgomery(ctx, r, a, one, 1);
 }
 
 /* r = (a + b 2^(32k)) mod n (a, b < n: a number of 2k words, the length of C^2 and of a product),
