@@ -17,6 +17,7 @@ from refbench.sanity.builds import BUILDS_PATH, build_of, builds_data, load_buil
 from refbench.sanity.libraries import LIBRARIES, stated_options
 from refbench.sanity.memory_configs import ConfigKind
 from refbench.sanity.prediction import run_to_run
+from refbench.sanity.pubkey_cost import kind_name
 
 FIGURES = {f.id: f for f in load_figures()}
 KINDS = set(ConfigKind.__args__)  # type: ignore[attr-defined]
@@ -150,9 +151,10 @@ def test_a_bad_pubkey_rule_names_the_field(tmp_path: Path):
 
 def test_a_pubkey_rule_narrows_the_variants_to_the_code_the_library_compiles_to():
     f = dataclasses.replace(FIGURES["000-0598"], library="CycloneCRYPTO", math=None)
-    cyclone = pubkey_path(build_of(f), RECIPES, ("c32", "m0"), "")
+    own = f"{kind_name('cyclone')}, 4-bit fixed window"  # the library's Comba product (builds.toml kind cyclone)
+    cyclone = pubkey_path(build_of(f), (*RECIPES, own), ("c32", "m0"), "")
     assert cyclone.variants == ("c32",) and "mpiMulAccCore" in cyclone.source
-    assert cyclone.recipes == ("special-form reduction, 4-bit fixed window",)
+    assert cyclone.recipes == (own,)
 
 
 def test_a_short_exponent_rule_keeps_the_short_dh_recipes():

@@ -51,9 +51,10 @@ MONT_OPS = ("mont-mul", "mont-sqr", "mont-add", "mont-sub")
 FIELD_OPS = tuple(f"{field}-{op}" for field in FIELDS for op in ("mul", "sqr", "add", "sub"))
 #: Every other operation of the family: the whole-operation kernels, the 2^255 - 19 and 2^448 - 2^224 - 1
 #: multiplications by a24, the constant-time select and swap, and the caller's side of a call (each with
-#: its own test below).
-OTHER_OPS = ("mont-exp", "x25519", "p256-base-mult", "ed25519-base-mult", "ed25519-double-mult", "25519-mul-a24",
-             "448-mul-const", "select", "25519-cswap", "call",
+#: its own test below; the cy-* operations, CycloneCRYPTO's shape, in tests/test_kernels_mpi_cyclone.py).
+OTHER_OPS = ("mont-exp", "cy-mont-mul", "cy-mont-red", "cy-mod", "cy-p256-mul", "cy-p256-sqr", "cy-p384-mul", "cy-p384-sqr",
+             "cy-p521-mul", "cy-p521-sqr", "cy-ec-add", "cy-ec-sub", "cy-bp-mul", "cy-bp-sqr", "x25519", "p256-base-mult",
+             "ed25519-base-mult", "ed25519-double-mult", "25519-mul-a24", "448-mul-const", "select", "25519-cswap", "call",
              "p256-mont-mul", "p256-mont-sqr", "p256-base-mult-ct", "p256-scalar-mult")  # tests/test_kernels_p256.py
 
 

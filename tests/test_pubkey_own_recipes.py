@@ -15,6 +15,7 @@ from refbench.sanity.pubkey_cost import (
     double_scalar_split,
     field_work,
     inversion_counts,
+    kind_name,
     kinds_for,
     load_costs,
     own_edwards,
@@ -98,13 +99,13 @@ def test_own_edwards_verify_is_one_decode_the_twin_multiplication_and_one_encodi
 
 def test_library_kinds_give_sm2s_special_form_to_its_library_only():
     assert kinds_for("SM2", "CycloneCRYPTO 2.5.0") == tuple(load_costs()["fields"]["SM2"]["library_kinds"]["CycloneCRYPTO"])
-    assert "special" not in kinds_for("SM2", "wolfSSL") and "montgomery" in kinds_for("SM2", "wolfSSL")
+    assert "cyclone" not in kinds_for("SM2", "wolfSSL") and "montgomery" in kinds_for("SM2", "wolfSSL")
     assert kinds_for("P-256", "CycloneCRYPTO") == tuple(load_costs()["fields"]["P-256"]["kinds"])  # no library_kinds
     own = _works(_figure("SM2-DSA", "sign", "CycloneCRYPTO"))
     other = _works(_figure("SM2-DSA", "sign", "wolfSSL"))
-    assert all(n.startswith("special-form") for n in own) and all(op.startswith(("sm2-", "select", "call"))
+    assert all(n.startswith(kind_name("cyclone")) for n in own) and all(op.startswith(("sm2-", "select", "call"))
                                                                     for w in own.values() for op, _ in w)
-    assert not any(n.startswith("special-form") for n in other)
+    assert not any(n.startswith(kind_name("cyclone")) for n in other)
 
 
 @pytest.mark.parametrize("operation", ["keygen", "sign", "verify", "agree"])
@@ -118,7 +119,7 @@ def test_own_weierstrass_replaces_the_generic_methods(operation):
     expected = own_weierstrass_counts("SM2", operation, rule)
     assert [n.split(", ", 1)[1] for n in own] == [name for name, _, _ in expected]
     for (name, work), (_, counts, selects) in zip(own.items(), expected, strict=True):
-        priced = field_work("SM2", "special", counts, "CycloneCRYPTO")
+        priced = field_work("SM2", "cyclone", counts, "CycloneCRYPTO")
         assert work.get(("select", 32), 0) == priced.get(("select", 32), 0) + selects, name
 
 
@@ -158,7 +159,7 @@ def test_malformed_own_rules_are_named(tmp_path, table, key, bad, message):
 
 
 def test_a_library_kind_that_the_field_lacks_is_named(tmp_path):
-    text = COSTS_PATH.read_text(encoding="utf-8").replace('library_kinds = { CycloneCRYPTO = ["special"] }',
+    text = COSTS_PATH.read_text(encoding="utf-8").replace('library_kinds = { CycloneCRYPTO = ["cyclone"] }',
                                                           'library_kinds = { CycloneCRYPTO = ["solinas"] }', 1)
     path = tmp_path / "pubkey_costs.toml"
     path.write_text(text, encoding="utf-8")

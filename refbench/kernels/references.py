@@ -229,6 +229,47 @@ def _mont_exp(a: Inputs) -> Outputs:
 
 
 REFERENCES["mont-exp"] = _mont_exp
+def _mont_mod_wide(a: Inputs) -> Outputs:
+    """(a + b 2^(8 size)) mod n: the remainder of a number of twice the modulus' length (bignum cy-mod)."""
+    a = prepare_mont(a)
+    size = len(a["a"])
+    value = _le(a["a"]) + (_le(a["b"]) << (8 * size))
+    return {"r": (value % _le(a["modulus"])).to_bytes(size, "little")}
+
+
+REFERENCES["mont-mod-wide"] = _mont_mod_wide
+
+
+def _mont_red(a: Inputs) -> Outputs:
+    """a R^-1 mod n, R = 2^(8 size): a Montgomery reduction out of the domain (bignum cy-mont-red)."""
+    a = prepare_mont(a)
+    n, size = _le(a["modulus"]), len(a["a"])
+    return {"r": (_le(a["a"]) * pow(1 << (8 * size), -1, n) % n).to_bytes(size, "little")}
+
+
+REFERENCES["mont-red"] = _mont_red
+
+
+def prepare_barrett(a: Inputs) -> Inputs:
+    """prepare_mont's operands, limited to the 18 limbs (576 bits) of the Barrett context (bignum cy-bp-*:
+    the brainpool fields, 8 to 16 limbs)."""
+    size = len(a["a"])
+    if size > 72:
+        raise ValueError(f"Invalid operand length ({size} bytes) for the Barrett field product; accepted: a multiple "
+                         "of 4 from 4 to 72 bytes")
+    return prepare_mont(a)
+
+
+def _mod_product(a: Inputs, square: bool) -> Outputs:
+    """a b mod n (a^2 mod n when ``square``): a field product of a run-time modulus, no Montgomery factor."""
+    a = prepare_barrett(a)
+    x = _le(a["a"])
+    y = x if square else _le(a["b"])
+    return {"r": (x * y % _le(a["modulus"])).to_bytes(len(a["a"]), "little")}
+
+
+REFERENCES["mod-mul"] = lambda a: _mod_product(a, square=False)
+REFERENCES["mod-sqr"] = lambda a: _mod_product(a, square=True)
 REFERENCES["mont-add"] = lambda a: _mont_additive(a, 1)
 REFERENCES["mont-sub"] = lambda a: _mont_additive(a, -1)
 REFERENCES["select"] = _select
@@ -239,7 +280,8 @@ REFERENCES["call"] = lambda a: {}
 #: Input preparation by reference name (the identity for every other reference).
 PREPARE: dict[str, Callable[[Inputs], Inputs]] = {"mont-mul": prepare_mont, "mont-sqr": prepare_mont,
                                                   "mont-exp": prepare_mont, "mont-add": prepare_mont,
-                                                  "mont-sub": prepare_mont}
+                                                  "mont-sub": prepare_mont, "mont-mod-wide": prepare_mont, "mont-red": prepare_mont,
+                                                  "mod-mul": prepare_barrett, "mod-sqr": prepare_barrett}
 for _field in FIELDS:
     REFERENCES[f"fe-{_field}-mul"] = _field_op(_field, square=False)
     REFERENCES[f"fe-{_field}-sqr"] = _field_op(_field, square=True)

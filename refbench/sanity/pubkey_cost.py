@@ -16,6 +16,7 @@ work by measured cycles. The composition is checked against full emulation of wh
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
@@ -28,12 +29,14 @@ from refbench.published.library_units import release
 from refbench.published.model import Figure
 from refbench.ref import (
     curves,
+    ec_cyclone,
     ecdh,
     ecdsa,
     eddsa,
     edwards,
     modarith,
     montgomery,
+    mpi_cyclone,
     opcount,
     sm2,
     weierstrass,
@@ -112,6 +115,10 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
     for key in ("windows", "rsa_public_exponent", "subgroup_bits", "dsa_n_bits"):
         if key not in exp:
             raise error_at(path, ("exponentiation", key), "missing")
+    for i, rule in enumerate(exp.get("libraries", [])):
+        for key in ("library", "mul", "red", "mod", "why"):
+            if not isinstance(rule.get(key), str):
+                raise error_at(path, ("exponentiation", "libraries", i, key), f"expected str, got {rule.get(key)!r}")
     for prime, op in data["pricing"].get("cswap_ops", {}).items():
         if not isinstance(op, str):
             raise error_at(path, ("pricing", "cswap_ops", prime), f"expected a kernel operation name, got {op!r}")
@@ -192,6 +199,14 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
                 raise error_at(path, ("scalar_mult", "own_edwards", i, key),
                                f"expected {length} counts (products, squarings{', additions, subtractions' if length == 4 else ''}), "
                                f"got {rule[key]!r}")
+    for i, rule in enumerate(data["scalar_mult"].get("library_methods", [])):
+        for key, kind in (("library", str), ("method", str), ("operations", list), ("algorithms", list), ("why", str)):
+            if not isinstance(rule.get(key, []), kind):
+                raise error_at(path, ("scalar_mult", "library_methods", i, key),
+                               f"expected {kind.__name__}, got {rule.get(key)!r}")
+        if rule.get("shape") not in _LIBRARY_SHAPES:
+            raise error_at(path, ("scalar_mult", "library_methods", i, "shape"),
+                           f"expected one of {', '.join(_LIBRARY_SHAPES)}, got {rule.get('shape')!r}")
     for key in ("comb_bits", "wnaf_bits"):
         if not isinstance(data["scalar_mult"].get(key), list):
             raise error_at(path, ("scalar_mult", key), "expected a list of widths")
@@ -643,13 +658,16 @@ def compose(work: Mapping[tuple[str, int], int], cycles: Mapping[tuple[str, int]
 # Recipes of a figure
 
 _KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery",
-               "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)"}
+               "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)",
+               "cyclone": "CycloneCRYPTO's Comba product and curve reduction"}
 
 
 def kind_name(kind: str) -> str:
     """How recipes name field arithmetic ``kind`` (pubkey_costs.toml [fields] kinds): the part of a
     recipe's name before its first comma."""
     return _KIND_NAMES.get(kind, kind)
+
+
 _FAMILY = re.compile(r"^(ECDSA|ECDH|ECC|SM2|Ed25519|Ed448|X25519|X448|RSA|DH|DSA)\b")
 _MODEXP_OPERATIONS = {"RSA": ("private", "sign", "public", "verify", "decrypt", "encrypt"),
                       "DH": ("keygen", "agree"), "DSA": ("sign", "verify")}
@@ -812,6 +830,21 @@ def own_edwards(f: Figure, curve: str) -> dict[str, Any] | None:
     return None
 
 
+#: The shapes of ``[[scalar_mult.library_methods]]``: a library's own single-scalar ladder and its own
+#: double-scalar verification (refbench/ref/ec_cyclone.py mul_regular, twin_mul).
+_LIBRARY_SHAPES = ("ladder", "twin")
+
+
+def scalar_method_rule(f: Figure, operation: str) -> dict[str, Any] | None:
+    """The ``[[scalar_mult.library_methods]]`` rule whose library begins figure ``f``'s library and
+    whose operations hold ``operation``, or None."""
+    for rule in load_costs()["scalar_mult"].get("library_methods", ()):
+        if (f.library.lower().startswith(rule["library"].lower()) and operation in rule["operations"]
+                and f.algorithm.startswith(tuple(rule.get("algorithms", ())) or ("",))):
+            return rule
+    return None
+
+
 @cache
 def own_edwards_counts(curve: str, operation: str, bits: int, decode: tuple[int, int, int, int],
                        encode: tuple[int, int], negations: int) -> tuple[tuple[str, Counts, int], ...]:
@@ -838,6 +871,105 @@ def own_edwards_counts(curve: str, operation: str, bits: int, decode: tuple[int,
         return (("twin multiplication (Shamir, P + Q precomputed), one decode, one encode",
                  dec + Counts(0, 0, 0, 0, sub=negations) + twin + enc, 0),)
     raise ValueError(f"Invalid Edwards operation {operation!r}; accepted: keygen, sign, verify")
+
+
+@cache
+def twin_verify_counts(curve: str) -> Counts:
+    """A verify whose u1 G + u2 Q is CycloneCRYPTO's ecTwinMul and ecAffinify (refbench/ref/ec_cyclone.py
+    twin_mul, with fixed full-length u1, u2), plus the rest of the reference's verify."""
+    rest, _ = double_scalar_split(curve)
+    c = _WEIERSTRASS[curve]
+    Q = weierstrass.scalar_mult(c, _scalar(c.n), c.G)
+    return rest + _counted(ec_cyclone.twin_mul, c, _scalar(c.n) ^ 0x5A5A, c.G, _scalar(c.n) ^ 0xA5A5, Q)
+
+
+@cache
+def co_z_ladder_counts(curve: str) -> Counts:
+    """One CycloneCRYPTO ecMulRegular and ecAffinify on ``curve`` (refbench/ref/ec_cyclone.py): the
+    same work for every scalar of the order's length."""
+    c = _WEIERSTRASS[curve]
+    return _counted(ec_cyclone.mul_regular, c, _scalar(c.n), c.G)
+
+
+def exp_library_rule(f: Figure) -> dict[str, Any] | None:
+    """The ``[[exponentiation.libraries]]`` rule whose library begins figure ``f``'s library, or None."""
+    for rule in load_costs()["exponentiation"].get("libraries", ()):
+        if f.library.lower().startswith(rule["library"].lower()):
+            return rule
+    return None
+
+
+def library_exponent(bits: int, label: str) -> int:
+    """A fixed exponent of exactly ``bits`` bits (top bit set), random-looking: the first bits of
+    SHAKE-256 of ``label``, so every run counts the same calls."""
+    raw = int.from_bytes(hashlib.shake_256(f"refbench exponent {label} {bits}".encode()).digest(-(-bits // 8)), "big")
+    return (raw >> (8 * -(-bits // 8) - bits)) | (1 << (bits - 1))
+
+
+@cache
+def library_exp_counts(modulus_bits: int, exponent: int) -> mpi_cyclone.ExpCounts:
+    """The calls of CycloneCRYPTO's mpiExpMod (refbench/ref/mpi_cyclone.py) for ``exponent`` modulo an
+    odd number of ``modulus_bits`` bits (the counts depend on the modulus' word length only)."""
+    p = (1 << (modulus_bits - 1)) | library_exponent(modulus_bits - 1, "modulus") | 1
+    _, counts = mpi_cyclone.exp_mod(3, exponent, p)
+    return counts
+
+
+def library_exp_work(rule: dict[str, Any], modulus_bits: int, exponent: int, times: int = 1) -> Work:
+    """Kernel calls of ``times`` exponentiations by ``exponent`` in the shape of ``rule``'s library:
+    each Montgomery product on ``rule["mul"]``, each reduction on ``rule["red"]``, each mpiMod on ``rule["mod"]``."""
+    c = library_exp_counts(modulus_bits, exponent)
+    size = modulus_bits // 8
+    return {(rule["mul"], size): c.products * times, (rule["red"], size): c.reductions * times,
+            (rule["mod"], size): c.mods * times}
+
+
+def library_modexp_recipes(f: Figure, family: str, bits: int, rule: dict[str, Any]) -> tuple[tuple[Recipe, ...], str]:
+    """The one recipe of an RSA, DH or DSA figure ``f`` whose library exponentiates in its own shape
+    (pubkey_costs.toml ``[[exponentiation.libraries]]``: CycloneCRYPTO's rsaep, rsadp, dh.c, dsa.c
+    around mpiExpMod)."""
+    exp = load_costs()["exponentiation"]
+    size, mul, mod = bits // 8, rule["mul"], rule["mod"]
+    setup = "C^2 mod p by mpiMod at every exponentiation"
+    if family == "RSA" and f.operation in ("public", "verify", "encrypt"):
+        e = exp["rsa_public_exponent"]
+        work = library_exp_work(rule, bits, e)
+        name = f"mpiExpMod, e = {e}, {mpi_cyclone.window_bits(e)}-bit window, {setup}"
+    elif family == "RSA" and is_no_crt(f):
+        work = library_exp_work(rule, bits, library_exponent(bits, "d"))
+        name = f"mpiExpMod, no CRT, one {bits}-bit exponent, {mpi_cyclone.WINDOW_BITS}-bit sliding window, {setup}"
+    elif family == "RSA":
+        half = bits // 2
+        # c mod p, c mod q; the two exponentiations; (m1 - m2) qInv mod p (mpiMul + mpiMod); q h (mpiMul)
+        work = merge(library_exp_work(rule, bits // 2, library_exponent(half, "dp")),
+                     library_exp_work(rule, bits // 2, library_exponent(half, "dq")),
+                     {(mod, half // 8): 3, (mul, half // 8): 2})
+        name = (f"mpiExpMod, CRT, two {half}-bit exponents, {mpi_cyclone.WINDOW_BITS}-bit sliding window, {setup}, "
+                "c mod p and c mod q by mpiMod")
+        if f.operation == "sign":
+            # rsassaPkcs1v15Sign checks a CRT signature with rsavp1 (the Bellcore countermeasure);
+            # rsassaPssSign does not: the page does not say which padding was measured
+            e = exp["rsa_public_exponent"]
+            checked = with_calls(merge(work, library_exp_work(rule, bits, e)))
+            out = [Recipe(f"{name}, then the PKCS #1 v1.5 check by rsavp1 (e = {e})",
+                          tuple((o, s, n) for (o, s), n in checked.items()))]
+            return (*out, Recipe(f"{name} (PSS: no check)", tuple((o, s, n) for (o, s), n in with_calls(work).items()))), ""
+    elif family == "DH":
+        work = library_exp_work(rule, bits, library_exponent(bits, "x"))
+        name = f"mpiExpMod, one {bits}-bit exponent (mpiRand over p's length), {setup}"
+    else:
+        short = exp["dsa_n_bits"].get(str(bits))
+        if short is None:
+            return (), f"{f.algorithm}: no exponent length for {bits}-bit groups in {COSTS_PATH.name}"
+        if f.operation == "verify":
+            work = merge(library_exp_work(rule, bits, library_exponent(short, "u1")),
+                         library_exp_work(rule, bits, library_exponent(short, "u2")), {(mul, size): 1, (mod, size): 1})
+            name = f"mpiExpMod, two {short}-bit exponents and one mpiMulMod mod p, {setup}"
+        else:
+            work = library_exp_work(rule, bits, library_exponent(short, "k"))
+            name = f"mpiExpMod, one {short}-bit exponent, {setup}"
+    work = with_calls(work)
+    return (Recipe(name, tuple((o, s, n) for (o, s), n in work.items())),), ""
 
 
 def family_of(f: Figure) -> str | None:
@@ -874,6 +1006,9 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
             return (), f"{f.algorithm}: no key size"
         if f.operation not in _MODEXP_OPERATIONS[family]:
             return (), f"{f.algorithm} {f.operation}: no cost rule for this operation"
+        own = exp_library_rule(f)
+        if own is not None:
+            return library_modexp_recipes(f, family, bits, own)
         out = []
         ladder = ladder_rule(f)
         private = f.operation in ("private", "sign", "decrypt") if family == "RSA" else family == "DSA" or family == "DH"
@@ -938,11 +1073,16 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     methods: list[tuple[str, Counts]] = []
     extra: dict[str, Work] = {}  # a method's work beyond its counted field operations (its table reads)
     size = costs["fields"][curve]["bytes"]
+    library_method = scalar_method_rule(f, operation) if curve in _WEIERSTRASS else None
     if curve in _WEIERSTRASS and (own_w := own_weierstrass(f, curve)) is not None:
         for method, counts, selects in own_weierstrass_counts(curve, operation, own_w):
             methods.append((method, counts))
             if selects:  # each select its own call, as table reads are priced
                 extra[method] = {(SELECT, size): selects, (CALL, size): selects}
+    elif library_method is not None and library_method["shape"] == "twin":
+        methods.append((library_method["method"], twin_verify_counts(curve)))
+    elif library_method is not None:
+        methods.append((library_method["method"], counted - base_scalar_counts(curve) + co_z_ladder_counts(curve)))
     elif curve in _WEIERSTRASS and (spw := sp_window_rule(f, curve, operation)) is not None:
         # the library's own point formulas and schedule (its counts replace the reference's)
         methods.append((f"{spw['window']}-bit fixed window, {f.library}'s point formulas",
@@ -1042,7 +1182,8 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
+__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
+           "library_exponent", "library_modexp_recipes", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
            "kinds_for", "load_costs", "own_edwards", "own_edwards_counts", "own_weierstrass", "own_weierstrass_counts",
            "recipes", "ref10_counts", "ref10_rule", "reference_counts", "separate_verify_counts", "sliding_digits",

@@ -55,8 +55,16 @@ def karatsuba(n: int) -> int:
     return 1 if n <= 1 else 3 * karatsuba(-(-n // 2))
 
 
+#: CycloneCRYPTO's own-shape operations (bignum cy-*, mpi_cyclone.h, ec_cyclone.h) -> the operation whose
+#: result-bound floor they share: the same product, the same reduced sum; the remainder of a 2k-word number
+#: (cy-mod) and a Montgomery reduction (cy-mont-red) at least one k-word product, like the field multiplication
+_SAME_RESULT = {"cy-mont-mul": "mont-mul", "cy-mont-red": "p256-mul", "cy-bp-mul": "mont-mul", "cy-bp-sqr": "mont-sqr",
+                "cy-mod": "p256-mul", "cy-ec-add": "mont-add", "cy-ec-sub": "mont-sub"}
+
+
 def call_floor(operation: str, size: int) -> tuple[int, int]:
     """(products, words moved) at least, of one call of kernel ``operation`` on ``size``-byte operands."""
+    operation = _SAME_RESULT.get(operation, operation.removeprefix("cy-"))
     n = size // 4
     sqr = min(karatsuba(n), n * (n + 1) // 2)
     if operation == "mont-mul":

@@ -511,4 +511,7 @@ FE_CALL void fe448_mul_const(uint32_t *r, const uint32_t *a)
 }
 #endif
 
+/* CycloneCRYPTO's NIST-curve products in its own shape, over these reductions (cy_p256_mul, ...) */
+#include "ec_cyclone.h"
+
 #endif

@@ -139,4 +139,7 @@ __attribute__((naked)) void bn_call(uint32_t *r, const uint32_t *a, const uint32
     __asm__ volatile("add r0, sp, #0\n\tadd r1, sp, #32\n\tadd r2, sp, #64\n\tbx lr");
 }
 
+/* CycloneCRYPTO mpi.c in its own shape, over the same context (cy_mont_mul, cy_mpi_mod) */
+#include "mpi_cyclone.h"
+
 #endif
