@@ -1,5 +1,5 @@
 """The model option ``other_end`` (``[[other_end]]`` of cortexm_emu/timing/data/<core>.toml): the
-other documented bound of each undocumented two-ended rule (APPROXIMATIONS.md 6, 13, 32, 36, 41)
+other documented bound of each undocumented two-ended rule (APPROXIMATIONS.md 6, 13, 32, 36, 37, 41)
 changes cycles on a synthetic sequence the way that bound says, and nothing else; the default
 model is the model's own end."""
 
@@ -29,6 +29,8 @@ BODIES = {
     # 36: a forward conditional branch taken 8 times in 9 (static: mispredicted every time)
     "forward_taken": ["movs r1, #9", "2: subs r1, #1", "cmp r1, #0", "bne.n 3f", "nop", "3: cmp r1, #0",
                       "bne.n 2b"],
+    # 37: a predicted taken branch issued alone, and one paired with the instruction before it
+    "branch_alone": ["b.n 1f", "nop", "1: adds r1, #1", "nop"],
     # 41: an LSL-shifted operand2 result consumed by the next instruction
     "lsl_then_use": ["add.w r1, r2, r3, lsl #2", "add.w r4, r1, r5", "nop", "nop"],
     "lsr_then_use": ["add.w r1, r2, r3, lsr #2", "add.w r4, r1, r5", "nop", "nop"],
@@ -91,6 +93,13 @@ def test_m7_static_prediction_is_the_other_end_of_36(elves):
     assert static > _cycles(elves, "m7", "forward_taken")
     with pytest.raises(ValueError, match="that end sets prediction='static'"):
         model_for("m7", other_end="36", prediction="dynamic")
+
+
+def test_m7_branch_target_issues_with_the_branch_at_the_other_end(elves):
+    """37: the target of a predicted taken branch joins the branch's issue group (-1) where the
+    group has a free slot; after a branch paired with its predecessor nothing changes."""
+    assert _moved(elves, "m7", "branch_alone", 37) == -1
+    assert _moved(elves, "m7", "taken_branch", 37) == 0
 
 
 def test_m33_lsl_latency_2_at_the_other_end(elves):

@@ -589,7 +589,7 @@ class ScheduledModel(TimingModel):
         ):
             extra = prev.mispredict
             state = state.closed(extra)
-        elif not fallthrough:
+        elif not fallthrough and not (self.p["branch_target_pairs"] and prev.taken_extra == 0):
             state = state.closed(prev.taken_extra)
         statics = [self.nop_op(op) if op.info.conditional else op for op in nxt.ops]
         warm = self.schedule(statics, state).end

@@ -41,6 +41,7 @@ PIPELINE_KEYS: dict[str, type] = {
     "units": dict,
     "load_bank_conflicts": bool,
     "load_pairs_unknown_bank": bool,
+    "branch_target_pairs": bool,
     "early_read_extra": int,
     "address_read": str,
     "shifted_read": str,

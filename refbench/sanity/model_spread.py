@@ -3,7 +3,8 @@ documented bounds of each undocumented rule of the core's model.
 
 Where a document gives a range and not when each end applies (the Cortex-M3/M4 branch refill P of
 "1 to 3", APPROXIMATIONS.md 6; 32-bit loads on odd halfwords that "might not pipeline", 13; the
-Cortex-M7's loads of unknown banks, 32, and its unpublished branch predictor, 36; the Cortex-M33's
+Cortex-M7's loads of unknown banks, 32, its unpublished branch predictor, 36, and a taken branch's
+target issuing with it, 37; the Cortex-M33's
 LSL-shifted operand latency on which two measurements disagree, 41), the model takes one end and
 its data file states the other (``[[other_end]]``, the model option ``other_end``). The spread of
 a kernel's cycles between the two ends is the model's uncertainty on that kernel that no document
