@@ -125,7 +125,7 @@ def test_measurement_runs_the_model_and_each_item_and_keeps_current_entries(monk
 
     monkeypatch.setattr("refbench.measure.Measurer", FakeMeasurer)
     monkeypatch.setattr("refbench.measure.ResultCache", lambda: None)
-    targets = [("m33", "aes", "ttable4", "ctr", 16, 0), ("m33", "sha256", "rolled", "hash", None, 0)]
+    targets = [("m33", "aes", "ttable4", "ctr", 16, 0, 512), ("m33", "sha256", "rolled", "hash", None, 0, 512)]
     known = {"m33 sha256/rolled hash": {MODEL_END: 7, "41": 8}}
     key = model_spread.key_of_spreads(known)
     out = model_spread.measure_spreads(targets, known=known, known_key=key)

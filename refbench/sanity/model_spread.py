@@ -17,8 +17,8 @@ The spreads are measured data: ``model_spreads.json`` is written by ``python -m
 refbench.sanity.model_spread`` (or ``python -m refbench.derived`` when its key is stale): every
 kernel variant x operation x core the report plans for a published figure, on every core whose
 model states ``[[other_end]]`` items, built by our compiler (zig -Os), with ideal memory at
-``SPREAD_BYTES`` bytes, once with the model and once per item with that item's other end; never
-edited by hand. :func:`load_spreads` reads it, :func:`spread` answers one variant.
+``SPREAD_BYTES`` bytes (a public-key field operation at its field's size), once with the model
+and once per item with that item's other end; never edited by hand. :func:`load_spreads` reads it, :func:`spread` answers one variant.
 """
 
 from __future__ import annotations
@@ -140,33 +140,42 @@ def widest(core: str) -> Spread | None:
     return max(found, key=lambda s: (s.high / s.low, s.name), default=None)
 
 
-Target = tuple[str, str, str, str, "int | None", int]  # core, kernel, variant, operation, key bytes, AAD bytes
+#: core, kernel, variant, operation, key bytes, AAD bytes, bytes
+Target = tuple[str, str, str, str, "int | None", int, int]
 
 
 def planned_targets() -> list[Target]:
     """One target per core x variant x operation the report plans for a published figure, on the
-    cores whose model states ``[[other_end]]`` items (the smallest key size planned: the ratio
-    between two ends of a rule hardly depends on it)."""
+    cores whose model states ``[[other_end]]`` items: the symmetric rule's at SPREAD_BYTES (the
+    smallest key size planned: the ratio between two ends of a rule hardly depends on it), the
+    public-key rule's at the size its plan measures (field operations at their field's size)."""
     from cortexm_emu.timing.registry import other_ends
     from refbench.published.model import load_figures, load_parts
     from refbench.sanity.plan import FigurePlan, make_plan
+    from refbench.sanity.pubkey_plan import PubkeyPlan
 
     chosen: dict[tuple[str, str, str, str], Target] = {}
+
+    def keep(target: Target) -> None:
+        known = chosen.get(target[:4])
+        if known is None or (target[4] or 0, target[5], target[6]) < (known[4] or 0, known[5], known[6]):
+            chosen[target[:4]] = target
+
     for p in make_plan(load_figures(), load_parts()).figures:
-        if not isinstance(p, FigurePlan) or not other_ends(p.board.core):
-            continue
-        for k, v, o in p.operations:
-            target = (p.board.core, k, v, o, p.target.key_bytes, p.target.aad_bytes)
-            known = chosen.get(target[:4])
-            if known is None or (target[4] or 0, target[5]) < (known[4] or 0, known[5]):
-                chosen[target[:4]] = target
+        if isinstance(p, FigurePlan) and other_ends(p.board.core):
+            for k, v, o in p.operations:
+                keep((p.board.core, k, v, o, p.target.key_bytes, p.target.aad_bytes, SPREAD_BYTES))
+        elif isinstance(p, PubkeyPlan) and other_ends(p.board.core):
+            for job in p.jobs():
+                j = job.job
+                keep((p.board.core, j.kernel, j.variant, j.operation, j.key_bytes, j.aad_bytes, j.size))
     return sorted(chosen.values(), key=str)
 
 
 def measure_spreads(targets: Iterable[Target], done: Callable[[dict[str, dict[str, int]]], None] | None = None,
                     known: dict[str, dict[str, int]] | None = None,
                     known_key: dict | None = None) -> dict[str, dict[str, int]]:
-    """Cycles of every target at SPREAD_BYTES with the model and with each ``[[other_end]]`` item of
+    """Cycles of every target (at its size) with the model and with each ``[[other_end]]`` item of
     its core (ideal memory, our build; failed or unverified runs are left out, an entry without
     the model's end is dropped); ``done(cycles so far)`` after each core. Entries already in
     ``known`` are kept where the file's key (``known_key``) still holds for their core and variant."""
@@ -181,14 +190,14 @@ def measure_spreads(targets: Iterable[Target], done: Callable[[dict[str, dict[st
         ends = [(MODEL_END, {})] + [(str(e.item), {"other_end": str(e.item)}) for e in other_ends(core)]
         for end, options in ends:
             measurer = Measurer(core, opt=SPREAD_OPT, compiler=SPREAD_COMPILER, cache=cache_, timing=options)
-            for _, kernel, variant, operation, key_bytes, aad in (t for t in targets if t[0] == core):
+            for _, kernel, variant, operation, key_bytes, aad, size in (t for t in targets if t[0] == core):
                 entry = _key(core, kernel, variant, operation)
                 previous = (known or {}).get(entry, {}).get(end)
                 if previous is not None and not ({("timing_models", core), ("kernels", f"{kernel}/{variant}")}
                                                  & changed):
                     out.setdefault(entry, {})[end] = previous
                     continue
-                m = measurer.measure(Job(kernel, variant, operation, SPREAD_BYTES, key_bytes, aad))
+                m = measurer.measure(Job(kernel, variant, operation, size, key_bytes, aad))
                 if m.verified and m.cycles:
                     out.setdefault(entry, {})[end] = m.cycles
             print(f"{core} {end}: done", file=sys.stderr)
@@ -209,7 +218,7 @@ def write_spreads(cycles: dict[str, dict[str, int]], path: Path = SPREADS_PATH) 
                   "whose timing model states [[other_end]] items (cortexm_emu/timing/data/<core>.toml, "
                   "APPROXIMATIONS.md): with the model ('model') and with the other documented end of each "
                   "undocumented two-ended rule ('<item>'), our build (zig -Os), ideal memory, "
-                  f"{SPREAD_BYTES} bytes: the core-model term of refbench/sanity/model_spread.py on cores without "
+                  f"{SPREAD_BYTES} bytes (public-key operations at the size their plan measures): the core-model term of refbench/sanity/model_spread.py on cores without "
                   "held-out rows. The model's own uncertainty, not an error measured against hardware. Generated by "
                   "`python -m refbench.sanity.model_spread` (key: the timing models, kernel sources and compiler it "
                   "was measured with; tests/test_derived.py fails when one changed); do not edit by hand."),
