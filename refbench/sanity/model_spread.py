@@ -18,7 +18,12 @@ refbench.sanity.model_spread`` (or ``python -m refbench.derived`` when its key i
 kernel variant x operation x core the report plans for a published figure, on every core whose
 model states ``[[other_end]]`` items, built by our compiler (zig -Os), with ideal memory at
 ``SPREAD_BYTES`` bytes (a public-key field operation at its field's size), once with the model
-and once per item with that item's other end; never edited by hand. :func:`load_spreads` reads it, :func:`spread` answers one variant.
+and once per item with that item's other end; never edited by hand. The Cortex-M4's variants are
+measured too although its term is its held-out error: on that core alone the spread can be set
+beside an error measured against hardware (it does not replace it). The spread covers only the
+rules with two documented ends: a kernel that none of them touches (straight-line assembly) gets
+a narrow spread, which says nothing about the rules without a documented other end
+(APPROXIMATIONS.md 35, 38b and the UNCONFIRMED entries). :func:`load_spreads` reads it, :func:`spread` answers one variant.
 """
 
 from __future__ import annotations
