@@ -388,7 +388,7 @@ class Measurer:
     def __init__(self, core: str | None = None, *, board: str | None = None, clock_mhz: float | None = None,
                  memory: MemorySystem | None = None, memory_cache: str | None = None, opt: str = "Os",
                  compiler: str = "zig", cache: ResultCache | None = None, use_cache: bool = True,
-                 seed: str = DEFAULT_SEED) -> None:
+                 seed: str = DEFAULT_SEED, timing: dict[str, str] | None = None) -> None:
         if memory_cache is not None and memory_cache not in ("on", "off"):
             raise ValueError(f"Invalid memory_cache ({memory_cache!r}); accepted: 'on', 'off'")
         if memory_cache is not None and (board is None or memory is not None):
@@ -428,6 +428,8 @@ class Measurer:
         self.cache = cache if cache is not None else ResultCache()
         self.use_cache = use_cache
         self.seed = seed
+        #: timing-model options (``model_for(core, **timing)``, e.g. ``other_end="6"``); None: the default model
+        self.timing = dict(timing or {})
         self.harness_runs = 0
         self.cache_hits = 0
         self._harnesses: dict[str, KernelHarness] = {}
@@ -435,7 +437,7 @@ class Measurer:
 
     @property
     def model_version(self) -> str:
-        return model_for(self.core).version
+        return model_for(self.core, **self.timing).version
 
     def _elf(self, kernel: str, variant: str) -> tuple[str, str]:
         """(ELF SHA-256, compiler version) of the variant's build (built, or taken from the build cache)."""
@@ -448,8 +450,9 @@ class Measurer:
     def _harness(self, kernel: str, variant: str) -> KernelHarness:
         name = f"{kernel}/{variant}"
         if name not in self._harnesses:
+            extra = {"timing": model_for(self.core, **self.timing)} if self.timing else {}
             self._harnesses[name] = KernelHarness(kernel, variant, self.core, opt=self.opt, compiler=self.compiler,
-                                                  memory=self.memory)
+                                                  memory=self.memory, **extra)
         return self._harnesses[name]
 
     def key_fields(self, job: Job, op: Operation, elf_sha256: str, digest: str) -> dict[str, Any]:

@@ -82,6 +82,64 @@ def pickled_by_fields(cls: type[_T]) -> type[_T]:
     return cls
 
 
+@dataclass(frozen=True, slots=True)
+class OtherEnd:
+    """The other documented bound of one undocumented two-ended rule (``[[other_end]]`` of a timing
+    file): where the model chose one end of a documented range (APPROXIMATIONS.md ``item``), the
+    values (``set``: "rules.<rule>" or "pipeline.<key>" -> value) or model options (``option``)
+    that give the other end. The model option ``other_end="<item>"`` applies it."""
+
+    item: int
+    sets: dict[str, int | bool]
+    option: dict[str, str]
+    source: str
+
+
+def parse_other_ends(chk: _Checker, doc: dict[str, Any]) -> tuple[OtherEnd, ...]:
+    """The ``[[other_end]]`` entries of a timing file, checked: each names its APPROXIMATIONS.md
+    item once, a source, and at least one value to set (an existing rules/pipeline key, same type,
+    a different value) or model option."""
+    out: list[OtherEnd] = []
+    for index, entry in enumerate(doc.get("other_end", [])):
+        anchor = rf"^item\s*=\s*{entry.get('item', '')}\b"
+        where = f"other_end[{index}]"
+        item = chk.get(entry, "item", int, where, anchor)
+        if any(e.item == item for e in out):
+            raise chk.fail(f"{where}.item", f"item {item} appears twice", anchor)
+        source = chk.get(entry, "source", str, where, anchor)
+        if not source.strip():
+            raise chk.fail(f"{where}.source", "empty source: every bound must cite where it comes from", anchor)
+        sets = entry.get("set", {})
+        option = entry.get("option", {})
+        if not isinstance(sets, dict) or not isinstance(option, dict) or not (sets or option):
+            raise chk.fail(where, "expected a table 'set' of rules.<rule>/pipeline.<key> values or 'option'", anchor)
+        for key, value in sets.items():
+            table, _, name = key.partition(".")
+            current = doc.get(table, {}).get(name) if table in ("rules", "pipeline") else None
+            if current is None:
+                raise chk.fail(f"{where}.set", f"{key!r} is not a rules.<rule> or pipeline.<key> of this file", anchor)
+            if type(value) is not type(current) or value == current:
+                raise chk.fail(f"{where}.set", f"{key} = {value!r}: expected another {type(current).__name__} "
+                               f"than the model's end ({current!r})", anchor)
+        for key, value in option.items():
+            if not isinstance(value, str):
+                raise chk.fail(f"{where}.option", f"{key} = {value!r}: expected a string", anchor)
+        out.append(OtherEnd(item, dict(sets), dict(option), source))
+    return tuple(out)
+
+
+def apply_other_ends(doc: dict[str, Any], ends: tuple[OtherEnd, ...], items: tuple[int, ...]) -> dict[str, Any]:
+    """``doc`` with the values of the ``items`` chosen among ``ends`` set (a copy of the tables
+    touched; ``doc`` itself is left as it was)."""
+    chosen = [e for e in ends if e.item in items]
+    out = dict(doc)
+    for end in chosen:
+        for key, value in end.sets.items():
+            table, _, name = key.partition(".")
+            out[table] = {**out[table], name: value}
+    return out
+
+
 @pickled_by_fields
 @dataclass(frozen=True, slots=True)
 class ClassEntry:
@@ -127,6 +185,10 @@ class CoreData:
     #: the core can have an FPU ([isa] fpu, an implementation option); its classes have ``fpu = true``
     fpu_option: bool = False
     fpu_source: str = ""
+    #: the other documented bound of each undocumented two-ended rule (``[[other_end]]``)
+    other_ends: tuple[OtherEnd, ...] = ()
+    #: the ``other_end`` items this data was parsed with (model option ``other_end``)
+    applied: tuple[int, ...] = ()
 
 
 class _Checker:
@@ -153,10 +215,17 @@ class _Checker:
         return value
 
 
-def parse_core_data(path: Path) -> CoreData:
-    """Read and check one timing file; raise :class:`~cortexm_emu.datafile.DataFileError` on any problem."""
+def parse_core_data(path: Path, other_end: tuple[int, ...] = ()) -> CoreData:
+    """Read and check one timing file; raise :class:`~cortexm_emu.datafile.DataFileError` on any problem.
+    ``other_end``: the ``[[other_end]]`` items to apply (the other bound of those rules)."""
     text, doc = read_toml(path, kind="timing file")
     chk = _Checker(path, text)
+    other_ends = parse_other_ends(chk, doc)
+    unknown = sorted(set(other_end) - {e.item for e in other_ends})
+    if unknown:
+        raise chk.fail("other_end", f"no item {unknown[0]} in this file; its items: "
+                       f"{', '.join(str(e.item) for e in other_ends) or '(none)'}")
+    doc = apply_other_ends(doc, other_ends, other_end)
     core = chk.get(doc, "core", dict, "")
     rules = chk.get(doc, "rules", dict, "")
     isa = chk.get(doc, "isa", dict, "")
@@ -283,4 +352,6 @@ def parse_core_data(path: Path) -> CoreData:
         text=text,
         fpu_option=chk.get(isa, "fpu", bool, "isa"),
         fpu_source=chk.get(isa, "fpu_source", str, "isa"),
+        other_ends=other_ends,
+        applied=tuple(sorted(other_end)),
     )

@@ -331,6 +331,21 @@ class ScheduledModel(TimingModel):
             return ((a[1] >> 2) ^ (b[1] >> 2)) & 1 == 0
         return older.info.writeback != a[0] and (a[1] - b[1]) % 8 == 0
 
+    @staticmethod
+    def _two_loads(older: Op, younger: Op) -> bool:
+        return "load" in older.units and "load" in younger.units
+
+    def _other_bank(self, older: Op, younger: Op) -> bool:
+        """Two loads certainly in different banks (even/odd word), from their addresses as far
+        as known: same base register (not written back by the older) and offsets 4 apart modulo
+        8, or two literal addresses of different word parity."""
+        a, b = older.bank, younger.bank
+        if a is None or b is None or a[0] != b[0]:
+            return False
+        if a[0] == "@":
+            return ((a[1] >> 2) ^ (b[1] >> 2)) & 1 == 1
+        return older.info.writeback != a[0] and (a[1] - b[1]) % 8 == 4
+
     def nop_op(self, op: Op) -> Op:
         """A condition-failed instruction: one issue slot, no units, no operands, no result."""
         issue = "younger16" if self.p["pairing"] == "m33" else "any"
@@ -346,6 +361,9 @@ class ScheduledModel(TimingModel):
         if older.issue == "single" or younger.issue in ("single", "slot0"):
             return False
         if self.p["load_bank_conflicts"] and self._same_bank(older, younger):
+            return False
+        if not self.p["load_pairs_unknown_bank"] and self._two_loads(older, younger) \
+                and not self._other_bank(older, younger):
             return False
         capacity = self.p["units"]
         for unit in younger.units:
@@ -571,7 +589,7 @@ class ScheduledModel(TimingModel):
         ):
             extra = prev.mispredict
             state = state.closed(extra)
-        elif not fallthrough:
+        elif not fallthrough and not (self.p["branch_target_pairs"] and prev.taken_extra == 0):
             state = state.closed(prev.taken_extra)
         statics = [self.nop_op(op) if op.info.conditional else op for op in nxt.ops]
         warm = self.schedule(statics, state).end

@@ -27,7 +27,7 @@ import tomllib
 from dataclasses import dataclass
 from typing import Any
 
-from .data import CoreData, _Checker
+from .data import CoreData, _Checker, apply_other_ends
 
 _ISSUE = ("any", "slot0", "single", "younger16", "younger_any")
 _EARLY_READ = ("none", "sources", "last")
@@ -40,6 +40,8 @@ PIPELINE_KEYS: dict[str, type] = {
     "pairing": str,
     "units": dict,
     "load_bank_conflicts": bool,
+    "load_pairs_unknown_bank": bool,
+    "branch_target_pairs": bool,
     "early_read_extra": int,
     "address_read": str,
     "shifted_read": str,
@@ -97,7 +99,7 @@ class PipelineData:
 
 def parse_pipeline(data: CoreData) -> PipelineData:
     """Check the scheduler fields of a core file; DataFileError names file, line and field."""
-    doc = tomllib.loads(data.text)
+    doc = apply_other_ends(tomllib.loads(data.text), data.other_ends, data.applied)
     chk = _Checker(data.path, data.text)
     table = chk.get(doc, "pipeline", dict, "", anchor=r"^\[pipeline\]")
     values: dict[str, Any] = {}

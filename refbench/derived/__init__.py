@@ -5,6 +5,9 @@ keyed by what produced it.
   (:mod:`refbench.sanity.compiler_band`), the compiler allowance of the emulated rule;
 * ``pubkey_composition.toml``: whole public-key operations against their composition
   (:mod:`refbench.sanity.pubkey_whole`), the composition bound.
+* ``model_spreads.json``: cycles of each kernel variant at both documented ends of each
+  undocumented two-ended timing rule (:mod:`refbench.sanity.model_spread`), the core-model term
+  on cores without held-out rows.
 
 A file's key (:func:`key_of`) names the timing-model version of every core it measured on, the
 source digest of every kernel variant it measured (:func:`refbench.kernels.catalog.source_digest`)

@@ -7,7 +7,7 @@ import argparse
 import sys
 
 from refbench.derived import stale
-from refbench.sanity import compiler_band, pubkey_whole
+from refbench.sanity import compiler_band, model_spread, pubkey_whole
 
 
 def stale_files() -> dict[str, list[str]]:
@@ -17,6 +17,8 @@ def stale_files() -> dict[str, list[str]]:
     return {
         compiler_band.BANDS_PATH.name: stale(compiler_band.stored_key(), compiler_band.key_of_cycles(bands)),
         pubkey_whole.RECORD_PATH.name: stale(pubkey_whole.stored_key(), pubkey_whole.key_of_checks(checks)),
+        model_spread.SPREADS_PATH.name: stale(model_spread.stored_key(),
+                                              model_spread.key_of_spreads(model_spread.load_spreads())),
     }
 
 
@@ -33,6 +35,8 @@ def main(argv: list[str] | None = None) -> int:
         compiler_band.main()
     if report[pubkey_whole.RECORD_PATH.name]:
         pubkey_whole.main(["--record"])
+    if report[model_spread.SPREADS_PATH.name]:
+        model_spread.main([])
     return 0
 
 

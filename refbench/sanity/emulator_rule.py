@@ -367,7 +367,8 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
                     "; ".join(dict.fromkeys(t.source for t in compilers)))
     fields = load_costs()["fields"]
     bits = f.key_bits or next((8 * spec["bytes"] for name, spec in fields.items() if name == (f.curve or "")), 256)
-    terms: tuple[Term, ...] = (compose, compiler, model_error_term(p.board.core), resolution_term(resolution),
+    names = tuple(dict.fromkeys((r.kernel, r.variant, main_op(r)) for r in chosen))
+    terms: tuple[Term, ...] = (compose, compiler, model_error_term(p.board.core, names), resolution_term(resolution),
                                run_to_run_term(), sampling_term(f, tuple(r.operation for r in chosen), bits))
     if hi > lo * (1 + 1e-9):
         what = []

@@ -16,8 +16,12 @@ term spans them. The band multiplies the prediction by each term's low and high 
 * ``core model``: the timing model's measured error: on a core with held-out rows, their max
   |error| (``refbench held-out``, :func:`refbench.heldout.runner.held_out_error`: whole programs
   against published board counts, measured after the rules the set guided were added);
-  otherwise ``cortexm-emu validate``'s, computed at run time (short sequences: a transcription
-  check, not held out; builds.toml ``model_error`` says so);
+  otherwise the model's spread between the documented bounds of its undocumented rules on that
+  kernel variant (``refbench/derived/model_spreads.json``, :mod:`refbench.sanity.model_spread`:
+  the model's own uncertainty, not an error measured against hardware; on the M3 with the M4's
+  held-out error, each side the wider); on a core whose model states no such rule (M0/M0+),
+  ``cortexm-emu validate``'s, computed at run time (short sequences: a transcription check, not
+  held out; builds.toml ``model_error`` says so);
 * ``printed resolution``: half a unit of the figure's last printed digit;
 * ``run-to-run``: the largest difference between the symmetric rows of one build measured twice
   (builds.toml ``run_to_run``: computed from the published figures).
@@ -165,27 +169,95 @@ def _validated_error(core: str) -> tuple[float, int] | None:
     return (summaries[0].max_abs_error, summaries[0].n) if summaries else None
 
 
-def model_error_term(core: str) -> Term:
+#: The core whose held-out error the Cortex-M3 takes as evidence (see :func:`model_error_term`).
+M3_EVIDENCE_CORE = "m4"
+
+
+def _held_out_term(core: str, held: Any, measured_on: str = "") -> Term:
+    e = held.max_abs_error / 100
+    on = measured_on or core
+    return Term("core model", 1 / (1 + e), 1 + e,
+                f"held-out set (refbench held-out), measured after the rules it guided were added (it showed "
+                f"where to look, the cited documents set the numbers: in-sample for those rules, not a pure "
+                f"out-of-sample error): max |error| {held.max_abs_error:.1f} % (mean {held.mean_error:+.1f} %) "
+                f"over {held.n} whole-program rows on {on} against published board counts")
+
+
+def _spread_term(core: str, names: tuple[tuple[str, str, str], ...]) -> Term | None:
+    """The model's spread between the documented bounds of its undocumented rules
+    (:mod:`refbench.sanity.model_spread`) for the variants ``names`` on ``core`` (the widest of
+    them); the core's widest measured spread when none of them was measured (said so); None when
+    the core's model states no such rule or nothing was measured on it."""
+    from cortexm_emu.timing.registry import other_ends
+    from refbench.sanity.model_spread import spread, widest
+
+    items = [e.item for e in other_ends(core)]
+    if not items:
+        return None
+    what = (f"the model's spread between the documented bounds of its undocumented rules (APPROXIMATIONS.md "
+            f"{', '.join(map(str, items))}; refbench/derived/model_spreads.json): not an error measured against "
+            "hardware")
+    found = [s for s in (spread(core, *n) for n in names) if s is not None]
+    if found:
+        low, high = min(s.low for s in found), max(s.high for s in found)
+        return Term("core model", low, high, f"{what}; {'; '.join(s.describe() for s in found)}")
+    broadest = widest(core)
+    if broadest is None:
+        return None
+    variants = ", ".join(sorted({f"{k}/{v} {o}" for k, v, o in names})) or "this operation"
+    return Term("core model", broadest.low, broadest.high,
+                f"{what}; {variants} not measured at both ends on {core}: the widest spread measured on {core}, "
+                f"{broadest.describe()}")
+
+
+def model_error_term(core: str, names: tuple[tuple[str, str, str], ...] = ()) -> Term:
+    """The band's "core model" term on ``core`` for the kernel variants ``names`` ((kernel,
+    variant, operation) each):
+
+    * a core with held-out rows: their max |error| (measured against hardware);
+    * otherwise the model's spread between the documented bounds of its undocumented rules
+      (:func:`_spread_term`), the only derived statement of the model's uncertainty there;
+    * the Cortex-M3 also takes the Cortex-M4's held-out error, each side the wider of the two. Its
+      model is the M4's three-stage pipeline with the same rule set (APPROXIMATIONS.md 6-22 apply
+      to both; DDI 0439D and 100165_0201 give the same pipeline timing for the shared
+      instructions), so the M4's error against hardware is the best measured evidence for it; but
+      it is not the M3's own: the held-out rows never ran the M3-only rules (8's writeback loads,
+      10, 16's early-terminating long multiplies), and they ran with the M4-only flash-fetch rules
+      52-53 the M3 model does not have. So the M4's error does not replace the M3's spread;
+    * a core with neither (the M0/M0+ models state no undocumented two-ended rule: they transcribe
+      their TRM's table): ``cortexm-emu validate``'s error, a transcription check, said so.
+    """
     from refbench.heldout.runner import held_out_error
 
-    held = held_out_error().get(core)
+    recorded = held_out_error()
+    held = recorded.get(core)
     if held is not None:
-        e = held.max_abs_error / 100
-        return Term("core model", 1 / (1 + e), 1 + e,
-                    f"held-out set (refbench held-out), measured after the rules it guided were added (it showed "
-                    f"where to look, the cited documents set the numbers: in-sample for those rules, not a pure "
-                    f"out-of-sample error): max |error| {held.max_abs_error:.1f} % (mean {held.mean_error:+.1f} %) "
-                    f"over {held.n} whole-program rows on {core} against published board counts")
+        return _held_out_term(core, held)
+    spread = _spread_term(core, names)
+    borrowed = recorded.get(M3_EVIDENCE_CORE) if core == "m3" else None
+    if borrowed is not None:
+        evidence = _held_out_term(core, borrowed, measured_on=f"{M3_EVIDENCE_CORE} (the same pipeline and rule set)")
+        if spread is None:
+            return evidence
+        return Term("core model", min(evidence.low, spread.low), max(evidence.high, spread.high),
+                    f"the wider, each side, of the M4's measured error and the M3 model's own spread: "
+                    f"{evidence.source}; and {spread.source}")
+    if spread is not None:
+        return spread
     data = builds_data()
     validated = _validated_error(core)
+    from cortexm_emu.timing.registry import other_ends
+
+    none_stated = "" if other_ends(core) else (f"; the {core} model states no undocumented two-ended rule "
+                                               "(no [[other_end]] item) to measure a spread with")
     if validated is None:
         return Term("core model", 1.0, 1.0, f"no validation sequences for {core} (cortexm-emu validate): no measured "
-                    "error to add")
+                    f"error to add{none_stated}")
     error, count = validated
     e = error / 100
     return Term("core model", 1 / (1 + e), 1 + e, f"{data.model_error_source}: {error:.1f} % over {count} sequences "
-                f"on {core}; {data.model_error_reason} (no held-out rows on {core}); the memory system's error is "
-                "not measured against hardware")
+                f"on {core}; {data.model_error_reason} (no held-out rows on {core}){none_stated}; the memory "
+                "system's error is not measured against hardware")
 
 
 @cache
@@ -311,8 +383,10 @@ def predict(build: Build, board_name: str, core: str, results: list[VariantResul
     first = compilers[chosen[0]]
     compiler = Term("compiler", c_low, c_high, first.source if len(chosen) == 1 else
                     "; ".join(dict.fromkeys(compilers[r].source for r in chosen)))
-    common = (model_error_term(core), resolution_term(resolution), run_to_run_term())
-    terms: tuple[Term, ...] = (compiler, *common)
+    model_terms = {r: model_error_term(core, ((r.kernel, r.variant, r.operation),)) for r in good}
+    chosen_names = tuple(dict.fromkeys((r.kernel, r.variant, r.operation) for r in chosen))
+    common = (resolution_term(resolution), run_to_run_term())
+    terms: tuple[Term, ...] = (compiler, model_error_term(core, chosen_names), *common)
     if hi > lo * (1 + 1e-9):
         spans = sorted({f"{r.kernel}/{r.variant}" for r in chosen}) if len({r.variant for r in chosen}) > 1 else []
         places = sorted({r.memory for r in chosen}) if len({r.memory for r in chosen}) > 1 else []
@@ -344,7 +418,7 @@ def predict(build: Build, board_name: str, core: str, results: list[VariantResul
     others = [r for r in good if r not in chosen]
     hypotheses = []
     for r in others:
-        h_terms = (compilers[r], *common)
+        h_terms = (compilers[r], model_terms[r], *common)
         f_low, f_high = product(h_terms)
         kind = kinds.get(r.memory, "")
         same_path = paths[r.kernel].variant in (None, r.variant)
@@ -353,8 +427,8 @@ def predict(build: Build, board_name: str, core: str, results: list[VariantResul
                                      rate[r] * f_low <= published <= rate[r] * f_high, r.variant, r.memory))
     hypotheses.sort(key=lambda h: abs(math.log(h.ratio)))
     # The envelope: every allowed configuration x code path x compiler.
-    env_low = min(rate[r] * product((compilers[r], *common))[0] for r in good)
-    env_high: float | None = max(rate[r] * product((compilers[r], *common))[1] for r in good)
+    env_low = min(rate[r] * product((compilers[r], model_terms[r], *common))[0] for r in good)
+    env_high: float | None = max(rate[r] * product((compilers[r], model_terms[r], *common))[1] for r in good)
     if lower_bound_path or open_high:
         env_high = None
     basis = (f"{', '.join(described)}; memory: {memory_words}; emulated {_fmt(lo, unit)}"
