@@ -1,4 +1,4 @@
-"""A library's own curve recipes (pubkey_costs.toml [[scalar_mult.own_edwards]], [[scalar_mult.own_weierstrass]],
+"""A library's own curve recipes (pubkey_costs.toml [[scalar_mult.own_edwards]], [[scalar_mult.library_methods]] for SM2,
 [fields] library_kinds): for its figures they replace every generic candidate; other libraries keep theirs.
 Figures here are synthetic copies of stored ones with the library changed (no verdict is asserted)."""
 
@@ -12,16 +12,14 @@ from refbench.published.model import load_figures
 from refbench.sanity.pubkey_cost import (
     COSTS_PATH,
     Counts,
+    co_z_ladder_counts,
     double_scalar_split,
     field_work,
-    inversion_counts,
     kind_name,
     kinds_for,
     load_costs,
     own_edwards,
     own_edwards_counts,
-    own_weierstrass,
-    own_weierstrass_counts,
     recipes,
     reference_counts,
 )
@@ -109,45 +107,27 @@ def test_library_kinds_give_sm2s_special_form_to_its_library_only():
 
 
 @pytest.mark.parametrize("operation", ["keygen", "sign", "verify", "agree"])
-def test_own_weierstrass_replaces_the_generic_methods(operation):
+def test_cyclone_sm2_runs_the_librarys_ladder_and_twin_multiplication(operation):
+    # SM2 in CycloneCRYPTO is ec.c's code, as its ECDSA/ECDH are ([[scalar_mult.library_methods]])
     algorithm = "ECDH-SM2" if operation in ("keygen", "agree") else "SM2-DSA"
-    f = _figure(algorithm, operation, "CycloneCRYPTO")
-    rule = own_weierstrass(f, "SM2")
-    assert rule is not None and own_weierstrass(_figure(algorithm, operation, "wolfSSL"), "SM2") is None
-    own = _works(f)
+    own = _works(_figure(algorithm, operation, "CycloneCRYPTO"))
+    other = _works(_figure(algorithm, operation, "wolfSSL"))
+    method = "twin multiplication (ecTwinMul)" if operation == "verify" else "co-Z Montgomery ladder (ecMulRegular)"
+    assert all(method in n for n in own) and not any(method in n for n in other)
     assert not any("comb" in n or "window" in n or "wNAF" in n for n in own)
-    expected = own_weierstrass_counts("SM2", operation, rule)
-    assert [n.split(", ", 1)[1] for n in own] == [name for name, _, _ in expected]
-    for (name, work), (_, counts, selects) in zip(own.items(), expected, strict=True):
-        priced = field_work("SM2", "cyclone", counts, "CycloneCRYPTO")
-        assert work.get(("select", 32), 0) == priced.get(("select", 32), 0) + selects, name
 
 
-def test_own_weierstrass_ladder_counts_follow_the_rule():
-    rule = _rule("own_weierstrass", "CycloneCRYPTO", "SM2")
-    (_, keygen, selects), = own_weierstrass_counts("SM2", "keygen", rule)
-    rest = reference_counts("SM2", "keygen")
-    bits = 256  # the SM2 group order's length
-    first, step, affine = rule["first"], rule["step"], rule["affine"]
-    assert keygen.cswap == rule["swaps_per_bit"] * (bits - 1) and selects == rule["selects_per_bit"] * (bits - 1)
-    ladder_mul = first[0] + step[0] * (bits - 1) + affine[0]
-    from refbench.sanity.pubkey_cost import base_scalar_counts
-    assert keygen.mul == rest.mul - base_scalar_counts("SM2").mul + ladder_mul
-    # one inversion for the affine result, priced by the library's chain
-    assert keygen.inv == 1 and inversion_counts("SM2", "CycloneCRYPTO") == tuple(
-        load_costs()["pricing"]["library_inv_chains"]["CycloneCRYPTO"]["sm2p256v1"])
-    given, computed = own_weierstrass_counts("SM2", "sign", rule)
-    assert computed[1].mul - given[1].mul == keygen.mul - (rest.mul - base_scalar_counts("SM2").mul)
-    (_, verify, none), = own_weierstrass_counts("SM2", "verify", rule)
-    _, longer = double_scalar_split("SM2")
-    adds = rule["twin_table"] + -(-(longer + 1) // 2)
-    assert none == 0 and verify.mul == double_scalar_split("SM2")[0].mul + adds * rule["add"][0] + \
-        (longer + 1) * rule["double"][0] + affine[0]
+def test_cyclone_sm2_sign_with_the_public_key_computed_runs_one_more_ladder():
+    own = {n.split(", ", 1)[1]: w for n, w in _works(_figure("SM2-DSA", "sign", "CycloneCRYPTO")).items()}
+    given = own["co-Z Montgomery ladder (ecMulRegular), public key given"]
+    computed = own["co-Z Montgomery ladder (ecMulRegular)"]
+    ladder = field_work("SM2", "cyclone", co_z_ladder_counts("SM2"), "CycloneCRYPTO")
+    assert {k: computed[k] - given.get(k, 0) for k in computed if computed[k] != given.get(k, 0)} == \
+        {k: v for k, v in ladder.items() if v}
 
 
 @pytest.mark.parametrize("table, key, bad, message", [
     ("own_edwards", "decode", "decode = [24, 257, 1, 2]", r"own_edwards\[0\].decode': expected 4 counts"),
-    ("own_weierstrass", "step", "step = [11, 5, 6, 17]", r"own_weierstrass\[0\].step': expected \[products"),
 ])
 def test_malformed_own_rules_are_named(tmp_path, table, key, bad, message):
     text = COSTS_PATH.read_text(encoding="utf-8")

@@ -177,17 +177,6 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (isinstance(kinds, list) and kinds and all(k in field["kinds"] for k in kinds)):
                 raise error_at(path, ("fields", name, "library_kinds", library),
                                f"expected a list of this field's kinds ({', '.join(field['kinds'])}), got {kinds!r}")
-    for i, rule in enumerate(data["scalar_mult"].get("own_weierstrass", [])):
-        for key, kind in (("library", str), ("curves", list), ("swaps_per_bit", int), ("selects_per_bit", int),
-                          ("twin_table", int), ("why", str)):
-            if not isinstance(rule.get(key), kind):
-                raise error_at(path, ("scalar_mult", "own_weierstrass", i, key),
-                               f"expected {kind.__name__}, got {rule.get(key)!r}")
-        for key in ("first", "step", "affine", "double", "add"):
-            four = rule.get(key)
-            if not (isinstance(four, list) and len(four) == 4 and all(isinstance(n, int) and n >= 0 for n in four)):
-                raise error_at(path, ("scalar_mult", "own_weierstrass", i, key),
-                               f"expected [products, squarings, additions, subtractions], got {four!r}")
     for i, rule in enumerate(data["scalar_mult"].get("own_edwards", [])):
         for key, kind in (("library", str), ("curve", str), ("bits", int), ("selects_per_bit", int), ("decode", list),
                           ("encode", list), ("negations", int), ("why", str)):
@@ -779,49 +768,6 @@ def kinds_for(curve: str, library: str) -> tuple[str, ...]:
     return tuple(k for k in field["kinds"] if k not in claimed)
 
 
-def own_weierstrass(f: Figure, curve: str) -> dict[str, Any] | None:
-    """The ``[[scalar_mult.own_weierstrass]]`` rule for figure ``f``'s library on ``curve``, or None."""
-    for rule in load_costs()["scalar_mult"].get("own_weierstrass", ()):
-        if curve in rule["curves"] and rule["library"].lower() in f.library.lower():
-            return rule
-    return None
-
-
-def _four(counts: list[int] | tuple[int, ...], times: int = 1) -> Counts:
-    """[products, squarings, additions, subtractions] x ``times`` as Counts."""
-    mul, sqr, add, sub = counts
-    return Counts(mul=mul, sqr=sqr, mul_const=0, inv=0, add=add, sub=sub).times(times)
-
-
-def own_weierstrass_counts(curve: str, operation: str, rule: dict[str, Any]) -> tuple[tuple[str, Counts, int], ...]:
-    """A library's own Weierstrass methods for ``operation`` (``[[scalar_mult.own_weierstrass]]``): (method
-    name, counted field operations, selects the caller adds as their own calls). A point multiplication is
-    the rule's ladder (``first``, then ``step`` and ``swaps_per_bit`` conditional swaps per bit of the order
-    below its top one) and one conversion to affine coordinates (one inversion and ``affine``); a verify is
-    ``twin_table`` additions, one ``double`` per bit of the longer scalar and one ``add`` per two of them (the
-    joint sparse form's density), and one conversion; the rest of each operation is the reference's."""
-    c = _WEIERSTRASS[curve]
-    bits = c.n.bit_length()
-    affine = _four(rule["affine"]) + Counts(0, 0, 0, inv=1)
-    ladder = (_four(rule["first"]) + _four(rule["step"], bits - 1)
-              + Counts(0, 0, 0, 0, cswap=rule["swaps_per_bit"] * (bits - 1)) + affine)
-    selects = rule["selects_per_bit"] * (bits - 1)
-    name = "co-Z Montgomery ladder (every point alike, no table)"
-    if operation in ("keygen", "agree"):
-        rest = reference_counts(curve, operation) - base_scalar_counts(curve)
-        return ((name, rest + ladder, selects),)
-    if operation == "sign":  # the reference's SM2 sign multiplies [d]G and [k]G (refbench/ref/sm2.py sign)
-        rest = reference_counts(curve, "sign") - base_scalar_counts(curve).times(2)
-        return ((f"{name}, public key given", rest + ladder, selects),
-                (f"{name}, public key computed", rest + ladder.times(2), 2 * selects))
-    if operation == "verify":
-        rest, longer = double_scalar_split(curve)
-        steps = longer + 1
-        twin = _four(rule["add"], rule["twin_table"] + -(-steps // 2)) + _four(rule["double"], steps) + affine
-        return (("joint-sparse-form twin multiplication", rest + twin, 0),)
-    raise ValueError(f"Invalid Weierstrass operation {operation!r}; accepted: keygen, sign, verify, agree")
-
-
 def own_edwards(f: Figure, curve: str) -> dict[str, Any] | None:
     """The ``[[scalar_mult.own_edwards]]`` rule for figure ``f``'s library on ``curve``, or None."""
     for rule in load_costs()["scalar_mult"].get("own_edwards", ()):
@@ -829,6 +775,10 @@ def own_edwards(f: Figure, curve: str) -> dict[str, Any] | None:
             return rule
     return None
 
+
+#: Base-point multiplications of a reference operation other than one: SM2's sign computes [d]G and [k]G
+#: (refbench/ref/sm2.py sign), of which a library given the public key makes only the second.
+_REFERENCE_BASE_MULTS = {("SM2", "sign"): 2}
 
 #: The shapes of ``[[scalar_mult.library_methods]]``: a library's own single-scalar ladder and its own
 #: double-scalar verification (refbench/ref/ec_cyclone.py mul_regular, twin_mul).
@@ -1074,15 +1024,14 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     extra: dict[str, Work] = {}  # a method's work beyond its counted field operations (its table reads)
     size = costs["fields"][curve]["bytes"]
     library_method = scalar_method_rule(f, operation) if curve in _WEIERSTRASS else None
-    if curve in _WEIERSTRASS and (own_w := own_weierstrass(f, curve)) is not None:
-        for method, counts, selects in own_weierstrass_counts(curve, operation, own_w):
-            methods.append((method, counts))
-            if selects:  # each select its own call, as table reads are priced
-                extra[method] = {(SELECT, size): selects, (CALL, size): selects}
-    elif library_method is not None and library_method["shape"] == "twin":
+    if library_method is not None and library_method["shape"] == "twin":
         methods.append((library_method["method"], twin_verify_counts(curve)))
     elif library_method is not None:
-        methods.append((library_method["method"], counted - base_scalar_counts(curve) + co_z_ladder_counts(curve)))
+        mults = _REFERENCE_BASE_MULTS.get((curve, operation), 1)
+        rest = counted - base_scalar_counts(curve).times(mults)
+        for done in range(mults, 0, -1):
+            given = ", public key given" if done < mults else ""
+            methods.append((f"{library_method['method']}{given}", rest + co_z_ladder_counts(curve).times(done)))
     elif curve in _WEIERSTRASS and (spw := sp_window_rule(f, curve, operation)) is not None:
         # the library's own point formulas and schedule (its counts replace the reference's)
         methods.append((f"{spw['window']}-bit fixed window, {f.library}'s point formulas",
@@ -1185,7 +1134,7 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
 __all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
            "library_exponent", "library_modexp_recipes", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
-           "kinds_for", "load_costs", "own_edwards", "own_edwards_counts", "own_weierstrass", "own_weierstrass_counts",
+           "kinds_for", "load_costs", "own_edwards", "own_edwards_counts",
            "recipes", "ref10_counts", "ref10_rule", "reference_counts", "separate_verify_counts", "sliding_digits",
            "small_build", "sp_window_counts", "sp_window_rule", "with_calls",
            "WHOLE_LADDERS"]
