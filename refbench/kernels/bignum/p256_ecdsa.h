@@ -1,0 +1,213 @@
+/* ECDSA over P-256 as whole operations (FIPS 186-4 §6.4 signing and §6.4.2 verification; SEC 1
+ * v2 §4.1.3, §4.1.4), over the Montgomery-form field of p256_mont.h with the point formulas and
+ * the constant-time base-point multiplication of p256_ct.h, and the arithmetic modulo the order n
+ * of p256_order.h:
+ *
+ *   p256_ecdsa_sign(rs, a, b)     a = e || d, b = k: rs = r || s with (x1, y1) = [k]G,
+ *                                 r = x1 mod n, s = k^-1 (e + r d) mod n
+ *   p256_ecdsa_verify(ok, a, b)   a = e || r || s, b = Q (x || y): ok[0] = 1 when the signature
+ *                                 holds, else 0 (ok[1..23] = 0)
+ *
+ * e is the hash's integer (FIPS 186-4 §6.4: the leftmost 256 bits of the hash, big-endian), d the
+ * private key, k the nonce, all given explicitly (the caller draws k: FIPS 186-4 B.5, RFC 6979),
+ * so a signature is a deterministic function of the inputs; every value is 32 bytes
+ * little-endian. Signing takes d and k in [1, n - 1]; r = 0 or s = 0 (probability about 2^-255)
+ * is returned as it is, for the caller to draw another k (FIPS 186-4 §6.4). Verification takes Q
+ * on the curve and not the point at infinity (the caller validates the public key, SEC 1 v2
+ * §3.2.2).
+ *
+ * Signing is constant time: the base-point multiplication of p256_ct.h (odd signed 4-bit digits
+ * over a table of 64 x 8 affine multiples read by masked scans), k^-1 by Fermat over the public
+ * exponent n - 2, and additions and reductions by masks; no branch or address depends on d or k.
+ * Signing's work: [k]G; r = x mod n; k^-1 = (k R)^(n-2) in Montgomery form (2 + 14 + 55 mont-mul,
+ * 252 mont-sqr); s = k^-1 (e + r d): d R, r d, e + r d, and the product by k^-1 R (3 mont-mul and one
+ * mont-add).
+ *
+ * Verification is variable time (every input is public). w = s^-1 (the inversion of signing),
+ * u1 = e w, u2 = r w; then R = [u1]G + [u2]Q in one pass over the 64 digits of both scalars,
+ * from the top (Straus's interleaving, "Shamir's trick", HAC 14.88, with two accumulators):
+ *   - [u1]G: the odd signed digits of u1 (p256_ct.h's recoding) select (2j + 1) 16^i G from the
+ *     base-point table, one mixed addition per digit (madd-2004-hmv) and no doubling, the table
+ *     holding the powers 16^i;
+ *   - [u2]Q: the odd signed digits of u2 over Q, 3Q, .., 15Q (Jacobian), per digit four
+ *     doublings and one addition (add-1998-cmo-2), as p256_scalarmult_ct but with direct
+ *     indexing and branches instead of masked scans;
+ * then one addition of the two accumulators, one field inversion (p256_ct.h's chain) for the
+ * affine x, x mod n and the comparison with r.
+ * Exceptional cases: by p256_ct.h's argument, inside either loop the partial sum meets the added
+ * point (H = 0) only at the last digit: there an addition that is a doubling (H = R = 0) doubles
+ * the point instead, and P + (-P) gives Z = 0, the point at infinity (u1 = 0 when e = 0 mod n).
+ * The final addition takes the other accumulator when one is at infinity, doubles when they are
+ * equal, and gives infinity (the signature fails) when they are opposite.
+ */
+#ifndef REFBENCH_BIGNUM_P256_ECDSA_H
+#define REFBENCH_BIGNUM_P256_ECDSA_H
+
+#include "p256_ct.h"
+#include "p256_order.h"
+
+static uint32_t p256_words_zero(const uint32_t a[8])
+{
+    uint32_t acc = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        acc |= a[i];
+    }
+    return acc == 0;
+}
+
+/* 1 when 1 <= a < n (a public value: verification's range check of r and s) */
+static uint32_t p256_order_in_range(const uint32_t a[8])
+{
+    if (p256_words_zero(a)) {
+        return 0;
+    }
+    for (int i = 7; i >= 0; i--) {
+        if (a[i] != P256_N_CTX.n[i]) {
+            return a[i] < P256_N_CTX.n[i];
+        }
+    }
+    return 0;
+}
+
+void p256_ecdsa_sign(uint32_t *rs, const uint32_t *a, const uint32_t *b)
+{
+    const uint32_t *e = a, *d = a + 8, *k = b;
+    uint32_t x[8], t[8], kinv[8], u[8];
+    uint32_t *r = rs, *s = rs + 8;
+    p256_scalarmult_base_ct(x, k);             /* x1 = x([k]G), standard form, below p */
+    p256_order_reduce(r, x);                   /* r = x1 mod n */
+    bn_mont_mul(&P256_N_CTX, t, k, P256_N_RR); /* k R */
+    p256_order_inv(kinv, t);                   /* k^-1 R */
+    bn_mont_mul(&P256_N_CTX, t, d, P256_N_RR); /* d R */
+    bn_mont_mul(&P256_N_CTX, t, r, t);         /* r d */
+    p256_order_reduce(u, e);
+    bn_mod_add(&P256_N_CTX, t, u, t);          /* e + r d */
+    bn_mont_mul(&P256_N_CTX, s, kinv, t);      /* k^-1 (e + r d) */
+}
+
+/* v = x and y of P (Jacobian), negated when sign is set (variable time) */
+static void p256m_copy_signed(p256m_jac *v, const p256m_jac *p, int32_t digit)
+{
+    *v = *p;
+    if (digit < 0) {
+        p256_negate_if(v->y, 0xffffffffu);
+    }
+}
+
+/* q = q + p with q, p in Jacobian coordinates, any points (infinity: Z = 0); variable time */
+static void p256m_add_any(p256m_jac *q, const p256m_jac *p)
+{
+    uint32_t degenerate;
+    p256m_jac sum;
+    if (p256_words_zero(p->z)) {
+        return;
+    }
+    if (p256_words_zero(q->z)) {
+        *q = *p;
+        return;
+    }
+    p256m_add(&sum, q, p, &degenerate);
+    if (degenerate) {
+        p256m_double(q, p);
+    } else {
+        *q = sum;
+    }
+}
+
+void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
+{
+    const uint32_t *e = a, *r = a + 8, *s = a + 16;
+    uint32_t t[8], w[8], u1[8], u2[8], pt[16], x[8];
+    int32_t e1[64], e2[64];
+    p256m_jac table[8], acc_q, acc_g, sum;
+    uint32_t degenerate;
+    for (uint32_t i = 0; i < 24; i++) {
+        ok[i] = 0;
+    }
+    if (!p256_order_in_range(r) || !p256_order_in_range(s)) {
+        return;
+    }
+    bn_mont_mul(&P256_N_CTX, t, s, P256_N_RR); /* s R */
+    p256_order_inv(w, t);                      /* w R = s^-1 R */
+    p256_order_reduce(t, e);
+    bn_mont_mul(&P256_N_CTX, u1, t, w);        /* u1 = e w */
+    bn_mont_mul(&P256_N_CTX, u2, r, w);        /* u2 = r w */
+    const uint32_t neg1 = p256_scalar_odd(t, u1);
+    p256_recode(e1, t);
+    const uint32_t neg2 = p256_scalar_odd(t, u2);
+    p256_recode(e2, t);
+    if (neg1) {                                /* [n - u1]G = -[u1]G: negate every digit */
+        for (uint32_t i = 0; i < 64; i++) {
+            e1[i] = -e1[i];
+        }
+    }
+    if (neg2) {
+        for (uint32_t i = 0; i < 64; i++) {
+            e2[i] = -e2[i];
+        }
+    }
+    /* Q, 3Q, ..., 15Q (Montgomery form, Jacobian) */
+    p256_mont_mul(table[0].x, b, P256M_RR);
+    p256_mont_mul(table[0].y, b + 8, P256M_RR);
+    for (uint32_t k = 0; k < 8; k++) {
+        table[0].z[k] = P256M_ONE[k];
+    }
+    p256m_double(&sum, &table[0]);
+    for (uint32_t j = 1; j < 8; j++) {
+        p256m_add(&table[j], &table[j - 1], &sum, 0);
+    }
+    /* the top digits */
+    int32_t g = e1[63], h = e2[63];
+    const uint32_t *entry = P256_BASE_TABLE[63][(uint32_t)(g < 0 ? -g : g) >> 1];
+    for (uint32_t k = 0; k < 8; k++) {
+        acc_g.x[k] = entry[k];
+        acc_g.y[k] = entry[8 + k];
+        acc_g.z[k] = P256M_ONE[k];
+    }
+    if (g < 0) {
+        p256_negate_if(acc_g.y, 0xffffffffu);
+    }
+    p256m_copy_signed(&acc_q, &table[(uint32_t)(h < 0 ? -h : h) >> 1], h);
+    for (int i = 62; i >= 0; i--) {
+        g = e1[i];
+        h = e2[i];
+        entry = P256_BASE_TABLE[i][(uint32_t)(g < 0 ? -g : g) >> 1];
+        for (uint32_t k = 0; k < 16; k++) {
+            pt[k] = entry[k];
+        }
+        if (g < 0) {
+            p256_negate_if(pt + 8, 0xffffffffu);
+        }
+        for (int n = 0; n < 4; n++) {
+            p256m_double(&acc_q, &acc_q);
+        }
+        p256m_copy_signed(&sum, &table[(uint32_t)(h < 0 ? -h : h) >> 1], h);
+        if (i > 0) {
+            p256m_add_affine(&acc_g, &acc_g, pt, 0);
+            p256m_add(&acc_q, &acc_q, &sum, 0);
+        } else {                               /* the last digits: the sums may meet the points */
+            p256m_jac next;
+            p256m_add_affine(&next, &acc_g, pt, &degenerate);
+            if (degenerate) {
+                p256m_double(&acc_g, &acc_g);
+            } else {
+                acc_g = next;
+            }
+            p256m_add_any(&acc_q, &sum);
+        }
+    }
+    p256m_add_any(&acc_q, &acc_g);             /* R = [u1]G + [u2]Q */
+    if (p256_words_zero(acc_q.z)) {
+        return;                                /* the point at infinity: no x */
+    }
+    p256m_affine_x(x, &acc_q);
+    p256_order_reduce(x, x);                   /* x mod n */
+    for (uint32_t k = 0; k < 8; k++) {
+        if (x[k] != r[k]) {
+            return;
+        }
+    }
+    ok[0] = 1;
+}
+
+#endif
