@@ -151,3 +151,25 @@ def test_preparations_make_valid_operands_and_name_bad_lengths():
         prepare("p256-ecdsa-verify")({"a": bytes(64), "b": bytes(64)})
     with pytest.raises(ValueError, match="not a point on the curve"):
         prepare("p256-ecdsa-verify")({"a": bytes(96), "b": public_xy(1)[:32] + bytes(32)})
+
+
+def order_operands() -> list[tuple[str, int, int]]:
+    """(label, a, b): zero, one, n - 1 (the largest product), the products just below and above n R
+    (the final masked subtraction either way), words of all ones, then seeded random ones."""
+    out = [("zero", 0, N - 1), ("one", 1, 1), ("n-1", N - 1, N - 1), ("n-1,1", N - 1, 1),
+           ("R mod n", 2**256 % N, N - 2), ("2^255", 2**255, 2**255 - 1), ("all-ones low", 2**128 - 1, 2**128 - 1)]
+    out += [(f"random{i}", seeded(f"order a{i}") % N, seeded(f"order b{i}") % N) for i in range(6)]
+    return out
+
+
+@pytest.mark.parametrize("variant, core", CASES)
+@pytest.mark.parametrize("operation", ["p256-order-mul", "p256-order-sqr"])
+def test_order_montgomery_product_equals_integers(variant, core, operation, subtests):
+    square = operation.endswith("sqr")
+    r_inv = pow(2**256, -1, N)
+    for label, a, b in order_operands():
+        with subtests.test(msg=f"{variant} {core} {operation} {label}"):
+            want = le(a * (a if square else b) * r_inv % N)
+            assert reference(operation)({"a": le(a), "b": le(b)})["r"] == want
+            run = harness(variant, core).run({"a": le(a), "b": le(b)}, operation)
+            assert run.verified, run.mismatch

@@ -309,6 +309,29 @@ REFERENCES["p256-scalar-mult"] = _p256_scalar_mult
 PREPARE["p256-scalar-mult"] = prepare_p256_point
 
 
+def prepare_p256_order(a: Inputs) -> Inputs:
+    """Operands modulo the P-256 group order n (FIPS 186-4 D.1.2.3): 32 bytes each, reduced mod n."""
+    _operand_length(a, "arithmetic modulo the P-256 group order n; accepted: 32 bytes", lambda n: n == 32)
+    return {**a, **{role: (_le(a[role]) % curves.P256.n).to_bytes(32, "little") for role in ("a", "b") if role in a}}
+
+
+def _p256_order_op(square: bool) -> Callable[[Inputs], Outputs]:
+    """The Montgomery product a b 2^-256 mod n (a^2 2^-256 when ``square``) of operands below n."""
+    factor = pow(2**256, -1, curves.P256.n)
+
+    def run(a: Inputs) -> Outputs:
+        a = prepare_p256_order(a)
+        x = _le(a["a"])
+        y = x if square else _le(a["b"])
+        return {"r": (x * y * factor % curves.P256.n).to_bytes(32, "little")}
+
+    return run
+
+
+REFERENCES["p256-order-mul"] = _p256_order_op(square=False)
+REFERENCES["p256-order-sqr"] = _p256_order_op(square=True)
+PREPARE["p256-order-mul"] = PREPARE["p256-order-sqr"] = prepare_p256_order
+
 def _p256_order_scalar(data: bytes) -> int:
     """A P-256 scalar in [1, n - 1] from 32 little-endian bytes (mod n, 1 for 0)."""
     return _le(data) % curves.P256.n or 1

@@ -19,9 +19,9 @@
  * Signing is constant time: the base-point multiplication of p256_ct.h (odd signed 4-bit digits
  * over a table of 64 x 8 affine multiples read by masked scans), k^-1 by Fermat over the public
  * exponent n - 2, and additions and reductions by masks; no branch or address depends on d or k.
- * Signing's work: [k]G; r = x mod n; k^-1 = (k R)^(n-2) in Montgomery form (2 + 14 + 55 mont-mul,
- * 252 mont-sqr); s = k^-1 (e + r d): d R, r d, e + r d, and the product by k^-1 R (3 mont-mul and one
- * mont-add).
+ * Signing's work: [k]G; r = x mod n; k^-1 = (k R)^(n-2) in Montgomery form (1 + 14 + 55 order
+ * products, 252 order squarings); s = k^-1 (e + r d): d R, r d, e + r d, and the product by k^-1 R (3 order
+ * products and one mont-add).
  *
  * Verification is variable time (every input is public). w = s^-1 (the inversion of signing),
  * u1 = e w, u2 = r w; then R = [u1]G + [u2]Q in one pass over the 64 digits of both scalars,
@@ -76,13 +76,13 @@ void p256_ecdsa_sign(uint32_t *rs, const uint32_t *a, const uint32_t *b)
     uint32_t *r = rs, *s = rs + 8;
     p256_scalarmult_base_ct(x, k);             /* x1 = x([k]G), standard form, below p */
     p256_order_reduce(r, x);                   /* r = x1 mod n */
-    bn_mont_mul(&P256_N_CTX, t, k, P256_N_RR); /* k R */
+    p256_order_mul(t, k, P256_N_RR); /* k R */
     p256_order_inv(kinv, t);                   /* k^-1 R */
-    bn_mont_mul(&P256_N_CTX, t, d, P256_N_RR); /* d R */
-    bn_mont_mul(&P256_N_CTX, t, r, t);         /* r d */
+    p256_order_mul(t, d, P256_N_RR); /* d R */
+    p256_order_mul(t, r, t);         /* r d */
     p256_order_reduce(u, e);
     bn_mod_add(&P256_N_CTX, t, u, t);          /* e + r d */
-    bn_mont_mul(&P256_N_CTX, s, kinv, t);      /* k^-1 (e + r d) */
+    p256_order_mul(s, kinv, t);      /* k^-1 (e + r d) */
 }
 
 /* v = x and y of P (Jacobian), negated when sign is set (variable time) */
@@ -127,11 +127,11 @@ void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
     if (!p256_order_in_range(r) || !p256_order_in_range(s)) {
         return;
     }
-    bn_mont_mul(&P256_N_CTX, t, s, P256_N_RR); /* s R */
+    p256_order_mul(t, s, P256_N_RR); /* s R */
     p256_order_inv(w, t);                      /* w R = s^-1 R */
     p256_order_reduce(t, e);
-    bn_mont_mul(&P256_N_CTX, u1, t, w);        /* u1 = e w */
-    bn_mont_mul(&P256_N_CTX, u2, r, w);        /* u2 = r w */
+    p256_order_mul(u1, t, w);        /* u1 = e w */
+    p256_order_mul(u2, r, w);        /* u2 = r w */
     const uint32_t neg1 = p256_scalar_odd(t, u1);
     p256_recode(e1, t);
     const uint32_t neg2 = p256_scalar_odd(t, u2);

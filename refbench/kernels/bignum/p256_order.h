@@ -2,13 +2,15 @@
  * (FIPS 186-4 §6.4: s = k^-1 (e + r d) mod n; w = s^-1, u1 = e w, u2 = r w mod n).
  *
  * n has no special form: -n^-1 mod 2^32 = 0xee00bc4f, not 1 as for p, so REDC needs the
- * quotient word's row of products. The products are mont.h's generic Montgomery multiplication
- * and squaring at 8 limbs (bn_mont_mul, bn_mont_sqr: C per variant, umaal_asm/mont.S in
- * assembly), with a fixed context for n; the addition is mont.h's bn_mod_add. This is the shape
- * of wolfSSL SP's order arithmetic (sp_256_mont_mul_order_8 = the product and the generic
- * reduction with mp = -n^-1), the library arithmetic that pubkey_costs.toml [pricing] order_kinds
- * prices. Every call is an exported kernel operation (mont-mul, mont-sqr, mont-add at 32 bytes),
- * so a composition can price each one.
+ * quotient word's row of products. Montgomery multiplication and squaring modulo n at the fixed
+ * size of 8 words (p256_order_mul, p256_order_sqr: r = a b R^-1 mod n, R = 2^256): in C the
+ * 512-bit product of limbs.h and word-by-word REDC (HAC 14.32) with the quotient word t_i n' and
+ * the variant's multiply-accumulate; the umaal_asm variant supplies both unrolled in assembly
+ * (umaal_asm/p256_order.S). This is the shape of wolfSSL SP's order arithmetic
+ * (sp_256_mont_mul_order_8 = the product and the generic reduction with mp = -n^-1), the library
+ * arithmetic pubkey_costs.toml [pricing] order_kinds prices. The one addition is mont.h's
+ * bn_mod_add with a fixed context for n. Every call is an exported kernel operation
+ * (p256-order-mul, p256-order-sqr, mont-add), so a composition can price each one.
  *
  * Inversion a^-1 = a^(n-2) (Fermat; n is prime) by a fixed 4-bit window over the public
  * exponent n - 2 (HAC 14.82 with k = 4): a table of a^0 .. a^15 (14 products), then from the top
@@ -20,13 +22,14 @@
 #ifndef REFBENCH_BIGNUM_P256_ORDER_H
 #define REFBENCH_BIGNUM_P256_ORDER_H
 
+#include "fe.h"
 #include "mont.h"
 
 /* mont.h's context for n: limbs, n0 = -n^-1 mod 2^32, n (the remaining limbs are unused) */
 static const bn_mont_ctx P256_N_CTX = {
     8u, 0xee00bc4fu,
     {0xfc632551u, 0xf3b9cac2u, 0xa7179e84u, 0xbce6faadu, 0xffffffffu, 0xffffffffu, 0x00000000u, 0xffffffffu}};
-/* R^2 mod n, R = 2^256: a mont-mul by it takes a value into Montgomery form */
+/* R^2 mod n, R = 2^256: an order product by it takes a value into Montgomery form */
 static const uint32_t P256_N_RR[8] = {0xbe79eea2u, 0x83244c95u, 0x49bd6fa6u, 0x4699799cu,
                                       0x2b6bec59u, 0x2845b239u, 0xf3d95620u, 0x66e12d94u};
 /* R mod n: 1 in Montgomery form */
@@ -35,6 +38,43 @@ static const uint32_t P256_N_ONE[8] = {0x039cdaafu, 0x0c46353du, 0x58e8617bu, 0x
 /* n - 2, the Fermat exponent */
 static const uint32_t P256_N_MINUS_2[8] = {0xfc63254fu, 0xf3b9cac2u, 0xa7179e84u, 0xbce6faadu,
                                            0xffffffffu, 0xffffffffu, 0x00000000u, 0xffffffffu};
+
+#ifdef P256_ORDER_ASM
+FE_CALL void p256_order_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
+FE_CALL void p256_order_sqr(uint32_t *r, const uint32_t *a);
+#else
+/* r = t R^-1 mod n for t < n R (16 words) */
+static void p256_order_redc(uint32_t r[8], uint32_t t[16])
+{
+    uint32_t top = 0;
+    for (uint32_t i = 0; i < 8; i++) {
+        const uint32_t q = t[i] * P256_N_CTX.n0;
+        uint32_t c = 0;
+        for (uint32_t j = 0; j < 8; j++) {
+            MAC(c, t[i + j], q, P256_N_CTX.n[j], t[i + j], c);
+        }
+        const uint32_t s = t[i + 8] + c;
+        const uint32_t c1 = s < c;
+        t[i + 8] = s + top;
+        top = c1 + (t[i + 8] < top);
+    }
+    sub_if_ge(r, t + 8, top, P256_N_CTX.n, 8);
+}
+
+FE_CALL void p256_order_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    uint32_t t[16];
+    mul_wide(t, a, b, 8);
+    p256_order_redc(r, t);
+}
+
+FE_CALL void p256_order_sqr(uint32_t *r, const uint32_t *a)
+{
+    uint32_t t[16];
+    sqr_wide(t, a, 8);
+    p256_order_redc(r, t);
+}
+#endif
 
 /* r = a mod n for any 256-bit a (a < 2^256 < 2n: one masked subtraction) */
 static void p256_order_reduce(uint32_t r[8], const uint32_t a[8])
@@ -52,7 +92,7 @@ static void p256_order_inv(uint32_t r[8], const uint32_t a[8])
         table[1][k] = a[k];
     }
     for (uint32_t j = 2; j < 16; j++) {
-        bn_mont_mul(&P256_N_CTX, table[j], table[j - 1], a);
+        p256_order_mul(table[j], table[j - 1], a);
     }
     const uint32_t top = P256_N_MINUS_2[7] >> 28;
     for (uint32_t k = 0; k < 8; k++) {
@@ -60,11 +100,11 @@ static void p256_order_inv(uint32_t r[8], const uint32_t a[8])
     }
     for (int i = 62; i >= 0; i--) {
         for (int s = 0; s < 4; s++) {
-            bn_mont_sqr(&P256_N_CTX, acc, acc);
+            p256_order_sqr(acc, acc);
         }
         const uint32_t digit = (P256_N_MINUS_2[i >> 3] >> (4 * (i & 7))) & 0xfu; /* public */
         if (digit) {
-            bn_mont_mul(&P256_N_CTX, acc, acc, table[digit]);
+            p256_order_mul(acc, acc, table[digit]);
         }
     }
     for (uint32_t k = 0; k < 8; k++) {
