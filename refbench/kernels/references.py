@@ -252,6 +252,10 @@ for _field in FIELDS:
 REFERENCES["fe-p256-mont-mul"] = _field_op("p256", square=False, montgomery=True)
 REFERENCES["fe-p256-mont-sqr"] = _field_op("p256", square=True, montgomery=True)
 PREPARE["fe-p256-mont-mul"] = PREPARE["fe-p256-mont-sqr"] = prepare_field("p256")
+#: a / 2 mod p (p256_ct.h p256_halve: a + p when a is odd, then one shift)
+REFERENCES["fe-p256-halve"] = lambda a: {"r": (_le(prepare_field("p256")(a)["a"]) * pow(2, -1, FIELDS["p256"][0])
+                                              % FIELDS["p256"][0]).to_bytes(32, "little")}
+PREPARE["fe-p256-halve"] = prepare_field("p256")
 
 
 def _mul_a24(a: Inputs) -> Outputs:
@@ -362,39 +366,40 @@ def _p256_ecdsa_sign(a: Inputs) -> Outputs:
 
 
 def prepare_p256_verify(a: Inputs) -> Inputs:
-    """ECDSA P-256 verification inputs: ``a`` = e || r || s (96 bytes, kept: the kernel checks the
-    range of r and s), ``b`` = the public key Q, 64 bytes x || y on the curve; any other length of
-    at least 32 bytes is taken as a private scalar (its first 32 bytes mod n, 1 for 0) and b becomes
-    [d]G. Little-endian."""
-    if len(a["a"]) != 96:
+    """ECDSA P-256 verification inputs: ``a`` = r || s (64 bytes, kept: the kernel checks their range),
+    ``b`` = e || Q (96 bytes: the hash's integer, then the public key's x || y, on the curve); 64 bytes
+    e || t are taken as the hash's integer and a private scalar (t mod n, 1 for 0), and Q = [t]G.
+    Little-endian."""
+    if len(a["a"]) != 64:
         raise ValueError(f"Invalid a length ({len(a['a'])} bytes) for ECDSA P-256 verification; accepted: "
-                         "a = e || r || s, 96 bytes")
+                         "a = r || s, 64 bytes")
     b = a["b"]
-    if len(b) == 64:
-        if not weierstrass.is_on_curve(curves.P256, (_le(b[:32]), _le(b[32:]))):
-            raise ValueError("Invalid b for ECDSA P-256 verification: the 64 bytes x || y are not a point "
+    if len(b) == 96:
+        if not weierstrass.is_on_curve(curves.P256, (_le(b[32:64]), _le(b[64:]))):
+            raise ValueError("Invalid b for ECDSA P-256 verification: its bytes 32..95 (x || y) are not a point "
                              "on the curve")
-    elif len(b) >= 32:
-        x, y = weierstrass.scalar_mult(curves.P256, _p256_order_scalar(b[:32]), curves.P256.G)
-        b = x.to_bytes(32, "little") + y.to_bytes(32, "little")
+    elif len(b) == 64:
+        x, y = weierstrass.scalar_mult(curves.P256, _p256_order_scalar(b[32:]), curves.P256.G)
+        b = b[:32] + x.to_bytes(32, "little") + y.to_bytes(32, "little")
     else:
-        raise ValueError(f"Invalid b length ({len(b)} bytes) for ECDSA P-256 verification; accepted: 64 bytes "
-                         "x || y of the public key, or at least 32 bytes of a private scalar")
+        raise ValueError(f"Invalid b length ({len(b)} bytes) for ECDSA P-256 verification; accepted: 96 bytes "
+                         "e || x || y, or 64 bytes e || a private scalar")
     return {**a, "b": b}
 
 
 def _p256_ecdsa_verify(a: Inputs) -> Outputs:
-    """96 bytes whose first word is 1 when (r, s) is a valid signature of e under Q, else 0
+    """64 bytes whose first word is 1 when (r, s) is a valid signature of e under Q, else 0
     (FIPS 186-4 §6.4.2; refbench.ref.ecdsa)."""
     a = prepare_p256_verify(a)
-    e, r, s = (_le(a["a"][i:i + 32]) for i in (0, 32, 64))
-    Q = (_le(a["b"][:32]), _le(a["b"][32:]))
+    r, s = _le(a["a"][:32]), _le(a["a"][32:])
+    e = _le(a["b"][:32])
+    Q = (_le(a["b"][32:64]), _le(a["b"][64:]))
     try:
         ecdsa.verify_digest(curves.P256, Q, e.to_bytes(32, "big"), (r, s))
         valid = 1
     except InvalidSignature:
         valid = 0
-    return {"r": valid.to_bytes(4, "little") + bytes(92)}
+    return {"r": valid.to_bytes(4, "little") + bytes(60)}
 
 
 REFERENCES["p256-ecdsa-sign"] = _p256_ecdsa_sign

@@ -5,8 +5,8 @@
  *
  *   p256_ecdsa_sign(rs, a, b)     a = e || d, b = k: rs = r || s with (x1, y1) = [k]G,
  *                                 r = x1 mod n, s = k^-1 (e + r d) mod n
- *   p256_ecdsa_verify(ok, a, b)   a = e || r || s, b = Q (x || y): ok[0] = 1 when the signature
- *                                 holds, else 0 (ok[1..23] = 0)
+ *   p256_ecdsa_verify(ok, a, b)   a = r || s, b = e || Q (x || y): ok[0] = 1 when the signature
+ *                                 holds, else 0 (ok[1..15] = 0)
  *
  * e is the hash's integer (FIPS 186-4 §6.4: the leftmost 256 bits of the hash, big-endian), d the
  * private key, k the nonce, all given explicitly (the caller draws k: FIPS 186-4 B.5, RFC 6979),
@@ -21,7 +21,7 @@
  * exponent n - 2, and additions and reductions by masks; no branch or address depends on d or k.
  * Signing's work: [k]G; r = x mod n; k^-1 = (k R)^(n-2) in Montgomery form (1 + 14 + 55 order
  * products, 252 order squarings); s = k^-1 (e + r d): d R, r d, e + r d, and the product by k^-1 R (3 order
- * products and one mont-add).
+ * products and one modular addition).
  *
  * Verification is variable time (every input is public). w = s^-1 (the inversion of signing),
  * u1 = e w, u2 = r w; then R = [u1]G + [u2]Q in one pass over the 64 digits of both scalars,
@@ -29,9 +29,9 @@
  *   - [u1]G: the odd signed digits of u1 (p256_ct.h's recoding) select (2j + 1) 16^i G from the
  *     base-point table, one mixed addition per digit (madd-2004-hmv) and no doubling, the table
  *     holding the powers 16^i;
- *   - [u2]Q: the odd signed digits of u2 over Q, 3Q, .., 15Q (Jacobian), per digit four
- *     doublings and one addition (add-1998-cmo-2), as p256_scalarmult_ct but with direct
- *     indexing and branches instead of masked scans;
+ *   - [u2]Q: the odd signed digits of u2 over +-Q, +-3Q, .., +-15Q (Jacobian, the negatives made
+ *     once), per digit four doublings and one addition (add-1998-cmo-2), as p256_scalarmult_ct
+ *     but with direct indexing and branches instead of masked scans;
  * then one addition of the two accumulators, one field inversion (p256_ct.h's chain) for the
  * affine x, x mod n and the comparison with r.
  * Exceptional cases: by p256_ct.h's argument, inside either loop the partial sum meets the added
@@ -81,17 +81,8 @@ void p256_ecdsa_sign(uint32_t *rs, const uint32_t *a, const uint32_t *b)
     p256_order_mul(t, d, P256_N_RR); /* d R */
     p256_order_mul(t, r, t);         /* r d */
     p256_order_reduce(u, e);
-    bn_mod_add(&P256_N_CTX, t, u, t);          /* e + r d */
+    mod_add(t, u, t, P256_N_CTX.n, 8);         /* e + r d */
     p256_order_mul(s, kinv, t);      /* k^-1 (e + r d) */
-}
-
-/* v = x and y of P (Jacobian), negated when sign is set (variable time) */
-static void p256m_copy_signed(p256m_jac *v, const p256m_jac *p, int32_t digit)
-{
-    *v = *p;
-    if (digit < 0) {
-        p256_negate_if(v->y, 0xffffffffu);
-    }
 }
 
 /* q = q + p with q, p in Jacobian coordinates, any points (infinity: Z = 0); variable time */
@@ -114,24 +105,41 @@ static void p256m_add_any(p256m_jac *q, const p256m_jac *p)
     }
 }
 
+/* the base-point table's entry for digit g at window i: a pointer into the table, or for g < 0 the
+ * negated entry in pt (x copied, y = 0 - y) */
+static const uint32_t *p256_base_entry(uint32_t pt[16], int i, int32_t g)
+{
+    static const uint32_t zero[8] = {0};
+    const uint32_t *entry = P256_BASE_TABLE[i][(uint32_t)(g < 0 ? -g : g) >> 1];
+    if (g > 0) {
+        return entry;
+    }
+    for (uint32_t k = 0; k < 8; k++) {
+        pt[k] = entry[k];
+    }
+    fe_p256_sub(pt + 8, zero, entry + 8);
+    return pt;
+}
+
 void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
 {
-    const uint32_t *e = a, *r = a + 8, *s = a + 16;
+    static const uint32_t zero[8] = {0};
+    const uint32_t *r = a, *s = a + 8, *e = b, *qxy = b + 8;
     uint32_t t[8], w[8], u1[8], u2[8], pt[16], x[8];
     int32_t e1[64], e2[64];
-    p256m_jac table[8], acc_q, acc_g, sum;
+    p256m_jac table[16], acc_q, acc_g, next;
     uint32_t degenerate;
-    for (uint32_t i = 0; i < 24; i++) {
+    for (uint32_t i = 0; i < 16; i++) {
         ok[i] = 0;
     }
     if (!p256_order_in_range(r) || !p256_order_in_range(s)) {
         return;
     }
-    p256_order_mul(t, s, P256_N_RR); /* s R */
+    p256_order_mul(t, s, P256_N_RR);           /* s R */
     p256_order_inv(w, t);                      /* w R = s^-1 R */
     p256_order_reduce(t, e);
-    p256_order_mul(u1, t, w);        /* u1 = e w */
-    p256_order_mul(u2, r, w);        /* u2 = r w */
+    p256_order_mul(u1, t, w);                  /* u1 = e w */
+    p256_order_mul(u2, r, w);                  /* u2 = r w */
     const uint32_t neg1 = p256_scalar_odd(t, u1);
     p256_recode(e1, t);
     const uint32_t neg2 = p256_scalar_odd(t, u2);
@@ -146,54 +154,50 @@ void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
             e2[i] = -e2[i];
         }
     }
-    /* Q, 3Q, ..., 15Q (Montgomery form, Jacobian) */
-    p256_mont_mul(table[0].x, b, P256M_RR);
-    p256_mont_mul(table[0].y, b + 8, P256M_RR);
+    /* table[j] = (2j + 1) Q and table[8 + j] = -(2j + 1) Q (Montgomery form, Jacobian) */
+    p256_mont_mul(table[0].x, qxy, P256M_RR);
+    p256_mont_mul(table[0].y, qxy + 8, P256M_RR);
     for (uint32_t k = 0; k < 8; k++) {
         table[0].z[k] = P256M_ONE[k];
     }
-    p256m_double(&sum, &table[0]);
+    p256m_double(&next, &table[0]);
     for (uint32_t j = 1; j < 8; j++) {
-        p256m_add(&table[j], &table[j - 1], &sum, 0);
+        p256m_add(&table[j], &table[j - 1], &next, 0);
+    }
+    for (uint32_t j = 0; j < 8; j++) {
+        for (uint32_t k = 0; k < 8; k++) {
+            table[8 + j].x[k] = table[j].x[k];
+            table[8 + j].z[k] = table[j].z[k];
+        }
+        fe_p256_sub(table[8 + j].y, zero, table[j].y);
     }
     /* the top digits */
-    int32_t g = e1[63], h = e2[63];
-    const uint32_t *entry = P256_BASE_TABLE[63][(uint32_t)(g < 0 ? -g : g) >> 1];
+    const uint32_t *entry = p256_base_entry(pt, 63, e1[63]);
     for (uint32_t k = 0; k < 8; k++) {
         acc_g.x[k] = entry[k];
         acc_g.y[k] = entry[8 + k];
         acc_g.z[k] = P256M_ONE[k];
     }
-    if (g < 0) {
-        p256_negate_if(acc_g.y, 0xffffffffu);
-    }
-    p256m_copy_signed(&acc_q, &table[(uint32_t)(h < 0 ? -h : h) >> 1], h);
+    int32_t h = e2[63];
+    acc_q = table[h > 0 ? (uint32_t)h >> 1 : 8 + ((uint32_t)-h >> 1)];
     for (int i = 62; i >= 0; i--) {
-        g = e1[i];
+        entry = p256_base_entry(pt, i, e1[i]);
         h = e2[i];
-        entry = P256_BASE_TABLE[i][(uint32_t)(g < 0 ? -g : g) >> 1];
-        for (uint32_t k = 0; k < 16; k++) {
-            pt[k] = entry[k];
-        }
-        if (g < 0) {
-            p256_negate_if(pt + 8, 0xffffffffu);
-        }
+        const p256m_jac *qi = &table[h > 0 ? (uint32_t)h >> 1 : 8 + ((uint32_t)-h >> 1)];
         for (int n = 0; n < 4; n++) {
             p256m_double(&acc_q, &acc_q);
         }
-        p256m_copy_signed(&sum, &table[(uint32_t)(h < 0 ? -h : h) >> 1], h);
         if (i > 0) {
-            p256m_add_affine(&acc_g, &acc_g, pt, 0);
-            p256m_add(&acc_q, &acc_q, &sum, 0);
+            p256m_add_affine(&acc_g, &acc_g, entry, 0);
+            p256m_add(&acc_q, &acc_q, qi, 0);
         } else {                               /* the last digits: the sums may meet the points */
-            p256m_jac next;
-            p256m_add_affine(&next, &acc_g, pt, &degenerate);
+            p256m_add_affine(&next, &acc_g, entry, &degenerate);
             if (degenerate) {
                 p256m_double(&acc_g, &acc_g);
             } else {
                 acc_g = next;
             }
-            p256m_add_any(&acc_q, &sum);
+            p256m_add_any(&acc_q, qi);
         }
     }
     p256m_add_any(&acc_q, &acc_g);             /* R = [u1]G + [u2]Q */

@@ -8,9 +8,9 @@
  * the variant's multiply-accumulate; the umaal_asm variant supplies both unrolled in assembly
  * (umaal_asm/p256_order.S). This is the shape of wolfSSL SP's order arithmetic
  * (sp_256_mont_mul_order_8 = the product and the generic reduction with mp = -n^-1), the library
- * arithmetic pubkey_costs.toml [pricing] order_kinds prices. The one addition is mont.h's
- * bn_mod_add with a fixed context for n. Every call is an exported kernel operation
- * (p256-order-mul, p256-order-sqr, mont-add), so a composition can price each one.
+ * arithmetic pubkey_costs.toml [pricing] order_kinds prices. Additions are limbs.h's mod_add with
+ * m = n. The products are exported kernel operations (p256-order-mul, p256-order-sqr), so a
+ * composition can price each one.
  *
  * Inversion a^-1 = a^(n-2) (Fermat; n is prime) by a fixed 4-bit window over the public
  * exponent n - 2 (HAC 14.82 with k = 4): a table of a^0 .. a^15 (14 products), then from the top
