@@ -228,3 +228,15 @@ def test_composed_work_is_the_kernels_own_calls(variant, core, operation):
     entries = {op: counts.get(functions[name].address, 0) for op, name in FUNCTIONS.items()}
     assert entries == {op: work.get((op, 32), 0) for op in FUNCTIONS}
     assert work[("call", 32)] == sum(entries.values())
+
+
+def test_sign_is_constant_time_in_the_key_and_nonce():
+    """Signing (the base-point multiplication by masked table scans, k^-1 over the public exponent
+    n - 2, masked reductions): no secret-dependent cycles, addresses or branches (refbench leakage)
+    with the assembly field and order operations of the Cortex-M33; secrets a = e || d and b = k."""
+    from refbench.leakage.check import analyze
+    from refbench.leakage.runner import make_target
+
+    report = analyze("bignum", "umaal_asm", "p256-ecdsa-sign", make_target("m33", None), secrets=2)
+    assert report.secret_roles == ("a", "b")
+    assert report.verdict == "constant-time"
