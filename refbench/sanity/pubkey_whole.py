@@ -165,10 +165,24 @@ def ed25519_work(operation: str) -> Work:
 _P256_MADD, _P256_DBL, _P256_ADD = (8, 3, 1, 6, 0), (4, 4, 5, 4, 1), (12, 4, 1, 6, 0)
 _P256_AFFINE_X = (12 + 2, 255 + 1, 0, 0, 0)
 _P256_SUB = (0, 0, 0, 1, 0)
-#: Order calls (p256_order.h): the inversion's table and window products and squarings (n - 2 by 4-bit
-#: windows: 14 + the non-zero digits below the top, 4 squarings per digit below the top).
-_N_MINUS_2 = curves.P256.n - 2
-_ORDER_INV = (14 + sum(1 for i in range(63) if (_N_MINUS_2 >> (4 * i)) & 15), 4 * 63)
+
+
+def order_inversion_counts() -> tuple[int, int]:
+    """(products, squarings) of p256_order.h's inversion mod n, a^(n-2): a^2 and the odd powers a^3 ..
+    a^15 (1 S, 7 M); x8, x16, x32 from x4 = a^15 (4 + 8 + 16 S, 3 M); the top half of n - 2 from
+    x32 (64 + 32 S, 2 M); the low half by a sliding window of up to 4 bits (one squaring per bit,
+    one product per window)."""
+    low = (curves.P256.n - 2) & (2**128 - 1)
+    windows, i = 0, 127
+    while i >= 0:
+        if low >> i & 1:
+            j = max(i - 3, 0)
+            while not low >> j & 1:
+                j += 1
+            windows, i = windows + 1, j - 1
+        else:
+            i -= 1
+    return 7 + 3 + 2 + windows, 1 + 4 + 8 + 16 + 64 + 32 + 128
 
 
 def p256_odd_digits(k: int) -> list[int]:
@@ -211,7 +225,7 @@ def ecdsa_work(operation: str, inputs: dict) -> Work:
         for i, c in enumerate(counts):
             field[i] += c * times
 
-    order_mul, order_sqr = _ORDER_INV
+    order_mul, order_sqr = order_inversion_counts()
     base_mult = 0
     if operation == "p256-ecdsa-sign":
         base_mult = 1                      # [k]G

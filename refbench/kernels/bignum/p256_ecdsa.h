@@ -19,8 +19,8 @@
  * Signing is constant time: the base-point multiplication of p256_ct.h (odd signed 4-bit digits
  * over a table of 64 x 8 affine multiples read by masked scans), k^-1 by Fermat over the public
  * exponent n - 2, and additions and reductions by masks; no branch or address depends on d or k.
- * Signing's work: [k]G; r = x mod n; k^-1 = (k R)^(n-2) in Montgomery form (1 + 14 + 55 order
- * products, 252 order squarings); s = k^-1 (e + r d): d R, r d, e + r d, and the product by k^-1 R (3 order
+ * Signing's work: [k]G; r = x mod n; k^-1 = (k R)^(n-2) in Montgomery form (1 + 39 order
+ * products, 253 order squarings); s = k^-1 (e + r d): d R, r d, e + r d, and the product by k^-1 R (3 order
  * products and one modular addition).
  *
  * Verification is variable time (every input is public). w = s^-1 (the inversion of signing),
