@@ -229,7 +229,7 @@ def ecdsa_work(operation: str, inputs: dict) -> Work:
     base_mult = 0
     if operation == "p256-ecdsa-sign":
         base_mult = 1                      # [k]G
-        order_mul += 1 + 3                 # k R; d R, r d, k^-1 (e + r d)
+        order_mul += 4                     # x mod n, r d R^-1, e R^-1, k^-1 (e + r d)
     elif operation == "p256-ecdsa-verify":
         r, s = int.from_bytes(inputs["a"][:32], "little"), int.from_bytes(inputs["a"][32:], "little")
         e = int.from_bytes(inputs["b"][:32], "little")

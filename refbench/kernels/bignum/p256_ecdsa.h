@@ -19,9 +19,10 @@
  * Signing is constant time: the base-point multiplication of p256_ct.h (odd signed 4-bit digits
  * over a table of 64 x 8 affine multiples read by masked scans), k^-1 by Fermat over the public
  * exponent n - 2, and additions and reductions by masks; no branch or address depends on d or k.
- * Signing's work: [k]G; r = x mod n; k^-1 = (k R)^(n-2) in Montgomery form (1 + 39 order
- * products, 253 order squarings); s = k^-1 (e + r d): d R, r d, e + r d, and the product by k^-1 R (3 order
- * products and one modular addition).
+ * Signing's work: [k]G; r = x mod n (a product by R mod n); the Montgomery-form inverse of k taken as the Montgomery
+ * form of k R^-1, k^-1 R^2 (39 order products, 253 order squarings); then with no conversion into
+ * the Montgomery form: r d R^-1 and e R^-1 (a product by 1, which also reduces e mod n), their
+ * sum, and its product by k^-1 R^2, k^-1 (e + r d) (4 order products with r, and one modular addition).
  *
  * Verification is variable time (every input is public). w = s^-1 (the inversion of signing),
  * u1 = e w, u2 = r w; then R = [u1]G + [u2]Q in one pass over the 64 digits of both scalars,
@@ -71,18 +72,17 @@ static uint32_t p256_order_in_range(const uint32_t a[8])
 
 void p256_ecdsa_sign(uint32_t *rs, const uint32_t *a, const uint32_t *b)
 {
+    static const uint32_t one[8] = {1u, 0, 0, 0, 0, 0, 0, 0};
     const uint32_t *e = a, *d = a + 8, *k = b;
     uint32_t x[8], t[8], kinv[8], u[8];
     uint32_t *r = rs, *s = rs + 8;
     p256_scalarmult_base_ct(x, k);             /* x1 = x([k]G), standard form, below p */
-    p256_order_reduce(r, x);                   /* r = x1 mod n */
-    p256_order_mul(t, k, P256_N_RR); /* k R */
-    p256_order_inv(kinv, t);                   /* k^-1 R */
-    p256_order_mul(t, d, P256_N_RR); /* d R */
-    p256_order_mul(t, r, t);         /* r d */
-    p256_order_reduce(u, e);
-    mod_add(t, u, t, P256_N_CTX.n, 8);         /* e + r d */
-    p256_order_mul(s, kinv, t);      /* k^-1 (e + r d) */
+    p256_order_mul(r, x, P256_N_R);            /* r = x1 R R^-1 = x1 mod n */
+    p256_order_inv(kinv, k);                   /* k is the Montgomery form of k R^-1: kinv = k^-1 R^2 */
+    p256_order_mul(t, r, d);                   /* r d R^-1 */
+    p256_order_mul(u, e, one);                 /* e R^-1 mod n (e may be above n: REDC reduces it) */
+    mod_add(t, u, t, P256_N_CTX.n, 8);         /* (e + r d) R^-1 */
+    p256_order_mul(s, kinv, t);                /* k^-1 R^2 (e + r d) R^-1 R^-1 = k^-1 (e + r d) */
 }
 
 /* q = q + p with q, p in Jacobian coordinates, any points (infinity: Z = 0); variable time */

@@ -77,6 +77,19 @@ static void p256_order_reduce(uint32_t r[8], const uint32_t a[8])
     sub_if_ge(r, a, 0, P256_N_CTX.n, 8);
 }
 
+/* R mod n: a product by it takes a value below 2^256 out of nothing into its residue, x R R^-1 = x mod n */
+static const uint32_t P256_N_R[8] = {0x039cdaafu, 0x0c46353du, 0x58e8617bu, 0x43190552u,
+                                     0x00000000u, 0x00000000u, 0xffffffffu, 0x00000000u};
+
+/* The sliding windows of up to 4 bits over the low 128 bits of n - 2 (bce6faad a7179e84 f3b9cac2
+ * fc63254f), most significant first, each as (squarings before it, including the zero bits
+ * skipped since the previous window; index j of its odd value 2j + 1), found by HAC 14.85's rule
+ * from the constant exponent (the rule in Python: refbench/sanity/pubkey_whole.py
+ * order_inversion_counts; a wrong entry gives a wrong inverse, which the signing tests see) */
+static const uint8_t P256_N2_WINDOWS[27][2] = {
+    {4, 5}, {2, 1}, {5, 3}, {6, 6}, {4, 7}, {4, 2}, {5, 5}, {5, 6}, {5, 3}, {7, 5}, {2, 1}, {6, 7}, {2, 0}, {8, 4},
+    {3, 3}, {5, 3}, {4, 3}, {5, 3}, {5, 2}, {3, 1}, {8, 5}, {4, 7}, {5, 1}, {5, 1}, {6, 4}, {4, 2}, {6, 7}};
+
 /* t = t^(2^k) (Montgomery form) */
 static void p256_order_sqr_n(uint32_t t[8], uint32_t k)
 {
@@ -86,13 +99,13 @@ static void p256_order_sqr_n(uint32_t t[8], uint32_t k)
 }
 
 /* r = a^-1 R mod n for a = x R mod n in Montgomery form (so r = x^-1 R: Montgomery form in and
- * out); 0 for 0. a^(n-2) by an addition chain over the public exponent: the top half of n - 2,
+ * out; r not a); 0 for 0. a^(n-2) by an addition chain over the public exponent: the top half of n - 2,
  * ffffffff 00000000 ffffffff ffffffff, from x_k = a^(2^k - 1) (x4 = a^15, x8, x16, x32), the low
  * half by a sliding window of up to 4 bits over the odd powers a, a^3, .., a^15 (HAC 14.85):
  * 253 squarings and 39 products. */
 static void p256_order_inv(uint32_t r[8], const uint32_t a[8])
 {
-    uint32_t odd[8][8], a2[8], x8[8], x16[8], x32[8], t[8];
+    uint32_t odd[8][8], a2[8], x8[8], x16[8], x32[8];
     p256_order_sqr(a2, a);
     for (uint32_t k = 0; k < 8; k++) {
         odd[0][k] = a[k];
@@ -100,49 +113,23 @@ static void p256_order_inv(uint32_t r[8], const uint32_t a[8])
     for (uint32_t j = 1; j < 8; j++) {
         p256_order_mul(odd[j], odd[j - 1], a2);    /* a^(2j + 1) */
     }
-    for (uint32_t k = 0; k < 8; k++) {
-        x8[k] = odd[7][k];                         /* x4 = a^15 */
-    }
-    p256_order_sqr_n(x8, 4);
+    p256_order_sqr(x8, odd[7]);                    /* from x4 = a^15 */
+    p256_order_sqr_n(x8, 3);
     p256_order_mul(x8, x8, odd[7]);
-    for (uint32_t k = 0; k < 8; k++) {
-        x16[k] = x8[k];
-    }
-    p256_order_sqr_n(x16, 8);
+    p256_order_sqr(x16, x8);
+    p256_order_sqr_n(x16, 7);
     p256_order_mul(x16, x16, x8);
-    for (uint32_t k = 0; k < 8; k++) {
-        x32[k] = x16[k];
-    }
-    p256_order_sqr_n(x32, 16);
+    p256_order_sqr(x32, x16);
+    p256_order_sqr_n(x32, 15);
     p256_order_mul(x32, x32, x16);
-    for (uint32_t k = 0; k < 8; k++) {
-        t[k] = x32[k];
-    }
-    p256_order_sqr_n(t, 64);
-    p256_order_mul(t, t, x32);                     /* ffffffff 00000000 ffffffff */
-    p256_order_sqr_n(t, 32);
-    p256_order_mul(t, t, x32);                     /* ffffffff 00000000 ffffffff ffffffff */
-    int i = 127;                                   /* the low 128 bits; the bits are public */
-    while (i >= 0) {
-        if (!((P256_N_MINUS_2[i >> 5] >> (i & 31)) & 1u)) {
-            p256_order_sqr(t, t);
-            i--;
-            continue;
-        }
-        int j = i >= 3 ? i - 3 : 0;
-        while (!((P256_N_MINUS_2[j >> 5] >> (j & 31)) & 1u)) {
-            j++;
-        }
-        uint32_t window = 0;
-        for (int b = i; b >= j; b--) {
-            window = (window << 1) | ((P256_N_MINUS_2[b >> 5] >> (b & 31)) & 1u);
-        }
-        p256_order_sqr_n(t, (uint32_t)(i - j + 1));
-        p256_order_mul(t, t, odd[window >> 1]);
-        i = j - 1;
-    }
-    for (uint32_t k = 0; k < 8; k++) {
-        r[k] = t[k];
+    p256_order_sqr(r, x32);
+    p256_order_sqr_n(r, 63);
+    p256_order_mul(r, r, x32);                     /* ffffffff 00000000 ffffffff */
+    p256_order_sqr_n(r, 32);
+    p256_order_mul(r, r, x32);                     /* ffffffff 00000000 ffffffff ffffffff */
+    for (uint32_t w = 0; w < 27; w++) {            /* the low 128 bits: 27 windows */
+        p256_order_sqr_n(r, P256_N2_WINDOWS[w][0]);
+        p256_order_mul(r, r, odd[P256_N2_WINDOWS[w][1]]);
     }
 }
 

@@ -6,11 +6,13 @@
  *   p256_order_mul(r, a, b)   r = a b R^-1 mod n   (a, b < n; r in [0, n); r may be a or b)
  *   p256_order_sqr(r, a)      r = a^2 R^-1 mod n   (the same product with b = a)
  *
- * 1. The 512-bit product T = a b by operand scanning (HAC 14.12), one row per word b_i, fully
- *    unrolled: the eight words t_i .. t_(i+7) the row adds to stay in registers (a window of nine
- *    registers r3-r11 that turns by one per row: the word that leaves the window is stored, its
- *    register takes the next row's carry), a_j loaded two at a time (LDRD), one UMAAL per word
- *    product, the row's carry chain in the UMAAL's high word.
+ * 1. The 512-bit product T = a b by operand scanning (HAC 14.12) in two passes over b, fully
+ *    unrolled: a_0..a_3 held in registers for the first pass, a_4..a_7 for the second; one row per
+ *    word b_j, one UMAAL per word product with the row's carry chain in its high word, the four
+ *    words the row adds to in a window of five registers r7-r11 that turns by one per row (the
+ *    word that leaves it is stored; its register takes the next row's carry, 0 or, in the second
+ *    pass, a word t8..t11 of the first, which the row's first UMAAL adds at its lowest word);
+ *    b_j loaded two at a time (LDRD).
  * 2. Word-by-word REDC (HAC 14.32) of the low half T_lo only, in the same turning window:
  *    q = t_i n' mod 2^32 with n' = -n^-1 mod 2^32 = 0xee00bc4f (n is not -1 mod 2^32, unlike p: the
  *    quotient word takes a MUL), then t += q n 2^(32 i) by eight UMAALs. n's words 4, 5, 7 are
@@ -28,23 +30,19 @@
 #endif
 	.text
 
-/* one product row: t_i..t_(i+7) (w0..w7) += a b_i (b_i at [r2, #boff]), carry out in c (which enters
- * as 0); then t_i is final: stored at [sp, #toff] */
-	.macro prow boff, toff, w0, w1, w2, w3, w4, w5, w6, w7, c
-	ldr lr, [r2, #\boff]
+/* one product row: t_j..t_(j+3) (w0..w3) += (r3, r4, r5, r6) b (b a register), and the carry c, which
+ * enters (added at t_j by the first UMAAL) as 0 (cin = zero) or as the word at [sp, #cin], leaves as
+ * t_(j+4); then t_j is final for the pass: stored at [sp, #toff] */
+	.macro prow4 b, toff, w0, w1, w2, w3, c, cin
+	.ifc \cin, zero
 	mov \c, #0
-	ldrd r0, r12, [r1, #0]
-	umaal \w0, \c, r0, lr
-	umaal \w1, \c, r12, lr
-	ldrd r0, r12, [r1, #8]
-	umaal \w2, \c, r0, lr
-	umaal \w3, \c, r12, lr
-	ldrd r0, r12, [r1, #16]
-	umaal \w4, \c, r0, lr
-	umaal \w5, \c, r12, lr
-	ldrd r0, r12, [r1, #24]
-	umaal \w6, \c, r0, lr
-	umaal \w7, \c, r12, lr
+	.else
+	ldr \c, [sp, #\cin]
+	.endif
+	umaal \w0, \c, r3, \b
+	umaal \w1, \c, r4, \b
+	umaal \w2, \c, r5, \b
+	umaal \w3, \c, r6, \b
 	str \w0, [sp, #\toff]
 	.endm
 
@@ -78,26 +76,53 @@ p256_order_sqr:
 p256_order_mul:
 	push {r0, r4-r11, lr}			@ r at [sp, #64] below
 	sub sp, #64				@ T0..T15 at [sp, #0..60]
-	mov r3, #0
-	mov r4, #0
-	mov r5, #0
-	mov r6, #0
-	mov r7, #0
+@ 1. T = a b. Pass A: a0..a3 (r3-r6) times b, row j's window t_j..t_(j+3) and carry in r7-r11 turned by j
+	ldm r1, {r3-r6}
+	ldrd lr, r12, [r2, #0]
+	umull r7, r11, r3, lr			@ row 0: a0..a3 b0 into t0..t4, no carry in
 	mov r8, #0
 	mov r9, #0
 	mov r10, #0
-@ 1. T = a b: row i's window is r3..r11 turned by i
-	prow 0, 0, r3, r4, r5, r6, r7, r8, r9, r10, r11
-	prow 4, 4, r4, r5, r6, r7, r8, r9, r10, r11, r3
-	prow 8, 8, r5, r6, r7, r8, r9, r10, r11, r3, r4
-	prow 12, 12, r6, r7, r8, r9, r10, r11, r3, r4, r5
-	prow 16, 16, r7, r8, r9, r10, r11, r3, r4, r5, r6
-	prow 20, 20, r8, r9, r10, r11, r3, r4, r5, r6, r7
-	prow 24, 24, r9, r10, r11, r3, r4, r5, r6, r7, r8
-	prow 28, 28, r10, r11, r3, r4, r5, r6, r7, r8, r9
-	str r11, [sp, #32]			@ T8; T9..T15 in r3..r9
-	add r0, sp, #36
-	stm r0, {r3-r9}
+	umaal r8, r11, r4, lr
+	umaal r9, r11, r5, lr
+	umaal r10, r11, r6, lr
+	str r7, [sp, #0]
+	prow4 r12, 4, r8, r9, r10, r11, r7, zero
+	ldrd lr, r12, [r2, #8]
+	prow4 lr, 8, r9, r10, r11, r7, r8, zero
+	prow4 r12, 12, r10, r11, r7, r8, r9, zero
+	ldrd lr, r12, [r2, #16]
+	prow4 lr, 16, r11, r7, r8, r9, r10, zero
+	prow4 r12, 20, r7, r8, r9, r10, r11, zero
+	ldrd lr, r12, [r2, #24]
+	prow4 lr, 24, r8, r9, r10, r11, r7, zero
+	prow4 r12, 28, r9, r10, r11, r7, r8, zero
+	str r10, [sp, #32]			@ t8..t11 of pass A (r10, r11, r7, r8)
+	str r11, [sp, #36]
+	str r7, [sp, #40]
+	str r8, [sp, #44]
+@ Pass B: a4..a7 times b into t4..t15; a row's carry enters at its lowest word t_(j+4): as pass A's
+@ t_(j+4) for rows 4-7 (t8..t11, which pass A left above its rows), else 0
+	add r0, r1, #16
+	ldm r0, {r3-r6}
+	add r0, sp, #16
+	ldm r0, {r7-r10}			@ t4..t7
+	ldrd lr, r12, [r2, #0]
+	prow4 lr, 16, r7, r8, r9, r10, r11, zero
+	prow4 r12, 20, r8, r9, r10, r11, r7, zero
+	ldrd lr, r12, [r2, #8]
+	prow4 lr, 24, r9, r10, r11, r7, r8, zero
+	prow4 r12, 28, r10, r11, r7, r8, r9, zero
+	ldrd lr, r12, [r2, #16]
+	prow4 lr, 32, r11, r7, r8, r9, r10, 32
+	prow4 r12, 36, r7, r8, r9, r10, r11, 36
+	ldrd lr, r12, [r2, #24]
+	prow4 lr, 40, r8, r9, r10, r11, r7, 40
+	prow4 r12, 44, r9, r10, r11, r7, r8, 44
+	str r10, [sp, #48]			@ t12..t15 (r10, r11, r7, r8)
+	str r11, [sp, #52]
+	str r7, [sp, #56]
+	str r8, [sp, #60]
 @ 2. U = REDC(T_lo)
 	ldm sp, {r3-r10}			@ T0..T7
 	mov r11, #0
@@ -125,28 +150,26 @@ p256_order_mul:
 	adcs r8, r8, r0
 	adcs r9, r9, r12
 	adc r10, r10, #0
-@ S - n; r10 ends 0 when S >= n, else all ones (then n is added back)
+@ S - n; r10 ends 0 when S >= n, else all ones (then n is added back); n_0..n_3 in r0, r12, r2, lr
 	ldrd r0, r12, .Lorder_n01
+	ldrd r2, lr, .Lorder_n23
 	subs r11, r11, r0
 	sbcs r3, r3, r12
-	ldrd r0, r12, .Lorder_n23
-	sbcs r4, r4, r0
-	sbcs r5, r5, r12
+	sbcs r4, r4, r2
+	sbcs r5, r5, lr
 	sbcs r6, r6, r1
 	sbcs r7, r7, r1
 	sbcs r8, r8, #0
 	sbcs r9, r9, r1
 	sbc r10, r10, #0
-	ldrd r0, r12, .Lorder_n01
 	and r0, r0, r10
 	and r12, r12, r10
+	and r2, r2, r10
+	and lr, lr, r10
 	adds r11, r11, r0
 	adcs r3, r3, r12
-	ldrd r0, r12, .Lorder_n23
-	and r0, r0, r10
-	and r12, r12, r10
-	adcs r4, r4, r0
-	adcs r5, r5, r12
+	adcs r4, r4, r2
+	adcs r5, r5, lr
 	adcs r6, r6, r10
 	adcs r7, r7, r10
 	adcs r8, r8, #0
