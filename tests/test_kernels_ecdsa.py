@@ -240,3 +240,22 @@ def test_sign_is_constant_time_in_the_key_and_nonce():
     report = analyze("bignum", "umaal_asm", "p256-ecdsa-sign", make_target("m33", None), secrets=2)
     assert report.secret_roles == ("a", "b")
     assert report.verdict == "constant-time"
+
+
+def test_composition_work_names_a_wrong_operation_and_counts_a_rejected_signature_as_no_call():
+    from refbench.sanity import pubkey_whole
+
+    with pytest.raises(ValueError, match="Invalid ECDSA operation 'p256-ecdsa'; accepted: p256-ecdsa-sign"):
+        pubkey_whole.ecdsa_work("p256-ecdsa", {})
+    assert pubkey_whole.ecdsa_work("p256-ecdsa-verify", {"a": le(0) + le(1), "b": bytes(96)}) == {}
+
+
+def test_odd_digits_are_the_scalar():
+    """p256_odd_digits (the composition's count of verification's negated entries) is p256_ct.h's
+    recoding: 64 odd digits in [-15, 15] whose value is k (n - k negated for even k)."""
+    from refbench.sanity.pubkey_whole import p256_odd_digits
+
+    for k in (1, 2, N - 1, N - 2, seeded("digits") % N):
+        digits = p256_odd_digits(k)
+        assert len(digits) == 64 and all(x % 2 and -15 <= x <= 15 for x in digits)
+        assert sum(x * 16**i for i, x in enumerate(digits)) % N == k
