@@ -19,10 +19,11 @@
  * Signing is constant time: the base-point multiplication of p256_ct.h (odd signed 4-bit digits
  * over a table of 64 x 8 affine multiples read by masked scans), k^-1 by Fermat over the public
  * exponent n - 2, and additions and reductions by masks; no branch or address depends on d or k.
- * Signing's work: [k]G; r = x mod n (a product by R mod n); the Montgomery-form inverse of k taken as the Montgomery
- * form of k R^-1, k^-1 R^2 (39 order products, 253 order squarings); then with no conversion into
- * the Montgomery form: r d R^-1 and e R^-1 (a product by 1, which also reduces e mod n), their
- * sum, and its product by k^-1 R^2, k^-1 (e + r d) (4 order products with r, and one modular addition).
+ * Signing's work: [k]G; r = x mod n (a product by R mod n); the Montgomery-form inverse of k
+ * taken as the Montgomery form of k R^-1, k^-1 R^2 (39 order products, 253 order squarings);
+ * then with no conversion into the Montgomery form: r d R^-1 and e R^-1 (a product by 1, which
+ * also reduces e mod n), their sum, and its product by k^-1 R^2, k^-1 (e + r d) (4 order
+ * products with r's, and one modular addition).
  *
  * Verification is variable time (every input is public). w = s^-1 (the inversion of signing),
  * u1 = e w, u2 = r w; then R = [u1]G + [u2]Q in one pass over the 64 digits of both scalars,
@@ -35,15 +36,16 @@
  *     but with direct indexing and branches instead of masked scans;
  * then one addition of the two accumulators, one field inversion (p256_ct.h's chain) for the
  * affine x, x mod n and the comparison with r.
- * The published anchor these kernels are compared with (issue 29's target, 1.3x on the M4): E.
- * Lenngren, P256-Cortex-M4 (github.com/Emill/P256-Cortex-M4, commit
- * ecd3ec2222fc9e18b6b44c86bb7183971a2041fc, README.md "Performance": sign 375k, verify 976k cycles
- * on an nRF52840 (Cortex-M4F, ICACHE on, GCC -O2)).
  * Exceptional cases: by p256_ct.h's argument, inside either loop the partial sum meets the added
  * point (H = 0) only at the last digit: there an addition that is a doubling (H = R = 0) doubles
  * the point instead, and P + (-P) gives Z = 0, the point at infinity (u1 = 0 when e = 0 mod n).
  * The final addition takes the other accumulator when one is at infinity, doubles when they are
  * equal, and gives infinity (the signature fails) when they are opposite.
+ *
+ * The published anchor these kernels are compared with (issue 29's target, 1.3x on the M4): E.
+ * Lenngren, P256-Cortex-M4 (github.com/Emill/P256-Cortex-M4, commit
+ * ecd3ec2222fc9e18b6b44c86bb7183971a2041fc, README.md "Performance": sign 375k, verify 976k cycles
+ * on an nRF52840 (Cortex-M4F, ICACHE on, GCC -O2)).
  */
 #ifndef REFBENCH_BIGNUM_P256_ECDSA_H
 #define REFBENCH_BIGNUM_P256_ECDSA_H
