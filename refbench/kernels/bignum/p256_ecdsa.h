@@ -23,7 +23,7 @@
  * taken as the Montgomery form of k R^-1, k^-1 R^2 (39 order products, 253 order squarings);
  * then with no conversion into the Montgomery form: r d R^-1 and e R^-1 (a product by 1, which
  * also reduces e mod n), their sum, and its product by k^-1 R^2, k^-1 (e + r d) (4 order
- * products with r's, and one modular addition).
+ * products in all, and one modular addition).
  *
  * Verification is variable time (every input is public). w = s^-1 (the inversion of signing),
  * u1 = e w, u2 = r w; then R = [u1]G + [u2]Q in one pass over the 64 digits of both scalars,
