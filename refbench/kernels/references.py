@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from refbench.ref import curves, edwards, hashes, modes, weierstrass
+from refbench.errors import InvalidSignature
+from refbench.ref import curves, ecdsa, edwards, hashes, modes, weierstrass
 from refbench.ref.aes import AES
 from refbench.ref.ascon import ascon_aead128_encrypt, ascon_hash256
 from refbench.ref.chacha import chacha20_encrypt, chacha20_poly1305_encrypt, poly1305_mac
@@ -294,6 +295,10 @@ for _field in FIELDS:
 REFERENCES["fe-p256-mont-mul"] = _field_op("p256", square=False, montgomery=True)
 REFERENCES["fe-p256-mont-sqr"] = _field_op("p256", square=True, montgomery=True)
 PREPARE["fe-p256-mont-mul"] = PREPARE["fe-p256-mont-sqr"] = prepare_field("p256")
+#: a / 2 mod p (p256_ct.h p256_halve: a + p when a is odd, then one shift)
+REFERENCES["fe-p256-halve"] = lambda a: {"r": (_le(prepare_field("p256")(a)["a"]) * pow(2, -1, FIELDS["p256"][0])
+                                              % FIELDS["p256"][0]).to_bytes(32, "little")}
+PREPARE["fe-p256-halve"] = prepare_field("p256")
 
 
 def _mul_a24(a: Inputs) -> Outputs:
@@ -360,6 +365,101 @@ def _p256_scalar_mult(a: Inputs) -> Outputs:
 
 REFERENCES["p256-scalar-mult"] = _p256_scalar_mult
 PREPARE["p256-scalar-mult"] = prepare_p256_point
+
+
+def prepare_p256_order(a: Inputs) -> Inputs:
+    """Operands modulo the P-256 group order n (FIPS 186-4 D.1.2.3): 32 bytes each, reduced mod n."""
+    _operand_length(a, "arithmetic modulo the P-256 group order n; accepted: 32 bytes", lambda n: n == 32)
+    return {**a, **{role: (_le(a[role]) % curves.P256.n).to_bytes(32, "little") for role in ("a", "b") if role in a}}
+
+
+def _p256_order_op(square: bool) -> Callable[[Inputs], Outputs]:
+    """The Montgomery product a b 2^-256 mod n (a^2 2^-256 when ``square``) of operands below n."""
+    factor = pow(2**256, -1, curves.P256.n)
+
+    def run(a: Inputs) -> Outputs:
+        a = prepare_p256_order(a)
+        x = _le(a["a"])
+        y = x if square else _le(a["b"])
+        return {"r": (x * y * factor % curves.P256.n).to_bytes(32, "little")}
+
+    return run
+
+
+REFERENCES["p256-order-mul"] = _p256_order_op(square=False)
+REFERENCES["p256-order-sqr"] = _p256_order_op(square=True)
+PREPARE["p256-order-mul"] = PREPARE["p256-order-sqr"] = prepare_p256_order
+
+def _p256_order_scalar(data: bytes) -> int:
+    """A P-256 scalar in [1, n - 1] from 32 little-endian bytes (mod n, 1 for 0)."""
+    return _le(data) % curves.P256.n or 1
+
+
+def prepare_p256_sign(a: Inputs) -> Inputs:
+    """ECDSA P-256 signing inputs: ``a`` = e || d (64 bytes: the hash's integer, any 256-bit value,
+    and the private key, taken mod n, 1 for 0), ``b`` = the nonce k (its first 32 bytes mod n, 1 for 0;
+    32 or 64 bytes accepted, 32 kept); little-endian."""
+    if len(a["a"]) != 64:
+        raise ValueError(f"Invalid a length ({len(a['a'])} bytes) for ECDSA P-256 signing; accepted: a = e || d, "
+                         "64 bytes")
+    if len(a["b"]) not in (32, 64):
+        raise ValueError(f"Invalid b length ({len(a['b'])} bytes) for ECDSA P-256 signing; accepted: 32 bytes "
+                         "of the nonce k (or 64, of which the first 32)")
+    d = _p256_order_scalar(a["a"][32:])
+    k = _p256_order_scalar(a["b"][:32])
+    return {**a, "a": a["a"][:32] + d.to_bytes(32, "little"), "b": k.to_bytes(32, "little")}
+
+
+def _p256_ecdsa_sign(a: Inputs) -> Outputs:
+    """r || s of the ECDSA P-256 signature with the given nonce (FIPS 186-4 §6.4; refbench.ref.ecdsa),
+    e given as the integer of the hash: the hash is e's 32 big-endian bytes."""
+    a = prepare_p256_sign(a)
+    e, d, k = _le(a["a"][:32]), _le(a["a"][32:]), _le(a["b"])
+    r, s = ecdsa.sign_digest(curves.P256, d, e.to_bytes(32, "big"), k=k)
+    return {"r": r.to_bytes(32, "little") + s.to_bytes(32, "little")}
+
+
+def prepare_p256_verify(a: Inputs) -> Inputs:
+    """ECDSA P-256 verification inputs: ``a`` = r || s (64 bytes, kept: the kernel checks their range),
+    ``b`` = e || Q (96 bytes: the hash's integer, then the public key's x || y, on the curve); 64 bytes
+    e || t are taken as the hash's integer and a private scalar (t mod n, 1 for 0), and Q = [t]G.
+    Little-endian."""
+    if len(a["a"]) != 64:
+        raise ValueError(f"Invalid a length ({len(a['a'])} bytes) for ECDSA P-256 verification; accepted: "
+                         "a = r || s, 64 bytes")
+    b = a["b"]
+    if len(b) == 96:
+        if not weierstrass.is_on_curve(curves.P256, (_le(b[32:64]), _le(b[64:]))):
+            raise ValueError("Invalid b for ECDSA P-256 verification: its bytes 32..95 (x || y) are not a point "
+                             "on the curve")
+    elif len(b) == 64:
+        x, y = weierstrass.scalar_mult(curves.P256, _p256_order_scalar(b[32:]), curves.P256.G)
+        b = b[:32] + x.to_bytes(32, "little") + y.to_bytes(32, "little")
+    else:
+        raise ValueError(f"Invalid b length ({len(b)} bytes) for ECDSA P-256 verification; accepted: 96 bytes "
+                         "e || x || y, or 64 bytes e || a private scalar")
+    return {**a, "b": b}
+
+
+def _p256_ecdsa_verify(a: Inputs) -> Outputs:
+    """64 bytes whose first word is 1 when (r, s) is a valid signature of e under Q, else 0
+    (FIPS 186-4 §6.4.2; refbench.ref.ecdsa)."""
+    a = prepare_p256_verify(a)
+    r, s = _le(a["a"][:32]), _le(a["a"][32:])
+    e = _le(a["b"][:32])
+    Q = (_le(a["b"][32:64]), _le(a["b"][64:]))
+    try:
+        ecdsa.verify_digest(curves.P256, Q, e.to_bytes(32, "big"), (r, s))
+        valid = 1
+    except InvalidSignature:
+        valid = 0
+    return {"r": valid.to_bytes(4, "little") + bytes(60)}
+
+
+REFERENCES["p256-ecdsa-sign"] = _p256_ecdsa_sign
+PREPARE["p256-ecdsa-sign"] = prepare_p256_sign
+REFERENCES["p256-ecdsa-verify"] = _p256_ecdsa_verify
+PREPARE["p256-ecdsa-verify"] = prepare_p256_verify
 PREPARE["fe-25519-mul-a24"] = prepare_field("25519")
 #: field elements, so a variant that keeps them in its own limbs (refbench.kernels.representation) swaps the same values
 PREPARE["fe-25519-cswap"] = prepare_field("25519")

@@ -48,7 +48,8 @@ NOT_APPLICABLE = "not applicable"
 #: Operand sizes of the run-time-length bignum operations (256 and 2048 bits; the exponentiation
 #: at 256 bits only: at 2048 it is some 10^8 cycles per call); fixed-size operations at their size.
 BIGNUM_SIZES = {"mont-mul": (32, 256), "mont-sqr": (32, 256), "mont-add": (32, 256), "mont-sub": (32, 256),
-                "mont-exp": (32,), "select": (32, 68), "ed25519-double-mult": (64,),
+                "mont-exp": (32,), "select": (32, 68), "ed25519-double-mult": (64,), "p256-ecdsa-sign": (64,),
+                "p256-ecdsa-verify": (64,),
                 # CycloneCRYPTO's shape (mpi_cyclone.h); cy-mod is bit-serial, some 10^7 cycles at 256 bytes
                 "cy-mont-mul": (32, 256), "cy-mont-red": (32, 256), "cy-mod": (32,)}
 _FIELD_BYTES = {"p256": 32, "p384": 48, "p521": 68, "25519": 32, "448": 56, "x25519": 32}

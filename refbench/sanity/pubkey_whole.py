@@ -18,7 +18,12 @@ of the whole operation against the harness's buffers). It is measured here, on w
   encoding, and verification's [S]B - [h]A, as wolfSSL's CURVED25519_SMALL build does them
   (ed25519.h), against the exact count of their calls (:func:`ed25519_work`: the steps of the
   pubkey_costs.toml ``[[scalar_mult.small_builds]]`` recipe, the reference's formulas, with each
-  select priced as the rule states, one bignum ``select``).
+  select priced as the rule states, one bignum ``select``);
+* ``p256-ecdsa-sign`` and ``p256-ecdsa-verify``: ECDSA P-256 (p256_ecdsa.h) against the exact count of
+  their calls (:func:`ecdsa_work`): signing's order arithmetic around one call of the constant-time
+  base-point multiplication (a kernel operation of its own, priced by its measurement: why, in
+  :func:`ecdsa_work`), and verification's interleaved double scalar multiplication, inversions and
+  order arithmetic.
 
 Only operations that ARE a sequence of calls are checked: a variant's manifest ``whole`` lists the
 operations it computes whole in code of its own (bignum/umaal_asm_ladder's X25519: one assembly
@@ -75,12 +80,14 @@ from refbench.sanity.pubkey_cost import (
     load_costs,
     merge,
     reference_counts,
+    with_calls,
 )
 
 RECORD_PATH = DERIVED / "pubkey_composition.toml"
 #: The cores the composition is checked on (the issue's M0+, M4, M7, M33), ideal memory.
 CORES = ("m0plus", "m4", "m7", "m33")
-OPERATIONS = ("x25519", "rsa1024-crt", "p256-base-mult", "ed25519-base-mult", "ed25519-double-mult")
+OPERATIONS = ("x25519", "rsa1024-crt", "p256-base-mult", "ed25519-base-mult", "ed25519-double-mult",
+              "p256-ecdsa-sign", "p256-ecdsa-verify")
 _RECOMBINATION = {("mont-mul", 64): 2}
 
 
@@ -152,6 +159,101 @@ def ed25519_work(operation: str) -> Work:
     return merge(field_work("Edwards25519", "special", counts), {(SELECT, 32): n, (CALL, 32): n})
 
 
+#: Field calls of p256_ct.h's and p256_ecdsa.h's formulas: (mont-mul, mont-sqr, add, sub, halve) per mixed
+#: addition (madd-2004-hmv), doubling (dbl-2004-hmv), addition (add-1998-cmo-2), and the affine x (the
+#: inversion chain of p256m_inv, 255 S + 12 M, then 1 S + 2 M).
+_P256_MADD, _P256_DBL, _P256_ADD = (8, 3, 1, 6, 0), (4, 4, 5, 4, 1), (12, 4, 1, 6, 0)
+_P256_AFFINE_X = (12 + 2, 255 + 1, 0, 0, 0)
+_P256_SUB = (0, 0, 0, 1, 0)
+
+
+def order_inversion_counts() -> tuple[int, int]:
+    """(products, squarings) of p256_order.h's inversion mod n, a^(n-2): a^2 and the odd powers a^3 ..
+    a^15 (1 S, 7 M); x8, x16, x32 from x4 = a^15 (4 + 8 + 16 S, 3 M); the top half of n - 2 from
+    x32 (64 + 32 S, 2 M); the low half by a sliding window of up to 4 bits (one squaring per bit,
+    one product per window)."""
+    low = (curves.P256.n - 2) & (2**128 - 1)
+    windows, i = 0, 127
+    while i >= 0:
+        if low >> i & 1:
+            j = max(i - 3, 0)
+            while not low >> j & 1:
+                j += 1
+            windows, i = windows + 1, j - 1
+        else:
+            i -= 1
+    return 7 + 3 + 2 + windows, 1 + 4 + 8 + 16 + 64 + 32 + 128
+
+
+def p256_odd_digits(k: int) -> list[int]:
+    """The 64 odd signed digits p256_ct.h gives scalar k (below n) and uses for [k]P: k, or n - k
+    when k is even, in signed 4-bit windows (each even window borrows 16 from the one below it),
+    all negated for n - k. Least significant first."""
+    n = curves.P256.n
+    d = k if k & 1 else n - k
+    e = [(d >> (4 * i)) & 15 for i in range(64)]
+    for i in range(1, 64):
+        if e[i] % 2 == 0:
+            e[i] += 1
+            e[i - 1] -= 16
+    return [-x for x in e] if k % 2 == 0 else e
+
+
+def ecdsa_work(operation: str, inputs: dict) -> Work:
+    """The kernel calls of p256_ecdsa.h's ``operation`` on the prepared ``inputs``, counted exactly, but
+    for signing's base-point multiplication, one call of p256-base-mult-ct (a kernel operation of its
+    own, constant time, priced by its measurement like every call): order products and squarings
+    (p256-order-mul/-sqr; the one addition e + r d mod n is limbs.h's mod_add inline, not a call);
+    for verification the field products, squarings, additions, subtractions and
+    halvings (p256-mont-mul/-sqr, p256-add/-sub, p256-halve) by the formulas' counts; then the
+    caller's side of every call. Verification's negations are field subtractions (0 - y): the eight
+    entries of Q's table once, and each base-table entry of a negative digit of u1 (data-dependent:
+    counted from u1, public).
+
+    Why signing's base-point multiplication is measured, not composed: its 64 constant-time table
+    reads priced as the scan rule prices them (pubkey_costs.toml ``[[scalar_mult.table_scans]]``: one
+    bignum select per entry and coordinate, 8 x 2, and one call) compose the portable C variants'
+    signing within 0.3 % (c32 on the M4: 2,839,323 composed, 2,831,246 emulated), but umaal_asm's
+    scans are p256.S's SEL loop, 36,800 cycles for the 64 reads against 118,080 priced (1,024 selects
+    of 115 cycles and their calls): +12.2 % on the whole signature (584,064 composed, 520,378
+    emulated; measured 2026-12-03), a gap between two codes for one scan, not what composition
+    misses around calls."""
+    n = curves.P256.n
+    field = [0, 0, 0, 0, 0]
+
+    def add(counts: tuple[int, ...], times: int = 1) -> None:
+        for i, c in enumerate(counts):
+            field[i] += c * times
+
+    order_mul, order_sqr = order_inversion_counts()
+    base_mult = 0
+    if operation == "p256-ecdsa-sign":
+        base_mult = 1                      # [k]G
+        order_mul += 4                     # x mod n, r d R^-1, e R^-1, k^-1 (e + r d)
+    elif operation == "p256-ecdsa-verify":
+        r, s = int.from_bytes(inputs["a"][:32], "little"), int.from_bytes(inputs["a"][32:], "little")
+        e = int.from_bytes(inputs["b"][:32], "little")
+        if not (1 <= r < n and 1 <= s < n):
+            return {}                      # rejected before any call
+        u1 = e % n * pow(s, -1, n) % n
+        order_mul += 1 + 2                 # s R; u1, u2
+        add((2, 0, 0, 0, 0))               # Q into Montgomery form
+        add(_P256_DBL)
+        add(_P256_ADD, 7)                  # Q, 3Q, ..., 15Q
+        add(_P256_SUB, 8)                  # their negatives
+        add(_P256_MADD, 63)
+        add(_P256_DBL, 252)
+        add(_P256_ADD, 63 + 1)             # the u2 digits below the top, then the two sums
+        add(_P256_SUB, sum(1 for x in p256_odd_digits(u1) if x < 0))  # the negated base-table entries
+        add(_P256_AFFINE_X)
+    else:
+        raise ValueError(f"Invalid ECDSA operation {operation!r}; accepted: p256-ecdsa-sign, p256-ecdsa-verify")
+    work = {("p256-mont-mul", 32): field[0], ("p256-mont-sqr", 32): field[1], ("p256-add", 32): field[2],
+            ("p256-sub", 32): field[3], ("p256-halve", 32): field[4], ("p256-order-mul", 32): order_mul,
+            ("p256-order-sqr", 32): order_sqr, ("p256-base-mult-ct", 32): base_mult}
+    return with_calls({key: count for key, count in work.items() if count})
+
+
 def check(operation: str, variant: str, m: Measurer) -> Check:
     """Emulate ``operation`` whole with ``variant`` on measurer ``m``'s core, and compose it."""
     if operation == "x25519":
@@ -167,6 +269,12 @@ def check(operation: str, variant: str, m: Measurer) -> Check:
     elif operation == "p256-base-mult":
         full_job = Job("bignum", variant, "p256-base-mult", 32)
         work = field_work("P-256", "special", _p256_counts(m))
+        extra = 0
+        times = 1
+    elif operation in ("p256-ecdsa-sign", "p256-ecdsa-verify"):
+        full_job = Job("bignum", variant, operation, 64)
+        op = next(o for o in family("bignum").operations if o.name == operation)
+        work = ecdsa_work(operation, prepare(operation)(make_inputs(op, 64, seed=m.seed)))
         extra = 0
         times = 1
     elif operation in ("ed25519-base-mult", "ed25519-double-mult"):

@@ -24,3 +24,4 @@ static inline __attribute__((always_inline)) void mac(uint32_t *hi, uint32_t *lo
 #include "x25519.h"
 #include "ed25519.h"
 #include "p256.h"
+#include "p256_ecdsa.h"
