@@ -185,18 +185,22 @@ def order_inversion_counts() -> tuple[int, int]:
     return 7 + 3 + 2 + windows, 1 + 4 + 8 + 16 + 64 + 32 + 128
 
 
-def p256_odd_digits(k: int) -> list[int]:
-    """The 64 odd signed digits p256_ct.h gives scalar k (below n) and uses for [k]P: k, or n - k
-    when k is even, in signed 4-bit windows (each even window borrows 16 from the one below it),
-    all negated for n - k. Least significant first."""
-    n = curves.P256.n
-    d = k if k & 1 else n - k
-    e = [(d >> (4 * i)) & 15 for i in range(64)]
-    for i in range(1, 64):
-        if e[i] % 2 == 0:
-            e[i] += 1
-            e[i - 1] -= 16
-    return [-x for x in e] if k % 2 == 0 else e
+def p256_wnaf5(k: int) -> list[int]:
+    """The width-5 non-adjacent form p256_ecdsa.h gives k (0 <= k < 2^256) for verification's double
+    multiplication (HAC Algorithm 14.33, w = 5): odd digits in [-15, 15] or 0, at most one non-zero
+    in any five consecutive, sum d_i 2^i = k; least significant first, up to the top non-zero digit
+    (empty for k = 0)."""
+    digits: list[int] = []
+    while k:
+        if k & 1:
+            d = k & 31
+            d = d - 32 if d >= 16 else d
+            k -= d
+        else:
+            d = 0
+        digits.append(d)
+        k >>= 1
+    return digits
 
 
 def ecdsa_work(operation: str, inputs: dict) -> Work:
@@ -206,9 +210,13 @@ def ecdsa_work(operation: str, inputs: dict) -> Work:
     (p256-order-mul/-sqr; the one addition e + r d mod n is limbs.h's mod_add inline, not a call);
     for verification the field products, squarings, additions, subtractions and
     halvings (p256-mont-mul/-sqr, p256-add/-sub, p256-halve) by the formulas' counts; then the
-    caller's side of every call. Verification's negations are field subtractions (0 - y): the eight
-    entries of Q's table once, and each base-table entry of a negative digit of u1 (data-dependent:
-    counted from u1, public).
+    caller's side of every call. Verification's negations are field subtractions (0 - y), made once:
+    the eight entries of Q's table and the eight odd multiples of G. Its doublings and additions
+    follow the width-5 NAFs of u1 and u2 (:func:`p256_wnaf5`, data-dependent: counted from the public
+    u1, u2): a doubling per digit below the top one, an addition per non-zero digit but the first
+    (which is loaded). The exceptional additions of crafted inputs (a partial sum equal to, or the
+    negative of, the added point, or at infinity) are not counted: signatures made with unknown
+    keys meet them with probability about 2^-250.
 
     Why signing's base-point multiplication is measured, not composed: its 64 constant-time table
     reads priced as the scan rule prices them (pubkey_costs.toml ``[[scalar_mult.table_scans]]``: one
@@ -235,16 +243,18 @@ def ecdsa_work(operation: str, inputs: dict) -> Work:
         e = int.from_bytes(inputs["b"][:32], "little")
         if not (1 <= r < n and 1 <= s < n):
             return {}                      # rejected before any call
-        u1 = e % n * pow(s, -1, n) % n
+        w = pow(s, -1, n)
+        naf1, naf2 = p256_wnaf5(e % n * w % n), p256_wnaf5(r * w % n)
+        top = max(len(naf1), len(naf2)) - 1
+        first_q = naf2[top] != 0 if top < len(naf2) else False  # the chain starts from u2's digit's point
         order_mul += 1 + 2                 # s R; u1, u2
         add((2, 0, 0, 0, 0))               # Q into Montgomery form
         add(_P256_DBL)
         add(_P256_ADD, 7)                  # Q, 3Q, ..., 15Q
-        add(_P256_SUB, 8)                  # their negatives
-        add(_P256_MADD, 63)
-        add(_P256_DBL, 252)
-        add(_P256_ADD, 63 + 1)             # the u2 digits below the top, then the two sums
-        add(_P256_SUB, sum(1 for x in p256_odd_digits(u1) if x < 0))  # the negated base-table entries
+        add(_P256_SUB, 8 + 8)              # their negatives, and -G, -3G, ..., -15G
+        add(_P256_DBL, top)                # one doubling chain from the top digit
+        add(_P256_ADD, sum(1 for x in naf2 if x) - first_q)
+        add(_P256_MADD, sum(1 for x in naf1 if x) - (not first_q))
         add(_P256_AFFINE_X)
     else:
         raise ValueError(f"Invalid ECDSA operation {operation!r}; accepted: p256-ecdsa-sign, p256-ecdsa-verify")
