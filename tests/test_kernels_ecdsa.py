@@ -286,16 +286,17 @@ def test_composition_work_names_a_wrong_operation_and_counts_a_rejected_signatur
     assert pubkey_whole.ecdsa_work("p256-ecdsa-verify", {"a": le(0) + le(1), "b": bytes(96)}) == {}
 
 
-def test_wnaf5_is_the_scalar():
-    """p256_wnaf5 (the composition's count of verification's doublings and additions) is p256_ecdsa.h's
-    recoding: odd digits in [-15, 15] or 0, at most one non-zero in any five consecutive, whose value is
-    k, the top digit not 0."""
-    from refbench.sanity.pubkey_whole import p256_wnaf5
+@pytest.mark.parametrize("w", [5, 7])
+def test_wnaf_is_the_scalar(w):
+    """p256_wnaf (the composition's count of verification's doublings, additions and negations) is
+    p256_ecdsa.h's recoding: odd digits in [-(2^(w-1) - 1), 2^(w-1) - 1] or 0, at most one non-zero in
+    any w consecutive, whose value is k, the top digit not 0."""
+    from refbench.sanity.pubkey_whole import p256_wnaf
 
-    assert p256_wnaf5(0) == []
-    for k in (1, 2, 31, 2**256 - 1, N - 1, N - 2, seeded("digits") % N):
-        digits = p256_wnaf5(k)
+    assert p256_wnaf(0, w) == []
+    for k in (1, 2, 2**w - 1, 2**256 - 1, N - 1, N - 2, seeded("digits") % N):
+        digits = p256_wnaf(k, w)
         assert digits[-1] != 0 and len(digits) <= 257
-        assert all(x == 0 or (x % 2 and -15 <= x <= 15) for x in digits)
-        assert all(sum(1 for x in digits[i:i + 5] if x) <= 1 for i in range(len(digits)))
+        assert all(x == 0 or (x % 2 and abs(x) < 2 ** (w - 1)) for x in digits)
+        assert all(sum(1 for x in digits[i:i + w] if x) <= 1 for i in range(len(digits)))
         assert sum(x * 2**i for i, x in enumerate(digits)) == k

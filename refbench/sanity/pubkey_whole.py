@@ -185,16 +185,16 @@ def order_inversion_counts() -> tuple[int, int]:
     return 7 + 3 + 2 + windows, 1 + 4 + 8 + 16 + 64 + 32 + 128
 
 
-def p256_wnaf5(k: int) -> list[int]:
-    """The width-5 non-adjacent form p256_ecdsa.h gives k (0 <= k < 2^256) for verification's double
-    multiplication (HAC Algorithm 14.33, w = 5): odd digits in [-15, 15] or 0, at most one non-zero
-    in any five consecutive, sum d_i 2^i = k; least significant first, up to the top non-zero digit
-    (empty for k = 0)."""
+def p256_wnaf(k: int, w: int) -> list[int]:
+    """The width-``w`` non-adjacent form p256_ecdsa.h gives k (0 <= k < 2^256) for verification's double
+    multiplication (HAC Algorithm 14.33): odd digits in [-(2^(w-1) - 1), 2^(w-1) - 1] or 0, at most
+    one non-zero in any w consecutive, sum d_i 2^i = k; least significant first, up to the top
+    non-zero digit (empty for k = 0)."""
     digits: list[int] = []
     while k:
         if k & 1:
-            d = k & 31
-            d = d - 32 if d >= 16 else d
+            d = k % 2**w
+            d = d - 2**w if d >= 2 ** (w - 1) else d
             k -= d
         else:
             d = 0
@@ -210,11 +210,11 @@ def ecdsa_work(operation: str, inputs: dict) -> Work:
     (p256-order-mul/-sqr; the one addition e + r d mod n is limbs.h's mod_add inline, not a call);
     for verification the field products, squarings, additions, subtractions and
     halvings (p256-mont-mul/-sqr, p256-add/-sub, p256-halve) by the formulas' counts; then the
-    caller's side of every call. Verification's negations are field subtractions (0 - y), made once:
-    the eight entries of Q's table and the eight odd multiples of G. Its doublings and additions
-    follow the width-5 NAFs of u1 and u2 (:func:`p256_wnaf5`, data-dependent: counted from the public
-    u1, u2): a doubling per digit below the top one, an addition per non-zero digit but the first
-    (which is loaded). The exceptional additions of crafted inputs (a partial sum equal to, or the
+    caller's side of every call. Verification's negations are field subtractions (0 - y): the eight
+    entries of Q's table once, and the entry of each negative digit of u1. Its doublings, additions
+    and negations follow the NAFs of u1 (width 7) and u2 (width 5) (:func:`p256_wnaf`, data-dependent:
+    counted from the public u1, u2): a doubling per digit below the top one, an addition per non-zero
+    digit but the first (which is loaded). The exceptional additions of crafted inputs (a partial sum equal to, or the
     negative of, the added point, or at infinity) are not counted: signatures made with unknown
     keys meet them with probability about 2^-250.
 
@@ -244,14 +244,14 @@ def ecdsa_work(operation: str, inputs: dict) -> Work:
         if not (1 <= r < n and 1 <= s < n):
             return {}                      # rejected before any call
         w = pow(s, -1, n)
-        naf1, naf2 = p256_wnaf5(e % n * w % n), p256_wnaf5(r * w % n)
+        naf1, naf2 = p256_wnaf(e % n * w % n, 7), p256_wnaf(r * w % n, 5)
         top = max(len(naf1), len(naf2)) - 1
         first_q = naf2[top] != 0 if top < len(naf2) else False  # the chain starts from u2's digit's point
         order_mul += 1 + 2                 # s R; u1, u2
         add((2, 0, 0, 0, 0))               # Q into Montgomery form
         add(_P256_DBL)
         add(_P256_ADD, 7)                  # Q, 3Q, ..., 15Q
-        add(_P256_SUB, 8 + 8)              # their negatives, and -G, -3G, ..., -15G
+        add(_P256_SUB, 8 + sum(1 for x in naf1 if x < 0))  # their negatives; the negated entries of G
         add(_P256_DBL, top)                # one doubling chain from the top digit
         add(_P256_ADD, sum(1 for x in naf2 if x) - first_q)
         add(_P256_MADD, sum(1 for x in naf1 if x) - (not first_q))

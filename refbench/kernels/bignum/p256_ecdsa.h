@@ -27,16 +27,19 @@
  *
  * Verification is variable time (every input is public). w = s^-1 (the inversion of signing),
  * u1 = e w, u2 = r w; then R = [u1]G + [u2]Q by Straus's interleaving ("Shamir's trick", HAC
- * Algorithm 14.88) of the width-5 NAFs of u1 and u2 (HAC Algorithm 14.33: odd digits in [-15, 15]
- * or 0, about one in six non-zero), with one accumulator and one doubling chain from the top digit:
+ * Algorithm 14.88) of the width-w NAFs of u1 and u2 (HAC Algorithm 14.33: odd digits in
+ * [-(2^(w-1) - 1), 2^(w-1) - 1] or 0, about one in w + 1 non-zero), with one accumulator and one
+ * doubling chain from the top digit:
  *   - per digit below the top one a doubling (dbl-2004-hmv);
- *   - a non-zero digit of u2 adds +-Q, +-3Q, .., +-15Q (Jacobian, the negatives made once;
+ *   - a non-zero digit of u2 (w = 5) adds +-Q, +-3Q, .., +-15Q (Jacobian, the negatives made once;
  *     add-1998-cmo-2);
- *   - a non-zero digit of u1 adds +-G, +-3G, .., +-15G: the base-point table's first row (affine),
- *     its negatives made once, by a mixed addition (madd-2004-hmv);
+ *   - a non-zero digit of u1 (w = 7: about 32 digits instead of 43 with w = 5) adds +-G, +-3G, ..,
+ *     +-63G, from p256_table.h's P256_BASE_ODD (affine, in flash; a negative digit's entry negated
+ *     into a copy), by a mixed addition (madd-2004-hmv);
  * then one field inversion (p256_ct.h's chain) for the affine x, x mod n and the comparison with r.
  * (A Jacobian table of Q made affine by one shared inversion, as p256_scalarmult_ct does, would save
- * 4M + 1S on each of about 43 additions, less than the inversion's 255 S + 12 M.)
+ * 4M + 1S on each of about 43 additions, less than the inversion's 255 S + 12 M; a wider window for
+ * Q costs more additions to build its table than it saves.)
  * Exceptional cases: Q is a multiple of G the signer may know, so a partial sum may equal, or be
  * the negative of, the point added, at any digit (crafted inputs; about 2^-250 otherwise). Every
  * addition checks: the accumulator at infinity (Z = 0) takes the point; H = R = 0 (the same point)
@@ -92,13 +95,14 @@ void p256_ecdsa_sign(uint32_t *rs, const uint32_t *a, const uint32_t *b)
     p256_order_mul(s, kinv, t);                /* k^-1 R^2 (e + r d) R^-1 R^-1 = k^-1 (e + r d) */
 }
 
-/* naf[0..256]: the width-5 non-adjacent form of k (HAC Algorithm 14.33 with its w = 5): digits odd in
- * [-15, 15] or 0, of any five consecutive digits at most one non-zero, k = sum naf_i 2^i; scanned
- * from the bottom with the value of the bits not yet taken in k - (digits so far), kept as a carry
- * into the next bit (variable time: k is public). Returns the number of digits up to the top
- * non-zero one (0 for k = 0). */
-static int p256_wnaf5(signed char naf[257], const uint32_t k[8])
+/* naf[0..256]: the width-w non-adjacent form of k (HAC Algorithm 14.33), 2 <= w <= 8: digits odd in
+ * [-(2^(w-1) - 1), 2^(w-1) - 1] or 0, of any w consecutive digits at most one non-zero, k = sum
+ * naf_i 2^i; scanned from the bottom with the value of the bits not yet taken in k - (digits so
+ * far), kept as a carry into the next bit (variable time: k is public). Returns the number of
+ * digits up to the top non-zero one (0 for k = 0). */
+static int p256_wnaf(signed char naf[257], const uint32_t k[8], int w)
 {
+    const uint32_t half = 1u << (w - 1);
     int len = 0;
     uint32_t carry = 0;
     for (int i = 0; i < 257; i++) {
@@ -110,16 +114,16 @@ static int p256_wnaf5(signed char naf[257], const uint32_t k[8])
             i++;
             continue;
         }
-        uint32_t window = carry;               /* bits i .. i + 4 of the remaining value, odd */
-        for (int j = 0; j < 5; j++) {
+        uint32_t window = carry;               /* bits i .. i + w - 1 of the remaining value, odd */
+        for (int j = 0; j < w; j++) {
             const int at = i + j;
             window += at < 256 ? ((k[at >> 5] >> (at & 31)) & 1u) << j : 0;
         }
-        window &= 31u;
-        carry = window >> 4;                   /* 17 .. 31 become window - 32, and carry 1 upwards */
-        naf[i] = (signed char)((int32_t)window - (int32_t)(carry << 5));
+        window &= 2 * half - 1;
+        carry = window >= half;                /* half + 1 .. 2 half - 1 become window - 2 half, negative */
+        naf[i] = (signed char)((int32_t)window - (int32_t)(carry * 2 * half));
         len = i + 1;
-        i += 5;
+        i += w;
     }
     return len;
 }
@@ -169,7 +173,7 @@ void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
 {
     static const uint32_t zero[8] = {0};
     const uint32_t *r = a, *s = a + 8, *e = b, *qxy = b + 8;
-    uint32_t t[8], w[8], u1[8], u2[8], x[8], gneg[8][16];
+    uint32_t t[8], w[8], u1[8], u2[8], x[8], pt[16];
     signed char naf1[257], naf2[257];
     p256m_jac table[16], acc, twice;
     for (uint32_t i = 0; i < 16; i++) {
@@ -183,7 +187,7 @@ void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
     p256_order_reduce(t, e);
     p256_order_mul(u1, t, w);                  /* u1 = e w */
     p256_order_mul(u2, r, w);                  /* u2 = r w (not 0: r and w are not) */
-    const int len1 = p256_wnaf5(naf1, u1), len2 = p256_wnaf5(naf2, u2);
+    const int len1 = p256_wnaf(naf1, u1, 7), len2 = p256_wnaf(naf2, u2, 5);
     /* table[j] = (2j + 1) Q and table[8 + j] = -(2j + 1) Q (Montgomery form, Jacobian) */
     p256_mont_mul(table[0].x, qxy, P256M_RR);
     p256_mont_mul(table[0].y, qxy + 8, P256M_RR);
@@ -201,15 +205,9 @@ void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
         }
         fe_p256_sub(table[8 + j].y, zero, table[j].y);
     }
-    /* gneg[j] = -(2j + 1) G (affine); (2j + 1) G is the base table's first row */
-    for (uint32_t j = 0; j < 8; j++) {
-        for (uint32_t k = 0; k < 8; k++) {
-            gneg[j][k] = P256_BASE_TABLE[0][j][k];
-        }
-        fe_p256_sub(gneg[j] + 8, zero, P256_BASE_TABLE[0][j] + 8);
-    }
-    /* one doubling chain from the top digit of either scalar: per digit a doubling, then the
-     * addition of u2's digit's multiple of Q and of u1's digit's multiple of G when not 0 */
+    /* one doubling chain from the top digit of either scalar (u1's width-7 NAF, u2's width-5): per
+     * digit a doubling, then the addition of u2's digit's multiple of Q and of u1's digit's multiple
+     * of G when not 0 */
     uint32_t started = 0;
     for (int i = (len1 > len2 ? len1 : len2) - 1; i >= 0; i--) {
         if (started) {
@@ -219,9 +217,15 @@ void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
         if (h != 0) {
             p256m_acc_add(&acc, &started, &table[h > 0 ? (uint32_t)h >> 1 : 8 + ((uint32_t)-h >> 1)]);
         }
-        if (g != 0) {
-            p256m_acc_add_affine(&acc, &started, g > 0 ? P256_BASE_TABLE[0][(uint32_t)g >> 1]
-                                                       : gneg[(uint32_t)-g >> 1]);
+        if (g > 0) {
+            p256m_acc_add_affine(&acc, &started, P256_BASE_ODD[(uint32_t)g >> 1]);
+        } else if (g < 0) {                    /* -(|g| G): x, and y = 0 - y */
+            const uint32_t *entry = P256_BASE_ODD[(uint32_t)-g >> 1];
+            for (uint32_t k = 0; k < 8; k++) {
+                pt[k] = entry[k];
+            }
+            fe_p256_sub(pt + 8, zero, entry + 8);
+            p256m_acc_add_affine(&acc, &started, pt);
         }
     }
     if (p256_words_zero(acc.z)) {
