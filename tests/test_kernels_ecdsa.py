@@ -163,6 +163,35 @@ def test_verify_when_the_partial_sums_meet_the_points_added(variant, core, subte
             assert int.from_bytes(ref[:4], "little") == want
 
 
+def point_with_x_above_n() -> tuple[int, int]:
+    """The P-256 point of least x >= n (x(R) mod n = x - n: verification's second candidate r + n)."""
+    p, b = curves.P256.p, curves.P256.b
+    x = N
+    while True:
+        rhs = (x**3 - 3 * x + b) % p
+        y = pow(rhs, (p + 1) // 4, p)          # p = 3 mod 4
+        if y * y % p == rhs:
+            return x, y
+        x += 1
+
+
+@pytest.mark.parametrize("variant, core", CASES)
+def test_verify_when_x_of_r_is_above_n(variant, core, subtests):
+    """R = Q with x(Q) >= n (e = 0, s = r: u1 = 0, u2 = 1): the signature with r = x(Q) - n holds
+    (`cryptography` agrees), found by the second candidate of p256_ecdsa.h's test with no inversion,
+    (r + n) Z^2 = X; r + 1 fails."""
+    x, y = point_with_x_above_n()
+    xy = le(x) + le(y)
+    r = x - N
+    public = ec.EllipticCurvePublicNumbers(x, y, ec.SECP256R1()).public_key()
+    public.verify(utils.encode_dss_signature(r, r), bytes(32), PREHASHED)   # raises when invalid
+    for label, r_, want in [("r = x - n", r, 1), ("r = x - n + 1", r + 1, 0)]:
+        with subtests.test(msg=f"{variant} {core} {label}"):
+            assert verify_kernel(variant, core, 0, r_, r_, xy) == want
+            ref = reference("p256-ecdsa-verify")({"a": le(r_) + le(r_), "b": le(0) + xy})["r"]
+            assert int.from_bytes(ref[:4], "little") == want
+
+
 def test_preparations_make_valid_operands_and_name_bad_lengths():
     ready = prepare("p256-ecdsa-sign")({"a": bytes(64), "b": bytes(64)})
     assert ready["a"] == bytes(32) + le(1) and ready["b"] == le(1)  # d and k of 0 become 1

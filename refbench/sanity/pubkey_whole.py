@@ -160,10 +160,11 @@ def ed25519_work(operation: str) -> Work:
 
 
 #: Field calls of p256_ct.h's and p256_ecdsa.h's formulas: (mont-mul, mont-sqr, add, sub, halve) per mixed
-#: addition (madd-2004-hmv), doubling (dbl-2004-hmv), addition (add-1998-cmo-2), and the affine x (the
-#: inversion chain of p256m_inv, 255 S + 12 M, then 1 S + 2 M).
+#: addition (madd-2004-hmv), doubling (dbl-2004-hmv), addition (add-1998-cmo-2), and ECDSA
+#: verification's test of x(R) mod n = r without inversion (p256_ecdsa.h p256m_x_mod_n_is: Z^2, then per
+#: candidate x0 in {r, r + n when below p} x0 R, x0 Z^2 and X - x0 Z^2).
 _P256_MADD, _P256_DBL, _P256_ADD = (8, 3, 1, 6, 0), (4, 4, 5, 4, 1), (12, 4, 1, 6, 0)
-_P256_AFFINE_X = (12 + 2, 255 + 1, 0, 0, 0)
+_P256_X_TEST, _P256_X_CANDIDATE = (0, 1, 0, 0, 0), (2, 0, 0, 1, 0)
 _P256_SUB = (0, 0, 0, 1, 0)
 
 
@@ -255,7 +256,8 @@ def ecdsa_work(operation: str, inputs: dict) -> Work:
         add(_P256_DBL, top)                # one doubling chain from the top digit
         add(_P256_ADD, sum(1 for x in naf2 if x) - first_q)
         add(_P256_MADD, sum(1 for x in naf1 if x) - (not first_q))
-        add(_P256_AFFINE_X)
+        add(_P256_X_TEST)
+        add(_P256_X_CANDIDATE, 1 + (r + n < curves.P256.p))
     else:
         raise ValueError(f"Invalid ECDSA operation {operation!r}; accepted: p256-ecdsa-sign, p256-ecdsa-verify")
     work = {("p256-mont-mul", 32): field[0], ("p256-mont-sqr", 32): field[1], ("p256-add", 32): field[2],

@@ -36,7 +36,8 @@
  *   - a non-zero digit of u1 (w = 7: about 32 digits instead of 43 with w = 5) adds +-G, +-3G, ..,
  *     +-63G, from p256_table.h's P256_BASE_ODD (affine, in flash; a negative digit's entry negated
  *     into a copy), by a mixed addition (madd-2004-hmv);
- * then one field inversion (p256_ct.h's chain) for the affine x, x mod n and the comparison with r.
+ * then x(R) mod n = r is tested with no inversion: r Z^2 = X, or (r + n) Z^2 = X when r + n < p
+ * (p256m_x_mod_n_is).
  * (A Jacobian table of Q made affine by one shared inversion, as p256_scalarmult_ct does, would save
  * 4M + 1S on each of about 43 additions, less than the inversion's 255 S + 12 M; a wider window for
  * Q costs more additions to build its table than it saves.)
@@ -169,11 +170,50 @@ static void p256m_acc_add_affine(p256m_jac *acc, uint32_t *started, const uint32
     }
 }
 
+/* 1 when x0 * Z^2 = X (mod p) for q = (X : Y : Z), Montgomery form, and zz = Z^2: x0 (below p,
+ * standard form) is q's affine x, X / Z^2 */
+static uint32_t p256m_x_equals(const p256m_jac *q, const uint32_t zz[8], const uint32_t x0[8])
+{
+    uint32_t t[8];
+    p256_mont_mul(t, x0, P256M_RR);            /* x0 R mod p */
+    p256_mont_mul(t, t, zz);
+    fe_p256_sub(t, t, q->x);                   /* canonical operands: 0 exactly when equal */
+    return p256_words_zero(t);
+}
+
+/* 1 when x(q) mod n = r for q not at infinity and 1 <= r < n, with no inversion (as
+ * bitcoin-core/secp256k1 commit 01ee1b3b3c665bf22e06b92afa832ccc54de5119, src/ecdsa_impl.h,
+ * secp256k1_ecdsa_sig_verify, explains it): x(q) < p < 2n, so x(q) mod n = r exactly when x(q) = r
+ * or x(q) = r + n (only possible when r + n < p: r below p - n, about 2^126); x(q) = c exactly
+ * when c Z^2 = X (mod p). Both candidates are tried when r + n < p (the count of calls then depends
+ * on r alone). */
+static uint32_t p256m_x_mod_n_is(const p256m_jac *q, const uint32_t r[8])
+{
+    uint32_t zz[8], c[8], carry = 0;
+    p256_mont_sqr(zz, q->z);
+    uint32_t ok = p256m_x_equals(q, zz, r);
+    for (uint32_t k = 0; k < 8; k++) {         /* c = r + n, below 2n < 2^257 */
+        const uint32_t s = r[k] + carry;
+        const uint32_t c1 = s < carry;
+        c[k] = s + P256_N[k];
+        carry = c1 + (c[k] < s);
+    }
+    uint32_t borrow = 0;                       /* the borrow of c - p: 1 when c < p */
+    for (uint32_t k = 0; k < 8; k++) {
+        const uint32_t pk = P256_P[k];
+        borrow = (c[k] < pk) | ((c[k] == pk) & borrow);
+    }
+    if (carry || !borrow) {
+        return ok;
+    }
+    return ok | p256m_x_equals(q, zz, c);
+}
+
 void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
 {
     static const uint32_t zero[8] = {0};
     const uint32_t *r = a, *s = a + 8, *e = b, *qxy = b + 8;
-    uint32_t t[8], w[8], u1[8], u2[8], x[8], pt[16];
+    uint32_t t[8], w[8], u1[8], u2[8], pt[16];
     signed char naf1[257], naf2[257];
     p256m_jac table[16], acc, twice;
     for (uint32_t i = 0; i < 16; i++) {
@@ -231,14 +271,7 @@ void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
     if (p256_words_zero(acc.z)) {
         return;                                /* R is the point at infinity: no x */
     }
-    p256m_affine_x(x, &acc);
-    p256_order_reduce(x, x);                   /* x mod n */
-    for (uint32_t k = 0; k < 8; k++) {
-        if (x[k] != r[k]) {
-            return;
-        }
-    }
-    ok[0] = 1;
+    ok[0] = p256m_x_mod_n_is(&acc, r);
 }
 
 #endif
