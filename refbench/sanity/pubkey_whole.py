@@ -22,7 +22,7 @@ of the whole operation against the harness's buffers). It is measured here, on w
 * ``p256-ecdsa-sign`` and ``p256-ecdsa-verify``: ECDSA P-256 (p256_ecdsa.h) against the exact count of
   their calls (:func:`ecdsa_work`): signing's order arithmetic around one call of the constant-time
   base-point multiplication (a kernel operation of its own, priced by its measurement: why, in
-  :func:`ecdsa_work`), and verification's interleaved double scalar multiplication, inversions and
+  :func:`ecdsa_work`), and verification's interleaved double scalar multiplication, inversion mod n and
   order arithmetic.
 
 Only operations that ARE a sequence of calls are checked: a variant's manifest ``whole`` lists the

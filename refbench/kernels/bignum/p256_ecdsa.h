@@ -39,8 +39,9 @@
  * then x(R) mod n = r is tested with no inversion: r Z^2 = X, or (r + n) Z^2 = X when r + n < p
  * (p256m_x_mod_n_is).
  * (A Jacobian table of Q made affine by one shared inversion, as p256_scalarmult_ct does, would save
- * 4M + 1S on each of about 43 additions, less than the inversion's 255 S + 12 M; a wider window for
- * Q costs more additions to build its table than it saves.)
+ * 4M + 1S on each of about 43 additions, 172 M + 43 S, less than it costs: the inversion's 255 S +
+ * 12 M and 39 M + 7 S for the seven points; a wider window for Q costs more additions to build its
+ * table than it saves.)
  * Exceptional cases: Q is a multiple of G the signer may know, so a partial sum may equal, or be
  * the negative of, the point added, at any digit (crafted inputs; about 2^-250 otherwise). Every
  * addition checks: the accumulator at infinity (Z = 0) takes the point; H = R = 0 (the same point)
