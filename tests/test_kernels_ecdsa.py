@@ -136,6 +136,62 @@ def test_verify_of_a_hash_that_is_0_mod_n():
     assert verify_kernel("umaal_asm", "m4", N, r, (s + 1) % N, public_xy(d)) == 0
 
 
+def crafted(d: int, k: int, e: int) -> tuple[int, int]:
+    """(r, s) signed by the integers of FIPS 186-4 §6.4 with key d, nonce k and hash integer e."""
+    r = key(k).public_key().public_numbers().x % N
+    return r, pow(k, -1, N) * (e + r * d) % N
+
+
+@pytest.mark.parametrize("variant, core", CASES)
+def test_verify_when_the_partial_sums_meet_the_points_added(variant, core, subtests):
+    """Q = +-G (keys 1 and n - 1): the interleaved sum of u1's multiples of G and u2's of Q meets the
+    point it adds at every digit where the two NAFs agree (p256_ecdsa.h's exceptional cases): with
+    Q = G and e = r (u1 = u2) the same point (a doubling), with Q = -G and k = 5 (u1 - u2 = 5) its
+    negative (the point at infinity, then loaded again); with Q = -G and e = r, R itself is at
+    infinity (any s): rejected."""
+    e = seeded("crafted hash") % N
+    r1, s1 = crafted(1, seeded("crafted k") % N, 0)
+    r1, s1 = crafted(1, seeded("crafted k") % N, r1)                         # e = r
+    r2, s2 = crafted(N - 1, 5, e)
+    cases = [("Q = G, u1 = u2", r1, r1, s1, public_xy(1), 1),
+             ("Q = -G, u1 - u2 = 5", e, r2, s2, public_xy(N - 1), 1),
+             ("Q = -G, u1 = u2: R at infinity", e, e, seeded("any s") % N, public_xy(N - 1), 0)]
+    for label, e_, r_, s_, xy_, want in cases:
+        with subtests.test(msg=f"{variant} {core} {label}"):
+            assert verify_kernel(variant, core, e_, r_, s_, xy_) == want
+            ref = reference("p256-ecdsa-verify")({"a": le(r_) + le(s_), "b": le(e_) + xy_})["r"]
+            assert int.from_bytes(ref[:4], "little") == want
+
+
+def point_with_x_above_n() -> tuple[int, int]:
+    """The P-256 point of least x >= n (x(R) mod n = x - n: verification's second candidate r + n)."""
+    p, b = curves.P256.p, curves.P256.b
+    x = N
+    while True:
+        rhs = (x**3 - 3 * x + b) % p
+        y = pow(rhs, (p + 1) // 4, p)          # p = 3 mod 4
+        if y * y % p == rhs:
+            return x, y
+        x += 1
+
+
+@pytest.mark.parametrize("variant, core", CASES)
+def test_verify_when_x_of_r_is_above_n(variant, core, subtests):
+    """R = Q with x(Q) >= n (e = 0, s = r: u1 = 0, u2 = 1): the signature with r = x(Q) - n holds
+    (`cryptography` agrees), found by the second candidate of p256_ecdsa.h's test with no inversion,
+    (r + n) Z^2 = X; r + 1 fails."""
+    x, y = point_with_x_above_n()
+    xy = le(x) + le(y)
+    r = x - N
+    public = ec.EllipticCurvePublicNumbers(x, y, ec.SECP256R1()).public_key()
+    public.verify(utils.encode_dss_signature(r, r), bytes(32), PREHASHED)   # raises when invalid
+    for label, r_, want in [("r = x - n", r, 1), ("r = x - n + 1", r + 1, 0)]:
+        with subtests.test(msg=f"{variant} {core} {label}"):
+            assert verify_kernel(variant, core, 0, r_, r_, xy) == want
+            ref = reference("p256-ecdsa-verify")({"a": le(r_) + le(r_), "b": le(0) + xy})["r"]
+            assert int.from_bytes(ref[:4], "little") == want
+
+
 def test_preparations_make_valid_operands_and_name_bad_lengths():
     ready = prepare("p256-ecdsa-sign")({"a": bytes(64), "b": bytes(64)})
     assert ready["a"] == bytes(32) + le(1) and ready["b"] == le(1)  # d and k of 0 become 1
@@ -207,7 +263,10 @@ def test_composed_work_is_the_kernels_own_calls(variant, core, operation):
     h = harness(variant, core)
     if operation not in pubkey_whole.composed_operations(variant):
         # left out of the checks: its point formulas are the variant's own assembly, entered per digit
-        run = h.run({"a": le(1) + le(1), "b": le(1) + public_xy(1)}, operation)
+        d = seeded("formulas key") % N
+        hash_, e = digest(b"formulas")
+        r, s = signature(d, hash_)
+        run = h.run({"a": le(r) + le(s), "b": le(e) + public_xy(d)}, operation)
         formulas = h.machine.image.functions["p256_jac_double"].address
         assert run.verified and h.last_call.block_counts.get(formulas, 0) > 200
         return
@@ -256,12 +315,17 @@ def test_composition_work_names_a_wrong_operation_and_counts_a_rejected_signatur
     assert pubkey_whole.ecdsa_work("p256-ecdsa-verify", {"a": le(0) + le(1), "b": bytes(96)}) == {}
 
 
-def test_odd_digits_are_the_scalar():
-    """p256_odd_digits (the composition's count of verification's negated entries) is p256_ct.h's
-    recoding: 64 odd digits in [-15, 15] whose value is k (n - k negated for even k)."""
-    from refbench.sanity.pubkey_whole import p256_odd_digits
+@pytest.mark.parametrize("w", [5, 7])
+def test_wnaf_is_the_scalar(w):
+    """p256_wnaf (the composition's count of verification's doublings, additions and negations) is
+    p256_ecdsa.h's recoding: odd digits in [-(2^(w-1) - 1), 2^(w-1) - 1] or 0, at most one non-zero in
+    any w consecutive, whose value is k, the top digit not 0."""
+    from refbench.sanity.pubkey_whole import p256_wnaf
 
-    for k in (1, 2, N - 1, N - 2, seeded("digits") % N):
-        digits = p256_odd_digits(k)
-        assert len(digits) == 64 and all(x % 2 and -15 <= x <= 15 for x in digits)
-        assert sum(x * 16**i for i, x in enumerate(digits)) % N == k
+    assert p256_wnaf(0, w) == []
+    for k in (1, 2, 2**w - 1, 2**256 - 1, N - 1, N - 2, seeded("digits") % N):
+        digits = p256_wnaf(k, w)
+        assert digits[-1] != 0 and len(digits) <= 257
+        assert all(x == 0 or (x % 2 and abs(x) < 2 ** (w - 1)) for x in digits)
+        assert all(sum(1 for x in digits[i:i + w] if x) <= 1 for i in range(len(digits)))
+        assert sum(x * 2**i for i, x in enumerate(digits)) == k

@@ -22,7 +22,7 @@ of the whole operation against the harness's buffers). It is measured here, on w
 * ``p256-ecdsa-sign`` and ``p256-ecdsa-verify``: ECDSA P-256 (p256_ecdsa.h) against the exact count of
   their calls (:func:`ecdsa_work`): signing's order arithmetic around one call of the constant-time
   base-point multiplication (a kernel operation of its own, priced by its measurement: why, in
-  :func:`ecdsa_work`), and verification's interleaved double scalar multiplication, inversions and
+  :func:`ecdsa_work`), and verification's interleaved double scalar multiplication, inversion mod n and
   order arithmetic.
 
 Only operations that ARE a sequence of calls are checked: a variant's manifest ``whole`` lists the
@@ -160,10 +160,11 @@ def ed25519_work(operation: str) -> Work:
 
 
 #: Field calls of p256_ct.h's and p256_ecdsa.h's formulas: (mont-mul, mont-sqr, add, sub, halve) per mixed
-#: addition (madd-2004-hmv), doubling (dbl-2004-hmv), addition (add-1998-cmo-2), and the affine x (the
-#: inversion chain of p256m_inv, 255 S + 12 M, then 1 S + 2 M).
+#: addition (madd-2004-hmv), doubling (dbl-2004-hmv), addition (add-1998-cmo-2), and ECDSA
+#: verification's test of x(R) mod n = r without inversion (p256_ecdsa.h p256m_x_mod_n_is: Z^2, then per
+#: candidate x0 in {r, r + n when below p} x0 R, x0 Z^2 and X - x0 Z^2).
 _P256_MADD, _P256_DBL, _P256_ADD = (8, 3, 1, 6, 0), (4, 4, 5, 4, 1), (12, 4, 1, 6, 0)
-_P256_AFFINE_X = (12 + 2, 255 + 1, 0, 0, 0)
+_P256_X_TEST, _P256_X_CANDIDATE = (0, 1, 0, 0, 0), (2, 0, 0, 1, 0)
 _P256_SUB = (0, 0, 0, 1, 0)
 
 
@@ -185,18 +186,22 @@ def order_inversion_counts() -> tuple[int, int]:
     return 7 + 3 + 2 + windows, 1 + 4 + 8 + 16 + 64 + 32 + 128
 
 
-def p256_odd_digits(k: int) -> list[int]:
-    """The 64 odd signed digits p256_ct.h gives scalar k (below n) and uses for [k]P: k, or n - k
-    when k is even, in signed 4-bit windows (each even window borrows 16 from the one below it),
-    all negated for n - k. Least significant first."""
-    n = curves.P256.n
-    d = k if k & 1 else n - k
-    e = [(d >> (4 * i)) & 15 for i in range(64)]
-    for i in range(1, 64):
-        if e[i] % 2 == 0:
-            e[i] += 1
-            e[i - 1] -= 16
-    return [-x for x in e] if k % 2 == 0 else e
+def p256_wnaf(k: int, w: int) -> list[int]:
+    """The width-``w`` non-adjacent form p256_ecdsa.h gives k (0 <= k < 2^256) for verification's double
+    multiplication (HAC Algorithm 14.33): odd digits in [-(2^(w-1) - 1), 2^(w-1) - 1] or 0, at most
+    one non-zero in any w consecutive, sum d_i 2^i = k; least significant first, up to the top
+    non-zero digit (empty for k = 0)."""
+    digits: list[int] = []
+    while k:
+        if k & 1:
+            d = k % 2**w
+            d = d - 2**w if d >= 2 ** (w - 1) else d
+            k -= d
+        else:
+            d = 0
+        digits.append(d)
+        k >>= 1
+    return digits
 
 
 def ecdsa_work(operation: str, inputs: dict) -> Work:
@@ -207,8 +212,12 @@ def ecdsa_work(operation: str, inputs: dict) -> Work:
     for verification the field products, squarings, additions, subtractions and
     halvings (p256-mont-mul/-sqr, p256-add/-sub, p256-halve) by the formulas' counts; then the
     caller's side of every call. Verification's negations are field subtractions (0 - y): the eight
-    entries of Q's table once, and each base-table entry of a negative digit of u1 (data-dependent:
-    counted from u1, public).
+    entries of Q's table once, and the entry of each negative digit of u1. Its doublings, additions
+    and negations follow the NAFs of u1 (width 7) and u2 (width 5) (:func:`p256_wnaf`, data-dependent:
+    counted from the public u1, u2): a doubling per digit below the top one, an addition per non-zero
+    digit but the first (which is loaded). The exceptional additions of crafted inputs (a partial sum equal to, or the
+    negative of, the added point, or at infinity) are not counted: signatures made with unknown
+    keys meet them with probability about 2^-250.
 
     Why signing's base-point multiplication is measured, not composed: its 64 constant-time table
     reads priced as the scan rule prices them (pubkey_costs.toml ``[[scalar_mult.table_scans]]``: one
@@ -235,17 +244,20 @@ def ecdsa_work(operation: str, inputs: dict) -> Work:
         e = int.from_bytes(inputs["b"][:32], "little")
         if not (1 <= r < n and 1 <= s < n):
             return {}                      # rejected before any call
-        u1 = e % n * pow(s, -1, n) % n
+        w = pow(s, -1, n)
+        naf1, naf2 = p256_wnaf(e % n * w % n, 7), p256_wnaf(r * w % n, 5)
+        top = max(len(naf1), len(naf2)) - 1
+        first_q = naf2[top] != 0 if top < len(naf2) else False  # the chain starts from u2's digit's point
         order_mul += 1 + 2                 # s R; u1, u2
         add((2, 0, 0, 0, 0))               # Q into Montgomery form
         add(_P256_DBL)
         add(_P256_ADD, 7)                  # Q, 3Q, ..., 15Q
-        add(_P256_SUB, 8)                  # their negatives
-        add(_P256_MADD, 63)
-        add(_P256_DBL, 252)
-        add(_P256_ADD, 63 + 1)             # the u2 digits below the top, then the two sums
-        add(_P256_SUB, sum(1 for x in p256_odd_digits(u1) if x < 0))  # the negated base-table entries
-        add(_P256_AFFINE_X)
+        add(_P256_SUB, 8 + sum(1 for x in naf1 if x < 0))  # their negatives; the negated entries of G
+        add(_P256_DBL, top)                # one doubling chain from the top digit
+        add(_P256_ADD, sum(1 for x in naf2 if x) - first_q)
+        add(_P256_MADD, sum(1 for x in naf1 if x) - (not first_q))
+        add(_P256_X_TEST)
+        add(_P256_X_CANDIDATE, 1 + (r + n < curves.P256.p))
     else:
         raise ValueError(f"Invalid ECDSA operation {operation!r}; accepted: p256-ecdsa-sign, p256-ecdsa-verify")
     work = {("p256-mont-mul", 32): field[0], ("p256-mont-sqr", 32): field[1], ("p256-add", 32): field[2],

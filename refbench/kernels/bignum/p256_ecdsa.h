@@ -26,21 +26,27 @@
  * products in all, and one modular addition).
  *
  * Verification is variable time (every input is public). w = s^-1 (the inversion of signing),
- * u1 = e w, u2 = r w; then R = [u1]G + [u2]Q in one pass over the 64 digits of both scalars,
- * from the top (Straus's interleaving, "Shamir's trick", HAC 14.88, with two accumulators):
- *   - [u1]G: the odd signed digits of u1 (p256_ct.h's recoding) select (2j + 1) 16^i G from the
- *     base-point table, one mixed addition per digit (madd-2004-hmv) and no doubling, the table
- *     holding the powers 16^i;
- *   - [u2]Q: the odd signed digits of u2 over +-Q, +-3Q, .., +-15Q (Jacobian, the negatives made
- *     once), per digit four doublings and one addition (add-1998-cmo-2), as p256_scalarmult_ct
- *     but with direct indexing and branches instead of masked scans;
- * then one addition of the two accumulators, one field inversion (p256_ct.h's chain) for the
- * affine x, x mod n and the comparison with r.
- * Exceptional cases: by p256_ct.h's argument, inside either loop the partial sum meets the added
- * point (H = 0) only at the last digit: there an addition that is a doubling (H = R = 0) doubles
- * the point instead, and P + (-P) gives Z = 0, the point at infinity (u1 = 0 when e = 0 mod n).
- * The final addition takes the other accumulator when one is at infinity, doubles when they are
- * equal, and gives infinity (the signature fails) when they are opposite.
+ * u1 = e w, u2 = r w; then R = [u1]G + [u2]Q by Straus's interleaving ("Shamir's trick", HAC
+ * Algorithm 14.88) of the width-w NAFs of u1 and u2 (HAC Algorithm 14.33: odd digits in
+ * [-(2^(w-1) - 1), 2^(w-1) - 1] or 0, about one in w + 1 non-zero), with one accumulator and one
+ * doubling chain from the top digit:
+ *   - per digit below the top one a doubling (dbl-2004-hmv);
+ *   - a non-zero digit of u2 (w = 5) adds +-Q, +-3Q, .., +-15Q (Jacobian, the negatives made once;
+ *     add-1998-cmo-2);
+ *   - a non-zero digit of u1 (w = 7: about 32 digits instead of 43 with w = 5) adds +-G, +-3G, ..,
+ *     +-63G, from p256_table.h's P256_BASE_ODD (affine, in flash; a negative digit's entry negated
+ *     into a copy), by a mixed addition (madd-2004-hmv);
+ * then x(R) mod n = r is tested with no inversion: r Z^2 = X, or (r + n) Z^2 = X when r + n < p
+ * (p256m_x_mod_n_is).
+ * (A Jacobian table of Q made affine by one shared inversion, as p256_scalarmult_ct does, would save
+ * 4M + 1S on each of about 43 additions, 172 M + 43 S, less than it costs: the inversion's 255 S +
+ * 12 M and 39 M + 7 S for the seven points; a wider window for Q costs more additions to build its
+ * table than it saves.)
+ * Exceptional cases: Q is a multiple of G the signer may know, so a partial sum may equal, or be
+ * the negative of, the point added, at any digit (crafted inputs; about 2^-250 otherwise). Every
+ * addition checks: the accumulator at infinity (Z = 0) takes the point; H = R = 0 (the same point)
+ * gives the point's double; P + (-P) gives Z = 0 by the formulas; a doubling keeps Z = 0. R at
+ * infinity fails the signature.
  *
  * The published anchor these kernels are compared with (issue 29's target, 1.3x on the M4): E.
  * Lenngren, P256-Cortex-M4 (github.com/Emill/P256-Cortex-M4, commit
@@ -91,50 +97,126 @@ void p256_ecdsa_sign(uint32_t *rs, const uint32_t *a, const uint32_t *b)
     p256_order_mul(s, kinv, t);                /* k^-1 R^2 (e + r d) R^-1 R^-1 = k^-1 (e + r d) */
 }
 
-/* q = q + p with q, p in Jacobian coordinates, any points (infinity: Z = 0); variable time */
-static void p256m_add_any(p256m_jac *q, const p256m_jac *p)
+/* naf[0..256]: the width-w non-adjacent form of k (HAC Algorithm 14.33), 2 <= w <= 8: digits odd in
+ * [-(2^(w-1) - 1), 2^(w-1) - 1] or 0, of any w consecutive digits at most one non-zero, k = sum
+ * naf_i 2^i; scanned from the bottom with the value of the bits not yet taken in k - (digits so
+ * far), kept as a carry into the next bit (variable time: k is public). Returns the number of
+ * digits up to the top non-zero one (0 for k = 0). */
+static int p256_wnaf(signed char naf[257], const uint32_t k[8], int w)
+{
+    const uint32_t half = 1u << (w - 1);
+    int len = 0;
+    uint32_t carry = 0;
+    for (int i = 0; i < 257; i++) {
+        naf[i] = 0;
+    }
+    for (int i = 0; i < 257;) {
+        const uint32_t bit = i < 256 ? (k[i >> 5] >> (i & 31)) & 1u : 0;
+        if (bit == carry) {                    /* the remaining value is even at bit i: digit 0 */
+            i++;
+            continue;
+        }
+        uint32_t window = carry;               /* bits i .. i + w - 1 of the remaining value, odd */
+        for (int j = 0; j < w; j++) {
+            const int at = i + j;
+            window += at < 256 ? ((k[at >> 5] >> (at & 31)) & 1u) << j : 0;
+        }
+        window &= 2 * half - 1;
+        carry = window >= half;                /* half + 1 .. 2 half - 1 become window - 2 half, negative */
+        naf[i] = (signed char)((int32_t)window - (int32_t)(carry * 2 * half));
+        len = i + 1;
+        i += w;
+    }
+    return len;
+}
+
+/* acc = acc + q (q Jacobian) for any points: acc at infinity (Z = 0) takes q; P + P (H = R = 0) is
+ * the double of q; P + (-P) gives Z = 0 by the formula; variable time */
+static void p256m_acc_add(p256m_jac *acc, uint32_t *started, const p256m_jac *q)
 {
     uint32_t degenerate;
-    p256m_jac sum;
-    if (p256_words_zero(p->z)) {
+    if (!*started || p256_words_zero(acc->z)) {
+        *acc = *q;
+        *started = 1;
         return;
     }
-    if (p256_words_zero(q->z)) {
-        *q = *p;
-        return;
-    }
-    p256m_add(&sum, q, p, &degenerate);
+    p256m_add(acc, acc, q, &degenerate);
     if (degenerate) {
-        p256m_double(q, p);
-    } else {
-        *q = sum;
+        p256m_double(acc, q);
     }
 }
 
-/* the base-point table's entry for digit g at window i: a pointer into the table, or for g < 0 the
- * negated entry in pt (x copied, y = 0 - y) */
-static const uint32_t *p256_base_entry(uint32_t pt[16], int i, int32_t g)
+/* acc = acc + (x, y) for an affine point qxy, as p256m_acc_add */
+static void p256m_acc_add_affine(p256m_jac *acc, uint32_t *started, const uint32_t qxy[16])
 {
-    static const uint32_t zero[8] = {0};
-    const uint32_t *entry = P256_BASE_TABLE[i][(uint32_t)(g < 0 ? -g : g) >> 1];
-    if (g > 0) {
-        return entry;
+    uint32_t degenerate;
+    if (!*started || p256_words_zero(acc->z)) {
+        for (uint32_t k = 0; k < 8; k++) {
+            acc->x[k] = qxy[k];
+            acc->y[k] = qxy[8 + k];
+            acc->z[k] = P256M_ONE[k];
+        }
+        *started = 1;
+        return;
     }
+    p256m_add_affine(acc, acc, qxy, &degenerate);
+    if (degenerate) {
+        p256m_jac q;
+        for (uint32_t k = 0; k < 8; k++) {
+            q.x[k] = qxy[k];
+            q.y[k] = qxy[8 + k];
+            q.z[k] = P256M_ONE[k];
+        }
+        p256m_double(acc, &q);
+    }
+}
+
+/* 1 when x0 * Z^2 = X (mod p) for q = (X : Y : Z), Montgomery form, and zz = Z^2: x0 (below p,
+ * standard form) is q's affine x, X / Z^2 */
+static uint32_t p256m_x_equals(const p256m_jac *q, const uint32_t zz[8], const uint32_t x0[8])
+{
+    uint32_t t[8];
+    p256_mont_mul(t, x0, P256M_RR);            /* x0 R mod p */
+    p256_mont_mul(t, t, zz);
+    fe_p256_sub(t, t, q->x);                   /* canonical operands: 0 exactly when equal */
+    return p256_words_zero(t);
+}
+
+/* 1 when x(q) mod n = r for q not at infinity and 1 <= r < n, with no inversion (as
+ * bitcoin-core/secp256k1 commit 01ee1b3b3c665bf22e06b92afa832ccc54de5119, src/ecdsa_impl.h,
+ * secp256k1_ecdsa_sig_verify, explains it): x(q) < p < 2n, so x(q) mod n = r exactly when x(q) = r
+ * or x(q) = r + n (only possible when r + n < p: r below p - n, about 2^126); x(q) = c exactly
+ * when c Z^2 = X (mod p). Both candidates are tried when r + n < p (the count of calls then depends
+ * on r alone). */
+static uint32_t p256m_x_mod_n_is(const p256m_jac *q, const uint32_t r[8])
+{
+    uint32_t zz[8], c[8], carry = 0;
+    p256_mont_sqr(zz, q->z);
+    uint32_t ok = p256m_x_equals(q, zz, r);
+    for (uint32_t k = 0; k < 8; k++) {         /* c = r + n, below 2n < 2^257 */
+        const uint32_t s = r[k] + carry;
+        const uint32_t c1 = s < carry;
+        c[k] = s + P256_N[k];
+        carry = c1 + (c[k] < s);
+    }
+    uint32_t borrow = 0;                       /* the borrow of c - p: 1 when c < p */
     for (uint32_t k = 0; k < 8; k++) {
-        pt[k] = entry[k];
+        const uint32_t pk = P256_P[k];
+        borrow = (c[k] < pk) | ((c[k] == pk) & borrow);
     }
-    fe_p256_sub(pt + 8, zero, entry + 8);
-    return pt;
+    if (carry || !borrow) {
+        return ok;
+    }
+    return ok | p256m_x_equals(q, zz, c);
 }
 
 void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
 {
     static const uint32_t zero[8] = {0};
     const uint32_t *r = a, *s = a + 8, *e = b, *qxy = b + 8;
-    uint32_t t[8], w[8], u1[8], u2[8], pt[16], x[8];
-    int32_t e1[64], e2[64];
-    p256m_jac table[16], acc_q, acc_g, next;
-    uint32_t degenerate;
+    uint32_t t[8], w[8], u1[8], u2[8], pt[16];
+    signed char naf1[257], naf2[257];
+    p256m_jac table[16], acc, twice;
     for (uint32_t i = 0; i < 16; i++) {
         ok[i] = 0;
     }
@@ -145,30 +227,17 @@ void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
     p256_order_inv(w, t);                      /* w R = s^-1 R */
     p256_order_reduce(t, e);
     p256_order_mul(u1, t, w);                  /* u1 = e w */
-    p256_order_mul(u2, r, w);                  /* u2 = r w */
-    const uint32_t neg1 = p256_scalar_odd(t, u1);
-    p256_recode(e1, t);
-    const uint32_t neg2 = p256_scalar_odd(t, u2);
-    p256_recode(e2, t);
-    if (neg1) {                                /* [n - u1]G = -[u1]G: negate every digit */
-        for (uint32_t i = 0; i < 64; i++) {
-            e1[i] = -e1[i];
-        }
-    }
-    if (neg2) {
-        for (uint32_t i = 0; i < 64; i++) {
-            e2[i] = -e2[i];
-        }
-    }
+    p256_order_mul(u2, r, w);                  /* u2 = r w (not 0: r and w are not) */
+    const int len1 = p256_wnaf(naf1, u1, 7), len2 = p256_wnaf(naf2, u2, 5);
     /* table[j] = (2j + 1) Q and table[8 + j] = -(2j + 1) Q (Montgomery form, Jacobian) */
     p256_mont_mul(table[0].x, qxy, P256M_RR);
     p256_mont_mul(table[0].y, qxy + 8, P256M_RR);
     for (uint32_t k = 0; k < 8; k++) {
         table[0].z[k] = P256M_ONE[k];
     }
-    p256m_double(&next, &table[0]);
+    p256m_double(&twice, &table[0]);
     for (uint32_t j = 1; j < 8; j++) {
-        p256m_add(&table[j], &table[j - 1], &next, 0);
+        p256m_add(&table[j], &table[j - 1], &twice, 0);
     }
     for (uint32_t j = 0; j < 8; j++) {
         for (uint32_t k = 0; k < 8; k++) {
@@ -177,47 +246,33 @@ void p256_ecdsa_verify(uint32_t *ok, const uint32_t *a, const uint32_t *b)
         }
         fe_p256_sub(table[8 + j].y, zero, table[j].y);
     }
-    /* the top digits */
-    const uint32_t *entry = p256_base_entry(pt, 63, e1[63]);
-    for (uint32_t k = 0; k < 8; k++) {
-        acc_g.x[k] = entry[k];
-        acc_g.y[k] = entry[8 + k];
-        acc_g.z[k] = P256M_ONE[k];
-    }
-    int32_t h = e2[63];
-    acc_q = table[h > 0 ? (uint32_t)h >> 1 : 8 + ((uint32_t)-h >> 1)];
-    for (int i = 62; i >= 0; i--) {
-        entry = p256_base_entry(pt, i, e1[i]);
-        h = e2[i];
-        const p256m_jac *qi = &table[h > 0 ? (uint32_t)h >> 1 : 8 + ((uint32_t)-h >> 1)];
-        for (int n = 0; n < 4; n++) {
-            p256m_double(&acc_q, &acc_q);
+    /* one doubling chain from the top digit of either scalar (u1's width-7 NAF, u2's width-5): per
+     * digit a doubling, then the addition of u2's digit's multiple of Q and of u1's digit's multiple
+     * of G when not 0 */
+    uint32_t started = 0;
+    for (int i = (len1 > len2 ? len1 : len2) - 1; i >= 0; i--) {
+        if (started) {
+            p256m_double(&acc, &acc);
         }
-        if (i > 0) {
-            p256m_add_affine(&acc_g, &acc_g, entry, 0);
-            p256m_add(&acc_q, &acc_q, qi, 0);
-        } else {                               /* the last digits: the sums may meet the points */
-            p256m_add_affine(&next, &acc_g, entry, &degenerate);
-            if (degenerate) {
-                p256m_double(&acc_g, &acc_g);
-            } else {
-                acc_g = next;
+        const int32_t h = naf2[i], g = naf1[i];
+        if (h != 0) {
+            p256m_acc_add(&acc, &started, &table[h > 0 ? (uint32_t)h >> 1 : 8 + ((uint32_t)-h >> 1)]);
+        }
+        if (g > 0) {
+            p256m_acc_add_affine(&acc, &started, P256_BASE_ODD[(uint32_t)g >> 1]);
+        } else if (g < 0) {                    /* -(|g| G): x, and y = 0 - y */
+            const uint32_t *entry = P256_BASE_ODD[(uint32_t)-g >> 1];
+            for (uint32_t k = 0; k < 8; k++) {
+                pt[k] = entry[k];
             }
-            p256m_add_any(&acc_q, qi);
+            fe_p256_sub(pt + 8, zero, entry + 8);
+            p256m_acc_add_affine(&acc, &started, pt);
         }
     }
-    p256m_add_any(&acc_q, &acc_g);             /* R = [u1]G + [u2]Q */
-    if (p256_words_zero(acc_q.z)) {
-        return;                                /* the point at infinity: no x */
+    if (p256_words_zero(acc.z)) {
+        return;                                /* R is the point at infinity: no x */
     }
-    p256m_affine_x(x, &acc_q);
-    p256_order_reduce(x, x);                   /* x mod n */
-    for (uint32_t k = 0; k < 8; k++) {
-        if (x[k] != r[k]) {
-            return;
-        }
-    }
-    ok[0] = 1;
+    ok[0] = p256m_x_mod_n_is(&acc, r);
 }
 
 #endif
