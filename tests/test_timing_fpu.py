@@ -141,7 +141,7 @@ def test_fpu_option_and_variant_names():
     assert model_for("m4f").fpu and model_for("m4", fpu="on").fpu and not model_for("m4").fpu
     assert model_for("m4f").version == model_for("m4", fpu="on").version != model_for("m4").version
     assert model_for("m4", fpu="off").version == model_for("m4").version
-    with pytest.raises(ValueError, match=r"Invalid option 'fpu' for core 'm3'; accepted: \(none\)"):
+    with pytest.raises(ValueError, match=r"Invalid option 'fpu' for core 'm3'; accepted: other_end$"):
         model_for("m3", fpu="on")
     with pytest.raises(ValueError, match=r"Invalid fpu 'yes' for core 'm4'; accepted: off, on"):
         model_for("m4", fpu="yes")

@@ -111,11 +111,8 @@ class PipeState:
 
     def closed(self, delay: int) -> PipeState:
         """The state after ``delay`` more cycles with no issue (a taken branch or a refill)."""
-        ready = tuple(
-            (r, late - delay, early - delay, load, None)
-            for r, late, early, load, _ in self.ready
-            if max(late, early) - delay > -4
-        )
+        ready = tuple((r, late - delay, early - delay, load, None) for r, late, early, load, _ in self.ready
+                      if max(late, early) - delay > -4)
         flags = self.flags_time - delay if self.flags_time is not None else None
         return PipeState(None, None, (), ready, flags)
 
@@ -320,31 +317,17 @@ class ScheduledModel(TimingModel):
                 return base, offset
         return None
 
-    def _same_bank(self, older: Op, younger: Op) -> bool:
-        """Two loads certainly in the same DTCM/D-cache bank (even/odd word), from their addresses
-        as far as known: same base register (not written back by the older) and offsets a
-        multiple of 8 apart, or two literal addresses with the same word parity."""
-        a, b = older.bank, younger.bank
-        if a is None or b is None or a[0] != b[0]:
-            return False
-        if a[0] == "@":
-            return ((a[1] >> 2) ^ (b[1] >> 2)) & 1 == 0
-        return older.info.writeback != a[0] and (a[1] - b[1]) % 8 == 0
-
     @staticmethod
-    def _two_loads(older: Op, younger: Op) -> bool:
-        return "load" in older.units and "load" in younger.units
-
-    def _other_bank(self, older: Op, younger: Op) -> bool:
-        """Two loads certainly in different banks (even/odd word), from their addresses as far
-        as known: same base register (not written back by the older) and offsets 4 apart modulo
-        8, or two literal addresses of different word parity."""
+    def _bank_parity(older: Op, younger: Op) -> int | None:
+        """Whether two loads hit the same (0) or the other (1) DTCM/D-cache bank (even/odd word), from
+        their addresses as far as known: the same base register (not written back by the older) with
+        offsets a whole number of words apart, or two literal addresses; None when not known."""
         a, b = older.bank, younger.bank
         if a is None or b is None or a[0] != b[0]:
-            return False
+            return None
         if a[0] == "@":
-            return ((a[1] >> 2) ^ (b[1] >> 2)) & 1 == 1
-        return older.info.writeback != a[0] and (a[1] - b[1]) % 8 == 4
+            return ((a[1] >> 2) ^ (b[1] >> 2)) & 1
+        return None if older.info.writeback == a[0] or (a[1] - b[1]) % 4 else ((a[1] - b[1]) // 4) & 1
 
     def nop_op(self, op: Op) -> Op:
         """A condition-failed instruction: one issue slot, no units, no operands, no result."""
@@ -360,10 +343,9 @@ class ScheduledModel(TimingModel):
             return younger.issue == "younger16" and younger.is16 and older.is16
         if older.issue == "single" or younger.issue in ("single", "slot0"):
             return False
-        if self.p["load_bank_conflicts"] and self._same_bank(older, younger):
-            return False
-        if not self.p["load_pairs_unknown_bank"] and self._two_loads(older, younger) \
-                and not self._other_bank(older, younger):
+        parity = self._bank_parity(older, younger)
+        if (self.p["load_bank_conflicts"] and parity == 0) or (not self.p["load_pairs_unknown_bank"] and parity != 1
+                                                               and "load" in older.units and "load" in younger.units):
             return False
         capacity = self.p["units"]
         for unit in younger.units:
@@ -600,14 +582,13 @@ class ScheduledModel(TimingModel):
         if parts[0] not in self._sources:
             raise ValueError(f"Invalid rule name {rule!r} for {self.core}")
         texts = [f"{parts[0]}: {self._sources[parts[0]]}"]
-        tag_sources = {
-            "paired": self.pipe.sources["pairing"],
-            "stall": "operand not ready: class latency/early_latency and [pipeline] accumulator_advance, "
-            f"store_data_advance, load_to_multiply_extra ({self.data.path.name})",
-            "conditional": self.data.rule_sources["skipped_conditional"],
-            "shifted": self.pipe.sources["shifted_register_latency"] + "; " + self.pipe.sources["shifted_constant_latency"],
-            "muls16": self.pipe.sources["muls_16bit_cycles"],
-        }
+        tag_sources = {"paired": self.pipe.sources["pairing"],
+                       "stall": "operand not ready: class latency/early_latency and [pipeline] accumulator_advance, "
+                       f"store_data_advance, load_to_multiply_extra ({self.data.path.name})",
+                       "conditional": self.data.rule_sources["skipped_conditional"],
+                       "shifted": f"{self.pipe.sources['shifted_register_latency']}; "
+                                  f"{self.pipe.sources['shifted_constant_latency']}",
+                       "muls16": self.pipe.sources["muls_16bit_cycles"]}
         for tag in parts[1:]:
             if tag not in tag_sources:
                 raise ValueError(f"Invalid rule name {rule!r} for {self.core}")

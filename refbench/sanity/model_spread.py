@@ -237,17 +237,18 @@ def write_spreads(cycles: dict[str, dict[str, int]], path: Path = SPREADS_PATH) 
 
 
 def main(argv: list[str] | None = None) -> None:
-    """Measure every planned target (``--core``: only those cores, the rest of the file kept) and
+    """Measure every planned target (``--only-core``: only those cores, the rest of the file kept) and
     write ``model_spreads.json`` after each core."""
     import argparse
 
     parser = argparse.ArgumentParser(prog="python -m refbench.sanity.model_spread", description=__doc__.splitlines()[0])
-    parser.add_argument("--core", action="append", help="measure only this core (repeatable)")
+    parser.add_argument("--only-core", action="append", metavar="CORE",
+                        help="measure only this core, keeping the file's other cores (repeatable)")
     args = parser.parse_args(argv)
     known, key = load_spreads(), stored_key()
-    targets = [t for t in planned_targets() if not args.core or t[0] in args.core]
+    targets = [t for t in planned_targets() if not args.only_core or t[0] in args.only_core]
     stale_ = changed_names(key, key_of_spreads(known)) if known else set()
-    kept = {k: v for k, v in known.items() if args.core and k.split(" ")[0] not in args.core
+    kept = {k: v for k, v in known.items() if args.only_core and k.split(" ")[0] not in args.only_core
             and not ({("timing_models", k.split(" ")[0]), ("kernels", k.split(" ")[1])} & stale_)}
     measure_spreads(targets, lambda cycles: write_spreads({**kept, **cycles}), known, key)
 
