@@ -211,8 +211,9 @@ static void add19(uint32_t r[8], uint32_t q)
 {
     uint32_t c = q * 19u;
     for (uint32_t i = 0; i < 8; i++) {
-        const uint32_t s = r[i] + c;
-        c = s < c;
+        const uint32_t ri = r[i];
+        const uint32_t s = ri + c;
+        c = ct_carry(ri, c, s);
         r[i] = s;
     }
 }
@@ -401,17 +402,17 @@ static void p521_reduce(uint32_t r[17], const uint32_t t[34])
     for (uint32_t i = 0; i < 17; i++) {
         const uint32_t h = (t[16 + i] >> 9) | (t[17 + i] << 23); /* t[33] is 0: the product is below 2^1042 */
         const uint32_t l = i < 16 ? t[i] : (t[16] & 0x1ffu);
-        const uint32_t s = l + h;
-        const uint32_t c1 = s < l;
-        r[i] = s + c;
-        c = c1 | (r[i] < c);
+        const uint32_t s = l + h + c;
+        c = ct_carry(l, h, s);
+        r[i] = s;
     }
     /* below 2^522: fold bit 521 once more, then r <= 2^521 - 1 + 1 */
     c = r[16] >> 9;
     r[16] &= 0x1ffu;
     for (uint32_t i = 0; i < 17; i++) {
-        r[i] += c;
-        c = r[i] < c;
+        const uint32_t ri = r[i];
+        r[i] = ri + c;
+        c = ct_carry(ri, c, ri + c);
     }
     sub_if_ge(r, r, 0, P521_P, 17); /* r = p gives 0 */
 }

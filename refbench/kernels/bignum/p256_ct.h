@@ -82,13 +82,13 @@ FE_CALL void p256_halve(uint32_t *r, const uint32_t *a);
 #else
 FE_CALL void p256_halve(uint32_t *r, const uint32_t *a)
 {
-    const uint32_t mask = 0u - (a[0] & 1u);
+    const uint32_t mask = ct_opaque(0u - (a[0] & 1u));
     uint32_t t[8], carry = 0;
     for (uint32_t i = 0; i < 8; i++) {
-        const uint32_t s = a[i] + carry;
-        const uint32_t c1 = s < carry;
-        t[i] = s + (P256_P[i] & mask);
-        carry = c1 + (t[i] < s);
+        const uint32_t ai = a[i], pi = P256_P[i] & mask;
+        const uint32_t s = ai + pi + carry;
+        carry = ct_carry(ai, pi, s);
+        t[i] = s;
     }
     for (uint32_t i = 0; i < 7; i++) {
         r[i] = (t[i] >> 1) | (t[i + 1] << 31);
@@ -282,10 +282,10 @@ static uint32_t p256_scalar_odd(uint32_t d[8], const uint32_t k[8])
     for (uint32_t i = 0; i < 8; i++) {
         const uint32_t ni = P256_N[i], ki = k[i];
         const uint32_t diff = ni - ki - borrow;
-        borrow = (ni < ki) | ((ni == ki) & borrow);
+        borrow = ct_borrow(ni, ki, diff);
         neg[i] = diff;
     }
-    const uint32_t mask = (k[0] & 1u) - 1u; /* all ones when k is even */
+    const uint32_t mask = ct_opaque((k[0] & 1u) - 1u); /* all ones when k is even */
     for (uint32_t i = 0; i < 8; i++) {
         d[i] = k[i] ^ ((k[i] ^ neg[i]) & mask);
     }

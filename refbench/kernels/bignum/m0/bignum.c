@@ -3,22 +3,25 @@
  * and the carries of the middle sum and of the two addends are added back explicitly. Runs on
  * every core; the point is what an M0 library pays without UMULL. */
 #include "kernel.h"
+#include "ct.h"
 
+/* the carries by ct.h's formulas: as comparisons, clang makes them branches on ARMv6-M */
 static inline __attribute__((always_inline)) void mac(uint32_t *hi, uint32_t *lo, uint32_t a, uint32_t b,
                                                       uint32_t c, uint32_t d)
 {
     const uint32_t al = a & 0xffffu, ah = a >> 16, bl = b & 0xffffu, bh = b >> 16;
     const uint32_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
     const uint32_t mid = lh + hl;
-    const uint32_t mid_carry = mid < lh; /* weight 2^48 */
-    uint32_t l = ll + (mid << 16);
-    uint32_t h = hh + (mid >> 16) + (mid_carry << 16) + (l < ll);
-    l += c;
-    h += l < c;
-    l += d;
-    h += l < d;
+    const uint32_t mid_carry = ct_carry(lh, hl, mid); /* weight 2^48 */
+    const uint32_t ml = mid << 16;
+    const uint32_t l1 = ll + ml;
+    uint32_t h = hh + (mid >> 16) + (mid_carry << 16) + ct_carry(ll, ml, l1);
+    const uint32_t l2 = l1 + c;
+    h += ct_carry(l1, c, l2);
+    const uint32_t l3 = l2 + d;
+    h += ct_carry(l2, d, l3);
     *hi = h;
-    *lo = l;
+    *lo = l3;
 }
 
 #include "mont.h"
