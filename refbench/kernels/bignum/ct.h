@@ -16,7 +16,10 @@
 
 #include <stdint.h>
 
-/* x, with its value hidden from the optimiser (no instruction) */
+/* x, with its value hidden from the optimiser (no instruction). Also the masks of the selects:
+ * a mask the compiler can see is 0 or all ones becomes a branch (mont.h's bn_select on the M0+)
+ * or a conditional pointer and a load from either operand, a secret-dependent address (IT MI;
+ * ADDMI in fe.h's 2^255 - 19 freeze: refbench leakage on bignum/c32 ed25519-base-mult). */
 static inline __attribute__((always_inline)) uint32_t ct_opaque(uint32_t x)
 {
     __asm__("" : "+r"(x));
@@ -37,10 +40,12 @@ static inline __attribute__((always_inline)) uint32_t ct_borrow(uint32_t x, uint
     return ((~x & y) | (~(x ^ y) & d)) >> 31;
 }
 
-/* 1 when x < y (unsigned), else 0: the borrow of x - y */
-static inline __attribute__((always_inline)) uint32_t ct_lt(uint32_t x, uint32_t y)
+/* all ones when x is 0, else 0: bit 31 of x | -x is set exactly when x != 0. The barrier sits
+ * between the OR and the shift, or clang sees x != 0 and branches on it (p256_select8 on the
+ * M0+ did). */
+static inline __attribute__((always_inline)) uint32_t ct_zero_mask(uint32_t x)
 {
-    return ct_borrow(x, y, x - y);
+    return (ct_opaque(x | (0u - x)) >> 31) - 1u;
 }
 
 #endif

@@ -218,18 +218,6 @@ static void add19(uint32_t r[8], uint32_t q)
     }
 }
 
-/* A mask the compiler cannot see is all-zero or all-one bits: without this empty assembly
- * statement, clang (zig -Os) compiles the masked selects below into a conditional pointer
- * (IT MI; ADDMI base) and a load from u or r, a secret-dependent address (refbench leakage
- * on bignum/c32 ed25519-base-mult, whose neutral-element steps reach the case). The same
- * device as BoringSSL's value_barrier_w (google/boringssl f7543e6dbbcf555557fb8d53ef1ff5b9fe393a1d
- * crypto/internal.h). */
-static inline __attribute__((always_inline)) uint32_t fe_opaque(uint32_t x)
-{
-    __asm__("" : "+r"(x));
-    return x;
-}
-
 /* r = x mod p for x < 2^255 (r may be x): x - p when x + 19 has bit 255 set. */
 static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
 {
@@ -238,7 +226,7 @@ static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
         u[i] = x[i];
     }
     add19(u, 1);
-    const uint32_t keep = fe_opaque(0u - (u[7] >> 31));
+    const uint32_t keep = ct_opaque(0u - (u[7] >> 31));
     u[7] &= 0x7fffffffu;
     for (uint32_t i = 0; i < 8; i++) {
         r[i] = (u[i] & keep) | (x[i] & ~keep);
@@ -275,7 +263,7 @@ static void fe25519_reduce(uint32_t r[8], const uint32_t t[16])
         u[i] = r[i];
     }
     add19(u, 1);
-    const uint32_t keep = fe_opaque(0u - (u[7] >> 31));
+    const uint32_t keep = ct_opaque(0u - (u[7] >> 31));
     u[7] &= 0x7fffffffu;
     for (uint32_t i = 0; i < 8; i++) {
         r[i] = (u[i] & keep) | (r[i] & ~keep);
