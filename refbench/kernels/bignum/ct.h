@@ -40,12 +40,12 @@ static inline __attribute__((always_inline)) uint32_t ct_borrow(uint32_t x, uint
     return ((~x & y) | (~(x ^ y) & d)) >> 31;
 }
 
-/* all ones when x is 0, else 0: bit 31 of x | -x is set exactly when x != 0. The barrier sits
- * between the OR and the shift, or clang sees x != 0 and branches on it (p256_select8 on the
- * M0+ did). */
+/* all ones when x is 0, else 0: bit 31 of x | -x is set exactly when x != 0. A barrier between
+ * the OR and the shift, or clang sees x != 0, and one between the shift and the decrement, or it
+ * sees a sign test: either way it branched on the M0+ (p256_select8, BMI/BEQ on the index). */
 static inline __attribute__((always_inline)) uint32_t ct_zero_mask(uint32_t x)
 {
-    return (ct_opaque(x | (0u - x)) >> 31) - 1u;
+    return ct_opaque(ct_opaque(x | (0u - x)) >> 31) - 1u;
 }
 
 #endif

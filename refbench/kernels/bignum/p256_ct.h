@@ -276,7 +276,7 @@ static uint32_t p256_scalar_odd(uint32_t d[8], const uint32_t k[8])
         borrow = ct_borrow(ni, ki, diff);
         neg[i] = diff;
     }
-    const uint32_t mask = ct_opaque((k[0] & 1u) - 1u); /* all ones when k is even */
+    const uint32_t mask = ct_opaque(k[0] & 1u) - 1u; /* all ones when k is even */
     for (uint32_t i = 0; i < 8; i++) {
         d[i] = k[i] ^ ((k[i] ^ neg[i]) & mask);
     }
