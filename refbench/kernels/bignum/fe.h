@@ -211,22 +211,11 @@ static void add19(uint32_t r[8], uint32_t q)
 {
     uint32_t c = q * 19u;
     for (uint32_t i = 0; i < 8; i++) {
-        const uint32_t s = r[i] + c;
-        c = s < c;
+        const uint32_t ri = r[i];
+        const uint32_t s = ri + c;
+        c = ct_carry(ri, c, s);
         r[i] = s;
     }
-}
-
-/* A mask the compiler cannot see is all-zero or all-one bits: without this empty assembly
- * statement, clang (zig -Os) compiles the masked selects below into a conditional pointer
- * (IT MI; ADDMI base) and a load from u or r, a secret-dependent address (refbench leakage
- * on bignum/c32 ed25519-base-mult, whose neutral-element steps reach the case). The same
- * device as BoringSSL's value_barrier_w (google/boringssl f7543e6dbbcf555557fb8d53ef1ff5b9fe393a1d
- * crypto/internal.h). */
-static inline __attribute__((always_inline)) uint32_t fe_opaque(uint32_t x)
-{
-    __asm__("" : "+r"(x));
-    return x;
 }
 
 /* r = x mod p for x < 2^255 (r may be x): x - p when x + 19 has bit 255 set. */
@@ -237,7 +226,7 @@ static void fe25519_freeze(uint32_t r[8], const uint32_t x[8])
         u[i] = x[i];
     }
     add19(u, 1);
-    const uint32_t keep = fe_opaque(0u - (u[7] >> 31));
+    const uint32_t keep = ct_opaque(0u - (u[7] >> 31));
     u[7] &= 0x7fffffffu;
     for (uint32_t i = 0; i < 8; i++) {
         r[i] = (u[i] & keep) | (x[i] & ~keep);
@@ -274,7 +263,7 @@ static void fe25519_reduce(uint32_t r[8], const uint32_t t[16])
         u[i] = r[i];
     }
     add19(u, 1);
-    const uint32_t keep = fe_opaque(0u - (u[7] >> 31));
+    const uint32_t keep = ct_opaque(0u - (u[7] >> 31));
     u[7] &= 0x7fffffffu;
     for (uint32_t i = 0; i < 8; i++) {
         r[i] = (u[i] & keep) | (r[i] & ~keep);
@@ -401,17 +390,17 @@ static void p521_reduce(uint32_t r[17], const uint32_t t[34])
     for (uint32_t i = 0; i < 17; i++) {
         const uint32_t h = (t[16 + i] >> 9) | (t[17 + i] << 23); /* t[33] is 0: the product is below 2^1042 */
         const uint32_t l = i < 16 ? t[i] : (t[16] & 0x1ffu);
-        const uint32_t s = l + h;
-        const uint32_t c1 = s < l;
-        r[i] = s + c;
-        c = c1 | (r[i] < c);
+        const uint32_t s = l + h + c;
+        c = ct_carry(l, h, s);
+        r[i] = s;
     }
     /* below 2^522: fold bit 521 once more, then r <= 2^521 - 1 + 1 */
     c = r[16] >> 9;
     r[16] &= 0x1ffu;
     for (uint32_t i = 0; i < 17; i++) {
-        r[i] += c;
-        c = r[i] < c;
+        const uint32_t ri = r[i];
+        r[i] = ri + c;
+        c = ct_carry(ri, c, ri + c);
     }
     sub_if_ge(r, r, 0, P521_P, 17); /* r = p gives 0 */
 }

@@ -12,6 +12,7 @@
 #define REFBENCH_BIGNUM_LIMBS_H
 
 #include "kernel.h"
+#include "ct.h"
 
 #define MAC(hi, lo, a, b, c, d)                   \
     do {                                          \
@@ -63,29 +64,30 @@ static void sqr_wide(uint32_t *t, const uint32_t *a, uint32_t n)
     for (uint32_t i = 0; i < n; i++) {
         uint32_t hi;
         MAC(hi, t[2 * i], a[i], a[i], t[2 * i], c);
-        s = t[2 * i + 1] + hi;
-        c = s < hi;
+        const uint32_t w = t[2 * i + 1];
+        s = w + hi;
+        c = ct_carry(w, hi, s);
         t[2 * i + 1] = s;
     }
 }
 
 /* r = x - m if top:x >= m, else x, for top:x < 2m (top is 0 or 1); r may be x. Constant time:
- * one pass finds the borrow of x - m, a second subtracts m masked by the outcome. */
+ * one pass finds the borrow of x - m, a second subtracts m masked by the outcome (borrows and
+ * the mask by ct.h, which the compiler cannot turn into branches). */
 static void sub_if_ge(uint32_t *r, const uint32_t *x, uint32_t top, const uint32_t *m, uint32_t n)
 {
     uint32_t borrow = 0;
     for (uint32_t i = 0; i < n; i++) {
-        const uint32_t d = x[i] - m[i];
-        borrow = (x[i] < m[i]) | (d < borrow);
+        const uint32_t xi = x[i], mi = m[i];
+        borrow = ct_borrow(xi, mi, xi - mi - borrow);
     }
-    const uint32_t mask = 0u - (top | (borrow ^ 1u)); /* all ones: subtract */
+    const uint32_t mask = ct_opaque(0u - (top | (borrow ^ 1u))); /* all ones: subtract */
     borrow = 0;
     for (uint32_t i = 0; i < n; i++) {
-        const uint32_t mi = m[i] & mask;
-        const uint32_t d = x[i] - mi;
-        const uint32_t b1 = x[i] < mi;
-        r[i] = d - borrow;
-        borrow = b1 | (d < borrow);
+        const uint32_t xi = x[i], mi = m[i] & mask;
+        const uint32_t d = xi - mi - borrow;
+        borrow = ct_borrow(xi, mi, d);
+        r[i] = d;
     }
 }
 
@@ -95,10 +97,10 @@ static void mod_add(uint32_t *r, const uint32_t *a, const uint32_t *b, const uin
 {
     uint32_t c = 0;
     for (uint32_t i = 0; i < n; i++) {
-        const uint32_t s = a[i] + c;
-        const uint32_t c1 = s < c;
-        r[i] = s + b[i];
-        c = c1 | (r[i] < s);
+        const uint32_t ai = a[i], bi = b[i];
+        const uint32_t s = ai + bi + c;
+        c = ct_carry(ai, bi, s);
+        r[i] = s;
     }
     sub_if_ge(r, r, c, m, n);
 }
@@ -109,25 +111,25 @@ static void mod_sub(uint32_t *r, const uint32_t *a, const uint32_t *b, const uin
 {
     uint32_t borrow = 0;
     for (uint32_t i = 0; i < n; i++) {
-        const uint32_t d = a[i] - b[i];
-        const uint32_t b1 = a[i] < b[i];
-        r[i] = d - borrow;
-        borrow = b1 | (d < borrow);
+        const uint32_t ai = a[i], bi = b[i];
+        const uint32_t d = ai - bi - borrow;
+        borrow = ct_borrow(ai, bi, d);
+        r[i] = d;
     }
-    const uint32_t mask = 0u - borrow;
+    const uint32_t mask = ct_opaque(0u - borrow);
     uint32_t c = 0;
     for (uint32_t i = 0; i < n; i++) {
-        const uint32_t s = r[i] + c;
-        const uint32_t c1 = s < c;
-        r[i] = s + (m[i] & mask);
-        c = c1 | (r[i] < s);
+        const uint32_t ri = r[i], mi = m[i] & mask;
+        const uint32_t s = ri + mi + c;
+        c = ct_carry(ri, mi, s);
+        r[i] = s;
     }
 }
 
 /* Swap a and b when swap is 1, by masks (constant time). */
 static void cswap_words(uint32_t *a, uint32_t *b, uint32_t swap, uint32_t n)
 {
-    const uint32_t mask = 0u - swap;
+    const uint32_t mask = ct_opaque(0u - swap);
     for (uint32_t i = 0; i < n; i++) {
         const uint32_t t = (a[i] ^ b[i]) & mask;
         a[i] ^= t;

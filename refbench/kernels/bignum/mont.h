@@ -63,8 +63,9 @@ void bn_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const u
         for (uint32_t j = 0; j < limbs; j++) {
             MAC(c, t[j], a[j], bi, t[j], c);
         }
-        s = t[limbs] + c;
-        t[limbs + 1] = s < c;
+        const uint32_t w = t[limbs];
+        s = w + c;
+        t[limbs + 1] = ct_carry(w, c, s);
         t[limbs] = s;
         const uint32_t q = t[0] * ctx->n0;
         MAC(c, lo, q, n[0], t[0], 0);               /* lo is 0 by the choice of q */
@@ -72,9 +73,10 @@ void bn_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const u
         for (uint32_t j = 1; j < limbs; j++) {
             MAC(c, t[j - 1], q, n[j], t[j], c);
         }
-        s = t[limbs] + c;
+        const uint32_t u = t[limbs];
+        s = u + c;
         t[limbs - 1] = s;
-        t[limbs] = t[limbs + 1] + (s < c);
+        t[limbs] = t[limbs + 1] + ct_carry(u, c, s);
     }
     sub_if_ge(r, t, t[limbs], n, limbs);
 }
@@ -94,10 +96,11 @@ void bn_mont_sqr(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a)
         for (uint32_t j = 0; j < limbs; j++) {
             MAC(c, t[i + j], q, n[j], t[i + j], c);
         }
-        s = t[i + limbs] + c;
-        const uint32_t c1 = s < c;
+        const uint32_t w = t[i + limbs];
+        s = w + c;
+        const uint32_t c1 = ct_carry(w, c, s);
         t[i + limbs] = s + top;
-        top = c1 + (t[i + limbs] < top);
+        top = c1 + ct_carry(s, top, s + top);
     }
     sub_if_ge(r, t + limbs, top, n, limbs);
 }
@@ -120,7 +123,7 @@ void bn_mod_sub(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const ui
  * condition comes from the data so the reference can state the result. */
 void bn_select(uint32_t *r, const uint32_t *a, const uint32_t *b, uint32_t limbs)
 {
-    const uint32_t mask = 0u - (a[0] & 1u);
+    const uint32_t mask = ct_opaque(0u - (a[0] & 1u));
     for (uint32_t i = 0; i < limbs; i++) {
         r[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
     }

@@ -40,14 +40,6 @@ typedef struct {
     uint32_t x[8], y[8], z[8];
 } p256m_jac;
 
-/* x, unknown to the compiler from here on: it cannot turn a mask computed from x back into a
- * comparison and a branch (an empty asm with x as operand; as in many constant-time libraries) */
-static inline __attribute__((always_inline)) uint32_t p256_opaque(uint32_t x)
-{
-    __asm__("" : "+r"(x));
-    return x;
-}
-
 /* R mod p and R^2 mod p, R = 2^256 (1 in Montgomery form; the conversion factor) */
 static const uint32_t P256M_ONE[8] = {0x00000001u, 0x00000000u, 0x00000000u, 0xffffffffu,
                                       0xffffffffu, 0xffffffffu, 0xfffffffeu, 0x00000000u};
@@ -64,8 +56,7 @@ static uint32_t p256_both_zero(const uint32_t a[8], const uint32_t b[8])
     for (uint32_t i = 0; i < 8; i++) {
         acc |= a[i] | b[i];
     }
-    acc = p256_opaque(acc);
-    return ((acc | (0u - acc)) >> 31) - 1u;
+    return ct_zero_mask(acc);
 }
 
 /* r = mask ? b : a over n words (r may be a) */
@@ -82,13 +73,13 @@ FE_CALL void p256_halve(uint32_t *r, const uint32_t *a);
 #else
 FE_CALL void p256_halve(uint32_t *r, const uint32_t *a)
 {
-    const uint32_t mask = 0u - (a[0] & 1u);
+    const uint32_t mask = ct_opaque(0u - (a[0] & 1u));
     uint32_t t[8], carry = 0;
     for (uint32_t i = 0; i < 8; i++) {
-        const uint32_t s = a[i] + carry;
-        const uint32_t c1 = s < carry;
-        t[i] = s + (P256_P[i] & mask);
-        carry = c1 + (t[i] < s);
+        const uint32_t ai = a[i], pi = P256_P[i] & mask;
+        const uint32_t s = ai + pi + carry;
+        carry = ct_carry(ai, pi, s);
+        t[i] = s;
     }
     for (uint32_t i = 0; i < 7; i++) {
         r[i] = (t[i] >> 1) | (t[i + 1] << 31);
@@ -282,10 +273,10 @@ static uint32_t p256_scalar_odd(uint32_t d[8], const uint32_t k[8])
     for (uint32_t i = 0; i < 8; i++) {
         const uint32_t ni = P256_N[i], ki = k[i];
         const uint32_t diff = ni - ki - borrow;
-        borrow = (ni < ki) | ((ni == ki) & borrow);
+        borrow = ct_borrow(ni, ki, diff);
         neg[i] = diff;
     }
-    const uint32_t mask = (k[0] & 1u) - 1u; /* all ones when k is even */
+    const uint32_t mask = ct_opaque(k[0] & 1u) - 1u; /* all ones when k is even */
     for (uint32_t i = 0; i < 8; i++) {
         d[i] = k[i] ^ ((k[i] ^ neg[i]) & mask);
     }
@@ -308,7 +299,7 @@ static void p256_recode(int32_t e[64], const uint32_t d[8])
 /* the mask of a digit's sign (all ones when negative) and its table index (|e| - 1) / 2 */
 static uint32_t p256_digit(int32_t e, uint32_t *index)
 {
-    const uint32_t sign = p256_opaque((uint32_t)(e >> 31));
+    const uint32_t sign = ct_opaque((uint32_t)(e >> 31));
     const uint32_t abs = ((uint32_t)e ^ sign) - sign;
     *index = abs >> 1;
     return sign;
@@ -325,8 +316,7 @@ static void p256_select8(uint32_t *out, const uint32_t *row, uint32_t index, uin
         out[k] = 0;
     }
     for (uint32_t j = 0; j < 8; j++) {
-        const uint32_t diff = p256_opaque(j ^ index);
-        const uint32_t mask = ((diff | (0u - diff)) >> 31) - 1u; /* all ones when j == index */
+        const uint32_t mask = ct_zero_mask(j ^ index); /* all ones when j == index */
         for (uint32_t k = 0; k < words; k++) {
             out[k] |= row[j * words + k] & mask;
         }

@@ -25,10 +25,11 @@ static void p256_mont_reduce(uint32_t r[8], uint32_t t[16])
         for (uint32_t j = 0; j < 8; j++) {
             MAC(c, t[i + j], q, P256_P[j], t[i + j], c);
         }
-        const uint32_t s = t[i + 8] + c;
-        const uint32_t c1 = s < c;
+        const uint32_t w = t[i + 8];
+        const uint32_t s = w + c;
+        const uint32_t c1 = ct_carry(w, c, s);
         t[i + 8] = s + top;
-        top = c1 + (t[i + 8] < top);
+        top = c1 + ct_carry(s, top, s + top);
     }
     sub_if_ge(r, t + 8, top, P256_P, 8);
 }
