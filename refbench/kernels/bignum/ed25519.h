@@ -67,10 +67,7 @@ static const ed25519_pt ED25519_B = {
 /* r = bit ? b : a (bit in {0, 1}), by masks: ge_low_mem.c's fe_select, a call per coordinate */
 FE_CALL void fe25519_select(uint32_t *r, const uint32_t *a, const uint32_t *b, uint32_t bit)
 {
-    const uint32_t mask = ct_opaque(0u - bit);
-    for (uint32_t i = 0; i < ED_N; i++) {
-        r[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
-    }
+    bn_select_bit(r, a, b, bit, ED_N);  /* the loop bn_select runs (mont.h) */
 }
 
 /* k = 2d in the elements' representation, loaded by each whole operation (ed_constants) */

@@ -118,15 +118,24 @@ void bn_mod_sub(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const ui
     mod_sub(r, a, b, ctx->n, ctx->limbs);
 }
 
+/* r = bit ? b : a (bit in {0, 1}) limb by limb, by masks (no branch): the one select loop, which
+ * bn_select (the operation the composition prices a table read's select with) and ed25519.h's
+ * coordinate selects both run, so the priced and the run select are the same code. */
+__attribute__((noinline)) void bn_select_bit(uint32_t *r, const uint32_t *a, const uint32_t *b, uint32_t bit,
+                                             uint32_t limbs)
+{
+    const uint32_t mask = ct_opaque(0u - bit);
+    for (uint32_t i = 0; i < limbs; i++) {
+        r[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
+    }
+}
+
 /* r = b if the low bit of a is 1, else a, by masks (no branch): a constant-time select of one
  * element, half of a conditional swap of two (which reads both, and writes both). The
  * condition comes from the data so the reference can state the result. */
 void bn_select(uint32_t *r, const uint32_t *a, const uint32_t *b, uint32_t limbs)
 {
-    const uint32_t mask = ct_opaque(0u - (a[0] & 1u));
-    for (uint32_t i = 0; i < limbs; i++) {
-        r[i] = a[i] ^ ((a[i] ^ b[i]) & mask);
-    }
+    bn_select_bit(r, a, b, a[0] & 1u, limbs);
 }
 
 /* The caller's side of one call of a field or bignum operation, which the harness's measurement
