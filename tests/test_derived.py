@@ -55,3 +55,13 @@ def test_a_compiler_missing_here_is_not_compared():
     stored = json.loads(json.dumps(current))
     stored["compilers"]["gcc"] = "arm-none-eabi-gcc (15:12.2.rel1-1) 12.2.1 20221205"
     assert stale(stored, current) == []
+
+
+def test_a_file_that_lacks_planned_entries_is_incomplete_whatever_its_key():
+    # a run stopped after its first cores wrote a file whose key holds for what it holds
+    from refbench.derived.__main__ import incomplete
+
+    planned = {compiler_band.entry_name("m4", "aes", "ttable4", "ctr"), compiler_band.entry_name("m7", "aes", "ttable4", "ctr")}
+    assert incomplete(planned, {compiler_band.entry_name("m4", "aes", "ttable4", "ctr"): {}}) == [
+        "incomplete: 1 of 2 planned entries missing (first: m7 aes/ttable4 ctr)"]
+    assert incomplete(planned, dict.fromkeys(planned)) == []

@@ -88,7 +88,7 @@ def band_levels(compiler: str, options: str) -> tuple[str, ...]:
     return (level,)
 
 
-def _key(core: str, kernel: str, variant: str, operation: str) -> str:
+def entry_name(core: str, kernel: str, variant: str, operation: str) -> str:
     return f"{core} {kernel}/{variant} {operation}"
 
 
@@ -144,7 +144,7 @@ def band(core: str, kernel: str, variant: str, operation: str, levels: str | tup
     """The measured spread of ``kernel/variant operation`` on ``core`` over both compilers at
     ``levels`` (one level, several (:func:`band_levels`), or every level when None), or None when
     it was not measured on both compilers."""
-    builds = bands().get(_key(core, kernel, variant, operation), {})
+    builds = bands().get(entry_name(core, kernel, variant, operation), {})
     levels = (levels,) if isinstance(levels, str) else tuple(levels or BAND_LEVELS)
     chosen = {b: c for b, c in builds.items() if b.split(" -")[1] in levels}
     if {b.split(" ")[0] for b in chosen} != set(BAND_COMPILERS):
@@ -176,14 +176,14 @@ def measure_bands(targets: dict[Target, set[str]],
                 for target in sorted((t for t, levels in targets.items() if t[0] == core and opt in levels),
                                      key=str):
                     _, kernel, variant, operation, key_bytes, aad = target
-                    entry, build = _key(core, kernel, variant, operation), f"{compiler} -{opt}"
+                    entry, build = entry_name(core, kernel, variant, operation), f"{compiler} -{opt}"
                     previous = (known or {}).get(entry, {}).get(build)
                     if previous is not None and _still_current(entry, build, changed):
-                        out.setdefault(_key(core, kernel, variant, operation), {})[f"{compiler} -{opt}"] = previous
+                        out.setdefault(entry_name(core, kernel, variant, operation), {})[f"{compiler} -{opt}"] = previous
                         continue
                     m = measurer.measure(Job(kernel, variant, operation, BAND_BYTES, key_bytes, aad))
                     if m.verified and m.cycles is not None:
-                        out.setdefault(_key(core, kernel, variant, operation), {})[f"{compiler} -{opt}"] = m.cycles
+                        out.setdefault(entry_name(core, kernel, variant, operation), {})[f"{compiler} -{opt}"] = m.cycles
                 print(f"{core} {compiler} -{opt}: done", file=sys.stderr)
         if done is not None:
             done(out)

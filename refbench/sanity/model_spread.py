@@ -39,6 +39,7 @@ from pathlib import Path
 
 from cortexm_emu.datafile import DataFileError, line_matching
 from refbench.derived import DERIVED, changed_names, key_of
+from refbench.sanity.compiler_band import entry_name
 
 SPREADS_PATH = DERIVED / "model_spreads.json"
 #: Message size of the measurements (that of the compiler bands: long enough that the per-call
@@ -75,10 +76,6 @@ class Spread:
     def describe(self) -> str:
         moved = ", ".join(f"{item}: {r - 1:+.1%}" for item, r in sorted(self.ratios.items()))
         return f"{self.name} ({moved or 'no item measured'})"
-
-
-def _key(core: str, kernel: str, variant: str, operation: str) -> str:
-    return f"{core} {kernel}/{variant} {operation}"
 
 
 def load_spreads(path: Path = SPREADS_PATH) -> dict[str, dict[str, int]]:
@@ -134,7 +131,7 @@ def spreads() -> dict[str, dict[str, int]]:
 
 def spread(core: str, kernel: str, variant: str, operation: str) -> Spread | None:
     """The measured spread of ``kernel/variant operation`` on ``core``, or None when not measured."""
-    name = _key(core, kernel, variant, operation)
+    name = entry_name(core, kernel, variant, operation)
     cycles = spreads().get(name)
     return Spread(name, cycles) if cycles else None
 
@@ -196,7 +193,7 @@ def measure_spreads(targets: Iterable[Target], done: Callable[[dict[str, dict[st
         for end, options in ends:
             measurer = Measurer(core, opt=SPREAD_OPT, compiler=SPREAD_COMPILER, cache=cache_, timing=options)
             for _, kernel, variant, operation, key_bytes, aad, size in (t for t in targets if t[0] == core):
-                entry = _key(core, kernel, variant, operation)
+                entry = entry_name(core, kernel, variant, operation)
                 previous = (known or {}).get(entry, {}).get(end)
                 if previous is not None and not ({("timing_models", core), ("kernels", f"{kernel}/{variant}")}
                                                  & changed):
