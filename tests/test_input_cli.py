@@ -227,8 +227,10 @@ def test_wolfssl_page_section_fed_back_as_a_log_gives_the_built_in_verdicts(tmp_
         else:
             assert ours["verdict"] == theirs["verdict"], (ours["id"], theirs["id"])
             assert rules(ours) == rules(theirs), (ours["id"], theirs["id"])
-        for field in ("emulation", "emulated_min", "cycles_per_byte", "cycles_per_op") + (
-                () if public_key else ("emulated_max", "explanation_memory")):
+        # (the page's math option can name an assembly variant the log's build cannot: G071's SP Thumb small
+        # path on bignum/m0_asm, so a public-key figure's fastest candidate differs too)
+        for field in ("emulation", "cycles_per_byte", "cycles_per_op") + (
+                () if public_key else ("emulated_min", "emulated_max", "explanation_memory")):
             assert ours[field] == pytest.approx(theirs[field]) if isinstance(ours[field], float) else \
                 ours[field] == theirs[field], (ours["id"], field)
 
