@@ -18,9 +18,13 @@ current one; ``tests/test_derived.py`` fails while any part differs, and
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
+
+from cortexm_emu.datafile import DataFileError, line_matching
 
 DERIVED = Path(__file__).resolve().parent
 
@@ -70,3 +74,33 @@ def changed_names(stored: dict[str, Any] | None, current: dict[str, dict[str, st
     kept = stored if isinstance(stored, dict) else {}
     return {(part, name) for part, names in current.items() for name, value in names.items()
             if not isinstance(kept.get(part), dict) or kept[part].get(name) != value}
+
+
+def read_cycles(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """The ``cycles`` object of a derived JSON table (compiler bands, model spreads) and the file's
+    lines, for its reader to check each entry; ``({}, [])`` when the file is absent. A file that is
+    not JSON or has no ``cycles`` object raises DataFileError naming the file, line and field."""
+    if not path.exists():
+        return {}, []
+    text = path.read_text(encoding="utf-8")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise DataFileError(path, exc.lineno, None, f"not valid JSON: {exc.msg}") from exc
+    lines = text.splitlines()
+    table = data.get("cycles")
+    if not isinstance(table, dict):
+        raise DataFileError(path, line_matching(lines, r'"cycles"\s*:'), "cycles", "expected an object of measurements")
+    return table, lines
+
+
+def entry_line(lines: list[str], entry: str) -> int | None:
+    """The line of ``entry``'s key in a derived JSON table read by :func:`read_cycles`."""
+    return line_matching(lines, re.escape(json.dumps(entry)) + r"\s*:")
+
+
+def stored_key_of(path: Path) -> dict | None:
+    """The key a derived JSON table was written with, or None when the file is absent."""
+    if not path.exists():
+        return None
+    return json.loads(path.read_text(encoding="utf-8")).get("key")

@@ -15,15 +15,14 @@ published figure built with a foreign compiler, at the levels those figures need
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cortexm_emu.datafile import DataFileError, line_matching
-from refbench.derived import DERIVED, changed_names, key_of
+from cortexm_emu.datafile import DataFileError
+from refbench.derived import DERIVED, changed_names, entry_line, key_of, read_cycles, stored_key_of
 
 BANDS_PATH = DERIVED / "compiler_bands.json"
 #: Message size of the band measurements: long enough that the per-call overhead is a small part.
@@ -96,29 +95,16 @@ def load_bands(path: Path = BANDS_PATH) -> dict[str, dict[str, int]]:
     """Measured cycles by "core kernel/variant operation" -> {"compiler -level": cycles}; an empty
     table when the file is absent (the emulator rule then keeps its stated tolerance); a malformed
     file raises DataFileError naming the file, line and field."""
-    if not path.exists():
-        return {}
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataFileError(path, exc.lineno, None, f"not valid JSON: {exc.msg}") from exc
-    lines = text.splitlines()
-    bands = data.get("cycles")
-    if not isinstance(bands, dict):
-        raise DataFileError(path, line_matching(lines, r'"cycles"\s*:'), "cycles", "expected an object of measurements")
+    bands, lines = read_cycles(path)
     for key, builds in bands.items():
         if not isinstance(builds, dict) or not all(isinstance(v, int) for v in builds.values()):
-            raise DataFileError(path, line_matching(lines, re.escape(json.dumps(key)) + r"\s*:"), f"cycles.{key}",
-                                "expected build -> whole cycles")
+            raise DataFileError(path, entry_line(lines, key), f"cycles.{key}", "expected build -> whole cycles")
     return bands
 
 
 def stored_key(path: Path = BANDS_PATH) -> dict | None:
     """The key the file was written with (:mod:`refbench.derived`), or None."""
-    if not path.exists():
-        return None
-    return json.loads(path.read_text(encoding="utf-8")).get("key")
+    return stored_key_of(path)
 
 
 def key_of_cycles(cycles: dict[str, dict[str, int]]) -> dict[str, dict[str, str]]:

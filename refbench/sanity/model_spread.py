@@ -30,15 +30,14 @@ from __future__ import annotations
 
 import json
 import math
-import re
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
-from cortexm_emu.datafile import DataFileError, line_matching
-from refbench.derived import DERIVED, changed_names, key_of
+from cortexm_emu.datafile import DataFileError
+from refbench.derived import DERIVED, changed_names, entry_line, key_of, read_cycles, stored_key_of
 from refbench.sanity.compiler_band import entry_name
 
 SPREADS_PATH = DERIVED / "model_spreads.json"
@@ -82,19 +81,9 @@ def load_spreads(path: Path = SPREADS_PATH) -> dict[str, dict[str, int]]:
     """Measured cycles by "core kernel/variant operation" -> {"model" | "<item>": cycles}; an empty
     table when the file is absent; a malformed file raises DataFileError naming the file, line and
     field."""
-    if not path.exists():
-        return {}
-    text = path.read_text(encoding="utf-8")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise DataFileError(path, exc.lineno, None, f"not valid JSON: {exc.msg}") from exc
-    lines = text.splitlines()
-    table = data.get("cycles")
-    if not isinstance(table, dict):
-        raise DataFileError(path, line_matching(lines, r'"cycles"\s*:'), "cycles", "expected an object of measurements")
+    table, lines = read_cycles(path)
     for key, ends in table.items():
-        where = line_matching(lines, re.escape(json.dumps(key)) + r"\s*:")
+        where = entry_line(lines, key)
         if len(key.split(" ")) != 3 or "/" not in key.split(" ")[1]:
             raise DataFileError(path, where, f"cycles.{key}", "expected 'core kernel/variant operation'")
         if not isinstance(ends, dict) or not all(isinstance(v, int) and not isinstance(v, bool) and v > 0
@@ -111,9 +100,7 @@ def load_spreads(path: Path = SPREADS_PATH) -> dict[str, dict[str, int]]:
 
 def stored_key(path: Path = SPREADS_PATH) -> dict | None:
     """The key the file was written with (:mod:`refbench.derived`), or None."""
-    if not path.exists():
-        return None
-    return json.loads(path.read_text(encoding="utf-8")).get("key")
+    return stored_key_of(path)
 
 
 def key_of_spreads(cycles: dict[str, dict[str, int]]) -> dict[str, dict[str, str]]:
