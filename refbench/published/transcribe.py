@@ -139,8 +139,12 @@ def wolfssl_hw(config: str, board_note: str) -> set[str]:
     e.g. ``AES:CBC``, ``AES:GCM``, ``HASH:SHA-256``, ``PKA:ECC``, ``RNG``.
 
     A section that names the PKA was built with ``WOLFSSL_STM32_PKA``, and which ECC operations
-    that option computes on the PKA is the library's source, not a build note: the option
-    compiles out ecc.c's own point multiplication (wolfSSL/wolfssl 29401334d312c5530ff24f97e60e3e83c47ab0bc
+    that option computes on the PKA is the library's source, not a build note. Signing and
+    verification always; key generation and shared secrets too unless SP ECC code takes P-256
+    first (ecc.c checks WOLFSSL_HAVE_SP_ECC before the generic path: 5.3.0 :4323, :4891; 4.4.1
+    :3634, :4255), which a FastMath section has not -- a section claiming both SP math and the PKA
+    keeps the page's claim here, and the code-path rule compares its figures with the software
+    sections'. The option compiles out ecc.c's own point multiplication (wolfSSL/wolfssl 29401334d312c5530ff24f97e60e3e83c47ab0bc
     (5.3.0, in boicotinho/wolfssl_clone) wolfcrypt/src/ecc.c:2615-3612 "#if !defined(FREESCALE_LTC_ECC) &&
     !defined(WOLFSSL_STM32_PKA)"), so key generation (ecc_make_pub_ex, :4940) and shared secrets
     (wc_ecc_shared_secret_gen_sync, :4399) call wolfcrypt/src/port/st/stm32.c's wc_ecc_mulmod_ex2 ->
