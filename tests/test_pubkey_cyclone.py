@@ -136,6 +136,10 @@ def test_dsa_prices_its_work_mod_q_at_q_length(operation):
         q, half = q_bits // 8, p_bits // 16
         # mpiInvMod and two mpiMod of q-length products, two mpiMul, one mpiMod of a p-length number by q
         assert work[(rule["mod"], q)] == 3 and work[(rule["mul"], q)] == 2 and work[(rule["mod"], half)] == 1
+        # that last one's 32 (k_p - k_q) + 1 bit-serial iterations: 16 k_p + 1 at half p, the rest at k_p / 2 - k_q
+        rest = half - q
+        assert work[(rule["mod"], rest)] == 1
+        assert 8 * half + 8 * rest == p_bits - q_bits
         assert (rule["red"], q) not in work
         # the exponentiations stay at p's length, each kernel call paying the caller's side once
         calls = sum(n for (op, _), n in work.items() if op != CALL)

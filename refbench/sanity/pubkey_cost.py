@@ -887,10 +887,15 @@ def dsa_q_side_work(rule: dict[str, Any], p_bits: int, q_bits: int) -> Work:
       2k-word product on ``rule["mod"]`` at q's length (the kernel's own shape: 2k words by k);
     * mpiInvMod (Euclid over bit-serial mpiDiv) on ``rule["mod"]`` at q's length: 32k + 1
       shift-compare-subtract iterations, fewer than the Euclid's divisions make (a lower bound);
-    * the mpiMod of a p-length number by q on ``rule["mod"]`` at half p's length: the same k_p-word
-      numbers, 16 k_p + 1 iterations where the library makes 32 (k_p - k_q) + 1 (a lower bound)."""
+    * the mpiMod of a p-length number by q (32 (k_p - k_q) + 1 iterations over k_p-word numbers) on
+      ``rule["mod"]`` twice: at half p's length (16 k_p + 1 iterations over the same k_p words) and at
+      the length k_p / 2 - k_q that makes up the iterations (over fewer words: a lower bound)."""
     q, half = q_bits // 8, p_bits // 16
-    return {(rule["mul"], q): 2, (rule["mod"], q): 3, (rule["mod"], half): 1}
+    work = {(rule["mul"], q): 2, (rule["mod"], q): 3, (rule["mod"], half): 1}
+    rest = half - q
+    if rest > 0:
+        work[(rule["mod"], rest)] = work.get((rule["mod"], rest), 0) + 1
+    return work
 
 
 def library_modexp_recipes(f: Figure, family: str, bits: int, rule: dict[str, Any]) -> tuple[tuple[Recipe, ...], str]:
