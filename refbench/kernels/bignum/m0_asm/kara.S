@@ -22,6 +22,9 @@
  * Cortex-M0+ with the fast multiplier, DDI 0484C Table 3-1; MUL 1 cycle on the Cortex-M3,
  * 100165_0201 Table 3-1): constant time.
  *
+ * With KARA_BASE_LOOP (the variant m0_kara_loop) the 8-word product and square are instead the loops of
+ * the build without WOLFSSL_SP_LARGE_CODE (below), the same Karatsuba layers and reduction over them.
+ *
  * The lengths kara.c does not take by Karatsuba (anything but 8 times a power of two from 16 words)
  * go to mont.S's functions, assembled here under other names (bn_mont_mul_scan, bn_mont_sqr_scan).
  */
@@ -134,6 +137,7 @@
 	.endr
 	.endm
 
+#ifndef KARA_BASE_LOOP
 /* void kara_mul_8(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]): r = a b, r may be a or b */
 	.global kara_mul_8
 	.type kara_mul_8, %function
@@ -330,6 +334,134 @@ kara_sqr_8:
 	add sp, #68
 	pop {r4-r7, pc}
 	.size kara_sqr_8, . - kara_sqr_8
+
+#else
+/* The 8-word base without WOLFSSL_SP_LARGE_CODE (KARA_BASE_LOOP): sp_2048_mul_8's product-scanning loop
+ * ("L_sp_2048_mul_8_words": per column k the a pointer from a_max(0, k - 7) up, b from b_(k - i) down,
+ * "L_sp_2048_mul_8_mul": mont.S's mulacc, the "# Multiply Start" block, then the a pointer compared with the
+ * end of a and with a + 4 k), the columns into a 16-word stack buffer, copied to r at the end (its
+ * XMEMCPY). The square the same loop over i <= k - i with mont.S's mulacc2 and sqracc (the "# Multiply * 2"
+ * and "# Square" blocks), the shape of m0_asm/mont.S's bn_mont_sqr at 8 words. High registers: 4 k r8,
+ * a r9, b r10, &a_8 r12. */
+
+/* kcolumn: r0 = &a_(i_lo), i_lo = max(0, k - 7) (a borrow mask, no branch), r1 = &b_(k - i_lo) (b = r10);
+ * r2 = 0 */
+	.macro kcolumn
+	mov r0, r8
+	subs r0, #28
+	sbcs r6, r6
+	mvns r6, r6
+	ands r0, r6				@ 4 i_lo
+	mov r6, r8
+	subs r6, r6, r0
+	add r0, r9
+	mov r1, r10
+	adds r1, r1, r6
+	movs r2, #0
+	.endm
+
+/* kstore: t_k = r3 into the buffer at sp, the accumulator shifts down a word, k += 1; the flags say
+ * whether k < 15 */
+	.macro kstore
+	mov r6, r8
+	mov r7, sp
+	str r3, [r7, r6]
+	movs r3, r4
+	movs r4, r5
+	movs r5, #0
+	adds r6, #4
+	mov r8, r6
+	cmp r6, #60
+	.endm
+
+/* kenter: saves r4-r11, lr and r0 (r at [sp, #64] once the 16-word buffer is made), r9 = a (r1),
+ * r12 = a + 32, r8 = 0, the accumulator 0 */
+	.macro kenter
+	push {r0, r4-r7, lr}
+	mov r4, r8
+	mov r5, r9
+	mov r6, r10
+	push {r4-r6}
+	sub sp, #64
+	mov r9, r1
+	movs r6, #32
+	add r6, r9
+	mov r12, r6
+	movs r3, #0
+	movs r4, #0
+	movs r5, #0
+	mov r8, r3
+	.endm
+
+/* kleave: t_15 = r3, the buffer to r (at [sp, #76] below the three saved high registers), restore */
+	.macro kleave
+	str r3, [sp, #60]
+	ldr r1, [sp, #76]
+	mov r0, sp
+	.rept 4
+	ldm r0!, {r2-r5}
+	stm r1!, {r2-r5}
+	.endr
+	add sp, #64
+	pop {r4-r6}
+	mov r8, r4
+	mov r9, r5
+	mov r10, r6
+	add sp, #4
+	pop {r4-r7, pc}
+	.endm
+
+	.global kara_mul_8
+	.type kara_mul_8, %function
+	.thumb_func
+	.align 2
+kara_mul_8:
+	kenter
+	mov r10, r2
+1:	kcolumn
+2:	mulacc
+	adds r0, #4
+	subs r1, #4
+	cmp r0, r12				@ past a_7
+	beq 3f
+	mov r6, r8
+	add r6, r9
+	cmp r0, r6				@ past a_k
+	bls 2b
+3:	kstore
+	bne 1b
+	kleave
+	.size kara_mul_8, . - kara_mul_8
+
+	.global kara_sqr_8
+	.type kara_sqr_8, %function
+	.thumb_func
+	.align 2
+kara_sqr_8:
+	kenter
+	mov r10, r1
+1:	kcolumn
+2:	cmp r1, r0
+	beq 4f
+	mulacc2					@ i < k - i: the cross product, twice
+	b 5f
+4:	sqracc					@ i = k - i: the square
+5:	adds r0, #4
+	subs r1, #4
+	cmp r0, r12
+	beq 3f
+	cmp r0, r1				@ past the middle of the column
+	bhi 3f
+	mov r7, r8
+	add r7, r9
+	cmp r0, r7
+	bls 2b
+3:	kstore
+	bne 1b
+	kleave
+	.size kara_sqr_8, . - kara_sqr_8
+
+#endif
 
 /* uint32_t kara_add(uint32_t *r, const uint32_t *a, const uint32_t *b, uint32_t n): r = a + b over n
  * words (n a multiple of 8, r may be a or b), returns the carry out (0 or 1): sp_2048_add_<n>'s work,
