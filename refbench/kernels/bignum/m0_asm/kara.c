@@ -92,7 +92,7 @@ static void kara_sqr(uint32_t *r, const uint32_t *a, uint32_t n)
 /* the lengths of the Karatsuba path: 16, 32, 64, 128 words (public: the modulus' length) */
 static int kara_length(uint32_t limbs)
 {
-    return limbs >= 16 && limbs <= BN_MAX_LIMBS && (limbs & (limbs - 1)) == 0;
+    return limbs == 16 || limbs == 32 || limbs == 64 || limbs == 128;
 }
 
 void bn_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
