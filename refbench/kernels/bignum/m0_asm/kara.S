@@ -340,9 +340,10 @@ kara_sqr_8:
  * ("L_sp_2048_mul_8_words": per column k the a pointer from a_max(0, k - 7) up, b from b_(k - i) down,
  * "L_sp_2048_mul_8_mul": mont.S's mulacc, the "# Multiply Start" block, then the a pointer compared with the
  * end of a and with a + 4 k), the columns into a 16-word stack buffer, copied to r at the end (its
- * XMEMCPY). The square the same loop over i <= k - i with mont.S's mulacc2 and sqracc (the "# Multiply * 2"
- * and "# Square" blocks), the shape of m0_asm/mont.S's bn_mont_sqr at 8 words. High registers: 4 k r8,
- * a r9, b r10, &a_8 r12. */
+ * XMEMCPY). The square the same loop over i <= k - i with mont.S's mulacc2 and sqracc, as sp_2048_sqr_8
+ * without WOLFSSL_SP_LARGE_CODE is ("L_sp_2048_sqr_8_words", its "# Multiply * 2" and "# Square: Start"
+ * blocks, per step the a pointer compared with the end of a, the middle of the column and a + 4 k, then
+ * the "L_sp_2048_sqr_8_store" copy of the 16 words). High registers: 4 k r8, a r9, b r10, &a_8 r12. */
 
 /* kcolumn: r0 = &a_(i_lo), i_lo = max(0, k - 7) (a borrow mask, no branch), r1 = &b_(k - i_lo) (b = r10);
  * r2 = 0 */
