@@ -9,7 +9,10 @@
  * by masked additions ("sp_2048_mask_32(a1, a1, 0 - cb)"), z1 - z0 - z2 added at the middle and the
  * count u of the carries and borrows added at the top ("a1[0] = u"). The square takes one sum:
  * (a0 + a1)^2 with its carry c is the square of the sum plus 2 c (the sum) at the middle plus c at the
- * top. Operand lengths other than 8 2^k words (k = 1..4) go to mont.S's loops (kara.S). */
+ * top: the additive form of wolfSSL's older sp_2048_sqr_16 ("u = sp_2048_add_8(a1, a, &a[8])",
+ * "sp_2048_mask_8(r + 16, a1, 0 - u)"; later generations square |a0 - a1| instead, the same three half
+ * squares and a few more vector passes; which one the 2023 sp_armthumb.c has was not read). Operand
+ * lengths other than 8 2^k words (k = 1..4) go to mont.S's loops (kara.S). */
 #include "m0/bignum.c"
 
 void kara_mul_8(uint32_t r[16], const uint32_t a[8], const uint32_t b[8]);
