@@ -128,16 +128,16 @@ def test_c29_switches_cyclone_field_code_in_and_says_its_limbs():
     variant = catalog.family("bignum").variants["c29"]
     assert set(variant.defines) == {"FE25519_ASM", "X25519_OWN", "FE448_OWN", "FE_SM2_OWN"}
     assert [str(s).rsplit("bignum/", 1)[1] for s in variant.sources] == ["c32/bignum.c", "c29/fe25519.c",
-                                                                          "c29/fe448.c", "c29/ec_sm2.c",
-                                                                          "c29/ec_sm2_curve.c"]
+                                                                          "c29/fe448.c", "c29/ec_sm2_curve.c"]
     assert dict(variant.limbs) == {field: bits for field, (_, bits, _) in SHAPES.items()}
     assert variant.supports("m0plus") and variant.supports("m4")
 
 
 @pytest.mark.parametrize("core", ["m33", "m0plus"])
 def test_c29_sm2_field_in_cyclones_ec_shape_equals_python(core):
-    """SM2's mul, sqr, add and sub (c29/ec_sm2.c: run-time length, Comba with a carry accumulator, the
-    reduction through the curve's function pointer) on canonical words: edge values around p, the
+    """SM2's mul, sqr, add and sub (ec_cyclone.h with FE_SM2_OWN: the NIST curves' Comba product, square and
+    addition loops at the length read from c29/ec_sm2_curve.c's record at run time, the reduction through the
+    record's function pointer) on canonical words: edge values around p, the
     words 2^(32 i) and all-ones words (every carry of the reduction's passes), and random ones."""
     h = harness(core)
     p = FIELDS["sm2"][0]
