@@ -19,9 +19,17 @@
 #ifndef REFBENCH_BIGNUM_EC_CYCLONE_H
 #define REFBENCH_BIGNUM_EC_CYCLONE_H
 
-/* ecScalarMul: the low half of a b into rl and the high half into rh, either NULL to leave it
+/* ecScalarMul and ecScalarSqr are out of line, at the length their caller passes: the library declares both
+ * __weak_func (ec_misc.c:766, :832), which Oryx Embedded's common/compiler_port.h makes __attribute__((weak))
+ * for GCC-compatible compilers and Arm Compiler 6 ("@version 2.4.4" as the search index stores it, repository
+ * not identified), and a compiler may not inline a weak definition, which the linker may replace (LLVM Language
+ * Reference Manual, "Linkage Types": linkonce "does not actually allow the optimizer to inline the body of this
+ * function into callers", weak "has the same merging semantics"). So no caller's constant length reaches their
+ * loops: noinline here.
+ *
+ * ecScalarMul: the low half of a b into rl and the high half into rh, either NULL to leave it
  * unwritten (the low columns are summed in any case: their carries feed the high ones). */
-static void cy_ec_scalar_mul(uint32_t *rl, uint32_t *rh, const uint32_t *a, const uint32_t *b, uint32_t n)
+static __attribute__((noinline)) void cy_ec_scalar_mul(uint32_t *rl, uint32_t *rh, const uint32_t *a, const uint32_t *b, uint32_t n)
 {
     uint64_t temp = 0, c = 0;
     uint32_t i, j;
@@ -52,7 +60,7 @@ static void cy_ec_scalar_mul(uint32_t *rl, uint32_t *rh, const uint32_t *a, cons
 }
 
 /* ecScalarSqr: r[0..2n) = a^2. */
-static void cy_ec_scalar_sqr(uint32_t *r, const uint32_t *a, uint32_t n)
+static __attribute__((noinline)) void cy_ec_scalar_sqr(uint32_t *r, const uint32_t *a, uint32_t n)
 {
     uint64_t temp = 0, c = 0, p;
     uint32_t i, j;
