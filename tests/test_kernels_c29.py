@@ -158,3 +158,32 @@ def test_c29_sm2_field_in_cyclones_ec_shape_equals_python(core):
             assert run("add", a, b) == (a + b) % p, (hex(a), hex(b))
             assert run("sub", a, b) == (a - b) % p, (hex(a), hex(b))
             assert run("sub", b, a) == (b - a) % p, (hex(a), hex(b))
+
+
+@pytest.mark.parametrize("core", ["m33", "m0plus"])
+def test_one_out_of_line_comba_product_and_square_serve_every_length(core):
+    """ec_cyclone.h's ecScalarMul and ecScalarSqr (the NIST curves', brainpool's Barrett and, with FE_SM2_OWN,
+    SM2's products) are one out-of-line function each, as the library's weak functions are, taking the length
+    at run time: called directly at the NIST, SM2 and Barrett lengths they give the double-length product, the
+    high half alone when rl is NULL and the low half alone when rh is NULL."""
+    h = harness(core)
+
+    def words(tag: str, n: int) -> int:
+        return int.from_bytes(hashlib.shake_256(f"c29 comba {tag} {n}".encode()).digest(4 * n), "little")
+
+    for n in (8, 9, 12, 13, 17, 18):
+        a, b = words("a", n), words("b", n)
+        a_top = (1 << (32 * n)) - 1  # all-ones words: every column's carry accumulator at its largest
+        for x, y in ((a, b), (a_top, a_top), (a_top, b)):
+            out = h.machine.call("cy_ec_scalar_mul", Buffer(bytes(4 * n), "rl"), Buffer(bytes(4 * n), "rh"),
+                                 Buffer(x.to_bytes(4 * n, "little")), Buffer(y.to_bytes(4 * n, "little")), n)
+            low, high = (int.from_bytes(out.buffer(k), "little") for k in ("rl", "rh"))
+            assert low + (high << (32 * n)) == x * y, (n, hex(x), hex(y))
+            high_only = h.machine.call("cy_ec_scalar_mul", 0, Buffer(bytes(4 * n), "rh"),
+                                       Buffer(x.to_bytes(4 * n, "little")), Buffer(y.to_bytes(4 * n, "little")), n)
+            assert int.from_bytes(high_only.buffer("rh"), "little") == x * y >> (32 * n), n
+            low_only = h.machine.call("cy_ec_scalar_mul", Buffer(bytes(4 * n), "rl"), 0,
+                                      Buffer(x.to_bytes(4 * n, "little")), Buffer(y.to_bytes(4 * n, "little")), n)
+            assert int.from_bytes(low_only.buffer("rl"), "little") == x * y % (1 << (32 * n)), n
+            sq = h.machine.call("cy_ec_scalar_sqr", Buffer(bytes(8 * n), "r"), Buffer(x.to_bytes(4 * n, "little")), n)
+            assert int.from_bytes(sq.buffer("r"), "little") == x * x, (n, hex(x))
