@@ -101,7 +101,8 @@ def test_library_kinds_give_sm2s_special_form_to_its_library_only():
     assert kinds_for("P-256", "CycloneCRYPTO") == tuple(load_costs()["fields"]["P-256"]["kinds"])  # no library_kinds
     own = _works(_figure("SM2-DSA", "sign", "CycloneCRYPTO"))
     other = _works(_figure("SM2-DSA", "sign", "wolfSSL"))
-    assert all(n.startswith(kind_name("cyclone")) for n in own) and all(op.startswith(("sm2-", "select", "call"))
+    order_ops = tuple(load_costs()["pricing"]["library_order_inversions"]["CycloneCRYPTO"]["ops"])  # (1 + d)^-1 mod n
+    assert all(n.startswith(kind_name("cyclone")) for n in own) and all(op.startswith(("sm2-", "select", "call", *order_ops))
                                                                     for w in own.values() for op, _ in w)
     assert not any(n.startswith(kind_name("cyclone")) for n in other)
 
