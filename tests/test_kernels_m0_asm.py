@@ -3,7 +3,8 @@ Python integers on operands that reach every carry of its chains and every sign 
 middle products, on the cores it is meant for
 (Cortex-M0+, Cortex-M0, and the Cortex-M3, where its MULS-only multiplication is the
 constant-time one), and its Montgomery multiplication and squaring at run-time length
-(m0_asm/mont.S, wolfSSL SP Thumb's shape) against Python integers at every length class. The whole
+(m0_asm/mont.S, wolfSSL SP Thumb's shape) against Python integers at every length class, and P-256's
+Montgomery-form multiplication and squaring (m0_asm/p256_mont.S, the same build's sp_256_mont_mul_8 shape). The whole
 X25519 ladder over it is checked against `cryptography` by test_kernels_pubkey.py's per-variant tests."""
 
 from __future__ import annotations
@@ -61,12 +62,12 @@ def test_m0_asm_fe25519_equals_python(core):
 
 def test_m0_asm_is_built_for_every_core_and_switches_the_field_code_in():
     """The variant lists no cores (ARMv6-M code runs on every later core) and defines
-    FE25519_ASM, FE_P256_MUL_ASM and MONT_ASM, the guards of fe.h, x25519.h and mont.h that declare
-    the assembly functions."""
+    FE25519_ASM, FE_P256_MUL_ASM, MONT_ASM and P256_MONT_MUL_ASM, the guards of fe.h, x25519.h, mont.h
+    and p256_mont.h that declare the assembly functions."""
     variant = catalog.family("bignum").variants["m0_asm"]
     assert variant.cores is None
-    assert variant.defines == ("FE25519_ASM", "FE_P256_MUL_ASM", "MONT_ASM")
-    for source in ("m0_asm/fe25519.S", "m0_asm/mont.S"):
+    assert variant.defines == ("FE25519_ASM", "FE_P256_MUL_ASM", "MONT_ASM", "P256_MONT_MUL_ASM")
+    for source in ("m0_asm/fe25519.S", "m0_asm/mont.S", "m0_asm/p256_mont.S"):
         assert any(s.endswith(source) for s in map(str, variant.sources)), source
 
 
@@ -249,6 +250,48 @@ def test_m0_asm_montgomery_is_constant_time(core):
     """refbench leakage on the Montgomery product and square: every branch and address depends on the
     length only, and MULS/MUL take a fixed time on both cores."""
     for operation in ("mont-mul", "mont-sqr"):
+        report = analyze("bignum", "m0_asm", operation, make_target(core, None), secrets=4)
+        assert report.verdict == "constant-time", (operation, report.verdict)
+        assert not report.memory_findings and not report.control_findings and not report.operand_findings
+
+
+# ------------------------------------------------------------------ P-256 in Montgomery form (mp = 1)
+
+
+def p256_mont_operands() -> list[int]:
+    """0, 1, p - 1, p - 2, words of all ones below p, single top bits, 2^256 mod p (R: one in
+    Montgomery form), and seeded random ones: products whose REDC carries out of the top word and
+    whose last subtraction is taken or not."""
+    p = FIELDS["p256"][0]
+    edge = [0, 1, 2, 2**32 - 1, p - 1, p - 2, p - 2**96, 2**255, 2**256 - 2**224 - 1, 2**256 % p,
+            2**192 - 1, int("ffffffff" * 4 + "00000000" * 4, 16) % p, int("0000ffff" * 16, 16) % p]
+    return edge + [int.from_bytes(hashlib.shake_256(f"m0 asm p256 mont {i}".encode()).digest(32), "little") % p
+                   for i in range(12)]
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_p256_montgomery_equals_python(core):
+    """p256_mont_mul and p256_mont_sqr (m0_asm/p256_mont.S) give a b 2^-256 mod p and a^2 2^-256 mod p,
+    canonical, for operands at the ends of the field, with the result written over an operand too."""
+    p = FIELDS["p256"][0]
+    r_inv = pow(2**256, -1, p)
+    h = harness(core)
+    values = p256_mont_operands()
+    for i, a in enumerate(values):
+        assert call(h, "p256_mont_sqr", a) == a * a * r_inv % p, hex(a)
+        for b in values[i::3]:
+            assert call(h, "p256_mont_mul", a, b) == a * b * r_inv % p, (hex(a), hex(b))
+    a, b = values[5], values[-1]
+    result = h.machine.call("p256_mont_mul", Buffer(le(a), "a"), Buffer(le(a)), Buffer(le(b)))
+    assert int.from_bytes(result.buffer("a"), "little") == a * b * r_inv % p
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_p256_montgomery_is_constant_time(core):
+    """refbench leakage on P-256's Montgomery product and square: the reduction's rows are word
+    additions and its last subtraction a masked select, so no cycle count, data address or branch
+    depends on the operands."""
+    for operation in ("p256-mont-mul", "p256-mont-sqr"):
         report = analyze("bignum", "m0_asm", operation, make_target(core, None), secrets=4)
         assert report.verdict == "constant-time", (operation, report.verdict)
         assert not report.memory_findings and not report.control_findings and not report.operand_findings
