@@ -139,7 +139,7 @@ def test_rsa_private_is_two_half_size_exponentiations_over_two_window_widths():
     assert e.emulated_min == pytest.approx(2 * (2048 + 476) * 1000.0 * 0.9)
 
 
-@pytest.mark.parametrize("template, variants", [(L4_NO_ASM, {"c32"}), (G0_ECDSA, {"m0"}), (WL33_RSA, {"c32", "m0"})],
+@pytest.mark.parametrize("template, variants", [(L4_NO_ASM, {"c32"}), (G0_ECDSA, {"m0", "m0_asm"}), (WL33_RSA, {"c32", "m0"})],
                          ids=["sp_int-no-asm", "thumb-asm-m0plus", "cyclone-own-c"])
 def test_section_options_decide_the_variants(template, variants):
     p = plan_figure(template, PARTS)
