@@ -62,11 +62,11 @@ def test_m0_asm_fe25519_equals_python(core):
 
 def test_m0_asm_is_built_for_every_core_and_switches_the_field_code_in():
     """The variant lists no cores (ARMv6-M code runs on every later core) and defines
-    FE25519_ASM, FE_P256_MUL_ASM, MONT_ASM and P256_MONT_MUL_ASM, the guards of fe.h, x25519.h, mont.h
-    and p256_mont.h that declare the assembly functions."""
+    FE25519_ASM, FE_P256_MUL_ASM, MONT_ASM, P256_MONT_MUL_ASM and FE_P256_ADD_ASM, the guards of fe.h,
+    x25519.h, mont.h and p256_mont.h that declare the assembly functions."""
     variant = catalog.family("bignum").variants["m0_asm"]
     assert variant.cores is None
-    assert variant.defines == ("FE25519_ASM", "FE_P256_MUL_ASM", "MONT_ASM", "P256_MONT_MUL_ASM")
+    assert variant.defines == ("FE25519_ASM", "FE_P256_MUL_ASM", "MONT_ASM", "P256_MONT_MUL_ASM", "FE_P256_ADD_ASM")
     for source in ("m0_asm/fe25519.S", "m0_asm/mont.S", "m0_asm/p256_mont.S"):
         assert any(s.endswith(source) for s in map(str, variant.sources)), source
 
@@ -287,11 +287,30 @@ def test_m0_asm_p256_montgomery_equals_python(core):
 
 
 @pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_p256_addition_and_subtraction_equal_python(core):
+    """fe_p256_add and fe_p256_sub (m0_asm/p256_mont.S) give canonical a + b and a - b mod p for sums
+    from 0 to 2p - 2 (carrying out of 2^256 or not, at and next to p) and differences of both signs,
+    with the result written over an operand too."""
+    p = FIELDS["p256"][0]
+    h = harness(core)
+    values = p256_mont_operands() + [p - 2**255, 2**256 - p, (p + 1) // 2, (p - 1) // 2]
+    for i, a in enumerate(values):
+        for b in values[i::2]:
+            assert call(h, "fe_p256_add", a, b) == (a + b) % p, (hex(a), hex(b))
+            assert call(h, "fe_p256_sub", a, b) == (a - b) % p, (hex(a), hex(b))
+            assert call(h, "fe_p256_sub", b, a) == (b - a) % p, (hex(a), hex(b))
+    a, b = values[4], values[7]
+    for function, want in (("fe_p256_add", (a + b) % p), ("fe_p256_sub", (a - b) % p)):
+        result = h.machine.call(function, Buffer(le(a), "a"), Buffer(le(a)), Buffer(le(b)))
+        assert int.from_bytes(result.buffer("a"), "little") == want, function
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
 def test_m0_asm_p256_montgomery_is_constant_time(core):
-    """refbench leakage on P-256's Montgomery product and square: the reduction's rows are word
-    additions and its last subtraction a masked select, so no cycle count, data address or branch
-    depends on the operands."""
-    for operation in ("p256-mont-mul", "p256-mont-sqr"):
+    """refbench leakage on P-256's Montgomery product and square, addition and subtraction: the
+    reduction's rows are word additions and the last subtractions masked, so no cycle count, data
+    address or branch depends on the operands."""
+    for operation in ("p256-mont-mul", "p256-mont-sqr", "p256-add", "p256-sub"):
         report = analyze("bignum", "m0_asm", operation, make_target(core, None), secrets=4)
         assert report.verdict == "constant-time", (operation, report.verdict)
         assert not report.memory_findings and not report.control_findings and not report.operand_findings

@@ -375,3 +375,139 @@ p256_mont_sqr:
 	mov r10, r6
 	mov r11, r7
 	pop {r4-r7, pc}
+
+/* P-256 modular addition and subtraction (fe.h's fe_p256_add/sub contract: canonical operands and result,
+ * r may alias a or b), in the shape of the same build's sp_256_mont_add_8 / sp_256_mont_sub_8: unrolled,
+ * two words at a time through the carry chain (the flags survive LDM/STM), then p masked by the carry or
+ * borrow (p's words as masks: -1, -1, -1, 0, 0, 0, 1, -1). wolfSSL's addition subtracts p when the sum
+ * carries out only (its result below 2^256, not always below p); here the sum's T - p is formed and T or
+ * T - p selected by (carry or no borrow): a pass more than wolfSSL's, ours. The subtraction adds p where
+ * a - b borrows: canonical as wolfSSL's. No branch or address depends on the operands. */
+
+/* void fe_p256_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
+	.global fe_p256_add
+	.type fe_p256_add, %function
+	.thumb_func
+	.align 2
+fe_p256_add:
+	push {r4-r7, lr}
+	sub sp, #32
+	mov lr, r0				@ r
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	adds r3, r5
+	adcs r4, r6
+	stm r0!, {r3, r4}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	adcs r3, r5
+	adcs r4, r6
+	stm r0!, {r3, r4}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	adcs r3, r5
+	adcs r4, r6
+	stm r0!, {r3, r4}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	adcs r3, r5
+	adcs r4, r6
+	stm r0!, {r3, r4}
+	movs r7, #0
+	adcs r7, r7				@ the carry out of the sum T
+	mov r12, r7
+	mov r0, lr
+	mov r2, sp				@ T - p into the frame
+	movs r1, #0
+	movs r7, #0
+	mvns r7, r7
+	ldm r0!, {r3-r6}
+	subs r3, r7
+	sbcs r4, r7
+	sbcs r5, r7
+	sbcs r6, r1
+	stm r2!, {r3-r6}
+	ldm r0!, {r3-r6}
+	movs r0, #1				@ MOVS sets N and Z only: the borrow stays in C
+	sbcs r3, r1
+	sbcs r4, r1
+	sbcs r5, r0
+	sbcs r6, r7
+	stm r2!, {r3-r6}
+	adcs r1, r1				@ 1 when T >= p
+	mov r3, r12
+	orrs r1, r3
+	negs r1, r1				@ all ones: r = T - p
+	mov r0, lr
+	mov r2, sp
+	movs r6, #8
+1:	ldr r3, [r0]				@ r_j = t_j ^ ((t_j ^ d_j) & mask)
+	ldm r2!, {r4}
+	eors r4, r3
+	ands r4, r1
+	eors r4, r3
+	stm r0!, {r4}
+	subs r6, #1
+	bne 1b
+	add sp, #32
+	pop {r4-r7, pc}
+	.size fe_p256_add, . - fe_p256_add
+
+/* void fe_p256_sub(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
+	.global fe_p256_sub
+	.type fe_p256_sub, %function
+	.thumb_func
+	.align 2
+fe_p256_sub:
+	push {r4-r7, lr}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	subs r3, r5
+	sbcs r4, r6
+	stm r0!, {r3, r4}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	sbcs r3, r5
+	sbcs r4, r6
+	stm r0!, {r3, r4}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	sbcs r3, r5
+	sbcs r4, r6
+	stm r0!, {r3, r4}
+	ldm r1!, {r3, r4}
+	ldm r2!, {r5, r6}
+	sbcs r3, r5
+	sbcs r4, r6
+	stm r0!, {r3, r4}
+	movs r7, #0
+	sbcs r7, r7				@ -1 when a - b borrowed: add p
+	subs r0, #32
+	movs r1, #0
+	lsrs r2, r7, #31			@ p_6 = 1, masked
+	ldr r3, [r0]
+	ldr r4, [r0, #4]
+	ldr r5, [r0, #8]
+	ldr r6, [r0, #12]
+	adds r3, r7
+	adcs r4, r7
+	adcs r5, r7
+	adcs r6, r1
+	str r3, [r0]
+	str r4, [r0, #4]
+	str r5, [r0, #8]
+	str r6, [r0, #12]
+	ldr r3, [r0, #16]
+	ldr r4, [r0, #20]
+	ldr r5, [r0, #24]
+	ldr r6, [r0, #28]
+	adcs r3, r1
+	adcs r4, r1
+	adcs r5, r2
+	adcs r6, r7
+	str r3, [r0, #16]
+	str r4, [r0, #20]
+	str r5, [r0, #24]
+	str r6, [r0, #28]
+	pop {r4-r7, pc}
+	.size fe_p256_sub, . - fe_p256_sub
