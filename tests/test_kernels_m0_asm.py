@@ -314,3 +314,32 @@ def test_m0_asm_p256_montgomery_is_constant_time(core):
         report = analyze("bignum", "m0_asm", operation, make_target(core, None), secrets=4)
         assert report.verdict == "constant-time", (operation, report.verdict)
         assert not report.memory_findings and not report.control_findings and not report.operand_findings
+
+
+def test_m0_asm_p256_product_copy_calls_the_byte_loop_memcpy():
+    """p256_mont_mul's XMEMCPY of the 64-byte product is a call (BL) to memcpy_bytes, the memcpy of newlib
+    built with PREFER_SIZE_OVER_SPEED (how GNU Tools for STM32 builds both its C libraries): a loop of one
+    LDRB and one STRB, no word or multiple loads and stores; p256_mont_mul itself copies nothing."""
+    import capstone
+    from elftools.elf.elffile import ELFFile
+
+    elf = catalog.build_variant(catalog.family("bignum").variant("m0_asm"), "m0plus").elf
+    with elf.open("rb") as f:
+        e = ELFFile(f)
+        text = e.get_section_by_name(".text")
+        code, address = text.data(), text["sh_addr"]
+        spans = {s.name: (s["st_value"] & ~1, s["st_size"]) for s in e.get_section_by_name(".symtab").iter_symbols()
+                 if s["st_info"]["type"] == "STT_FUNC" and s.name in ("p256_mont_mul", "memcpy_bytes")}
+    cs = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
+
+    def insns(name: str) -> list:
+        start, size = spans[name]
+        assert size > 0, name
+        return list(cs.disasm(code[start - address:start - address + size], start))
+
+    calls = [i for i in insns("p256_mont_mul") if i.mnemonic == "bl"]
+    assert [int(i.op_str.lstrip("#"), 16) for i in calls] == [spans["memcpy_bytes"][0]]
+    assert not {i.mnemonic for i in insns("p256_mont_mul")} & {"ldm", "ldmia", "stm", "stmia"}
+    copy = {i.mnemonic for i in insns("memcpy_bytes")}
+    assert {"ldrb", "strb"} <= copy
+    assert not copy & {"ldr", "str", "ldm", "ldmia", "stm", "stmia", "ldrh", "strh"}

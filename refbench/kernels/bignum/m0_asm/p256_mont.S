@@ -12,13 +12,24 @@
  *   1. sp_256_mul_8 under WOLFSSL_SP_SMALL: the product-scanning loop of sp_2048_mul_8
  *      ("L_sp_256_mul_8_words", "L_sp_256_mul_8_mul": a three-word ADDS/ADCS accumulator, each
  *      word product from four 16x16 MULS, the low halves by LDRH) into a 16-word stack buffer t,
- *      then "XMEMCPY(r, t, sizeof(t))": here the same loop (the column code of m0_asm/mont.S's
- *      bn_mont_mul at eight limbs, the bounds as immediates) and the 64-byte copy by LDM/STM, four
- *      words at a time (the cheapest a memcpy of 64 aligned bytes does on this core). The page does not
- *      name its C library; newlib's memcpy built for size (newlib-nano: PREFER_SIZE_OVER_SPEED or
- *      __OPTIMIZE_SIZE__) copies byte by byte (newlib/libc/string/memcpy.c, as quoted in memfault/interrupt
- *      _posts/2021-09-07-memcpy-newlib-nano.md), which in this loop measured 536 cycles more per
- *      multiplication on the Cortex-M0+ (4,450 against 3,914): the copy here is the fast end.
+ *      then "XMEMCPY(r, t, sizeof(t))", a call to the C library's memcpy: here the same loop (the
+ *      column code of m0_asm/mont.S's bn_mont_mul at eight limbs, the bounds as immediates) and a call
+ *      of memcpy_bytes below. The page names GCC (STM32CubeIDE) and not its runtime library, and it
+ *      need not: the toolchain STM32CubeIDE ships, GNU Tools for STM32, builds both of its C libraries,
+ *      newlib ("Standard C", Task [III-2]) and newlib-nano ("Reduced C", --specs=nano.specs, Task
+ *      [III-3]), with CFLAGS_FOR_TARGET '-g -Os -ffunction-sections -fdata-sections -fno-unroll-loops
+ *      -DPREFER_SIZE_OVER_SPEED -D__OPTIMIZE_SIZE__ -DSMALL_MEMORY' (STMicroelectronics/gnu-tools-for-stm32
+ *      build-toolchain.sh, at 55e79ed27db065da1d38bd213c6039c323f617cf and at
+ *      7c203dd15ec8d60cecbca84debcf93f428c9e9d5). On ARMv6-M newlib's arm memcpy is then the generic C
+ *      one (newlib/libc/machine/arm/memcpy-stub.c: "#elif (defined (__OPTIMIZE_SIZE__) || defined
+ *      (PREFER_SIZE_OVER_SPEED))" / "# include "../../string/memcpy.c"", and a Thumb-1 core reaches the
+ *      same include by its final #else; read at vitasdk/newlib 5f1683b496327d1e4da192541bf894344d63e23c,
+ *      whose first branch, __vita__, is that fork's own), and newlib/libc/string/memcpy.c under
+ *      "#if defined(PREFER_SIZE_OVER_SPEED) || defined(__OPTIMIZE_SIZE__)" copies "while (len0--)
+ *      *dst++ = *src++;" (read at smuehlst/circle-newlib a04f442d94a19e5f7a46491bc24d33619a1a3268): byte
+ *      by byte whichever runtime library the project selects. (Arm's own GNU Arm Embedded build compiles
+ *      the standard newlib with '-g -O2 -ffunction-sections -fdata-sections', the word-copy branch, as
+ *      memfault/interrupt _posts/2021-09-07-memcpy-newlib-nano.md quotes: not the toolchain the page names.)
  *   2. sp_256_sqr_8: the loop of sp_2048_sqr_8 ("# Multiply * 2" for each cross product, "# Square"
  *      for a_i a_i; m0_asm/mont.S's bn_mont_sqr column code at eight limbs) into a 64-byte stack
  *      frame, then its "L_sp_256_sqr_8_store" loop (LDR, STR, SUBS, BGE from the top word down).
@@ -222,18 +233,33 @@ p256_mont_mul:
 	blo 1b
 	mov r6, r11
 	str r3, [r6, r7]			@ t_15
-	mov r0, sp				@ XMEMCPY(r, t, 64)
-	add r1, sp, #64
-	ldm r0!, {r2-r5}
-	stm r1!, {r2-r5}
-	ldm r0!, {r2-r5}
-	stm r1!, {r2-r5}
-	ldm r0!, {r2-r5}
-	stm r1!, {r2-r5}
-	ldm r0!, {r2-r5}
-	stm r1!, {r2-r5}
+	add r0, sp, #64				@ XMEMCPY(r, t, 64): a call to the C library's memcpy
+	mov r1, sp
+	movs r2, #64
+	bl memcpy_bytes
 	b .Lreduce
 	.size p256_mont_mul, . - p256_mont_mul
+
+/* void *memcpy_bytes(void *dst, const void *src, size_t n): the memcpy of newlib built with
+ * PREFER_SIZE_OVER_SPEED / __OPTIMIZE_SIZE__ ("while (len0--) *dst++ = *src++;"), which both C
+ * libraries of STM32CubeIDE's toolchain are (see the top of this file): one byte a step. Which
+ * instructions GCC makes of that loop is not read here (no libc object at hand); this is the cheapest
+ * byte loop of it, one LDRB, one STRB, one ADDS, CMP and BNE a byte: its fast bound. */
+	.type memcpy_bytes, %function
+	.thumb_func
+	.align 2
+memcpy_bytes:
+	push {r4, lr}
+	movs r3, #0
+	cmp r2, #0
+	beq 2f
+1:	ldrb r4, [r1, r3]
+	strb r4, [r0, r3]
+	adds r3, #1
+	cmp r3, r2
+	bne 1b
+2:	pop {r4, pc}
+	.size memcpy_bytes, . - memcpy_bytes
 
 /* void p256_mont_sqr(uint32_t r[8], const uint32_t a[8]) */
 	.global p256_mont_sqr
