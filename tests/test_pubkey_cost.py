@@ -231,8 +231,8 @@ def test_separate_verify_adds_a_comb_and_a_fixed_window_and_compares_projectivel
 
 
 def test_an_order_kind_the_field_lacks_is_named(tmp_path):
-    text = COSTS_PATH.read_text(encoding="utf-8").replace('order_kinds = { montgomery_mp1 = "montgomery" }',
-                                                          'order_kinds = { montgomery_mp1 = "lattice" }')
+    text = COSTS_PATH.read_text(encoding="utf-8").replace('order_kinds = { montgomery_mp1 = "montgomery"',
+                                                          'order_kinds = { montgomery_mp1 = "lattice"')
     bad = tmp_path / "pubkey_costs.toml"
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"field 'pricing.order_kinds.montgomery_mp1': \[fields.P-256\] has no kind 'lattice'"):
@@ -310,3 +310,12 @@ def test_a_malformed_library_order_inversion_is_named(tmp_path):
         bad.write_text(text.replace(old, new, 1), encoding="utf-8")
         with pytest.raises(ValueError, match=where):
             load_costs(bad)
+
+
+def test_a_math_kind_the_field_lacks_is_named(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8").replace('math_kinds = { montgomery_mp1_loops =',
+                                                          'math_kinds = { montgomery_mp2 =')
+    bad = tmp_path / "pubkey_costs.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"fields.P-256.math_kinds.montgomery_mp2"):
+        load_costs(bad)

@@ -183,6 +183,11 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (len(ops) == 4 and all(isinstance(n, int) and n >= 0 for n in ops)):
                 raise error_at(path, (*where, key), f"expected [mul, sqr, add, sub], got {ops!r}")
     for name, field in data["fields"].items():
+        for kind, text in field.get("math_kinds", {}).items():
+            if kind not in field["kinds"] or not isinstance(text, str) or not text:
+                raise error_at(path, ("fields", name, "math_kinds", kind),
+                               f"expected one of this field's kinds ({', '.join(field['kinds'])}) and a non-empty "
+                               f"math option text, got {kind!r} = {text!r}")
         for library, kinds in field.get("library_kinds", {}).items():
             if not (isinstance(kinds, list) and kinds and all(k in field["kinds"] for k in kinds)):
                 raise error_at(path, ("fields", name, "library_kinds", library),
@@ -673,6 +678,7 @@ def compose(work: Mapping[tuple[str, int], int], cycles: Mapping[tuple[str, int]
 
 _KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery",
                "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)",
+               "montgomery_mp1_loops": "Montgomery with product loops and a reduction by word additions (mp = 1)",
                "cyclone": "CycloneCRYPTO's Comba product and curve reduction"}
 
 
@@ -781,16 +787,19 @@ def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
-def kinds_for(curve: str, library: str) -> tuple[str, ...]:
-    """The field kinds (pubkey_costs.toml ``[fields]``) that price ``curve`` for a figure of ``library``: the
-    field's ``library_kinds`` for that library where it names one, else every kind no library claims."""
+def kinds_for(curve: str, library: str, math: str = "") -> tuple[str, ...]:
+    """The field kinds (pubkey_costs.toml ``[fields]``) that price ``curve`` for a figure of ``library`` whose
+    math option is ``math``: the field's ``library_kinds`` for that library where it names one, else every kind
+    no library claims, less the ``math_kinds`` whose text ``math`` does not contain (a kind in one build's
+    shape: a candidate for that build only)."""
     field = load_costs()["fields"][curve]
     own = field.get("library_kinds", {})
     for name, kinds in own.items():
         if name.lower() in library.lower():
             return tuple(kinds)
     claimed = {k for kinds in own.values() for k in kinds}
-    return tuple(k for k in field["kinds"] if k not in claimed)
+    only = {k: text.lower() for k, text in field.get("math_kinds", {}).items()}
+    return tuple(k for k in field["kinds"] if k not in claimed and (k not in only or only[k] in math.lower()))
 
 
 def own_edwards(f: Figure, curve: str) -> dict[str, Any] | None:
@@ -1152,7 +1161,7 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     out = []
     scans = table_scan_rule(f, curve, operation) if curve in _WEIERSTRASS else None
     ladder = reference_counts(curve, "agree") if curve in WHOLE_LADDERS else None
-    for kind in kinds_for(curve, f.library):
+    for kind in kinds_for(curve, f.library, f.math or ""):
         for method, counts in methods:
             work = field_work(curve, kind, counts, f.library)
             # keygen (X25519(k, 9)) and agree are each one ladder, the whole operation's own counts
