@@ -222,23 +222,37 @@ F756_CYCLONE_SM2 = next(f for f in FIGURES.values() if f.source.startswith("003"
                         and f.operation == "sign" and f.implementation == "software")
 
 
-def test_a_library_with_its_own_field_code_is_bounded_only_by_the_any_code_floor():
-    """CycloneCRYPTO's SM2 field reduction (sm2FieldMod) is its own, modelled by no kernel
-    (libraries.toml own_arithmetic): faster than every composed candidate is explained above the
-    floor. Its P-256 goes through code the candidates model, and its X25519 through bignum/c29 (the
-    library's own 29-bit limbs, limbs in and out), so faster there is still suspicious."""
-    for template, own in ((F756_CYCLONE_SM2, True), (F756_CYCLONE_ECDSA, False), (F756_CYCLONE_X25519, False)):
-        probe, _ = emulate(synthetic(template, f"syn-cy-probe-{own}", value=1.0, text="1.0"))
+F756_CYCLONE_ECDH_SM2 = next(f for f in FIGURES.values() if f.source.startswith("003") and f.algorithm == "ECDH-SM2"
+                             and f.implementation == "software")
+
+
+def test_an_open_librarys_own_field_code_is_bounded_by_its_kernels_not_the_floor():
+    """CycloneCRYPTO's SM2 field code (ecScalarMul + sm2FieldMod) is modelled by bignum/c29, its P-256
+    by code the candidates model, its X25519 by bignum/c29 (29-bit limbs): faster than every
+    composed candidate is suspicious for each, with no fall-back to the any-code floor (kept for
+    closed libraries) and the slow side bounded."""
+    for template in (F756_CYCLONE_SM2, F756_CYCLONE_ECDH_SM2, F756_CYCLONE_ECDSA, F756_CYCLONE_X25519):
+        probe, _ = emulate(synthetic(template, f"syn-cy-probe-{template.algorithm}", value=1.0, text="1.0"))
         fastest_ms = probe.emulated_min / (template.clock_mhz * 1e3)  # cycles -> ms at the page's clock
         fast = fastest_ms * 0.5
-        e, _ = emulate(synthetic(template, f"syn-cy-fast-{own}", value=fast, text=f"{fast:.4f}"))
-        if own:  # above the floor, and the slow side untested
-            assert e.position == "inside" and (e.finding.verdict, e.finding.tests) == ("consistent", "bound")
-            assert "field code of its own" in e.prediction.open_high and e.prediction.band_high is None
-            assert "the floor no code can beat" in e.prediction.floor_note
-        else:
-            assert e.position == "faster" and e.finding.verdict in ("suspicious", "inconsistent")
-            assert not e.prediction.open_high and e.prediction.band_high is not None
+        e, _ = emulate(synthetic(template, f"syn-cy-fast-{template.algorithm}", value=fast, text=f"{fast:.4f}"))
+        assert e.position == "faster" and e.finding.verdict in ("suspicious", "inconsistent"), template.algorithm
+        assert not e.prediction.floor_note and "floor no code can beat" not in e.finding.message
+        assert not e.prediction.open_high and e.prediction.band_high is not None
+
+
+def test_cyclone_sm2_is_predicted_from_its_own_shape_and_the_fixed_length_form_stays_a_candidate():
+    """pubkey_costs.toml [[libraries]] predict: a Cyclone SM2 figure's prediction is bignum/c29's
+    composed cost (the library's run-time-length Comba product and sm2FieldMod), c32 among the
+    candidates (the composed range and the hypotheses), not in the prediction."""
+    for template in (F756_CYCLONE_SM2, F756_CYCLONE_ECDH_SM2):
+        e, _ = emulate(synthetic(template, f"syn-cy-pick-{template.algorithm}", value=1.0, text="1.0"))
+        p = e.prediction
+        assert " with c29 (" in p.basis and "the library's own shape" in p.basis, p.basis
+        assert {r.variant for r in e.variants} >= {"c29", "c32"}
+        c29 = [r.cycles for r in e.variants if r.variant == "c29" and r.cycles]
+        assert min(c29) <= p.predicted <= max(c29)
+        assert any(h.variant == "c32" for h in p.hypotheses)
 
 
 def test_sampling_shrinks_with_the_operations_averaged_and_is_nil_for_fixed_work():

@@ -155,18 +155,12 @@ def _claims(f: Figure) -> str:
 
 def _not_bounded_by_candidates(f: Figure) -> str:
     """Why the composed C candidates do not bound ``f`` from below, "" when they do: its library is
-    closed, or writes this algorithm's field code its own way (refbench/sanity/libraries.toml
-    ``closed``, ``own_arithmetic``)."""
+    closed (refbench/sanity/libraries.toml ``closed``). An open library's field code is modelled by
+    the kernels of its shape (pubkey_costs.toml [[libraries]]), which bound it."""
     lib = library_of(f)
-    if lib is None:
-        return ""
-    if lib.closed:
+    if lib is not None and lib.closed:
         return (f"{f.library} is a closed library (precompiled, code not public; refbench/sanity/libraries.toml), "
                 "so C candidates do not bound it")
-    if any(f.algorithm.startswith(a) for a in lib.own_arithmetic):
-        return (f"{lib.name} computes {f.algorithm} with field code of its own that no bignum kernel models "
-                f"({lib.own_arithmetic_source}; refbench/sanity/libraries.toml), so the composed candidates do "
-                "not bound it")
     return ""
 
 
