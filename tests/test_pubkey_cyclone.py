@@ -125,6 +125,22 @@ def test_no_crt_dh_and_dsa_exponent_lengths():
     assert verify[(rule["mod"], 256)] == 3 and verify[(rule["mul"], 256)] > 2 * 224
 
 
+@pytest.mark.parametrize("bits", [1024, 2048])
+def test_dh_keygen_and_agree_are_one_full_length_exponentiation_with_no_subgroup_check(bits):
+    # dh.c (2.5.0): keygen g^x and agree y^x both by mpiExpModRegular over a private value of p's length;
+    # dhCheckPublicKey compares only (1 < y < p - 1): no y^q mod p, so no second exponentiation
+    rule = exp_library_rule(synthetic(f"DH-{bits}", bits, "agree"))
+    keygen = work_of(synthetic(f"DH-{bits}", bits, "keygen"))
+    agree = work_of(synthetic(f"DH-{bits}", bits, "agree"))
+    assert keygen == agree
+    size = bits // 8
+    counts = library_exp_counts(bits, library_exponent(bits, "x"))
+    assert agree[(rule["mul"], size)] == counts.products and agree[(rule["mod"], size)] == 1
+    assert agree[(rule["red"], size)] == 2
+    # one squaring per exponent bit, the 4-bit window's table and about one product per 5 bits
+    assert bits + 7 + bits // 6 < counts.products < bits + 9 + bits // 4
+
+
 def test_other_libraries_keep_the_generic_recipes():
     f = synthetic("RSA-2048", 2048, "verify", library="wolfSSL")
     assert exp_library_rule(f) is None
