@@ -874,6 +874,30 @@ def library_exp_work(rule: dict[str, Any], modulus_bits: int, exponent: int, tim
             (rule["mod"], size): c.mods * times}
 
 
+#: How a CycloneCRYPTO DSA recipe names its work modulo q (dsa_q_side_work).
+DSA_Q_SIDE = "the work mod q (mpiInvMod, two mpiMulMod, a p-length mpiMod)"
+
+
+def dsa_q_side_work(rule: dict[str, Any], p_bits: int, q_bits: int) -> Work:
+    """The kernel calls of CycloneCRYPTO's DSA work modulo q (pkc/dsa.c, cited in pubkey_costs.toml
+    ``[[exponentiation.libraries]]``), the same for sign and verify: one mpiInvMod, two mpiMul + mpiMod
+    of two q-length numbers, and one mpiMod of a p-length number by q.
+
+    * each mpiMul of two q-length numbers on ``rule["mul"]`` at q's length, each mpiMod of their
+      2k-word product on ``rule["mod"]`` at q's length (the kernel's own shape: 2k words by k);
+    * mpiInvMod (Euclid over bit-serial mpiDiv) on ``rule["mod"]`` at q's length: 32k + 1
+      shift-compare-subtract iterations, fewer than the Euclid's divisions make (a lower bound);
+    * the mpiMod of a p-length number by q (32 (k_p - k_q) + 1 iterations over k_p-word numbers) on
+      ``rule["mod"]`` twice: at half p's length (16 k_p + 1 iterations over the same k_p words) and at
+      the length k_p / 2 - k_q that makes up the iterations (over fewer words: a lower bound)."""
+    q, half = q_bits // 8, p_bits // 16
+    work = {(rule["mul"], q): 2, (rule["mod"], q): 3, (rule["mod"], half): 1}
+    rest = half - q
+    if rest > 0:
+        work[(rule["mod"], rest)] = work.get((rule["mod"], rest), 0) + 1
+    return work
+
+
 def library_modexp_recipes(f: Figure, family: str, bits: int, rule: dict[str, Any]) -> tuple[tuple[Recipe, ...], str]:
     """The one recipe of an RSA, DH or DSA figure ``f`` whose library exponentiates in its own shape
     (pubkey_costs.toml ``[[exponentiation.libraries]]``: CycloneCRYPTO's rsaep, rsadp, dh.c, dsa.c
@@ -911,13 +935,15 @@ def library_modexp_recipes(f: Figure, family: str, bits: int, rule: dict[str, An
         short = exp["dsa_n_bits"].get(str(bits))
         if short is None:
             return (), f"{f.algorithm}: no exponent length for {bits}-bit groups in {COSTS_PATH.name}"
+        q_side = dsa_q_side_work(rule, bits, short)
         if f.operation == "verify":
             work = merge(library_exp_work(rule, bits, library_exponent(short, "u1")),
-                         library_exp_work(rule, bits, library_exponent(short, "u2")), {(mul, size): 1, (mod, size): 1})
-            name = f"mpiExpMod, two {short}-bit exponents and one mpiMulMod mod p, {setup}"
+                         library_exp_work(rule, bits, library_exponent(short, "u2")), {(mul, size): 1, (mod, size): 1},
+                         q_side)
+            name = f"mpiExpMod, two {short}-bit exponents and one mpiMulMod mod p, {setup}, {DSA_Q_SIDE}"
         else:
-            work = library_exp_work(rule, bits, library_exponent(short, "k"))
-            name = f"mpiExpMod, one {short}-bit exponent, {setup}"
+            work = merge(library_exp_work(rule, bits, library_exponent(short, "k")), q_side)
+            name = f"mpiExpMod, one {short}-bit exponent, {setup}, {DSA_Q_SIDE}"
     work = with_calls(work)
     return (Recipe(name, tuple((o, s, n) for (o, s), n in work.items())),), ""
 
@@ -1131,7 +1157,7 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
+__all__ = ["CALL", "DSA_Q_SIDE", "SELECT", "SEPARATE_VERIFY", "Counts", "dsa_q_side_work", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
            "library_exponent", "library_modexp_recipes", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
            "kinds_for", "load_costs", "own_edwards", "own_edwards_counts",
