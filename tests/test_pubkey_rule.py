@@ -117,16 +117,29 @@ def test_slower_than_the_band_is_flagged_the_slow_side_is_tested():
 
 
 def test_assembly_with_only_c_kernels_of_the_operation_leaves_the_fast_side_to_the_floor():
-    # G071 "SP math, Thumb assembly": bignum/m0 is C; P-256's products are not written in assembly by it
-    probe, _ = emulate(synthetic(G0_ECDSA, "syn-g0-probe", value=1.0, text="1.000"))
+    # G071 "SP math, Thumb assembly" without WOLFSSL_SP_SMALL: bignum/m0 is C; P-256's unrolled products
+    # are not written in assembly by it
+    full = "SP math, Thumb assembly (without WOLFSSL_SP_SMALL)"
+    probe, _ = emulate(synthetic(G0_ECDSA, "syn-g0-probe", value=1.0, text="1.000", math=full))
     p = probe.prediction
     assert "no assembly kernel of this operation runs" in p.floor_note and p.band_high is not None
     half = ms(p.predicted * 0.5, 64.0)
-    e, _ = emulate(synthetic(G0_ECDSA, "syn-g0-half", value=half, text=f"{half:.4f}"))
+    e, _ = emulate(synthetic(G0_ECDSA, "syn-g0-half", value=half, text=f"{half:.4f}", math=full))
     assert e.position == "inside" and e.finding.verdict == "consistent"
     double = ms(p.band_high * 1.5, 64.0)
-    e, _ = emulate(synthetic(G0_ECDSA, "syn-g0-double", value=double, text=f"{double:.4f}"))
+    e, _ = emulate(synthetic(G0_ECDSA, "syn-g0-double", value=double, text=f"{double:.4f}", math=full))
     assert e.position == "slower" and e.finding.verdict in ("suspicious", "inconsistent")
+
+
+def test_the_small_thumb_build_prices_p256_on_its_assembly_kernels():
+    # G071 "SP math, Thumb assembly (WOLFSSL_SP_SMALL)": P-256 on bignum/m0_asm's p256-mont-mul/-sqr (the
+    # build's shape), so the fast side is bounded by the prediction, not left to the floor
+    probe, executor = emulate(synthetic(G0_ECDSA, "syn-g0-small", value=1.0, text="1.000"))
+    p = probe.prediction
+    assert p.floor_note == "" and p.band_low is not None and p.band_high is not None
+    ran = {(m.job.variant, m.job.operation) for m in executor.ran}
+    assert {("m0_asm", "p256-mont-mul"), ("m0_asm", "p256-mont-sqr")} <= ran
+    assert "Montgomery with product loops" in p.basis
 
 
 def test_rsa_private_is_two_half_size_exponentiations_over_two_window_widths():
@@ -140,7 +153,7 @@ def test_rsa_private_is_two_half_size_exponentiations_over_two_window_widths():
     assert e.emulated_min == pytest.approx(2 * (2048 + 476) * 1000.0 * 0.9)
 
 
-@pytest.mark.parametrize("template, variants", [(L4_NO_ASM, {"c32"}), (G0_ECDSA, {"m0"}), (WL33_RSA, {"c32", "m0"})],
+@pytest.mark.parametrize("template, variants", [(L4_NO_ASM, {"c32"}), (G0_ECDSA, {"m0", "m0_asm"}), (WL33_RSA, {"c32", "m0"})],
                          ids=["sp_int-no-asm", "thumb-asm-m0plus", "cyclone-own-c"])
 def test_section_options_decide_the_variants(template, variants):
     p = plan_figure(template, PARTS)

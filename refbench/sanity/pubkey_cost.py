@@ -127,7 +127,17 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if kind in field["kinds"] and order_kind not in field["kinds"]:
                 raise error_at(path, ("pricing", "order_kinds", kind),
                                f"[fields.{name}] has no kind {order_kind!r} to price its order inversions")
+    for library, rule in data["pricing"].get("library_order_inversions", {}).items():
+        where = ("pricing", "library_order_inversions", library)
+        ops, own = (rule.get("ops"), rule.get("chains", {})) if isinstance(rule, dict) else (None, None)
+        if not (isinstance(ops, list) and len(ops) == 2 and all(isinstance(o, str) for o in ops)):
+            raise error_at(path, (*where, "ops"), f"expected [mul, sqr operations], got {ops!r}")
+        if not isinstance(own, dict) or any(curve not in data["fields"] for curve in own):
+            raise error_at(path, (*where, "chains"), f"expected {{curve of [fields] = chain}}, got {own!r}")
     chains = [(("pricing", "inv_chains", prime), chain) for prime, chain in data["pricing"].get("inv_chains", {}).items()]
+    for library, rule in data["pricing"].get("library_order_inversions", {}).items():
+        chains += [(("pricing", "library_order_inversions", library, "chains", curve), chain)
+                   for curve, chain in rule["chains"].items()]
     for library, own in data["pricing"].get("library_inv_chains", {}).items():
         if not isinstance(own, dict):
             raise error_at(path, ("pricing", "library_inv_chains", library), f"expected {{prime = chain}}, got {own!r}")
@@ -173,6 +183,11 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (len(ops) == 4 and all(isinstance(n, int) and n >= 0 for n in ops)):
                 raise error_at(path, (*where, key), f"expected [mul, sqr, add, sub], got {ops!r}")
     for name, field in data["fields"].items():
+        for kind, text in field.get("math_kinds", {}).items():
+            if kind not in field["kinds"] or not isinstance(text, str) or not text:
+                raise error_at(path, ("fields", name, "math_kinds", kind),
+                               f"expected one of this field's kinds ({', '.join(field['kinds'])}) and a non-empty "
+                               f"math option text, got {kind!r} = {text!r}")
         for library, kinds in field.get("library_kinds", {}).items():
             if not (isinstance(kinds, list) and kinds and all(k in field["kinds"] for k in kinds)):
                 raise error_at(path, ("fields", name, "library_kinds", library),
@@ -559,6 +574,17 @@ def inversion_counts(curve: str, library: str = "") -> tuple[int, int]:
     return (chain[0], chain[1]) if chain else fermat_counts(_PRIMES[curve])
 
 
+def order_inversion(curve: str, library: str) -> tuple[str, str, int, int] | None:
+    """(mul operation, sqr operation, squarings, multiplications) of one inversion modulo ``curve``'s group
+    order n in ``library``'s own scalar arithmetic ([pricing] library_order_inversions: its chain for the
+    curve where it names one, else the binary exponentiation to n - 2), or None when the library has none."""
+    for name, rule in load_costs()["pricing"].get("library_order_inversions", {}).items():
+        if library and name.lower() in library.lower() and curve in _WEIERSTRASS:
+            s, m = rule["chains"].get(curve) or fermat_counts(_WEIERSTRASS[curve].n)
+            return rule["ops"][0], rule["ops"][1], s, m
+    return None
+
+
 def field_work(curve: str, kind: str, counts: Counts, library: str = "") -> Work:
     """Kernel calls of ``counts`` in ``curve``'s field with arithmetic ``kind`` (pubkey_costs.toml
     ``[fields]``: [mul, sqr, add, sub(, mul_const)] operations): mul on the mul operation, mul_const
@@ -574,13 +600,17 @@ def field_work(curve: str, kind: str, counts: Counts, library: str = "") -> Work
     size = field["bytes"]
     inv_s, inv_m = inversion_counts(curve, library)
     order_kind = costs["pricing"].get("order_kinds", {}).get(kind)
-    field_inv = counts.inv - counts.inv_order if order_kind else counts.inv
+    own_order = order_inversion(curve, library) if counts.inv_order else None
+    field_inv = counts.inv - counts.inv_order if order_kind or own_order else counts.inv
     mul = counts.mul + (0 if const_op else counts.mul_const) + field_inv * inv_m
     sqr = counts.sqr + field_inv * inv_s
     work = {(mul_op, size): mul, (sqr_op, size): sqr}
-    if order_kind and counts.inv_order:
-        o_mul, o_sqr = field["kinds"][order_kind][:2]
-        o_s, o_m = fermat_counts(_WEIERSTRASS[curve].n)
+    if (order_kind or own_order) and counts.inv_order:
+        if own_order:
+            o_mul, o_sqr, o_s, o_m = own_order
+        else:
+            o_mul, o_sqr = field["kinds"][order_kind][:2]
+            o_s, o_m = fermat_counts(_WEIERSTRASS[curve].n)
         for key, n in (((o_mul, size), counts.inv_order * o_m), ((o_sqr, size), counts.inv_order * o_s)):
             work[key] = work.get(key, 0) + n
     for key, n in (((const_op[0] if const_op else mul_op, size), counts.mul_const if const_op else 0),
@@ -648,6 +678,7 @@ def compose(work: Mapping[tuple[str, int], int], cycles: Mapping[tuple[str, int]
 
 _KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery",
                "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)",
+               "montgomery_mp1_loops": "Montgomery with product loops and a reduction by word additions (mp = 1)",
                "cyclone": "CycloneCRYPTO's Comba product and curve reduction"}
 
 
@@ -756,16 +787,19 @@ def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
-def kinds_for(curve: str, library: str) -> tuple[str, ...]:
-    """The field kinds (pubkey_costs.toml ``[fields]``) that price ``curve`` for a figure of ``library``: the
-    field's ``library_kinds`` for that library where it names one, else every kind no library claims."""
+def kinds_for(curve: str, library: str, math: str = "") -> tuple[str, ...]:
+    """The field kinds (pubkey_costs.toml ``[fields]``) that price ``curve`` for a figure of ``library`` whose
+    math option is ``math``: the field's ``library_kinds`` for that library where it names one, else every kind
+    no library claims, less the ``math_kinds`` whose text ``math`` does not contain (a kind in one build's
+    shape: a candidate for that build only)."""
     field = load_costs()["fields"][curve]
     own = field.get("library_kinds", {})
     for name, kinds in own.items():
         if name.lower() in library.lower():
             return tuple(kinds)
     claimed = {k for kinds in own.values() for k in kinds}
-    return tuple(k for k in field["kinds"] if k not in claimed)
+    only = {k: text.lower() for k, text in field.get("math_kinds", {}).items()}
+    return tuple(k for k in field["kinds"] if k not in claimed and (k not in only or only[k] in math.lower()))
 
 
 def own_edwards(f: Figure, curve: str) -> dict[str, Any] | None:
@@ -1127,7 +1161,7 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     out = []
     scans = table_scan_rule(f, curve, operation) if curve in _WEIERSTRASS else None
     ladder = reference_counts(curve, "agree") if curve in WHOLE_LADDERS else None
-    for kind in kinds_for(curve, f.library):
+    for kind in kinds_for(curve, f.library, f.math or ""):
         for method, counts in methods:
             work = field_work(curve, kind, counts, f.library)
             # keygen (X25519(k, 9)) and agree are each one ladder, the whole operation's own counts
