@@ -56,6 +56,8 @@ VARIANT_NAMES = {"umaal": "UMAAL multiply-accumulate", "umlal": "UMULL/UMLAL mul
                  "umull_asm": "UMULL only, Montgomery in hand-written assembly (wolfSSL SP small's shape)",
                  "umull_umaal_asm": "UMULL products, UMAAL reduction, Montgomery in hand-written assembly "
                                     "(wolfSSL SP small's shape from 5.6.4)",
+                 "cy_asm": "CycloneCRYPTO's mpiMulAccCore in its MPI_ASM_SUPPORT shape (UMLAL, ADDS/ADC per word), "
+                           "hand-written assembly",
                  "m0_asm": "16x16 MULS, 2^255 - 19, the P-256 product and Montgomery (wolfSSL SP Thumb small's shape) "
                            "in hand-written ARMv6-M assembly"}
 
