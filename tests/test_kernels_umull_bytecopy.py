@@ -87,3 +87,22 @@ def test_memcpy_bytes_is_a_byte_loop_called_by_mont_mul_only():
     calls = [int(i.op_str.lstrip("#"), 16) for i in insns("bn_mont_mul") if i.mnemonic == "bl"]
     assert calls == [spans["memcpy_bytes"][0]]
     assert not [i for i in insns("bn_mont_sqr") if i.mnemonic == "bl"]
+
+
+def test_wolfssl_sp_cortex_m_offers_the_copy_to_rsa_and_dh_only_and_treats_it_as_assembly():
+    """pubkey_costs.toml [[libraries]]: an SP Cortex-M RSA or DH figure may run umull_asm_bytecopy (its products'
+    XMEMCPY up to 5.3.0), an elliptic-curve one not (sp_256_mul_8 copies nothing); the emulator rule counts its
+    mont-mul and mont-sqr as the page's hand-written assembly, as umull_asm's."""
+    import dataclasses
+
+    from refbench.published.model import load_figures
+    from refbench.sanity.emulator_rule import ASM_COVERS
+    from refbench.sanity.pubkey_cost import library_variants
+
+    base = next(f for f in load_figures() if f.library.startswith("wolfSSL"))
+    for algorithm, offered in (("RSA-2048", True), ("DH-2048", True), ("ECDH-P256", False), ("ECDSA-P256", False)):
+        f = dataclasses.replace(base, math="SP math, Cortex-M assembly", asm=None, algorithm=algorithm)
+        variants, _ = library_variants(f)
+        assert ("umull_asm_bytecopy" in variants) == offered, algorithm
+        assert "umull_asm" in variants and "umull_umaal_asm" in variants
+    assert ASM_COVERS["umull_asm_bytecopy"] == ASM_COVERS["umull_asm"]

@@ -140,7 +140,7 @@ def test_exponentiation_work():
 
 @pytest.mark.parametrize("math, asm, library, variants", [
     ("SP math, Cortex-M assembly", None, "wolfSSL", ("umaal", "umlal", "umaal_asm", "umaal_asm_ladder", "umull_asm",
-                                                "umull_asm_bytecopy", "umull_umaal_asm")),
+                                                "umull_umaal_asm")),
     ("SP math, C 32-bit", None, "wolfSSL", ("c32",)),
     ("SP math, Thumb assembly (WOLFSSL_SP_SMALL)", None, "wolfSSL", ("m0",)),
     ("sp_int.c (SP math all)", "none (WOLFSSL_NO_ASM)", "wolfSSL", ("c32",)),
