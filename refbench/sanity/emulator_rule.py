@@ -293,6 +293,7 @@ def sampling_term(f: Figure, recipes: tuple[str, ...], bits: int) -> Term:
 #: option is hand-written assembly is modelled by these, and by no C variant.
 ASM_COVERS = {"umaal_asm": ("25519-", "p256-", "mont-"), "umaal_asm_ladder": ("25519-", "p256-", "mont-", "x25519"),
               "umull_asm": ("mont-mul", "mont-sqr"), "umull_umaal_asm": ("mont-mul", "mont-sqr"),
+              "umull_asm_bytecopy": ("mont-mul", "mont-sqr"),
               "m0_asm": ("25519-", "p256-mul", "p256-sqr", "p256-mont-mul", "p256-mont-sqr", "p256-add", "p256-sub",
                          "mont-mul", "mont-sqr"),
               "m0_kara": ("25519-", "p256-mul", "p256-sqr", "mont-mul", "mont-sqr"),

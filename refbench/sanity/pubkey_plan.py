@@ -54,6 +54,8 @@ VARIANT_NAMES = {"umaal": "UMAAL multiply-accumulate", "umlal": "UMULL/UMLAL mul
                  "umaal_asm_ladder": "UMAAL, the whole X25519 ladder in hand-written assembly, measured whole",
                  "c29": "CycloneCRYPTO's limb shapes (2^255 - 19: 9 of 29 bits; 2^448 - 2^224 - 1: 16 of 28 bits)",
                  "umull_asm": "UMULL only, Montgomery in hand-written assembly (wolfSSL SP small's shape)",
+                 "umull_asm_bytecopy": "UMULL only, Montgomery in hand-written assembly (wolfSSL SP small's shape up to "
+                                       "5.3.0: the product copied by newlib's byte-loop memcpy)",
                  "umull_umaal_asm": "UMULL products, UMAAL reduction, Montgomery in hand-written assembly "
                                     "(wolfSSL SP small's shape from 5.6.4)",
                  "cy_asm": "CycloneCRYPTO's mpiMulAccCore in its MPI_ASM_SUPPORT shape (UMLAL, ADDS/ADC per word), "
