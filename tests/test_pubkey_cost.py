@@ -238,26 +238,29 @@ def test_an_order_kind_the_field_lacks_is_named(tmp_path):
         load_costs(bad)
 
 
-def test_cache_resistant_table_reads_are_selects_from_the_release_that_has_them():
+def test_cache_resistant_table_reads_are_sp_table_reads_from_the_release_that_has_them():
     base = dataclasses.replace(FIGURES["000-0025"], math="SP math, Cortex-M assembly", operation="keygen",
                                algorithm="ECC-P256", curve="P-256")
 
-    def selects(version: str, operation: str = "keygen") -> dict[str, int]:
+    def reads(version: str, operation: str = "keygen", bytes_: int = 64) -> dict[str, int]:
         f = dataclasses.replace(base, version=version, operation=operation,
                                 algorithm="ECC-P256" if operation == "keygen" else "ECDSA-P256")
-        return {r.name.split(", ")[1]: dict(((o, s), n) for o, s, n in r.work).get(("select", 32), 0)
+        return {r.name.split(", ")[1]: dict(((o, s), n) for o, s, n in r.work).get(("sp-table-read", bytes_), 0)
                 for r in recipes(f)[0] if r.name.startswith("Montgomery with")}
 
-    new = selects("5.6.4")
-    assert new["4-bit comb base point"] == 64 * 15 * 2 and new["8-bit comb base point"] == 32 * 255 * 2
-    assert new["6-bit comb base point"] == 0 and new["4-bit fixed window"] == 64 * 15 * 3
-    assert set(selects("4.4.1").values()) == {0}  # 4.4.1 indexes its tables
-    assert set(selects("5.6.4", "verify").values()) == {0}  # verify reads with ct = 0
+    new = reads("5.6.4")  # x and y of an affine entry: 64 bytes; one call per 15 entries scanned
+    assert new["4-bit comb base point"] == 64 and new["8-bit comb base point"] == 32 * 255 // 15
+    assert new["6-bit comb base point"] == 0 and new["4-bit fixed window"] == 0
+    assert reads("5.6.4", bytes_=96)["4-bit fixed window"] == 64  # x, y and z of a projective point
+    assert set(reads("4.4.1").values()) == {0}  # 4.4.1 indexes its tables
+    assert set(reads("5.6.4", "verify").values()) == {0}  # verify reads with ct = 0
+    assert all(("select", 32) not in dict(((o, s), n) for o, s, n in r.work)
+               for r in recipes(dataclasses.replace(base, version="5.6.4"))[0] if "comb" in r.name)
     p384 = dataclasses.replace(base, algorithm="ECC-P384", curve="P-384", version="5.6.4")
-    assert {dict(((o, s), n) for o, s, n in r.work).get(("select", 48)) for r in recipes(p384)[0]
-            if "4-bit comb" in r.name} == {96 * 15 * 2}
+    assert {dict(((o, s), n) for o, s, n in r.work).get(("sp-table-read", 96)) for r in recipes(p384)[0]
+            if "4-bit comb" in r.name} == {96}
     other = dataclasses.replace(base, library="CycloneCRYPTO", math=None, version="2.6.2")
-    assert all(("select", 32) not in dict(((o, s), n) for o, s, n in r.work) for r in recipes(other)[0])
+    assert all(o != "sp-table-read" for r in recipes(other)[0] for o, _, _ in r.work)
 
 
 def test_a_malformed_table_scan_is_named(tmp_path):
@@ -265,4 +268,9 @@ def test_a_malformed_table_scan_is_named(tmp_path):
     bad = tmp_path / "pubkey_costs.toml"
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"field 'scalar_mult.table_scans\[0\].reads.window': expected \[reads, entries, coordinates\]"):
+        load_costs(bad)
+    bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace("window = [64, 15, 3]", "window = [64, 16, 3]"),
+                   encoding="utf-8")
+    with pytest.raises(ValueError, match=r"field 'scalar_mult.table_scans\[0\].reads.window': expected a number of "
+                                         r"entries that is a multiple of 15"):
         load_costs(bad)

@@ -47,6 +47,15 @@ COSTS_PATH = Path(__file__).with_name("pubkey_costs.toml")
 #: The kernel operation that prices a conditional swap where the field has no swap operation
 #: (two per swap: [pricing] cswap).
 SELECT = "select"
+#: The kernel operation of wolfSSL SP's constant-time read of a 16-entry point table (bignum sp-table-read,
+#: table.h: entries 1..15 scanned, an entry's bytes the measured size) and how many entries one call scans.
+SP_TABLE_READ = "sp-table-read"
+SP_TABLE_READ_ENTRIES = 15
+#: The kernel operation of wolfSSL's WOLFSSL_ARMASM Ed25519 row read (bignum ref10-cmov-table, table.h, in the
+#: shape of fe_cmov_table: 8 entries of 96 bytes, the negation inside), one call per ref10 row read.
+REF10_ROW_READ = "ref10-cmov-table"
+#: The operations that read tables (no arithmetic: the emulator rule's main operation is never one of them).
+TABLE_READ_OPS = (SELECT, SP_TABLE_READ, REF10_ROW_READ)
 #: The name of the verify method that multiplies u1 G and u2 Q separately ([scalar_mult] separate_verify).
 SEPARATE_VERIFY = "separate multiplications"
 #: The kernel operation that prices the caller's side of every kernel call ([pricing] call).
@@ -145,6 +154,10 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (isinstance(shape, list) and len(shape) == 3 and all(isinstance(n, int) and n > 0 for n in shape)):
                 raise error_at(path, ("scalar_mult", "table_scans", i, "reads", method),
                                f"expected [reads, entries, coordinates], got {shape!r}")
+            if shape[1] % SP_TABLE_READ_ENTRIES:
+                raise error_at(path, ("scalar_mult", "table_scans", i, "reads", method),
+                               f"expected a number of entries that is a multiple of {SP_TABLE_READ_ENTRIES} (the "
+                               f"entries one {SP_TABLE_READ} call scans), got {shape[1]}")
     for i, rule in enumerate(data["scalar_mult"].get("ref10", [])):
         where = ("scalar_mult", "ref10", i)
         for key, kind in (("library", str), ("curve", str), ("small_option", str), ("asm_option", str),
@@ -511,7 +524,8 @@ def _ref10_counts_cached(rule_key: str, operation: str, asm_base: bool) -> tuple
         base = (base + Counts(1, 0, 0, 0) + _ops(rule, "p2_dbl", 4) + _ops(rule, "p1p1_to_p2", 3)
                 + _ops(rule, "p1p1_to_p3"))
     reads = 64
-    return base + Counts(0, 0, 0, 0, sub=reads) + _ops(rule, "encode") + one_inversion, reads
+    # the C path negates by one subtraction per read; the assembly read (asm_read) negates inside it
+    return base + Counts(0, 0, 0, 0, sub=0 if asm_base else reads) + _ops(rule, "encode") + one_inversion, reads
 
 
 def ref10_rule(f: Figure, curve: str) -> dict[str, Any] | None:
@@ -526,14 +540,18 @@ def ref10_rule(f: Figure, curve: str) -> dict[str, Any] | None:
 
 def ref10_counts(rule: dict[str, Any], operation: str, asm_base: bool) -> tuple[Counts, Work]:
     """The field operations of ``operation`` (keygen, sign, verify) by ``rule``'s ref10 schedules
-    (pubkey_costs.toml [[scalar_mult.ref10]]), and the work of its constant-time table reads (one bignum
-    select of an entry's bytes per entry, and its call); ``asm_base``: the assembly build's base-point path.
-    Verify's digit counts are those of the reference's own signature scalars (:func:`sliding_digits`)."""
+    (pubkey_costs.toml [[scalar_mult.ref10]]), and the work of its constant-time table reads: on the C
+    path one bignum select of an entry's bytes per entry, and its call; with ``asm_base`` (the assembly
+    build's base-point path) one call of :data:`REF10_ROW_READ` per read, the library's row read in its
+    shape, negation included. Verify's digit counts are those of the reference's own
+    signature scalars (:func:`sliding_digits`)."""
     counts, reads = _ref10_counts_cached(rule["library"] + "/" + rule["curve"], operation, asm_base)
     if not reads:
         return counts, {}
     entries, entry_bytes = rule["select"]
     size = load_costs()["fields"][rule["curve"]]["bytes"]
+    if asm_base:
+        return counts, {(REF10_ROW_READ, entry_bytes): reads, (CALL, size): reads}
     return counts, {(SELECT, entry_bytes): reads * entries, (CALL, size): reads * entries}
 
 
@@ -735,14 +753,18 @@ def sp_window_counts(rule: dict[str, Any], bits: int) -> Counts:
 
 
 def table_scan_work(rule: dict[str, Any], method: str, size: int) -> Work:
-    """The selects and calls of ``rule``'s table reads in a multiplication by ``method`` (a recipe's
-    method name: "<w>-bit comb base point" or "4-bit fixed window"), at field size ``size``."""
+    """The calls of ``rule``'s table reads in a multiplication by ``method`` (a recipe's method name:
+    "<w>-bit comb base point" or "4-bit fixed window"), at field size ``size``: one bignum
+    ``sp-table-read`` of an entry's bytes (its coordinates times ``size``) and its call per
+    :data:`SP_TABLE_READ_ENTRIES` entries scanned (a 255-entry table as 17 such scans: from above by
+    the clearing of the result each further call repeats)."""
     comb = re.search(r"(\d+)-bit comb base point", method)
     key = comb[1] if comb else ("window" if method.startswith("4-bit fixed window") else None)
     if key is None or key not in rule["reads"]:
         return {}
     reads, entries, coordinates = rule["reads"][key]
-    return {(SELECT, size): reads * entries * coordinates, (CALL, size): reads}
+    calls = reads * (entries // SP_TABLE_READ_ENTRIES)
+    return {(SP_TABLE_READ, coordinates * size): calls, (CALL, size): calls}
 
 
 @cache
@@ -1108,11 +1130,12 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
             whole = ((*WHOLE_LADDERS[curve], 1),) if ladder is not None and counts == ladder else ()
             if method in extra:
                 work = merge(work, extra[method])
-            scan = table_scan_work(scans, method, costs["fields"][curve]["bytes"]) if scans else {}
+            scan = table_scan_work(scans, method, size) if scans else {}
             if scan:
                 work = merge(work, scan)
-                method = (f"{method}, constant-time table reads ({scan[(SELECT, costs['fields'][curve]['bytes'])]} "
-                          "selects)")
+                (_, entry_bytes), calls = next((k, n) for k, n in scan.items() if k[0] == SP_TABLE_READ)
+                method = (f"{method}, constant-time table reads ({calls} x {SP_TABLE_READ_ENTRIES} entries of "
+                          f"{entry_bytes} bytes)")
             out.append(Recipe(f"{kind_name(kind)}, {method}",
                               tuple((o, s, n) for (o, s), n in work.items()), whole))
     return tuple(out), ""
@@ -1131,7 +1154,8 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "Counts", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
+__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "SP_TABLE_READ", "SP_TABLE_READ_ENTRIES", "REF10_ROW_READ",
+           "TABLE_READ_OPS", "Counts", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
            "library_exponent", "library_modexp_recipes", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
            "kinds_for", "load_costs", "own_edwards", "own_edwards_counts",
