@@ -204,6 +204,9 @@ def test_an_order_kind_prices_the_order_inversions_with_its_own_arithmetic():
     assert mp1[("p256-mul", 32)] == counts.mul + field_m and mp1[("p256-sqr", 32)] == counts.sqr + field_s
     assert mp1[("mont-mul", 32)] == order_m and mp1[("mont-sqr", 32)] == order_s
     assert field_work("P-256", "montgomery_mp1", reference_counts("P-256", "keygen")).get(("mont-mul", 32)) is None
+    fused = field_work("P-256", "montgomery_mp1_fused", counts)  # from 5.6.4: the fused Montgomery routines
+    assert fused[("p256-mont-mul", 32)] == counts.mul + field_m and fused[("p256-mont-sqr", 32)] == counts.sqr + field_s
+    assert fused[("mont-mul", 32)] == order_m and ("p256-mul", 32) not in fused
 
 
 def test_separate_verify_adds_a_comb_and_a_fixed_window_and_compares_projectively():
@@ -230,8 +233,8 @@ def test_separate_verify_adds_a_comb_and_a_fixed_window_and_compares_projectivel
 
 
 def test_an_order_kind_the_field_lacks_is_named(tmp_path):
-    text = COSTS_PATH.read_text(encoding="utf-8").replace('order_kinds = { montgomery_mp1 = "montgomery" }',
-                                                          'order_kinds = { montgomery_mp1 = "lattice" }')
+    text = COSTS_PATH.read_text(encoding="utf-8").replace('order_kinds = { montgomery_mp1 = "montgomery",',
+                                                          'order_kinds = { montgomery_mp1 = "lattice",')
     bad = tmp_path / "pubkey_costs.toml"
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"field 'pricing.order_kinds.montgomery_mp1': \[fields.P-256\] has no kind 'lattice'"):

@@ -228,8 +228,9 @@ def test_wolfssl_sp_ecdh_is_its_fixed_window_with_its_own_point_formulas():
     assert abs((counts.mul + counts.sqr) - (reference.mul + reference.sqr)) < 0.05 * (reference.mul + reference.sqr)
     assert counts.add + counts.sub < reference.add + reference.sub  # small multiples as one operation each
     names = [n for n in _works(f) if n.startswith("Montgomery with")]
-    assert names == ["Montgomery with a reduction by word additions (mp = 1), 4-bit fixed window, wolfSSL's point "
-                     "formulas, constant-time table reads (64 x 15 entries of 96 bytes)"]
+    method = "4-bit fixed window, wolfSSL's point formulas, constant-time table reads (64 x 15 entries of 96 bytes)"
+    assert names == [f"Montgomery with a reduction by word additions (mp = 1), {method}",
+                     f"Montgomery with the product and a fused reduction by word additions (mp = 1), {method}"]
 
 
 def test_a_malformed_sp_window_rule_is_named(tmp_path):

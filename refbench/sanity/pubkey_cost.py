@@ -666,6 +666,7 @@ def compose(work: Mapping[tuple[str, int], int], cycles: Mapping[tuple[str, int]
 
 _KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery",
                "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)",
+               "montgomery_mp1_fused": "Montgomery with the product and a fused reduction by word additions (mp = 1)",
                "cyclone": "CycloneCRYPTO's Comba product and curve reduction"}
 
 
