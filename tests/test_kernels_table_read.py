@@ -101,3 +101,16 @@ def test_a_read_in_the_library_shape_costs_less_than_a_select_per_coordinate_of_
     assert 15 * 24 < sp.cycles < 45 * select.cycles
     # 8 entries of 24 words: fewer than 8 selects of an entry's 96 bytes
     assert 8 * 24 / 2 < row.cycles < 8 * wide.cycles
+
+
+def test_the_measurer_asks_an_operand_length_at_its_own_size(tmp_path):
+    """A 96- or 144-byte read is measured: the measurer's block-period shortcut (48 + size mod 48) is for
+    messages; an operation of operands is asked at its own length, which the table reads require."""
+    from refbench.measure import Job, Measurer, ResultCache
+
+    measurer = Measurer("m4", cache=ResultCache(tmp_path))
+    for operation, size in (("sp-table-read", 96), ("sp-table-read", 144), ("ref10-cmov-table", 96)):
+        m = measurer.measure(Job("bignum", "c32", operation, size))
+        assert m.verified and m.cycles and not m.error, (operation, size, m.error)
+    rejected = measurer.measure(Job("bignum", "c32", "ref10-cmov-table", 48))
+    assert not rejected.verified and "Invalid operand length (48 bytes) for the Ed25519 row read" in rejected.error
