@@ -253,10 +253,12 @@ def test_sp_assembly_runs_rsa_on_the_umull_assembly():
 
 
 @pytest.mark.parametrize("small", [True, False])
-def test_sp_thumb_runs_rsa_on_the_m0_assembly_only_in_the_small_build(small):
+def test_sp_thumb_runs_rsa_on_the_m0_assembly_of_its_build(small):
     """wolfSSL SP Thumb (sp_armthumb.c): with WOLFSSL_SP_SMALL, RSA on bignum/m0_asm (its loops' shape) and
-    a 4-bit window; without it, unrolled Karatsuba that no kernel models from below: the m0 C variant and a
-    5-bit window. Elliptic curves keep m0 either way, and [[libraries]] offers m0_asm for RSA/DH/DSA only."""
+    a 4-bit window; without it, Karatsuba over an 8-word base (bignum/m0_kara, straight-line, and m0_kara_loop,
+    a loop: with and without WOLFSSL_SP_LARGE_CODE) and a 5-bit window. P-256 runs on bignum/m0_asm's
+    Montgomery-form kernels (kind montgomery_mp1_loops) and the 4-bit stripe with WOLFSSL_SP_SMALL only; without
+    it elliptic curves keep m0, and [[libraries]] offers m0_kara for RSA/DH/DSA only."""
     from refbench.sanity.pubkey_cost import library_variants
 
     math = "SP math, Thumb assembly (" + ("WOLFSSL_SP_SMALL)" if small else "without WOLFSSL_SP_SMALL)")
@@ -265,12 +267,19 @@ def test_sp_thumb_runs_rsa_on_the_m0_assembly_only_in_the_small_build(small):
     crt = ("CRT, two 1024-bit Montgomery exponentiations, 4-bit fixed window",
            "CRT, two 1024-bit Montgomery exponentiations, 5-bit fixed window")
     variants, _ = library_variants(f)
-    assert variants == ("m0", "m0_asm")
+    assert {"m0", "m0_asm", "m0_kara", "m0_kara_loop"} <= set(variants)
     path = pubkey_path(build_of(f), crt, variants, "")
-    assert path.variants == (("m0_asm",) if small else ("m0",))
+    assert path.variants == (("m0_asm",) if small else ("m0_kara", "m0_kara_loop"))
     assert path.recipes == (crt[:1] if small else crt[1:])
     ecc = dataclasses.replace(f, algorithm="ECC-P256", operation="keygen", key_bits=None, curve="P-256")
-    assert library_variants(ecc)[0] == ("m0",)
+    variants, _ = library_variants(ecc)
+    assert variants == (("m0", "m0_asm") if small else ("m0",))
+    loops, mp1 = kind_name("montgomery_mp1_loops"), kind_name("montgomery_mp1")
+    combs = tuple(f"{k}, {w}-bit comb base point" for k in (loops, mp1) for w in (4, 8))
+    path = pubkey_path(build_of(ecc), combs, variants, "")
+    assert path.variants == (("m0_asm",) if small else ("m0",))
+    if small:  # the build's kind and its 4-bit stripe
+        assert path.recipes == combs[:1]
 
 
 def test_a_small_sp_build_keeps_the_4_bit_comb():

@@ -128,16 +128,16 @@ def test_c29_switches_cyclone_field_code_in_and_says_its_limbs():
     variant = catalog.family("bignum").variants["c29"]
     assert set(variant.defines) == {"FE25519_ASM", "X25519_OWN", "FE448_OWN", "FE_SM2_OWN"}
     assert [str(s).rsplit("bignum/", 1)[1] for s in variant.sources] == ["c32/bignum.c", "c29/fe25519.c",
-                                                                          "c29/fe448.c", "c29/ec_sm2.c",
-                                                                          "c29/ec_sm2_curve.c"]
+                                                                          "c29/fe448.c", "c29/ec_sm2_curve.c"]
     assert dict(variant.limbs) == {field: bits for field, (_, bits, _) in SHAPES.items()}
     assert variant.supports("m0plus") and variant.supports("m4")
 
 
 @pytest.mark.parametrize("core", ["m33", "m0plus"])
 def test_c29_sm2_field_in_cyclones_ec_shape_equals_python(core):
-    """SM2's mul, sqr, add and sub (c29/ec_sm2.c: run-time length, Comba with a carry accumulator, the
-    reduction through the curve's function pointer) on canonical words: edge values around p, the
+    """SM2's mul, sqr, add and sub (ec_cyclone.h with FE_SM2_OWN: the NIST curves' Comba product, square and
+    addition loops at the length read from c29/ec_sm2_curve.c's record at run time, the reduction through the
+    record's function pointer) on canonical words: edge values around p, the
     words 2^(32 i) and all-ones words (every carry of the reduction's passes), and random ones."""
     h = harness(core)
     p = FIELDS["sm2"][0]
@@ -158,3 +158,32 @@ def test_c29_sm2_field_in_cyclones_ec_shape_equals_python(core):
             assert run("add", a, b) == (a + b) % p, (hex(a), hex(b))
             assert run("sub", a, b) == (a - b) % p, (hex(a), hex(b))
             assert run("sub", b, a) == (b - a) % p, (hex(a), hex(b))
+
+
+@pytest.mark.parametrize("core", ["m33", "m0plus"])
+def test_one_out_of_line_comba_product_and_square_serve_every_length(core):
+    """ec_cyclone.h's ecScalarMul and ecScalarSqr (the NIST curves', brainpool's Barrett and, with FE_SM2_OWN,
+    SM2's products) are one out-of-line function each, as the library's weak functions are, taking the length
+    at run time: called directly at the NIST, SM2 and Barrett lengths they give the double-length product, the
+    high half alone when rl is NULL and the low half alone when rh is NULL."""
+    h = harness(core)
+
+    def words(tag: str, n: int) -> int:
+        return int.from_bytes(hashlib.shake_256(f"c29 comba {tag} {n}".encode()).digest(4 * n), "little")
+
+    for n in (8, 9, 12, 13, 17, 18):
+        a, b = words("a", n), words("b", n)
+        a_top = (1 << (32 * n)) - 1  # all-ones words: every column's carry accumulator at its largest
+        for x, y in ((a, b), (a_top, a_top), (a_top, b)):
+            out = h.machine.call("cy_ec_scalar_mul", Buffer(bytes(4 * n), "rl"), Buffer(bytes(4 * n), "rh"),
+                                 Buffer(x.to_bytes(4 * n, "little")), Buffer(y.to_bytes(4 * n, "little")), n)
+            low, high = (int.from_bytes(out.buffer(k), "little") for k in ("rl", "rh"))
+            assert low + (high << (32 * n)) == x * y, (n, hex(x), hex(y))
+            high_only = h.machine.call("cy_ec_scalar_mul", 0, Buffer(bytes(4 * n), "rh"),
+                                       Buffer(x.to_bytes(4 * n, "little")), Buffer(y.to_bytes(4 * n, "little")), n)
+            assert int.from_bytes(high_only.buffer("rh"), "little") == x * y >> (32 * n), n
+            low_only = h.machine.call("cy_ec_scalar_mul", Buffer(bytes(4 * n), "rl"), 0,
+                                      Buffer(x.to_bytes(4 * n, "little")), Buffer(y.to_bytes(4 * n, "little")), n)
+            assert int.from_bytes(low_only.buffer("rl"), "little") == x * y % (1 << (32 * n)), n
+            sq = h.machine.call("cy_ec_scalar_sqr", Buffer(bytes(8 * n), "r"), Buffer(x.to_bytes(4 * n, "little")), n)
+            assert int.from_bytes(sq.buffer("r"), "little") == x * x, (n, hex(x))

@@ -158,3 +158,11 @@ def test_a_build_is_remembered_until_the_builds_are_forgotten() -> None:
     catalog.forget_builds()
     again = catalog.build_variant(variant, "m0plus")
     assert again is not first and again.elf == first.elf  # asked the build cache, which has it
+
+
+def test_source_digest_follows_included_sources():
+    """A variant's digest covers the files its sources include by name beyond its headers: m0_kara's
+    kara.S includes m0_asm/mont.S and its kara.c includes m0/bignum.c, so an edit to either is a new build."""
+    from refbench.kernels.catalog import _read_paths
+    read = {p.relative_to(catalog.KERNELS).as_posix() for p in _read_paths(catalog.family("bignum").variant("m0_kara"))}
+    assert {"bignum/m0_asm/mont.S", "bignum/m0/bignum.c", "bignum/m0_asm/kara.S", "bignum/ct.h"} <= read

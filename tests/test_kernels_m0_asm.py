@@ -3,7 +3,8 @@ Python integers on operands that reach every carry of its chains and every sign 
 middle products, on the cores it is meant for
 (Cortex-M0+, Cortex-M0, and the Cortex-M3, where its MULS-only multiplication is the
 constant-time one), and its Montgomery multiplication and squaring at run-time length
-(m0_asm/mont.S, wolfSSL SP Thumb's shape) against Python integers at every length class. The whole
+(m0_asm/mont.S, wolfSSL SP Thumb's shape) against Python integers at every length class, and P-256's
+Montgomery-form multiplication and squaring (m0_asm/p256_mont.S, the same build's sp_256_mont_mul_8 shape). The whole
 X25519 ladder over it is checked against `cryptography` by test_kernels_pubkey.py's per-variant tests."""
 
 from __future__ import annotations
@@ -61,12 +62,12 @@ def test_m0_asm_fe25519_equals_python(core):
 
 def test_m0_asm_is_built_for_every_core_and_switches_the_field_code_in():
     """The variant lists no cores (ARMv6-M code runs on every later core) and defines
-    FE25519_ASM, FE_P256_MUL_ASM and MONT_ASM, the guards of fe.h, x25519.h and mont.h that declare
-    the assembly functions."""
+    FE25519_ASM, FE_P256_MUL_ASM, MONT_ASM, P256_MONT_MUL_ASM and FE_P256_ADD_ASM, the guards of fe.h,
+    x25519.h, mont.h and p256_mont.h that declare the assembly functions."""
     variant = catalog.family("bignum").variants["m0_asm"]
     assert variant.cores is None
-    assert variant.defines == ("FE25519_ASM", "FE_P256_MUL_ASM", "MONT_ASM")
-    for source in ("m0_asm/fe25519.S", "m0_asm/mont.S"):
+    assert variant.defines == ("FE25519_ASM", "FE_P256_MUL_ASM", "MONT_ASM", "P256_MONT_MUL_ASM", "FE_P256_ADD_ASM")
+    for source in ("m0_asm/fe25519.S", "m0_asm/mont.S", "m0_asm/p256_mont.S"):
         assert any(s.endswith(source) for s in map(str, variant.sources)), source
 
 
@@ -252,3 +253,93 @@ def test_m0_asm_montgomery_is_constant_time(core):
         report = analyze("bignum", "m0_asm", operation, make_target(core, None), secrets=4)
         assert report.verdict == "constant-time", (operation, report.verdict)
         assert not report.memory_findings and not report.control_findings and not report.operand_findings
+
+
+# ------------------------------------------------------------------ P-256 in Montgomery form (mp = 1)
+
+
+def p256_mont_operands() -> list[int]:
+    """0, 1, p - 1, p - 2, words of all ones below p, single top bits, 2^256 mod p (R: one in
+    Montgomery form), and seeded random ones: products whose REDC carries out of the top word and
+    whose last subtraction is taken or not."""
+    p = FIELDS["p256"][0]
+    edge = [0, 1, 2, 2**32 - 1, p - 1, p - 2, p - 2**96, 2**255, 2**256 - 2**224 - 1, 2**256 % p,
+            2**192 - 1, int("ffffffff" * 4 + "00000000" * 4, 16) % p, int("0000ffff" * 16, 16) % p]
+    return edge + [int.from_bytes(hashlib.shake_256(f"m0 asm p256 mont {i}".encode()).digest(32), "little") % p
+                   for i in range(12)]
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_p256_montgomery_equals_python(core):
+    """p256_mont_mul and p256_mont_sqr (m0_asm/p256_mont.S) give a b 2^-256 mod p and a^2 2^-256 mod p,
+    canonical, for operands at the ends of the field, with the result written over an operand too."""
+    p = FIELDS["p256"][0]
+    r_inv = pow(2**256, -1, p)
+    h = harness(core)
+    values = p256_mont_operands()
+    for i, a in enumerate(values):
+        assert call(h, "p256_mont_sqr", a) == a * a * r_inv % p, hex(a)
+        for b in values[i::3]:
+            assert call(h, "p256_mont_mul", a, b) == a * b * r_inv % p, (hex(a), hex(b))
+    a, b = values[5], values[-1]
+    result = h.machine.call("p256_mont_mul", Buffer(le(a), "a"), Buffer(le(a)), Buffer(le(b)))
+    assert int.from_bytes(result.buffer("a"), "little") == a * b * r_inv % p
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_p256_addition_and_subtraction_equal_python(core):
+    """fe_p256_add and fe_p256_sub (m0_asm/p256_mont.S) give canonical a + b and a - b mod p for sums
+    from 0 to 2p - 2 (carrying out of 2^256 or not, at and next to p) and differences of both signs,
+    with the result written over an operand too."""
+    p = FIELDS["p256"][0]
+    h = harness(core)
+    values = p256_mont_operands() + [p - 2**255, 2**256 - p, (p + 1) // 2, (p - 1) // 2]
+    for i, a in enumerate(values):
+        for b in values[i::2]:
+            assert call(h, "fe_p256_add", a, b) == (a + b) % p, (hex(a), hex(b))
+            assert call(h, "fe_p256_sub", a, b) == (a - b) % p, (hex(a), hex(b))
+            assert call(h, "fe_p256_sub", b, a) == (b - a) % p, (hex(a), hex(b))
+    a, b = values[4], values[7]
+    for function, want in (("fe_p256_add", (a + b) % p), ("fe_p256_sub", (a - b) % p)):
+        result = h.machine.call(function, Buffer(le(a), "a"), Buffer(le(a)), Buffer(le(b)))
+        assert int.from_bytes(result.buffer("a"), "little") == want, function
+
+
+@pytest.mark.parametrize("core", ["m0plus", "m3"])
+def test_m0_asm_p256_montgomery_is_constant_time(core):
+    """refbench leakage on P-256's Montgomery product and square, addition and subtraction: the
+    reduction's rows are word additions and the last subtractions masked, so no cycle count, data
+    address or branch depends on the operands."""
+    for operation in ("p256-mont-mul", "p256-mont-sqr", "p256-add", "p256-sub"):
+        report = analyze("bignum", "m0_asm", operation, make_target(core, None), secrets=4)
+        assert report.verdict == "constant-time", (operation, report.verdict)
+        assert not report.memory_findings and not report.control_findings and not report.operand_findings
+
+
+def test_m0_asm_p256_product_copy_calls_the_byte_loop_memcpy():
+    """p256_mont_mul's XMEMCPY of the 64-byte product is a call (BL) to memcpy_bytes, the memcpy of newlib
+    built with PREFER_SIZE_OVER_SPEED (how GNU Tools for STM32 builds both its C libraries): a loop of one
+    LDRB and one STRB, no word or multiple loads and stores; p256_mont_mul itself copies nothing."""
+    import capstone
+    from elftools.elf.elffile import ELFFile
+
+    elf = catalog.build_variant(catalog.family("bignum").variant("m0_asm"), "m0plus").elf
+    with elf.open("rb") as f:
+        e = ELFFile(f)
+        text = e.get_section_by_name(".text")
+        code, address = text.data(), text["sh_addr"]
+        spans = {s.name: (s["st_value"] & ~1, s["st_size"]) for s in e.get_section_by_name(".symtab").iter_symbols()
+                 if s["st_info"]["type"] == "STT_FUNC" and s.name in ("p256_mont_mul", "memcpy_bytes")}
+    cs = capstone.Cs(capstone.CS_ARCH_ARM, capstone.CS_MODE_THUMB | capstone.CS_MODE_MCLASS)
+
+    def insns(name: str) -> list:
+        start, size = spans[name]
+        assert size > 0, name
+        return list(cs.disasm(code[start - address:start - address + size], start))
+
+    calls = [i for i in insns("p256_mont_mul") if i.mnemonic == "bl"]
+    assert [int(i.op_str.lstrip("#"), 16) for i in calls] == [spans["memcpy_bytes"][0]]
+    assert not {i.mnemonic for i in insns("p256_mont_mul")} & {"ldm", "ldmia", "stm", "stmia"}
+    copy = {i.mnemonic for i in insns("memcpy_bytes")}
+    assert {"ldrb", "strb"} <= copy
+    assert not copy & {"ldr", "str", "ldm", "ldmia", "stm", "stmia", "ldrh", "strh"}

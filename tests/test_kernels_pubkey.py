@@ -684,3 +684,15 @@ def test_p256_assembly_equals_python_on_edge_and_random_operands(core):
             assert field_call(h, "fe_p256_add", 32, a, b) == (a + b) % p, (hex(a), hex(b))
             assert field_call(h, "fe_p256_sub", 32, a, b) == (a - b) % p, (hex(a), hex(b))
             assert field_call(h, "fe_p256_sub", 32, b, a) == (b - a) % p, (hex(a), hex(b))
+
+
+def test_every_bignum_variant_builds_with_gcc():
+    """Both kernel compilers build every bignum variant (a header that included <stdint.h> once broke every
+    GCC build: newlib's uint32_t is long unsigned int, kernel.h's unsigned int); the -m matrix runs them."""
+    if not gcc_available():
+        pytest.fail("arm-none-eabi-gcc is not installed (the second kernel compiler, .ci/run installs it)")
+    fam = catalog.family("bignum")
+    for variant in fam.variants.values():
+        core = next(c for c in ("m4", "m33", "m3", "m0plus") if variant.supports(c))
+        build = catalog.build_variant(variant, core, compiler="gcc")
+        assert build.elf.stat().st_size > 0, variant.name

@@ -14,11 +14,14 @@ from refbench.sanity import judge
 from refbench.sanity.mutation import (
     FACTORS,
     flagged,
+    power_hits,
     power_table,
     rejudge,
     scaled,
     significant_digits,
+    source,
     table_lines,
+    tabulate,
 )
 from refbench.sanity.numbers import relative_resolution
 from refbench.sanity.plan import FigurePlan
@@ -83,6 +86,21 @@ def test_the_power_table_counts_every_family():
     assert set(table) == {"aes", "sha256", "sha3", "all"}
     assert table["all"] == {k: (3, 3) for k in FACTORS}
     assert table_lines(table)[0] == "aes: x0.5 1/1 (100%), x2 1/1 (100%), x5 1/1 (100%)"
+
+
+def test_the_power_table_by_source_counts_the_same_hits():
+    page, report = predicted_page()
+    hits = power_hits(report.plan, report.measurements, FACTORS)
+    assert tabulate(hits, FACTORS) == power_table(report.plan, report.measurements)
+    by_source = tabulate(hits, FACTORS, group=source)
+    # the synthetic figures keep their templates' sources (seed files) and libraries
+    expected = {f"{f.source.split('_')[0]} {f.library}" for f in page}
+    assert len(expected) == 2  # wolfSSL's 000 page twice, CycloneCRYPTO's 001 once
+    assert set(by_source) == expected | {"all"}
+    assert sum(by_source[name][2.0][1] for name in expected) == 3
+    # a hit not emulated makes its group's row without being counted
+    p, k, _ = hits[0]
+    assert tabulate([(p, k, None)], FACTORS)["all"] == {f: (0, 0) for f in FACTORS}
 
 
 def test_scaling_follows_the_metric():

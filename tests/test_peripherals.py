@@ -181,6 +181,25 @@ def test_ecdh_is_bounded_by_one_scalar_multiplication():
     assert j.bound == pytest.approx(r.cycles) and r.cycles == 3_083_000  # RM0456 Table 522
 
 
+def test_a_page_note_about_the_peripheral_is_quoted_beside_the_documented_time():
+    """The U585 PKA section's note (notes.toml explains = "peripheral") is quoted on its PKA figures,
+    not on its other peripherals' figures nor on figures outside its heading."""
+    from refbench.published.notes import load_notes
+
+    note = next(n for n in load_notes() if n.explains == RULE)
+    section = next(f for f in load_figures() if note.covers(f) and f.algorithm == "ECDH-P256")
+    r = row("stm32u585ai", "PKA", "ecc-scalar-mul", 256, "op", "")
+    pka = dataclasses.replace(figure("STM32U585", 160, "PKA", "ECDH-P256", 1.2 * r.cycles, operation="agree",
+                                     key_bits=256, curve="P-256", message_bytes=None),
+                              source=section.source, offset=section.offset)
+    j = judge(pka)
+    assert j.finding.verdict == "consistent" and note.quote in j.explanation and note.quote in j.finding.message
+    aes = dataclasses.replace(figure("STM32U585", 160, "AES", "AES-128-CBC", 20_000.0, mode="CBC", key_bits=128),
+                              source=section.source, offset=section.offset)
+    assert note.quote not in judge(aes).explanation
+    assert note.quote not in judge(dataclasses.replace(pka, source="test", offset=0)).explanation
+
+
 def test_h753_cryp_counts_hclk_at_half_the_core_clock():
     r = row("stm32h753zi", "CRYP", "CBC", 128)
     expected = per_byte(r) * 480 / 240

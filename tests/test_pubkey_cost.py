@@ -20,6 +20,7 @@ from refbench.sanity.pubkey_cost import (
     inversion_counts,
     library_variants,
     load_costs,
+    order_inversion,
     recipes,
     reference_counts,
 )
@@ -233,8 +234,8 @@ def test_separate_verify_adds_a_comb_and_a_fixed_window_and_compares_projectivel
 
 
 def test_an_order_kind_the_field_lacks_is_named(tmp_path):
-    text = COSTS_PATH.read_text(encoding="utf-8").replace('order_kinds = { montgomery_mp1 = "montgomery",',
-                                                          'order_kinds = { montgomery_mp1 = "lattice",')
+    text = COSTS_PATH.read_text(encoding="utf-8").replace('order_kinds = { montgomery_mp1 = "montgomery"',
+                                                          'order_kinds = { montgomery_mp1 = "lattice"')
     bad = tmp_path / "pubkey_costs.toml"
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"field 'pricing.order_kinds.montgomery_mp1': \[fields.P-256\] has no kind 'lattice'"):
@@ -276,4 +277,56 @@ def test_a_malformed_table_scan_is_named(tmp_path):
                    encoding="utf-8")
     with pytest.raises(ValueError, match=r"field 'scalar_mult.table_scans\[0\].reads.window': expected a number of "
                                          r"entries that is a multiple of 15"):
+        load_costs(bad)
+
+
+def test_a_librarys_own_order_arithmetic_prices_its_order_inversions_only():
+    """[pricing] library_order_inversions: a CycloneCRYPTO signature's inversion modulo n is priced by the library's
+    scalar operations with its chain (or the binary exponentiation to n - 2 where it names none), whatever kind
+    prices the field, and leaves the field inversions (and every other library's figures) as they were."""
+    rule = load_costs()["pricing"]["library_order_inversions"]["CycloneCRYPTO"]
+    o_mul, o_sqr = rule["ops"]
+    for curve in ("P-256", "P-521", "SM2", "brainpoolP384r1"):
+        counts = reference_counts(curve, "sign")
+        size = load_costs()["fields"][curve]["bytes"]
+        chain = rule["chains"].get(curve)
+        n = {"P-256": curves.P256, "P-521": curves.P521, "SM2": curves.SM2P256V1,
+             "brainpoolP384r1": curves.BRAINPOOLP384R1}[curve].n
+        order_s, order_m = chain or fermat_counts(n)
+        assert order_inversion(curve, "CycloneCRYPTO 2.5.0") == (o_mul, o_sqr, order_s, order_m)
+        assert order_inversion(curve, "wolfSSL 5.7.0") is None
+        field_s, field_m = inversion_counts(curve, "CycloneCRYPTO")
+        for kind in load_costs()["fields"][curve]["kinds"]:
+            mul_op, sqr_op = load_costs()["fields"][curve]["kinds"][kind][:2]
+            own = field_work(curve, kind, counts, "CycloneCRYPTO 2.5.0")
+            field_inv = counts.inv - counts.inv_order
+            field_mul, field_sqr = counts.mul + field_inv * field_m, counts.sqr + field_inv * field_s
+            shared = mul_op == o_mul  # brainpool's own field products are the same Barrett operations
+            assert own[(o_mul, size)] == counts.inv_order * order_m + (field_mul if shared else 0)
+            assert own[(o_sqr, size)] == counts.inv_order * order_s + (field_sqr if shared else 0)
+            if not shared:
+                assert own[(mul_op, size)] == field_mul and own[(sqr_op, size)] == field_sqr
+        assert (o_mul, size) not in field_work(curve, "montgomery", counts, "wolfSSL")
+    keygen = reference_counts("P-256", "keygen")
+    assert keygen.inv_order == 0
+    assert (o_mul, 32) not in field_work("P-256", "cyclone", keygen, "CycloneCRYPTO")
+
+
+def test_a_malformed_library_order_inversion_is_named(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8")
+    for old, new, where in (('ops = ["cy-bp-mul", "cy-bp-sqr"]', 'ops = ["cy-bp-mul"]', r"CycloneCRYPTO.ops': expected \[mul, sqr"),
+                            ("P-521 = [520, 143]", "P-521 = [520]", r"CycloneCRYPTO.chains.P-521': expected \[squarings"),
+                            ("P-521 = [520, 143]", "P-999 = [520, 143]", r"CycloneCRYPTO.chains': expected \{curve")):
+        bad = tmp_path / "pubkey_costs.toml"
+        bad.write_text(text.replace(old, new, 1), encoding="utf-8")
+        with pytest.raises(ValueError, match=where):
+            load_costs(bad)
+
+
+def test_a_math_kind_the_field_lacks_is_named(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8").replace('math_kinds = { montgomery_mp1_loops =',
+                                                          'math_kinds = { montgomery_mp2 =')
+    bad = tmp_path / "pubkey_costs.toml"
+    bad.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=r"fields.P-256.math_kinds.montgomery_mp2"):
         load_costs(bad)

@@ -125,6 +125,39 @@ def test_no_crt_dh_and_dsa_exponent_lengths():
     assert verify[(rule["mod"], 256)] == 3 and verify[(rule["mul"], 256)] > 2 * 224
 
 
+@pytest.mark.parametrize("operation", ["sign", "verify"])
+def test_dsa_prices_its_work_mod_q_at_q_length(operation):
+    exp = load_costs()["exponentiation"]
+    for p_bits, q_bits in exp["dsa_n_bits"].items():
+        p_bits = int(p_bits)
+        f = synthetic(f"DSA-{p_bits}", p_bits, operation)
+        rule = exp_library_rule(f)
+        work = work_of(f)
+        q, half = q_bits // 8, p_bits // 16
+        # mpiInvMod and two mpiMod of q-length products, two mpiMul, one mpiMod of a p-length number by q
+        assert work[(rule["mod"], q)] == 3 and work[(rule["mul"], q)] == 2 and work[(rule["mod"], half)] == 1
+        # that last one's 32 (k_p - k_q) + 1 bit-serial iterations: 16 k_p + 1 at half p, the rest at k_p / 2 - k_q
+        rest = half - q
+        assert work[(rule["mod"], rest)] == 1
+        assert 8 * half + 8 * rest == p_bits - q_bits
+        assert (rule["red"], q) not in work
+        # the exponentiations stay at p's length, each kernel call paying the caller's side once
+        calls = sum(n for (op, _), n in work.items() if op != CALL)
+        assert work[(CALL, p_bits // 8)] == calls
+        assert "the work mod q" in recipes(f)[0][0].name
+
+
+def test_dsa_verify_exponentiates_twice_separately():
+    rule = exp_library_rule(synthetic("DSA-1024", 1024, "verify"))
+    sign = work_of(synthetic("DSA-1024", 1024, "sign"))
+    verify = work_of(synthetic("DSA-1024", 1024, "verify"))
+    u1, u2 = (library_exp_counts(1024, library_exponent(160, e)) for e in ("u1", "u2"))
+    # g^u1 and y^u2 by two mpiExpModFast (each its own C^2 mod p), then one mpiMulMod mod p
+    assert verify[(rule["mul"], 128)] == u1.products + u2.products + 1
+    assert verify[(rule["mod"], 128)] == u1.mods + u2.mods + 1 and verify[(rule["red"], 128)] == 4
+    assert sign[(rule["mod"], 128)] == 1
+
+
 def test_other_libraries_keep_the_generic_recipes():
     f = synthetic("RSA-2048", 2048, "verify", library="wolfSSL")
     assert exp_library_rule(f) is None

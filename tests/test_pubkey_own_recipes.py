@@ -98,10 +98,21 @@ def test_own_edwards_verify_is_one_decode_the_twin_multiplication_and_one_encodi
 def test_library_kinds_give_sm2s_special_form_to_its_library_only():
     assert kinds_for("SM2", "CycloneCRYPTO 2.5.0") == tuple(load_costs()["fields"]["SM2"]["library_kinds"]["CycloneCRYPTO"])
     assert "cyclone" not in kinds_for("SM2", "wolfSSL") and "montgomery" in kinds_for("SM2", "wolfSSL")
-    assert kinds_for("P-256", "CycloneCRYPTO") == tuple(load_costs()["fields"]["P-256"]["kinds"])  # no library_kinds
+    only = load_costs()["fields"]["P-256"]["math_kinds"]  # no library_kinds; kinds of one build's shape apart
+    assert kinds_for("P-256", "CycloneCRYPTO") == tuple(k for k in load_costs()["fields"]["P-256"]["kinds"] if k not in only)
+
+
+def test_math_kinds_offer_a_build_shaped_kind_to_that_build_only():
+    """[fields.P-256] math_kinds: montgomery_mp1_loops (wolfSSL SP Thumb small's P-256) is a candidate for a
+    figure whose math option names that build, and for no other."""
+    small = "SP math, Thumb assembly (WOLFSSL_SP_SMALL)"
+    assert "montgomery_mp1_loops" in kinds_for("P-256", "wolfSSL", small)
+    assert "montgomery_mp1_loops" not in kinds_for("P-256", "wolfSSL", "SP math, Thumb assembly (without WOLFSSL_SP_SMALL)")
+    assert "montgomery_mp1_loops" not in kinds_for("P-256", "wolfSSL")
     own = _works(_figure("SM2-DSA", "sign", "CycloneCRYPTO"))
     other = _works(_figure("SM2-DSA", "sign", "wolfSSL"))
-    assert all(n.startswith(kind_name("cyclone")) for n in own) and all(op.startswith(("sm2-", "select", "call"))
+    order_ops = tuple(load_costs()["pricing"]["library_order_inversions"]["CycloneCRYPTO"]["ops"])  # (1 + d)^-1 mod n
+    assert all(n.startswith(kind_name("cyclone")) for n in own) and all(op.startswith(("sm2-", "select", "call", *order_ops))
                                                                     for w in own.values() for op, _ in w)
     assert not any(n.startswith(kind_name("cyclone")) for n in other)
 

@@ -31,7 +31,8 @@ G0_ECDSA = FIGURES["000-0598"]
 WL33_RSA = FIGURES["001-0071"]
 #: Stated cycles of one field/bignum call per variant, and each configuration kind's factor.
 CALL = {"umaal": 1000.0, "umlal": 1500.0, "umaal_asm": 1200.0, "umaal_asm_ladder": 1200.0, "umull_asm": 1400.0,
-        "umull_umaal_asm": 1300.0, "c32": 2000.0, "m0": 4000.0, "c29": 1800.0, "m0_asm": 3000.0}
+        "umull_umaal_asm": 1300.0, "c32": 2000.0, "m0": 4000.0, "c29": 1800.0, "m0_asm": 3000.0,
+        "m0_kara": 2200.0, "m0_kara_loop": 2500.0}
 KINDS = {"cache on": 1.0, "cache off": 1.5, "cache on, prefetch off": 1.2, "prefetch only": 1.3,
          "tables in SRAM": 0.95, "code in SRAM": 0.9}
 #: An X25519 agreement: the reference's counted products (mul_const and the Fermat inversion
@@ -116,16 +117,29 @@ def test_slower_than_the_band_is_flagged_the_slow_side_is_tested():
 
 
 def test_assembly_with_only_c_kernels_of_the_operation_leaves_the_fast_side_to_the_floor():
-    # G071 "SP math, Thumb assembly": bignum/m0 is C; P-256's products are not written in assembly by it
-    probe, _ = emulate(synthetic(G0_ECDSA, "syn-g0-probe", value=1.0, text="1.000"))
+    # G071 "SP math, Thumb assembly" without WOLFSSL_SP_SMALL: bignum/m0 is C; P-256's unrolled products
+    # are not written in assembly by it
+    full = "SP math, Thumb assembly (without WOLFSSL_SP_SMALL)"
+    probe, _ = emulate(synthetic(G0_ECDSA, "syn-g0-probe", value=1.0, text="1.000", math=full))
     p = probe.prediction
     assert "no assembly kernel of this operation runs" in p.floor_note and p.band_high is not None
     half = ms(p.predicted * 0.5, 64.0)
-    e, _ = emulate(synthetic(G0_ECDSA, "syn-g0-half", value=half, text=f"{half:.4f}"))
+    e, _ = emulate(synthetic(G0_ECDSA, "syn-g0-half", value=half, text=f"{half:.4f}", math=full))
     assert e.position == "inside" and e.finding.verdict == "consistent"
     double = ms(p.band_high * 1.5, 64.0)
-    e, _ = emulate(synthetic(G0_ECDSA, "syn-g0-double", value=double, text=f"{double:.4f}"))
+    e, _ = emulate(synthetic(G0_ECDSA, "syn-g0-double", value=double, text=f"{double:.4f}", math=full))
     assert e.position == "slower" and e.finding.verdict in ("suspicious", "inconsistent")
+
+
+def test_the_small_thumb_build_prices_p256_on_its_assembly_kernels():
+    # G071 "SP math, Thumb assembly (WOLFSSL_SP_SMALL)": P-256 on bignum/m0_asm's p256-mont-mul/-sqr (the
+    # build's shape), so the fast side is bounded by the prediction, not left to the floor
+    probe, executor = emulate(synthetic(G0_ECDSA, "syn-g0-small", value=1.0, text="1.000"))
+    p = probe.prediction
+    assert p.floor_note == "" and p.band_low is not None and p.band_high is not None
+    ran = {(m.job.variant, m.job.operation) for m in executor.ran}
+    assert {("m0_asm", "p256-mont-mul"), ("m0_asm", "p256-mont-sqr")} <= ran
+    assert "Montgomery with product loops" in p.basis
 
 
 def test_rsa_private_is_two_half_size_exponentiations_over_two_window_widths():
@@ -139,7 +153,7 @@ def test_rsa_private_is_two_half_size_exponentiations_over_two_window_widths():
     assert e.emulated_min == pytest.approx(2 * (2048 + 476) * 1000.0 * 0.9)
 
 
-@pytest.mark.parametrize("template, variants", [(L4_NO_ASM, {"c32"}), (G0_ECDSA, {"m0"}), (WL33_RSA, {"c32", "m0"})],
+@pytest.mark.parametrize("template, variants", [(L4_NO_ASM, {"c32"}), (G0_ECDSA, {"m0", "m0_asm"}), (WL33_RSA, {"c32", "m0"})],
                          ids=["sp_int-no-asm", "thumb-asm-m0plus", "cyclone-own-c"])
 def test_section_options_decide_the_variants(template, variants):
     p = plan_figure(template, PARTS)
@@ -245,22 +259,22 @@ def test_sampling_shrinks_with_the_operations_averaged_and_is_nil_for_fixed_work
 
 
 @pytest.mark.parametrize("small", [True, False])
-def test_sp_thumb_rsa_is_bounded_both_ways_only_by_the_small_builds_assembly(small):
+def test_sp_thumb_rsa_is_bounded_both_ways_by_the_assembly_of_its_build(small):
     # G071 "SP math, Thumb assembly (WOLFSSL_SP_SMALL)": RSA products are sp_armthumb.c's 16x16 MULS loops,
     # modelled by bignum/m0_asm (builds.toml [[pubkey]] mont_variants): predicted by it alone, both sides
-    # bounded; without WOLFSSL_SP_SMALL (unrolled Karatsuba, faster than any kernel of its shape) the m0 C
-    # variant bounds the slow side and the fast side is the floor
+    # bounded; without WOLFSSL_SP_SMALL, Karatsuba over an 8-word base, straight-line or a loop (with or
+    # without WOLFSSL_SP_LARGE_CODE): bignum/m0_kara and m0_kara_loop, both sides bounded by them, no floor
     math = "SP math, Thumb assembly (" + ("WOLFSSL_SP_SMALL)" if small else "without WOLFSSL_SP_SMALL)")
     rsa = dict(math=math, algorithm="RSA-2048", operation="private", key_bits=2048, curve=None)
     probe, _ = emulate(synthetic(G0_ECDSA, "syn-g0-rsa-probe", value=1.0, text="1.000", **rsa))
     p = probe.prediction
-    assert ("with m0_asm (" in p.basis) == small and ("with m0 (" in p.basis) == (not small)
-    assert bool(p.floor_note) == (not small)
+    assert ("with m0_asm (" in p.basis) == small and ("with m0_kara, m0_kara_loop (" in p.basis) == (not small)
+    assert not p.floor_note
     assert ("5-bit fixed window" in p.basis) == (not small) and ("4-bit fixed window" in p.basis) == small
     assert p.band_high is not None and p.band_low is not None and p.band_low < p.predicted < p.band_high
-    fast = ms(p.predicted * 0.6, 64.0)  # below the small build's band; above the floor of the other
+    fast = ms(p.predicted * 0.6, 64.0)  # below the band of either build
     e, _ = emulate(synthetic(G0_ECDSA, "syn-g0-rsa-fast", value=fast, text=f"{fast:.4f}", **rsa))
-    assert e.position == ("faster" if small else "inside")
+    assert e.position == "faster"
 
 
 def test_sp_assembly_rsa_is_predicted_on_the_umull_assembly_with_both_sides_bounded():

@@ -156,13 +156,28 @@ def test_cyclone_names_ending_in_digits_are_split_from_values():
     assert md5.value == 147.058
 
 
+@pytest.mark.parametrize(("title", "algorithm", "pka"), [
+    ("STM32X (STM PKA PKA w/Fast Math)", "ECC-P256", True),
+    ("STM32X (STM PKA PKA w/Fast Math)", "ECDH-P256", True),
+    ("STM32X (STM PKA PKA w/Fast Math)", "ECDSA-P256", True),
+    ("STM32X (STM PKA PKA w/Fast Math)", "RSA-2048", False),  # stm32.c drives no modular exponentiation
+    ("STM32X (STM Symmetric AES/SHA acceleration, SP Math ASM Cortex M)", "ECDH-P256", False),
+    ("STM32X (No HW Crypto, -Os, FastMath)", "ECDSA-P256", False),
+])
+def test_a_pka_section_claims_the_pka_for_every_ecc_operation(title, algorithm, pka):
+    claims = transcribe.wolfssl_hw(title, "Supports RNG, AES CBC/GCM and SHA-1,SHA-2 acceleration.")
+    assert ("PKA" in transcribe.wolfssl_figure_hw(claims, algorithm, None)) == pka
+
+
 def test_wolfssl_contexts():
     g071_big = [f for f in by_source("000") if "Without" in f.config]
     assert [f.label for f in g071_big] == ["RSA 2048 public", "RSA 2048 private"]
     assert {f.version for f in g071_big} == {"5.6.0"}
     u585 = next(f for f in by_source("000") if f.part == "STM32U585" and "PKA PKA" in f.config
                 and f.algorithm == "ECC-P256")
-    assert u585.hw == ()  # "Only the ECC sign and verify are currently being accelerated by PKA"
+    # WOLFSSL_STM32_PKA computes every ECC point multiplication on the PKA (transcribe.wolfssl_hw cites the
+    # source), whatever the section's "Only the ECC sign and verify are currently being accelerated by PKA"
+    assert (u585.hw, u585.implementation) == (("PKA",), "hardware")
     assert {f.clock_mhz for f in by_source("000") if f.part == "STM32WL55"} == {64.0}
 
 

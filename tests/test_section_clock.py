@@ -48,6 +48,15 @@ def test_a_section_faster_than_every_variant_is_given_the_clock_that_fits():
     assert "at the stated 150 MHz: 1 inside their emulated ranges, 5 faster than every variant" in message
     assert "at 225 MHz (1.50x, within the STM32H563ZIT6 maximum 250 MHz) 4 would be inside" in message
     assert "(not: ALG-5 encrypt, ALG-6 encrypt)" in message
+    # one finding for the whole section; with it, what 225 MHz makes of each figure: inside (the clock's
+    # gap, no kernel gap) for the first four; the fifth needs 2.1x, beyond the named clock
+    assert len({finding for _, finding in findings}) == 1
+    clauses = [clause for _, _, clause in clock.section_clock(SECTION, PARTS, emulations)]
+    for clause in clauses[:4]:
+        assert clause.startswith("faster than every variant at the stated 150 MHz only: at 225 MHz inside")
+        assert clause.endswith("so its gap is the section's clock, not a kernel gap")
+    assert clauses[4] == ("still faster than every variant at 225 MHz (its emulated range needs 2.10x the stated "
+                          "clock): a gap the section's clock does not close")
 
 
 def test_no_finding_when_the_stated_clock_fits_or_no_clock_helps():
@@ -74,6 +83,11 @@ def test_through_the_pipeline_rule_f_reads_rule_e_s_emulations():
         rules = [f.rule for f in j.findings]
         assert rules[-2:] == ["emulator", "section-clock"]
         assert "at 225 MHz (1.50x" in j.findings[-1].message and "6 would be inside" in j.findings[-1].message
+        # the emulator finding keeps its verdict and says its comparison holds at the stated clock
+        emulator = j.findings[-2]
+        assert emulator.message.endswith("so its gap is the section's clock, not a kernel gap")
+        assert "; at the stated clock only -- the section's clock finding ([section-clock]) of this figure: " \
+            in emulator.message
 
 
 #: The rival's context: wolfSSL on the STM32L562E (Cortex-M33 like the H563), another board.
@@ -100,6 +114,8 @@ def test_the_rival_a_model_too_slow_on_the_core_is_named_when_other_boards_need_
     assert "figures of the same core (Cortex-M33) on other boards need the same factor" in message
     assert "STM32L562E @ 110 MHz needs 1.55x" in message
     assert "a cycle model uniformly too slow on Cortex-M33 is the likelier cause" in message
+    clause = dict((i, c) for i, _, c in clock.section_clock(h563 + same, PARTS, {**eh, **es}))[h563[0].id]
+    assert clause.endswith("so its gap is the Cortex-M33 cycle model (the likelier cause it names), not a kernel gap")
     # The other board fits at its stated clock: the rival is not supported, the clock is named.
     fits, ef = _section_of(L562, "syn-l562-fits", [(0.8, 1.2)] * 6)
     findings = dict(clock.rule_section_clock(h563 + fits, PARTS, {**eh, **ef}))

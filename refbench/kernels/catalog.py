@@ -306,24 +306,43 @@ def forget_builds() -> None:
 
 def source_digest(variant: Variant) -> str:
     """SHA-256 of what a build of the variant reads, whatever the compiler: its defines, its
-    sources, the shared runtime and the headers of its include folders (paths relative to the
-    kernels folder). Derived data measured on the variant names it (refbench/derived/)."""
+    sources, the shared runtime, the headers of its include folders and the files those include by
+    name (:func:`_read_paths`; paths relative to the kernels folder). Derived data measured on the
+    variant names it (refbench/derived/)."""
     import hashlib
 
     digest = hashlib.sha256(" ".join(variant.defines).encode() + b"\0")
-    paths = [*variant.sources, COMMON / "runtime.c",
-             *(h for d in variant.include_dirs for h in sorted(Path(d).glob("*.h")))]
-    for path in dict.fromkeys(Path(p).resolve() for p in paths):
+    for path in _read_paths(variant):
         digest.update(str(path.relative_to(KERNELS)).encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
 
 
 def _source_state(variant: Variant) -> tuple[tuple[str, int, int], ...]:
-    """(path, mtime, size) of the variant's sources, the shared runtime and the headers of its
-    include folders: an edited kernel is rebuilt even within one process."""
-    paths = [*variant.sources, COMMON / "runtime.c",
-             *(h for d in variant.include_dirs for h in sorted(Path(d).glob("*.h")))]
-    return tuple((str(p), (s := Path(p).stat()).st_mtime_ns, s.st_size) for p in paths)
+    """(path, mtime, size) of every file a build of the variant reads (:func:`_read_paths`): an edited
+    kernel is rebuilt even within one process."""
+    return tuple((str(p), (s := p.stat()).st_mtime_ns, s.st_size) for p in _read_paths(variant))
+
+
+_QUOTED_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
+
+
+def _read_paths(variant: Variant) -> list[Path]:
+    """Every file a build of the variant reads: its sources, the shared runtime, the headers of its
+    include folders, and what those include by name that is not a header there (e.g. a source that
+    includes another variant's ``.c``, or an assembly file another ``.S``), followed transitively."""
+    paths = [Path(p).resolve() for p in (*variant.sources, COMMON / "runtime.c",
+                                           *(h for d in variant.include_dirs for h in sorted(Path(d).glob("*.h"))))]
+    seen = dict.fromkeys(paths)
+    queue = list(paths)
+    while queue:
+        path = queue.pop()
+        for name in _QUOTED_INCLUDE.findall(path.read_text(encoding="utf-8", errors="replace")):
+            found = next((c.resolve() for d in (path.parent, *variant.include_dirs)
+                          if (c := Path(d) / name).is_file()), None)
+            if found is not None and found not in seen:
+                seen[found] = None
+                queue.append(found)
+    return list(seen)
 
 
 def _build_variant(variant: Variant, core: str, opt: str, compiler: str, linker_script: Path | None) -> Build:

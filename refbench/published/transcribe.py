@@ -130,14 +130,32 @@ _WOLF_ROW = re.compile(f"(?:{_WOLF_SYM.pattern})|(?:{_WOLF_ASYM.pattern})")
 _WOLF_HEADER_END = "min 1.0 sec each)"
 
 
-def wolfssl_hw(config: str, board_note: str, notes: str) -> set[str]:
+def wolfssl_hw(config: str, board_note: str) -> set[str]:
     """What the page claims is accelerated for one configuration.
 
     The configuration title says which peripherals are used (``STM Crypto/Hash
     Acceleration``, ``STM PKA only``, ``No HW Crypto``); the board heading says what they
     cover (``Supports RNG, AES-CBC/GCM and SHA-256 acceleration``). A claim is the pair:
-    e.g. ``AES:CBC``, ``AES:GCM``, ``HASH:SHA-256``, ``PKA:ECC``, ``RNG``. Build notes can
-    narrow it (``Only the ECC sign and verify are currently being accelerated by PKA``).
+    e.g. ``AES:CBC``, ``AES:GCM``, ``HASH:SHA-256``, ``PKA:ECC``, ``RNG``.
+
+    A section that names the PKA was built with ``WOLFSSL_STM32_PKA``, and which ECC operations
+    that option computes on the PKA is the library's source, not a build note. Signing and
+    verification always; key generation and shared secrets too unless SP ECC code takes P-256
+    first (ecc.c checks WOLFSSL_HAVE_SP_ECC before the generic path: 5.3.0 :4323, :4891; 4.4.1
+    :3634, :4255), which a FastMath section has not -- a section claiming both SP math and the PKA
+    keeps the page's claim here, and the code-path rule compares its figures with the software
+    sections'. The option compiles out ecc.c's own point multiplication (wolfSSL/wolfssl 29401334d312c5530ff24f97e60e3e83c47ab0bc
+    (5.3.0, in boicotinho/wolfssl_clone) wolfcrypt/src/ecc.c:2615-3612 "#if !defined(FREESCALE_LTC_ECC) &&
+    !defined(WOLFSSL_STM32_PKA)"), so key generation (ecc_make_pub_ex, :4940) and shared secrets
+    (wc_ecc_shared_secret_gen_sync, :4399) call wolfcrypt/src/port/st/stm32.c's wc_ecc_mulmod_ex2 ->
+    wc_ecc_mulmod_ex -> HAL_PKA_ECCMul (:724, :646, :701), and signing and verification call
+    stm32_ecc_sign_hash_ex / stm32_ecc_verify_hash_ex (ecc.c :5934, :7563; HAL_PKA_ECDSASign :879,
+    HAL_PKA_ECDSAVerif :805); the same at 4.4.1 (19fba3648cbfe7be47bd6d4c0756159b90335b11 stm32.c :650,
+    :706) and 5.7.0 (byan-2/wolfssl 6021e6b6ead29c8666d1b1a41d81ee7e4dc27da6 stm32.c :693, :772; ecc.c
+    :2859-3970), which bracket the page's 5.3.1 and 5.6.x (not readable: the stored wolfSSL/wolfssl snapshot
+    is beyond the fetch limit). The U585 section's "Only the ECC sign and verify are currently being accelerated by
+    PKA." (written with the U5 PKA support, wolfSSL/wolfssl pull request #5258) therefore does not
+    narrow the claim: notes.toml keeps it as the page's statement, and the peripheral rule quotes it.
     """
     title = config.lower()
     heading_m = re.search(r"Supports (.+?) acceleration", board_note)
@@ -156,10 +174,7 @@ def wolfssl_hw(config: str, board_note: str, notes: str) -> set[str]:
         for h in re.findall(r"SHA-(1|224|256)\b", heading):
             claims.add(f"HASH:SHA-{h}")
     if "pka" in title:
-        if re.search(r"Only the ECC sign and verify", notes):
-            claims.add("PKA:ECDSA")
-        else:
-            claims.add("PKA:ECC")
+        claims.add("PKA:ECC")
     return claims
 
 
@@ -179,8 +194,6 @@ def wolfssl_figure_hw(claims: set[str], algorithm: str, mode: str | None) -> lis
     if f"HASH:{base}" in claims:
         used.add("HASH")
     if "PKA:ECC" in claims and algorithm.startswith(("ECC-", "ECDH-", "ECDSA-")):
-        used.add("PKA")
-    if "PKA:ECDSA" in claims and algorithm.startswith("ECDSA-"):
         used.add("PKA")
     return sorted(used)
 
@@ -334,7 +347,7 @@ def transcribe_wolfssl() -> list[dict[str, Any]]:
                     config=config,
                     math=math, asm=asm, cache=cache, notes=notes,
                 )
-                hw_claim = wolfssl_hw(title, board_note, prior)
+                hw_claim = wolfssl_hw(title, board_note)
                 body_offset = b_start + c_start + blocks[i] + 3
                 header_end = body.find(_WOLF_HEADER_END)
                 cursor = header_end + len(_WOLF_HEADER_END) if header_end >= 0 else 0

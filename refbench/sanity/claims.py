@@ -3,7 +3,9 @@
 A section of a page states, for its build, which peripherals it drives (the hardware engine), which
 big-number library its public-key code uses (the math library) and which assembly it was built
 with (the assembly family); a page note (:mod:`refbench.published.notes`) adds what the page says
-about its own figures ("Only the ECC sign and verify are currently being accelerated by PKA.").
+about its own figures (a note with ``operations`` names the operations a peripheral accelerates; none
+does today: the page's "Only the ECC sign and verify are currently being accelerated by PKA." is
+contradicted by wolfSSL's source and is quoted by the peripheral rule instead, notes.toml).
 :func:`claims_of` gives, for one figure, the claim that applies to *its* algorithm and operation:
 
 * ``engine``: the peripheral the figure's row says computed it (its ``hw`` without the RNG, which

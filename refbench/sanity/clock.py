@@ -19,7 +19,11 @@ Approximation, said in every message: the ranges are those emulated at the state
 higher clock adds flash wait states, which only raises the slow ends (hi_i); the fast ends
 come from configurations without flash stalls (code in SRAM, warm caches), which do not
 depend on the clock. The rule only informs: it names a clock the page may have used; the
-figures keep the verdict the other rules give them.
+figures keep the verdict the other rules give them. The finding is the section's (one message for
+all its figures); each figure's emulator finding adds what the named clock makes of that figure
+(:func:`name_in_emulator`): inside its range there (a gap of the section's clock, not of the
+kernels: no kernel gap), or still faster (a gap the clock does not close), so its "faster than
+every variant" reads as holding at the stated clock.
 
 Before naming a clock the rule tests its rival: a cycle model uniformly too slow on the core
 gives the same pattern. If sections of the same core on other boards need the same factor
@@ -31,6 +35,7 @@ from __future__ import annotations
 import math
 import re
 from collections import defaultdict
+from dataclasses import replace
 
 from refbench.published.model import Figure, Part
 from refbench.sanity.claims import claims_of, is_public_key
@@ -121,13 +126,21 @@ def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
                        emulations: dict[str, Emulation]) -> list[tuple[str, Finding]]:
     """One finding per faster-than-every-variant figure of each section where a single clock up
     to the part maximum would put most of the section's figures inside their emulated ranges
-    (``emulations``: the emulator rule's, by figure id; a figure without one is left out)."""
+    (``emulations``: the emulator rule's, by figure id; a figure without one is left out); the
+    same finding for every figure of a section (it is about the section)."""
+    return [(figure_id, finding) for figure_id, finding, _ in section_clock(figures, parts, emulations)]
+
+
+def section_clock(figures: list[Figure], parts: dict[str, Part],
+                  emulations: dict[str, Emulation]) -> list[tuple[str, Finding, str]]:
+    """:func:`rule_section_clock`'s findings, each with what the named clock makes of its figure
+    (the clause :func:`name_in_emulator` adds to the figure's emulator finding)."""
     sections: dict[tuple[str, str], list[tuple[Figure, Emulation]]] = defaultdict(list)
     for f in figures:
         e = emulations.get(f.id)
         if e is not None and e.status == "emulated" and e.unit in ("c/B", "cycles") and e.published:
             sections[(f.source, f.section)].append((f, e))
-    out: list[tuple[str, Finding]] = []
+    out: list[tuple[str, Finding, str]] = []
     factors = _section_factors(sections, parts)
     for key, members in sections.items():
         faster = [(f, e) for f, e in members if e.position == "faster"]
@@ -169,5 +182,24 @@ def rule_section_clock(figures: list[Figure], parts: dict[str, Part],
         evidence = library_evidence([f for f, _ in members], figures, k)
         if evidence:
             message += f"; {evidence}"
-        out += [(f.id, Finding(RULE, "suspicious", message)) for f, _ in faster]
+        finding = Finding(RULE, "suspicious", message)
+        cause = f"the {first.core} cycle model (the likelier cause it names)" if rivals else "the section's clock"
+        for f, e in faster:
+            lo, hi = _interval(e.published or 0.0, e)
+            if lo <= k <= hi:
+                this = (f"faster than every variant at the stated {stated:g} MHz only: at {clock:.0f} MHz inside its "
+                        f"emulated range (which needs {lo:.2f}x..{hi:.2f}x the stated clock), so its gap is {cause}, "
+                        "not a kernel gap")
+            else:
+                this = (f"still faster than every variant at {clock:.0f} MHz (its emulated range needs {lo:.2f}x the "
+                        f"stated clock): a gap {cause} does not close")
+            out.append((f.id, finding, this))
     return out
+
+
+def name_in_emulator(emulator: Finding, clause: str) -> Finding:
+    """The emulator rule's finding on a figure the section-clock rule speaks about, saying that
+    its comparison holds at the stated clock and what the section's named clock makes of the figure
+    (``clause``, from :func:`section_clock`); its verdict is kept: the section-clock rule only informs."""
+    return replace(emulator, message=f"{emulator.message}; at the stated clock only -- the section's clock finding "
+                                     f"([{RULE}]) of this figure: {clause}")

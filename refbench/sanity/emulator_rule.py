@@ -288,11 +288,15 @@ def sampling_term(f: Figure, recipes: tuple[str, ...], bits: int) -> Term:
 #: The operations each assembly variant of the bignum kernels writes in hand-written assembly
 #: (refbench/kernels/bignum/kernel.toml [variants.umaal_asm], [variants.umaal_asm_ladder], [variants.umull_asm],
 #: [variants.umull_umaal_asm]
-#: and [variants.m0_asm] ``trades``): a page whose math option is hand-written assembly is modelled by these,
-#: and by no C variant.
+#: and [variants.m0_asm] ``trades``; [variants.m0_kara] and [variants.m0_kara_loop]: their Montgomery products are
+#: Karatsuba in C over an assembly base, as wolfSSL's sp_armthumb.c without WOLFSSL_SP_SMALL is): a page whose math
+#: option is hand-written assembly is modelled by these, and by no C variant.
 ASM_COVERS = {"umaal_asm": ("25519-", "p256-", "mont-"), "umaal_asm_ladder": ("25519-", "p256-", "mont-", "x25519"),
               "umull_asm": ("mont-mul", "mont-sqr"), "umull_umaal_asm": ("mont-mul", "mont-sqr"),
-              "m0_asm": ("25519-", "p256-mul", "p256-sqr", "mont-mul", "mont-sqr")}
+              "m0_asm": ("25519-", "p256-mul", "p256-sqr", "p256-mont-mul", "p256-mont-sqr", "p256-add", "p256-sub",
+                         "mont-mul", "mont-sqr"),
+              "m0_kara": ("25519-", "p256-mul", "p256-sqr", "mont-mul", "mont-sqr"),
+              "m0_kara_loop": ("25519-", "p256-mul", "p256-sqr", "mont-mul", "mont-sqr")}
 
 
 def _assembly_modelled(r: VariantResult, main: str) -> bool:

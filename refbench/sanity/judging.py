@@ -22,7 +22,7 @@ from functools import partial
 from refbench.published.model import Figure, Part
 from refbench.published.normalise import normalise
 from refbench.sanity import fingerprints, invariants, rules, same_build
-from refbench.sanity.clock import rule_section_clock
+from refbench.sanity.clock import name_in_emulator, section_clock
 from refbench.sanity.cross_board import gap_explainer, rule_cross_board, rule_library_ratio
 from refbench.sanity.emulation import Emulation
 from refbench.sanity.verdicts import Finding, Judgement
@@ -88,6 +88,8 @@ def judge_figures(figures: list[Figure], parts: dict[str, Part], emulations: dic
         if e.finding is not None:
             judgements[figure_id].findings.append(_scoped(e.finding))
     emulated = [f for f in figures if f.id in emulations]
-    for figure_id, finding in rule_section_clock(emulated, parts, emulations):
-        judgements[figure_id].findings.append(_scoped(finding))
+    for figure_id, finding, clause in section_clock(emulated, parts, emulations):
+        findings = judgements[figure_id].findings
+        findings[:] = [name_in_emulator(x, clause) if x.rule == "emulator" else x for x in findings]
+        findings.append(_scoped(finding))
     return [judgements[f.id] for f in figures]

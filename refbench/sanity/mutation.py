@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from refbench.published.model import Figure
 from refbench.published.normalise import normalise
@@ -88,29 +88,55 @@ def flagged(e: Emulation) -> bool:
     return e.finding is not None and e.finding.verdict in FLAGGED
 
 
-def power_table(plan: Plan, measured: Measurements, factors: Iterable[float] = FACTORS,
-                ids: Iterable[str] | None = None) -> dict[str, dict[float, tuple[int, int]]]:
-    """{family: {factor: (flagged, judged)}} over the emulated figures of ``plan`` (``ids``: only
-    those), plus an "all" row."""
+def source(p: FigurePlan | PubkeyPlan) -> str:
+    """The source a plan's figure is counted in: its seed file's number (the part of its source's name
+    before the underscore, e.g. "000" for 000_950e0926bdf8c114.txt) and its library."""
+    return f"{p.figure.source.split('_')[0]} {p.figure.library}"
+
+
+#: One re-judged figure: its plan, the factor, flagged or not (None: the scaled figure was not emulated).
+Hit = tuple[FigurePlan | PubkeyPlan, float, bool | None]
+
+
+def power_hits(plan: Plan, measured: Measurements, factors: Iterable[float] = FACTORS,
+               ids: Iterable[str] | None = None) -> list[Hit]:
+    """(plan, factor, flagged) for every figure of ``plan`` with a cost (``ids``: only those) scaled by
+    each factor, flagged None when the scaled figure is not emulated: the re-judging :func:`power_table` counts."""
     chosen = None if ids is None else set(ids)
     factors = tuple(factors)
-    table: dict[str, dict[float, list[int]]] = {}
+    hits: list[Hit] = []
     for p in plan.figures:
         if not isinstance(p, FigurePlan | PubkeyPlan) or (chosen is not None and p.figure.id not in chosen):
             continue
         if _cost(p.figure) is None:
             continue
-        rows = [table.setdefault(family(p), {k: [0, 0] for k in factors}), table.setdefault("all", {k: [0, 0]
-                                                                                                    for k in factors})]
         for k in factors:
             e = rejudge(p, measured, k)
-            if e.status != "emulated":
-                continue
-            hit = flagged(e)
-            for row in rows:
-                row[k][0] += hit
-                row[k][1] += 1
+            hits.append((p, k, flagged(e) if e.status == "emulated" else None))
+    return hits
+
+
+def tabulate(hits: Iterable[Hit], factors: Iterable[float] = FACTORS,
+             group: Callable[[FigurePlan | PubkeyPlan], str] = family) -> dict[str, dict[float, tuple[int, int]]]:
+    """{group: {factor: (flagged, judged)}} of ``hits`` (``group``: by algorithm family unless told,
+    e.g. :func:`source`), plus an "all" row; a figure not emulated makes its group's row, uncounted."""
+    factors = tuple(factors)
+    table: dict[str, dict[float, list[int]]] = {}
+    for p, k, hit in hits:
+        for name in (group(p), "all"):
+            cell = table.setdefault(name, {f: [0, 0] for f in factors})[k]
+            if hit is not None:
+                cell[0] += hit
+                cell[1] += 1
     return {name: {k: (v[0], v[1]) for k, v in row.items()} for name, row in sorted(table.items())}
+
+
+def power_table(plan: Plan, measured: Measurements, factors: Iterable[float] = FACTORS,
+                ids: Iterable[str] | None = None) -> dict[str, dict[float, tuple[int, int]]]:
+    """{family: {factor: (flagged, judged)}} over the emulated figures of ``plan`` (``ids``: only
+    those), plus an "all" row."""
+    factors = tuple(factors)
+    return tabulate(power_hits(plan, measured, factors, ids), factors)
 
 
 def table_lines(table: dict[str, dict[float, tuple[int, int]]]) -> list[str]:

@@ -36,7 +36,9 @@ Verdicts (rule name ``peripheral``):
   when the page states a core clock above the part's maximum (the manual's bus/core ratio at the
   maximum is kept; no bus clock is assumed that no configuration allows);
 * no documented number for the figure's peripheral, mode, key size or operation -> not
-  modelled, with the reason.
+  modelled, with the reason;
+* a page note in the figure's scope about its peripheral (``notes.toml`` ``explains =
+  "peripheral"``) is quoted after the numbers: what the page says beside what the manual gives.
 
 Every message carries the numbers (cycles, block size, clocks, ratio, source and its
 confidence) so a reader can redo the arithmetic by hand.
@@ -51,6 +53,7 @@ from typing import Literal
 from refbench.parts import CryptoBlock, PartProfile, PeripheralTiming, TimingRow
 from refbench.published.model import Figure
 from refbench.published.normalise import normalise
+from refbench.published.notes import notes_for
 from refbench.sanity.rules import SAME_WORK_TOLERANCE, fmt, relative_resolution
 from refbench.sanity.verdicts import Finding, Tests, Verdict
 
@@ -384,5 +387,7 @@ def judge_hardware(f: Figure, profile: PartProfile | None) -> HardwareJudgement:
         else:
             verdict = "inconsistent"
             message += ": the figure claims more than the peripheral can do"
+    # what the page says about this peripheral's figures in its section (notes.toml, explains = "peripheral")
+    message += "".join(f"; {n.quoted()}" for n in notes_for(f, RULE) if n.hardware == peripheral)
     return HardwareJudgement(peripheral, best.bound, best.unit, ratio, message,
                              Finding(RULE, verdict, message, tests=tests), True, best.source)

@@ -136,7 +136,17 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if kind in field["kinds"] and order_kind not in field["kinds"]:
                 raise error_at(path, ("pricing", "order_kinds", kind),
                                f"[fields.{name}] has no kind {order_kind!r} to price its order inversions")
+    for library, rule in data["pricing"].get("library_order_inversions", {}).items():
+        where = ("pricing", "library_order_inversions", library)
+        ops, own = (rule.get("ops"), rule.get("chains", {})) if isinstance(rule, dict) else (None, None)
+        if not (isinstance(ops, list) and len(ops) == 2 and all(isinstance(o, str) for o in ops)):
+            raise error_at(path, (*where, "ops"), f"expected [mul, sqr operations], got {ops!r}")
+        if not isinstance(own, dict) or any(curve not in data["fields"] for curve in own):
+            raise error_at(path, (*where, "chains"), f"expected {{curve of [fields] = chain}}, got {own!r}")
     chains = [(("pricing", "inv_chains", prime), chain) for prime, chain in data["pricing"].get("inv_chains", {}).items()]
+    for library, rule in data["pricing"].get("library_order_inversions", {}).items():
+        chains += [(("pricing", "library_order_inversions", library, "chains", curve), chain)
+                   for curve, chain in rule["chains"].items()]
     for library, own in data["pricing"].get("library_inv_chains", {}).items():
         if not isinstance(own, dict):
             raise error_at(path, ("pricing", "library_inv_chains", library), f"expected {{prime = chain}}, got {own!r}")
@@ -186,6 +196,11 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (len(ops) == 4 and all(isinstance(n, int) and n >= 0 for n in ops)):
                 raise error_at(path, (*where, key), f"expected [mul, sqr, add, sub], got {ops!r}")
     for name, field in data["fields"].items():
+        for kind, text in field.get("math_kinds", {}).items():
+            if kind not in field["kinds"] or not isinstance(text, str) or not text:
+                raise error_at(path, ("fields", name, "math_kinds", kind),
+                               f"expected one of this field's kinds ({', '.join(field['kinds'])}) and a non-empty "
+                               f"math option text, got {kind!r} = {text!r}")
         for library, kinds in field.get("library_kinds", {}).items():
             if not (isinstance(kinds, list) and kinds and all(k in field["kinds"] for k in kinds)):
                 raise error_at(path, ("fields", name, "library_kinds", library),
@@ -577,6 +592,17 @@ def inversion_counts(curve: str, library: str = "") -> tuple[int, int]:
     return (chain[0], chain[1]) if chain else fermat_counts(_PRIMES[curve])
 
 
+def order_inversion(curve: str, library: str) -> tuple[str, str, int, int] | None:
+    """(mul operation, sqr operation, squarings, multiplications) of one inversion modulo ``curve``'s group
+    order n in ``library``'s own scalar arithmetic ([pricing] library_order_inversions: its chain for the
+    curve where it names one, else the binary exponentiation to n - 2), or None when the library has none."""
+    for name, rule in load_costs()["pricing"].get("library_order_inversions", {}).items():
+        if library and name.lower() in library.lower() and curve in _WEIERSTRASS:
+            s, m = rule["chains"].get(curve) or fermat_counts(_WEIERSTRASS[curve].n)
+            return rule["ops"][0], rule["ops"][1], s, m
+    return None
+
+
 def field_work(curve: str, kind: str, counts: Counts, library: str = "") -> Work:
     """Kernel calls of ``counts`` in ``curve``'s field with arithmetic ``kind`` (pubkey_costs.toml
     ``[fields]``: [mul, sqr, add, sub(, mul_const)] operations): mul on the mul operation, mul_const
@@ -592,13 +618,17 @@ def field_work(curve: str, kind: str, counts: Counts, library: str = "") -> Work
     size = field["bytes"]
     inv_s, inv_m = inversion_counts(curve, library)
     order_kind = costs["pricing"].get("order_kinds", {}).get(kind)
-    field_inv = counts.inv - counts.inv_order if order_kind else counts.inv
+    own_order = order_inversion(curve, library) if counts.inv_order else None
+    field_inv = counts.inv - counts.inv_order if order_kind or own_order else counts.inv
     mul = counts.mul + (0 if const_op else counts.mul_const) + field_inv * inv_m
     sqr = counts.sqr + field_inv * inv_s
     work = {(mul_op, size): mul, (sqr_op, size): sqr}
-    if order_kind and counts.inv_order:
-        o_mul, o_sqr = field["kinds"][order_kind][:2]
-        o_s, o_m = fermat_counts(_WEIERSTRASS[curve].n)
+    if (order_kind or own_order) and counts.inv_order:
+        if own_order:
+            o_mul, o_sqr, o_s, o_m = own_order
+        else:
+            o_mul, o_sqr = field["kinds"][order_kind][:2]
+            o_s, o_m = fermat_counts(_WEIERSTRASS[curve].n)
         for key, n in (((o_mul, size), counts.inv_order * o_m), ((o_sqr, size), counts.inv_order * o_s)):
             work[key] = work.get(key, 0) + n
     for key, n in (((const_op[0] if const_op else mul_op, size), counts.mul_const if const_op else 0),
@@ -667,6 +697,7 @@ def compose(work: Mapping[tuple[str, int], int], cycles: Mapping[tuple[str, int]
 _KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery",
                "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)",
                "montgomery_mp1_fused": "Montgomery with the product and a fused reduction by word additions (mp = 1)",
+               "montgomery_mp1_loops": "Montgomery with product loops and a reduction by word additions (mp = 1)",
                "cyclone": "CycloneCRYPTO's Comba product and curve reduction"}
 
 
@@ -779,16 +810,19 @@ def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
-def kinds_for(curve: str, library: str) -> tuple[str, ...]:
-    """The field kinds (pubkey_costs.toml ``[fields]``) that price ``curve`` for a figure of ``library``: the
-    field's ``library_kinds`` for that library where it names one, else every kind no library claims."""
+def kinds_for(curve: str, library: str, math: str = "") -> tuple[str, ...]:
+    """The field kinds (pubkey_costs.toml ``[fields]``) that price ``curve`` for a figure of ``library`` whose
+    math option is ``math``: the field's ``library_kinds`` for that library where it names one, else every kind
+    no library claims, less the ``math_kinds`` whose text ``math`` does not contain (a kind in one build's
+    shape: a candidate for that build only)."""
     field = load_costs()["fields"][curve]
     own = field.get("library_kinds", {})
     for name, kinds in own.items():
         if name.lower() in library.lower():
             return tuple(kinds)
     claimed = {k for kinds in own.values() for k in kinds}
-    return tuple(k for k in field["kinds"] if k not in claimed)
+    only = {k: text.lower() for k, text in field.get("math_kinds", {}).items()}
+    return tuple(k for k in field["kinds"] if k not in claimed and (k not in only or only[k] in math.lower()))
 
 
 def own_edwards(f: Figure, curve: str) -> dict[str, Any] | None:
@@ -897,6 +931,30 @@ def library_exp_work(rule: dict[str, Any], modulus_bits: int, exponent: int, tim
             (rule["mod"], size): c.mods * times}
 
 
+#: How a CycloneCRYPTO DSA recipe names its work modulo q (dsa_q_side_work).
+DSA_Q_SIDE = "the work mod q (mpiInvMod, two mpiMulMod, a p-length mpiMod)"
+
+
+def dsa_q_side_work(rule: dict[str, Any], p_bits: int, q_bits: int) -> Work:
+    """The kernel calls of CycloneCRYPTO's DSA work modulo q (pkc/dsa.c, cited in pubkey_costs.toml
+    ``[[exponentiation.libraries]]``), the same for sign and verify: one mpiInvMod, two mpiMul + mpiMod
+    of two q-length numbers, and one mpiMod of a p-length number by q.
+
+    * each mpiMul of two q-length numbers on ``rule["mul"]`` at q's length, each mpiMod of their
+      2k-word product on ``rule["mod"]`` at q's length (the kernel's own shape: 2k words by k);
+    * mpiInvMod (Euclid over bit-serial mpiDiv) on ``rule["mod"]`` at q's length: 32k + 1
+      shift-compare-subtract iterations, fewer than the Euclid's divisions make (a lower bound);
+    * the mpiMod of a p-length number by q (32 (k_p - k_q) + 1 iterations over k_p-word numbers) on
+      ``rule["mod"]`` twice: at half p's length (16 k_p + 1 iterations over the same k_p words) and at
+      the length k_p / 2 - k_q that makes up the iterations (over fewer words: a lower bound)."""
+    q, half = q_bits // 8, p_bits // 16
+    work = {(rule["mul"], q): 2, (rule["mod"], q): 3, (rule["mod"], half): 1}
+    rest = half - q
+    if rest > 0:
+        work[(rule["mod"], rest)] = work.get((rule["mod"], rest), 0) + 1
+    return work
+
+
 def library_modexp_recipes(f: Figure, family: str, bits: int, rule: dict[str, Any]) -> tuple[tuple[Recipe, ...], str]:
     """The one recipe of an RSA, DH or DSA figure ``f`` whose library exponentiates in its own shape
     (pubkey_costs.toml ``[[exponentiation.libraries]]``: CycloneCRYPTO's rsaep, rsadp, dh.c, dsa.c
@@ -934,13 +992,15 @@ def library_modexp_recipes(f: Figure, family: str, bits: int, rule: dict[str, An
         short = exp["dsa_n_bits"].get(str(bits))
         if short is None:
             return (), f"{f.algorithm}: no exponent length for {bits}-bit groups in {COSTS_PATH.name}"
+        q_side = dsa_q_side_work(rule, bits, short)
         if f.operation == "verify":
             work = merge(library_exp_work(rule, bits, library_exponent(short, "u1")),
-                         library_exp_work(rule, bits, library_exponent(short, "u2")), {(mul, size): 1, (mod, size): 1})
-            name = f"mpiExpMod, two {short}-bit exponents and one mpiMulMod mod p, {setup}"
+                         library_exp_work(rule, bits, library_exponent(short, "u2")), {(mul, size): 1, (mod, size): 1},
+                         q_side)
+            name = f"mpiExpMod, two {short}-bit exponents and one mpiMulMod mod p, {setup}, {DSA_Q_SIDE}"
         else:
-            work = library_exp_work(rule, bits, library_exponent(short, "k"))
-            name = f"mpiExpMod, one {short}-bit exponent, {setup}"
+            work = merge(library_exp_work(rule, bits, library_exponent(short, "k")), q_side)
+            name = f"mpiExpMod, one {short}-bit exponent, {setup}, {DSA_Q_SIDE}"
     work = with_calls(work)
     return (Recipe(name, tuple((o, s, n) for (o, s), n in work.items())),), ""
 
@@ -1124,7 +1184,7 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     out = []
     scans = table_scan_rule(f, curve, operation) if curve in _WEIERSTRASS else None
     ladder = reference_counts(curve, "agree") if curve in WHOLE_LADDERS else None
-    for kind in kinds_for(curve, f.library):
+    for kind in kinds_for(curve, f.library, f.math or ""):
         for method, counts in methods:
             work = field_work(curve, kind, counts, f.library)
             # keygen (X25519(k, 9)) and agree are each one ladder, the whole operation's own counts
@@ -1155,8 +1215,8 @@ def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
                      "(the last rule should match every figure)")
 
 
-__all__ = ["CALL", "SELECT", "SEPARATE_VERIFY", "SP_TABLE_READ", "SP_TABLE_READ_ENTRIES", "REF10_ROW_READ",
-           "TABLE_READ_OPS", "Counts", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
+__all__ = ["CALL", "DSA_Q_SIDE", "SELECT", "SEPARATE_VERIFY", "SP_TABLE_READ", "SP_TABLE_READ_ENTRIES", "REF10_ROW_READ",
+           "TABLE_READ_OPS", "Counts", "dsa_q_side_work", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
            "library_exponent", "library_modexp_recipes", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
            "kinds_for", "load_costs", "own_edwards", "own_edwards_counts",

@@ -55,12 +55,12 @@ def karatsuba(n: int) -> int:
     return 1 if n <= 1 else 3 * karatsuba(-(-n // 2))
 
 
-#: CycloneCRYPTO's own-shape operations (bignum cy-*, mpi_cyclone.h, ec_cyclone.h) and P-256's Montgomery form -> the operation whose
+#: CycloneCRYPTO's own-shape operations (bignum cy-*, mpi_cyclone.h, ec_cyclone.h) -> the operation whose
 #: result-bound floor they share: the same product, the same reduced sum; the remainder of a 2k-word number
-#: (cy-mod) and a Montgomery reduction (cy-mont-red) at least one k-word product, like the field multiplication
+#: (cy-mod) and a Montgomery reduction (cy-mont-red) at least one k-word product, like the field multiplication;
+#: P-256's Montgomery form (p256-mont-mul/-sqr) reduces with mp = 1 by word additions, no products: the field's
 _SAME_RESULT = {"cy-mont-mul": "mont-mul", "cy-mont-red": "p256-mul", "cy-bp-mul": "mont-mul", "cy-bp-sqr": "mont-sqr",
                 "cy-mod": "p256-mul", "cy-ec-add": "mont-add", "cy-ec-sub": "mont-sub",
-                # P-256 in Montgomery form whose reduction takes no products (-p^-1 mod 2^32 = 1): the product's floor
                 "p256-mont-mul": "p256-mul", "p256-mont-sqr": "p256-sqr"}
 
 

@@ -14,7 +14,9 @@
 #ifndef REFBENCH_BIGNUM_CT_H
 #define REFBENCH_BIGNUM_CT_H
 
-#include <stdint.h>
+/* The fixed-width types as every kernel has them, not <stdint.h>: GCC's newlib spells uint32_t
+ * "long unsigned int" and kernel.h's typedef then clashes (no bignum kernel built with gcc). */
+#include "kernel.h"
 
 /* x, with its value hidden from the optimiser (no instruction). Also the masks of the selects:
  * a mask the compiler can see is 0 or all ones becomes a branch (mont.h's bn_select on the M0+)

@@ -1,23 +1,35 @@
-/* CycloneCRYPTO's NIST-curve field multiplication and squaring in its own shape (refbench's code,
- * written from a reading of Oryx-Embedded/CycloneCRYPTO 62f78fe0a15ea50b4c838970ef7d88d285cc8af3,
- * "Version 2.5.0"): ecFieldMulMod and ecFieldSqrMod (ecc/ec_misc.c:1286, :1308) are the double-length
- * product ecScalarMul or square ecScalarSqr (:766, :832), then the curve's reduction through a
- * function pointer (curve->fieldMod; secp256r1FieldMod, ecc/ec_curves.c:3934: the FIPS 186-4 D.2.3
- * word sums with a signed 64-bit accumulator and folding passes, the shape of fe.h's p256_reduce;
- * secp384r1FieldMod and secp521r1FieldMod likewise: fe.h's p384_reduce, p521_reduce).
+/* CycloneCRYPTO's elliptic-curve field code in its own shape (refbench's code, written from a reading of
+ * Oryx-Embedded/CycloneCRYPTO 62f78fe0a15ea50b4c838970ef7d88d285cc8af3, "Version 2.5.0"): ecFieldMulMod and
+ * ecFieldSqrMod (ecc/ec_misc.c:1286, :1308) are the double-length product ecScalarMul or square ecScalarSqr
+ * (:766, :832), then the curve's reduction through a function pointer (curve->fieldMod; secp256r1FieldMod,
+ * ecc/ec_curves.c:3934: the FIPS 186-4 D.2.3 word sums with a signed 64-bit accumulator and folding passes,
+ * the shape of fe.h's p256_reduce; secp384r1FieldMod, secp521r1FieldMod and sm2FieldMod (:4172, :4457,
+ * :5702) likewise: fe.h's p384_reduce, p521_reduce, sm2_reduce).
  *
  * Both products are Comba's column by column over two 64-bit accumulators: per word product
  * temp += a[j] b[i - j]; c += temp >> 32; temp &= 0xFFFFFFFF, and at the bottom of each column the
  * low word written and (temp, c) shifted down by a word; the square computes each cross product
- * once and adds it twice, with the same carry handling after each addition. Also the field
- * additions (ecFieldAddMod, ecFieldSubMod) and the brainpool curves' Barrett reduction.
+ * once and adds it twice, with the same carry handling after each addition. One product, one square
+ * and one addition loop serve every curve here: the NIST curves' operations (cy_p256_mul...) call them
+ * with the field's length as a constant, SM2's (fe_sm2_mul..., with FE_SM2_OWN) with the length read
+ * from the curve record at run time, as the library reads pLen = (curve->fieldSize + 31) / 32 in every
+ * call. Also the field additions (ecFieldAddMod, ecFieldSubMod) and the brainpool curves' Barrett
+ * reduction.
  */
 #ifndef REFBENCH_BIGNUM_EC_CYCLONE_H
 #define REFBENCH_BIGNUM_EC_CYCLONE_H
 
-/* ecScalarMul: the low half of a b into rl and the high half into rh, either NULL to leave it
+/* ecScalarMul and ecScalarSqr are out of line, at the length their caller passes: the library declares both
+ * __weak_func (ec_misc.c:766, :832), which Oryx Embedded's common/compiler_port.h makes __attribute__((weak))
+ * for GCC-compatible compilers and Arm Compiler 6 ("@version 2.4.4" as the search index stores it, repository
+ * not identified), and a compiler may not inline a weak definition, which the linker may replace (LLVM Language
+ * Reference Manual, "Linkage Types": linkonce "does not actually allow the optimizer to inline the body of this
+ * function into callers", weak "has the same merging semantics"). So no caller's constant length reaches their
+ * loops: noinline here.
+ *
+ * ecScalarMul: the low half of a b into rl and the high half into rh, either NULL to leave it
  * unwritten (the low columns are summed in any case: their carries feed the high ones). */
-static void cy_ec_scalar_mul(uint32_t *rl, uint32_t *rh, const uint32_t *a, const uint32_t *b, uint32_t n)
+static __attribute__((noinline)) void cy_ec_scalar_mul(uint32_t *rl, uint32_t *rh, const uint32_t *a, const uint32_t *b, uint32_t n)
 {
     uint64_t temp = 0, c = 0;
     uint32_t i, j;
@@ -48,7 +60,7 @@ static void cy_ec_scalar_mul(uint32_t *rl, uint32_t *rh, const uint32_t *a, cons
 }
 
 /* ecScalarSqr: r[0..2n) = a^2. */
-static void cy_ec_scalar_sqr(uint32_t *r, const uint32_t *a, uint32_t n)
+static __attribute__((noinline)) void cy_ec_scalar_sqr(uint32_t *r, const uint32_t *a, uint32_t n)
 {
     uint64_t temp = 0, c = 0, p;
     uint32_t i, j;
@@ -148,30 +160,88 @@ static void cy_ec_select(uint32_t *r, const uint32_t *a, const uint32_t *b, uint
 
 #define CY_EC_MAX_WORDS 18
 
-/* ecFieldAddMod (:1235): u = a + b over n words and its carry word, v = u - p over n + 1 words,
- * r = v unless that borrowed. The modulus from the context (any field: the loops do not depend on it). */
-FE_CALL void cy_ec_add_mod(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
+/* ecFieldAddMod (:1235): u = a + b over n words and its carry word, v = u - p over n + 1 words
+ * (p has a zero word above its n, as the library's curve->p array has), r = v unless that borrowed. */
+static void cy_ec_field_add(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *p, uint32_t n)
 {
-    const uint32_t n = ctx->limbs;
-    uint32_t u[CY_EC_MAX_WORDS + 1], v[CY_EC_MAX_WORDS + 1], p[CY_EC_MAX_WORDS + 1];
-    for (uint32_t i = 0; i < n; i++) {      /* the library's curve->p has zero words above the modulus */
-        p[i] = ctx->n[i];
-    }
-    p[n] = 0;
+    uint32_t u[CY_EC_MAX_WORDS + 1], v[CY_EC_MAX_WORDS + 1];
     u[n] = cy_ec_add(u, a, b, n);
     const uint32_t c = cy_ec_sub(v, u, p, n + 1);
     cy_ec_select(r, v, u, c, n);
 }
 
 /* ecFieldSubMod (:1261): r = a - b, u = r + p, r = u when the subtraction borrowed. */
-FE_CALL void cy_ec_sub_mod(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
+static void cy_ec_field_sub(uint32_t *r, const uint32_t *a, const uint32_t *b, const uint32_t *p, uint32_t n)
 {
-    const uint32_t n = ctx->limbs;
     uint32_t u[CY_EC_MAX_WORDS];
     const uint32_t c = cy_ec_sub(r, a, b, n);
-    cy_ec_add(u, r, ctx->n, n);
+    cy_ec_add(u, r, p, n);
     cy_ec_select(r, r, u, c, n);
 }
+
+/* The field additions at any field length, the modulus from the context (the loops do not depend on it). */
+FE_CALL void cy_ec_add_mod(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    const uint32_t n = ctx->limbs;
+    uint32_t p[CY_EC_MAX_WORDS + 1];
+    for (uint32_t i = 0; i < n; i++) {
+        p[i] = ctx->n[i];
+    }
+    p[n] = 0;
+    cy_ec_field_add(r, a, b, p, n);
+}
+
+FE_CALL void cy_ec_sub_mod(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    cy_ec_field_sub(r, a, b, ctx->n, ctx->limbs);
+}
+
+#ifdef FE_SM2_OWN
+/* SM2 (GB/T 32918.5) in the library's generic shape: the curve record (c29/ec_sm2_curve.c, a unit of its own
+ * as ec_curves.c is, so that no length or reduction is known here) gives the length and the reduction,
+ * sm2FieldMod (ec_curves.c:5702: fe.h's sm2_reduce, reached through the record's function pointer). */
+#include "c29/ec_sm2.h"
+
+FE_CALL void cy_sm2_field_mod(const ec_curve *curve, uint32_t *r, const uint32_t *a)
+{
+    (void)curve;
+    sm2_reduce(r, a);
+}
+
+static uint32_t cy_ec_words(const ec_curve *curve)
+{
+    return (curve->field_bits + 31) / 32;
+}
+
+FE_CALL void fe_sm2_mul(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    const ec_curve *curve = ec_sm2_curve();
+    uint32_t u[2 * EC_MAX_WORDS];
+    const uint32_t n = cy_ec_words(curve);
+    cy_ec_scalar_mul(u, u + n, a, b, n);
+    curve->field_mod(curve, r, u);
+}
+
+FE_CALL void fe_sm2_sqr(uint32_t *r, const uint32_t *a)
+{
+    const ec_curve *curve = ec_sm2_curve();
+    uint32_t u[2 * EC_MAX_WORDS];
+    cy_ec_scalar_sqr(u, a, cy_ec_words(curve));
+    curve->field_mod(curve, r, u);
+}
+
+FE_CALL void fe_sm2_add(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    const ec_curve *curve = ec_sm2_curve();
+    cy_ec_field_add(r, a, b, curve->p, cy_ec_words(curve));
+}
+
+FE_CALL void fe_sm2_sub(uint32_t *r, const uint32_t *a, const uint32_t *b)
+{
+    const ec_curve *curve = ec_sm2_curve();
+    cy_ec_field_sub(r, a, b, curve->p, cy_ec_words(curve));
+}
+#endif
 
 /* Barrett reduction in the shape of brainpoolP256r1FieldMod (ecc/ec_curves.c:5126; the P-384 and
  * P-512 brainpool curves alike, :5382): for a modulus p of k words and mu = floor(b^(2k) / p)

@@ -95,7 +95,7 @@ static void p256_reduce(uint32_t r[8], const uint32_t c[16])
 FE_CALL void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe_p256_sqr(uint32_t *r, const uint32_t *a);
 #elif defined(FE_P256_MUL_ASM)
-/* the variant supplies mul/sqr in assembly (m0_asm/fe25519.S), same contracts; add/sub stay C */
+/* the variant supplies mul/sqr in assembly (m0_asm/fe25519.S), same contracts; add/sub: FE_P256_ADD_ASM below */
 FE_CALL void fe_p256_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe_p256_sqr(uint32_t *r, const uint32_t *a);
 #else
@@ -114,7 +114,8 @@ FE_CALL void fe_p256_sqr(uint32_t *r, const uint32_t *a)
 }
 #endif
 
-#ifdef FE_P256_ASM
+/* in assembly: umaal_asm/p256.S (FE_P256_ASM), m0_asm/p256_mont.S (FE_P256_ADD_ASM), same contracts */
+#if defined(FE_P256_ASM) || defined(FE_P256_ADD_ASM)
 FE_CALL void fe_p256_add(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void fe_p256_sub(uint32_t *r, const uint32_t *a, const uint32_t *b);
 #else

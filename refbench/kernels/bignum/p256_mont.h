@@ -4,14 +4,15 @@
  * digit is the low word itself (n0 = -p^-1 mod 2^32 = 1).
  * The C versions: the 512-bit product of limbs.h, then word-by-word REDC (HAC 14.32) with the
  * variant's multiply-accumulate; the umaal_asm variant supplies both in assembly
- * (umaal_asm/p256.S: REDC by shifts and additions, squaring by its symmetry).
+ * (umaal_asm/p256.S: REDC by shifts and additions, squaring by its symmetry), and the m0_asm variant
+ * these two only (P256_MONT_MUL_ASM: m0_asm/p256_mont.S, wolfSSL SP Thumb small's shape).
  */
 #ifndef REFBENCH_BIGNUM_P256_MONT_H
 #define REFBENCH_BIGNUM_P256_MONT_H
 
 #include "fe.h"
 
-#ifdef P256_MONT_ASM
+#if defined(P256_MONT_ASM) || defined(P256_MONT_MUL_ASM)
 FE_CALL void p256_mont_mul(uint32_t *r, const uint32_t *a, const uint32_t *b);
 FE_CALL void p256_mont_sqr(uint32_t *r, const uint32_t *a);
 #else
