@@ -330,3 +330,25 @@ def test_a_math_kind_the_field_lacks_is_named(tmp_path):
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"fields.P-256.math_kinds.montgomery_mp2"):
         load_costs(bad)
+
+
+def test_the_fused_montgomery_kind_is_a_candidate_from_its_release_on():
+    """[fields.P-256] since_kinds: wolfSSL's fused sp_256_mont_mul_8 (from 5.6.4) prices the Cortex-M assembly builds
+    of 5.6.4 and later only; an older figure keeps the kinds its release has."""
+    from refbench.sanity.pubkey_cost import kinds_for
+
+    math = "SP math, Cortex-M assembly (small)"
+    assert "montgomery_mp1_fused" in kinds_for("P-256", "wolfSSL", math, "5.6.6")
+    assert "montgomery_mp1_fused" in kinds_for("P-256", "wolfSSL", math, "5.6.4")
+    assert "montgomery_mp1_fused" not in kinds_for("P-256", "wolfSSL", math, "5.6.0")
+    assert "montgomery_mp1" in kinds_for("P-256", "wolfSSL", math, "5.6.0")
+    assert "montgomery_mp1_fused" not in kinds_for("P-256", "wolfSSL", "SP math, C 32-bit", "5.6.6")
+
+
+def test_a_bad_since_kind_is_named(tmp_path):
+    for old, new in (('since_kinds = { montgomery_mp1_fused = "5.6.4" }', 'since_kinds = { montgomery_mp9 = "5.6.4" }'),
+                     ('since_kinds = { montgomery_mp1_fused = "5.6.4" }', 'since_kinds = { montgomery_mp1_fused = "soon" }')):
+        bad = tmp_path / "pubkey_costs.toml"
+        bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        with pytest.raises(ValueError, match=r"field 'fields.P-256.since_kinds.montgomery_mp"):
+            load_costs(bad)

@@ -196,6 +196,11 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (len(ops) == 4 and all(isinstance(n, int) and n >= 0 for n in ops)):
                 raise error_at(path, (*where, key), f"expected [mul, sqr, add, sub], got {ops!r}")
     for name, field in data["fields"].items():
+        for kind, since in field.get("since_kinds", {}).items():
+            if kind not in field["kinds"] or not isinstance(since, str) or release(since) is None:
+                raise error_at(path, ("fields", name, "since_kinds", kind),
+                               f"expected one of this field's kinds ({', '.join(field['kinds'])}) and a release such "
+                               f"as \"5.6.4\", got {kind!r} = {since!r}")
         for kind, text in field.get("math_kinds", {}).items():
             if kind not in field["kinds"] or not isinstance(text, str) or not text:
                 raise error_at(path, ("fields", name, "math_kinds", kind),
@@ -810,11 +815,12 @@ def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
-def kinds_for(curve: str, library: str, math: str = "") -> tuple[str, ...]:
+def kinds_for(curve: str, library: str, math: str = "", version: str | None = None) -> tuple[str, ...]:
     """The field kinds (pubkey_costs.toml ``[fields]``) that price ``curve`` for a figure of ``library`` whose
     math option is ``math``: the field's ``library_kinds`` for that library where it names one, else every kind
     no library claims, less the ``math_kinds`` whose text ``math`` does not contain (a kind in one build's
-    shape: a candidate for that build only)."""
+    shape: a candidate for that build only) and the ``since_kinds`` whose first release is after ``version``
+    (a kind in the shape of a later release; a figure without a version keeps it)."""
     field = load_costs()["fields"][curve]
     own = field.get("library_kinds", {})
     for name, kinds in own.items():
@@ -822,7 +828,10 @@ def kinds_for(curve: str, library: str, math: str = "") -> tuple[str, ...]:
             return tuple(kinds)
     claimed = {k for kinds in own.values() for k in kinds}
     only = {k: text.lower() for k, text in field.get("math_kinds", {}).items()}
-    return tuple(k for k in field["kinds"] if k not in claimed and (k not in only or only[k] in math.lower()))
+    got = release(version) if version else None
+    later = {k for k, since in field.get("since_kinds", {}).items() if got is not None and got < (release(since) or ())}
+    return tuple(k for k in field["kinds"] if k not in claimed and k not in later
+                 and (k not in only or only[k] in math.lower()))
 
 
 def own_edwards(f: Figure, curve: str) -> dict[str, Any] | None:
@@ -1184,7 +1193,7 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     out = []
     scans = table_scan_rule(f, curve, operation) if curve in _WEIERSTRASS else None
     ladder = reference_counts(curve, "agree") if curve in WHOLE_LADDERS else None
-    for kind in kinds_for(curve, f.library, f.math or ""):
+    for kind in kinds_for(curve, f.library, f.math or "", f.version):
         for method, counts in methods:
             work = field_work(curve, kind, counts, f.library)
             # keygen (X25519(k, 9)) and agree are each one ladder, the whole operation's own counts
