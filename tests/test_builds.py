@@ -244,9 +244,10 @@ def test_sp_assembly_runs_rsa_on_the_umull_assembly():
                             operation="private", key_bits=2048, curve=None)
     crt = ("CRT, two 1024-bit Montgomery exponentiations, 4-bit fixed window",
            "CRT, two 1024-bit Montgomery exponentiations, 5-bit fixed window")
-    variants = ("umaal", "umlal", "umaal_asm", "umull_asm")
+    variants = ("umaal", "umlal", "umaal_asm", "umull_asm", "umull_asm_bytecopy")
     path = pubkey_path(build_of(f), crt, variants, "")
-    assert path.variants == ("umull_asm",) and path.lower_variants == () and "not UMAAL" in path.source
+    assert path.variants == ("umull_asm_bytecopy",) and path.lower_variants == () and "not UMAAL" in path.source
+    assert "XMEMCPY" in path.source and "STM32CubeIDE" in path.source  # the product's copy, newlib's byte loop
     assert path.recipes == crt[:1] and "WOLFSSL_SP_SMALL" in path.source  # the small build's 4-bit window
     ecc = dataclasses.replace(f, algorithm="ECC-P256", operation="keygen", key_bits=None, curve="P-256")
     assert pubkey_path(build_of(ecc), crt, variants, "").variants == variants  # the P-256 code is not narrowed
@@ -292,8 +293,8 @@ def test_a_small_sp_build_keeps_the_4_bit_comb():
 
 def test_a_bad_lower_variant_list_is_named(tmp_path: Path):
     bad = tmp_path / "builds.toml"
-    bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace('mont_variants = ["umull_asm"]',
-                                                                   'mont_variants = ["umull_asm"]\n'
+    bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace('mont_variants = ["umull_asm_bytecopy"]',
+                                                                   'mont_variants = ["umull_asm_bytecopy"]\n'
                                                                    'mont_lower_variants = "umaal_asm"', 1),
                    encoding="utf-8")
     with pytest.raises(ValueError, match=r"builds.toml:\d+: field 'pubkey\[\d+\].mont_lower_variants': expected a list"):
@@ -306,16 +307,17 @@ def test_a_pubkey_rule_with_since_describes_that_release_and_later_only():
     rsa = ("CRT, two 1024-bit Montgomery exponentiations, 4-bit fixed window",)
     newer = [r for r in builds_data().pubkey if r.since and r.library == "wolfSSL"]
     assert newer, "builds.toml has a wolfSSL [[pubkey]] rule limited by release"
-    variants = tuple(dict.fromkeys(("umaal", "umlal", "umaal_asm", "umull_asm", *newer[0].mont_variants)))
+    variants = tuple(dict.fromkeys(("umaal", "umlal", "umaal_asm", "umull_asm", "umull_asm_bytecopy",
+                                    *newer[0].mont_variants)))
     since = newer[0].since
     before = pubkey_path(build_of(dataclasses.replace(base, version="5.6.0")), rsa, variants, "")
     after = pubkey_path(build_of(dataclasses.replace(base, version=since)), rsa, variants, "")
     later = pubkey_path(build_of(dataclasses.replace(base, version="9.0.0")), rsa, variants, "")
-    assert before.variants == ("umull_asm",) and newer[0].mont_variants_source not in before.source
+    assert before.variants == ("umull_asm_bytecopy",) and newer[0].mont_variants_source not in before.source
     assert set(after.variants) == set(newer[0].mont_variants) == set(later.variants)
     assert newer[0].mont_variants_source in after.source
     unknown = pubkey_path(build_of(dataclasses.replace(base, version=None)), rsa, variants, "")
-    assert unknown.variants == ("umull_asm",)  # no release stated: the rule without `since`
+    assert unknown.variants == ("umull_asm_bytecopy",)  # no release stated: the rule without `since`
 
 
 def test_a_bad_since_is_named(tmp_path: Path):

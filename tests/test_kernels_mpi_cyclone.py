@@ -146,3 +146,45 @@ def test_cyclone_field_additions_and_barrett_products_equal_integers(core, opera
 def test_barrett_operands_beyond_the_context_are_refused_before_any_call():
     with pytest.raises(ValueError, match="Barrett field product"):
         prepare_for("cy-bp-mul", {r: bytes(76) for r in ("a", "b", "modulus")})
+
+
+ASM_CORES = tuple(c for c in ("m3", "m4", "m33") if family("bignum").variant("cy_asm").supports(c))
+
+
+@cache
+def asm_harness(core: str) -> KernelHarness:
+    return KernelHarness("bignum", "cy_asm", core)
+
+
+@pytest.mark.parametrize("core", ASM_CORES)
+@pytest.mark.parametrize("operation", ["cy-mont-mul", "cy-mont-red"])
+@pytest.mark.parametrize("size", [36, 128])
+def test_assembly_core_equals_integers(core, operation, size, subtests):
+    """bignum/cy_asm (mpiMulAccCore in hand-written assembly, the MPI_ASM_SUPPORT shape) gives the
+    same Montgomery products: 9 words run the one-word steps before a pass of four, 32 words passes
+    only, cy-mont-red's one-word rows the one-word step alone; all-ones operands ripple every carry."""
+    h = asm_harness(core)
+    for label, raw in operands(size):
+        with subtests.test(msg=f"{operation}:{core}:{size}B:{label}"):
+            run = h.run(raw, operation)
+            assert run.verified, run.mismatch
+
+
+def executed(h: KernelHarness, mnemonic: str) -> int:
+    counts = h.last_call.block_counts
+    return sum(c * sum(i.mnemonic == mnemonic for i in h.machine.block(addr).insns) for addr, c in counts.items())
+
+
+@pytest.mark.parametrize("size", [36, 128])
+def test_assembly_core_is_one_umlal_per_word_product(size):
+    """cy_asm's rows are the assembly core: one UMLAL per word product (k rows of k words for a b and
+    k of k for q p: 2 k^2; cy-mont-red's b is one word: k + k^2), and no UMAAL (the library's
+    ARMv7-M file runs on the Cortex-M3); fewer cycles than the C core on the M4."""
+    k = size // 4
+    h = asm_harness("m4")
+    raw = dict(operands(size))["random0"]
+    mul = h.run(raw, "cy-mont-mul")
+    assert mul.verified and executed(h, "umlal") == 2 * k * k and executed(h, "umaal") == 0
+    red = h.run(raw, "cy-mont-red")
+    assert red.verified and executed(h, "umlal") == k + k * k
+    assert mul.cycles < harness("m4").run(raw, "cy-mont-mul").cycles

@@ -21,6 +21,7 @@ from refbench.sanity.pubkey_cost import (
     library_variants,
     load_costs,
     order_inversion,
+    predicted_variants,
     recipes,
     reference_counts,
 )
@@ -46,6 +47,29 @@ def test_a_bad_table_names_file_table_and_field(tmp_path):
     bad.write_text("[fields]\n", encoding="utf-8")
     with pytest.raises(ValueError, match=r"field 'pricing': missing table"):
         load_costs(bad)
+
+
+def test_a_predicted_variant_must_be_one_of_the_rules_candidates(tmp_path):
+    text = COSTS_PATH.read_text(encoding="utf-8")
+    bad = tmp_path / "pubkey_costs.toml"
+    bad.write_text(text.replace('predict = ["c29"]', 'predict = ["umaal"]', 1), encoding="utf-8")
+    with pytest.raises(ValueError, match=r"field 'libraries\[\d+\].predict': expected a list of the rule's variants "
+                       r"\(c29, c32\), got \['umaal'\]"):
+        load_costs(bad)
+    start = text.index('predict_why = ')
+    bad.write_text(text[:start] + text[text.index("\n", start) + 1:], encoding="utf-8")
+    with pytest.raises(ValueError, match=r"field 'libraries\[\d+\].predict_why': expected why"):
+        load_costs(bad)
+
+
+def test_cyclone_sm2_is_predicted_from_its_own_shape_with_the_fixed_length_form_a_candidate():
+    # ECDH-SM2 and SM2-DSA, the pages' names; another curve's rule names no predicted variant
+    base = next(f for f in load_figures() if f.library.startswith("CycloneCRYPTO") and f.algorithm == "SM2-DSA")
+    for algorithm in ("SM2-DSA", "ECDH-SM2"):
+        f = dataclasses.replace(base, algorithm=algorithm)
+        assert set(predicted_variants(f)[0]) < set(library_variants(f)[0])
+        assert "sm2FieldMod" in predicted_variants(f)[1]
+    assert predicted_variants(dataclasses.replace(base, algorithm="ECDSA-P256", curve="P-256")) == ((), "")
 
 
 def test_fermat_inversion_counts():

@@ -14,11 +14,13 @@ import pytest
 from refbench.kernels.catalog import family
 from refbench.published.model import load_figures
 from refbench.ref import mpi_cyclone
+from refbench.sanity.builds import build_of, pubkey_path
 from refbench.sanity.pubkey_cost import (
     CALL,
     exp_library_rule,
     library_exp_counts,
     library_exponent,
+    library_variants,
     load_costs,
     recipes,
 )
@@ -123,6 +125,22 @@ def test_no_crt_dh_and_dsa_exponent_lengths():
     verify = work_of(synthetic("DSA-2048", 2048, "verify"))
     assert 224 < sign[(rule["mul"], 256)] < 224 + 80
     assert verify[(rule["mod"], 256)] == 3 and verify[(rule["mul"], 256)] > 2 * 224
+
+
+@pytest.mark.parametrize("bits", [1024, 2048])
+def test_dh_keygen_and_agree_are_one_full_length_exponentiation_with_no_subgroup_check(bits):
+    # dh.c (2.5.0): keygen g^x and agree y^x both by mpiExpModRegular over a private value of p's length;
+    # dhCheckPublicKey compares only (1 < y < p - 1): no y^q mod p, so no second exponentiation
+    rule = exp_library_rule(synthetic(f"DH-{bits}", bits, "agree"))
+    keygen = work_of(synthetic(f"DH-{bits}", bits, "keygen"))
+    agree = work_of(synthetic(f"DH-{bits}", bits, "agree"))
+    assert keygen == agree
+    size = bits // 8
+    counts = library_exp_counts(bits, library_exponent(bits, "x"))
+    assert agree[(rule["mul"], size)] == counts.products and agree[(rule["mod"], size)] == 1
+    assert agree[(rule["red"], size)] == 2
+    # one squaring per exponent bit, the 4-bit window's table and about one product per 5 bits
+    assert bits + 7 + bits // 6 < counts.products < bits + 9 + bits // 4
 
 
 @pytest.mark.parametrize("operation", ["sign", "verify"])
@@ -252,3 +270,22 @@ def test_the_any_code_floor_of_each_cyclone_operation_is_that_of_the_result_it_c
     for op in sorted(o for o in operations if o.startswith("cy-")):
         products, words = call_floor(op, 64)
         assert words > 0 and products >= 0
+
+
+@pytest.mark.parametrize("algorithm, bits", [("DH-2048", 2048), ("RSA-4096", 4096), ("DSA-2048", 2048)])
+def test_the_assembly_core_is_a_candidate_and_the_c_the_prediction(algorithm, bits):
+    # MPI_ASM_SUPPORT is not stated by the pages: bignum/cy_asm is among the RSA/DH/DSA candidates
+    # (pubkey_costs.toml [[libraries]]), and the build's prediction keeps the demos' C (builds.toml variants)
+    f = synthetic(algorithm, bits, "sign" if algorithm.startswith(("RSA", "DSA")) else "agree")
+    variants, why = library_variants(f)
+    assert "cy_asm" in variants and "c32" in variants and "MPI_ASM_SUPPORT" in why
+    assert family("bignum").variant("cy_asm").supports("m33") and not family("bignum").variant("cy_asm").supports("m0plus")
+    path = pubkey_path(build_of(f), tuple(r.name for r in recipes(f)[0]), variants, "")
+    assert "cy_asm" not in path.variants and "c32" in path.variants and "MPI_ASM_SUPPORT" in path.source
+
+
+@pytest.mark.parametrize("algorithm, curve", [("ECDSA-P256", "P-256"), ("X25519", "Curve25519")])
+def test_the_assembly_core_is_no_candidate_for_elliptic_curves(algorithm, curve):
+    # from 2.5.0 the NIST curves' fields are ecc/ec_misc.c's own code, not mpiMulAccCore (builds.toml [[pubkey]])
+    f = dataclasses.replace(synthetic(algorithm, None, "sign"), curve=curve)
+    assert "cy_asm" not in library_variants(f)[0]

@@ -40,4 +40,5 @@ def test_the_floor_names_what_it_is_kept_for():
     from refbench.sanity.pubkey_floor import describe
 
     text = describe(1000.0, 900, 100, "Cortex-M4", "Montgomery, 4-bit fixed window")
-    assert "closed libraries (ST CMOX" in text and "own_arithmetic" in text
+    assert "for closed libraries (ST CMOX" in text and "own_arithmetic" not in text
+    assert "an open library is bounded by kernels of its own code" in text

@@ -36,7 +36,7 @@ KINDS = {"cache on": 1.0, "cache off": 1.4, "cache on, prefetch off": 1.1, "pref
          "code in SRAM": 0.9, "flash": 1.0}
 STATED = by_variant_and_kind({"bytewise": 120.0, "ttable4": 40.0, "ttable1": 50.0, "bitsliced": 90.0,
                               "umaal": 30.0, "umlal": 35.0, "c32": 40.0, "m0": 80.0,
-                              "umaal_asm": 10.0, "umaal_asm_ladder": 10.0, "umull_asm": 20.0, "umull_umaal_asm": 18.0,
+                              "umaal_asm": 10.0, "umaal_asm_ladder": 10.0, "umull_asm": 20.0, "umull_asm_bytecopy": 22.0, "umull_umaal_asm": 18.0,
                               "m0_asm": 30.0,
                               "c29": 40.0, "thumb2_asm": 35.0}, KINDS)
 

@@ -14,6 +14,9 @@ refbench's own code, written from a reading of mpiExpMod in Oryx-Embedded/Cyclon
   most d bits ending in a one is that many squarings and one multiplication by a table entry;
 * one Montgomery reduction out of the domain at the end.
 
+mpiExpModFast and mpiExpModRegular (mpi.c:1989, :2005 at 2.5.0) only call mpiExpMod: RSA's public and
+private operations and DH's two exponentiations (pkc/dh.c:155, :250) all run this loop; with
+MPI_ASM_SUPPORT disabled (the default, core/crypto.h:92-93) its word products are mpiMulAccCore's C.
 Every squaring is mpiMontgomeryMul(r, r, r): the library has no separate squaring. The Montgomery
 product here is REDC on Python integers (HAC 14.36), the value the library's word loop gives.
 """

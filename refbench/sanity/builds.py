@@ -418,9 +418,9 @@ def pubkey_path(build: Build, recipes: tuple[str, ...], variants: tuple[str, ...
                 unbounded: str) -> PubkeyPath:
     """The one recipe set and the variants public-key figure ``build.figure`` ran, among the plan's
     ``recipes`` (names "<arithmetic>, <method>") and ``variants`` (those pubkey_costs.toml
-    [[libraries]] lists for the page's math option); ``unbounded``: why the kernels are not the
-    library's code (a closed library, field code of its own), "" when they are. A closed
-    library's or its own field code's cost is not predicted from above (``open_slow``)."""
+    [[libraries]] lists for the page's math option, or the ones it names as the library's own shape,
+    ``predict``); ``unbounded``: why the kernels are not the library's code (a closed library), ""
+    when they are. A closed library's cost is not predicted from above (``open_slow``)."""
     f = build.figure
     if unbounded:
         return PubkeyPath(recipes, variants, unbounded, open_fast=unbounded,

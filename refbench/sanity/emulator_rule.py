@@ -293,6 +293,7 @@ def sampling_term(f: Figure, recipes: tuple[str, ...], bits: int) -> Term:
 #: option is hand-written assembly is modelled by these, and by no C variant.
 ASM_COVERS = {"umaal_asm": ("25519-", "p256-", "mont-"), "umaal_asm_ladder": ("25519-", "p256-", "mont-", "x25519"),
               "umull_asm": ("mont-mul", "mont-sqr"), "umull_umaal_asm": ("mont-mul", "mont-sqr"),
+              "umull_asm_bytecopy": ("mont-mul", "mont-sqr"),
               "m0_asm": ("25519-", "p256-mul", "p256-sqr", "p256-mont-mul", "p256-mont-sqr", "p256-add", "p256-sub",
                          "mont-mul", "mont-sqr"),
               "m0_kara": ("25519-", "p256-mul", "p256-sqr", "mont-mul", "mont-sqr"),
@@ -310,8 +311,10 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
     leaves open -- with the composition bound (both ways: composition is measured against whole
     operations, :mod:`refbench.sanity.pubkey_whole`), the compiler spread of the bignum kernels,
     the core model's error, the printed resolution, the run-to-run term and the benchmark's sampling.
-    A closed library or field code of the library's own is not predicted from above (the slow side
-    is untested) and its fast side is the floor no code can beat; a page's hardware claim keeps
+    A closed library is not predicted from above (the slow side is untested) and its fast side is
+    the floor no code can beat; where pubkey_costs.toml [[libraries]] names the variants of the
+    library's own shape (``predict``), the prediction is made from those and the others stay
+    candidates (:func:`refbench.sanity.pubkey_cost.predicted_variants`); a page's hardware claim keeps
     the public-key rule's finding with both sides untested. A candidate measured whole (a variant's
     kernel.toml ``whole``, :func:`refbench.sanity.pubkey_plan.measured_whole`) has no composition
     term: when every chosen candidate is one, the band is compiler spread, core model error and the
@@ -319,7 +322,7 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
     if e.status != "emulated" or e.published is None or e.finding is None:
         return e
     from refbench.sanity.compiler_band import band_levels
-    from refbench.sanity.pubkey_cost import load_costs
+    from refbench.sanity.pubkey_cost import load_costs, predicted_variants
     from refbench.sanity.pubkey_plan import (
         _claims,
         _not_bounded_by_candidates,
@@ -334,8 +337,13 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
     kinds = {c.label: c.kind for c in p.configs}
     build_model = build_of(f)
     claims = _claims(f)
-    path = pubkey_path(build_model, tuple(r.name for r in p.recipes), p.variants,
+    own_shape, own_shape_why = predicted_variants(f)
+    picked = tuple(v for v in p.variants if v in own_shape) or p.variants
+    path = pubkey_path(build_model, tuple(r.name for r in p.recipes), picked,
                        "" if claims else _not_bounded_by_candidates(f))
+    if picked != p.variants:
+        path = replace(path, source=f"{path.source}; predicted with {', '.join(picked)}, the library's own shape, "
+                       f"the other variants candidates (pubkey_costs.toml [[libraries]] predict: {own_shape_why})")
     labels, memory_words = choose_memory(build_model.memory(p.board.name), kinds)
     chosen = [r for r in good if r.memory in labels and r.operation in path.recipes and r.variant in path.variants]
     chosen = chosen or [r for r in good if r.memory in labels] or good
@@ -402,7 +410,7 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
                       f"bounded by {', '.join(sorted({r.variant for r in lower}))} ({bound:,.0f} cycles), which "
                       "does each product's work in fewer instructions (builds.toml [[pubkey]] mont_lower_variants)")
     elif path.open_fast or c_for_assembly:
-        # no faithful kernel: a closed library or its own field code (both sides), or the page's
+        # no faithful kernel: a closed library (both sides), or the page's
         # hand-written assembly where only C kernels of the operation run (the fast side)
         bound, derivation = pubkey_floor(p)
         why = path.open_fast or (f"the page's math is {claims} and no assembly kernel of this operation runs "

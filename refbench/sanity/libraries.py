@@ -55,10 +55,6 @@ class Library:
     name: str
     closed: bool
     kernels: dict[str, KernelOptions]
-    #: public-key algorithms whose field code the library writes its own way, unmodelled by the
-    #: bignum kernels (``own_arithmetic``), and where that is stated
-    own_arithmetic: tuple[str, ...] = ()
-    own_arithmetic_source: str = ""
 
 
 def _version(text: str) -> tuple[int, ...] | None:
@@ -100,12 +96,8 @@ def load_libraries(path: Path = LIBRARIES_PATH) -> dict[str, Library]:
                                "such as \"4.6.0\"")
             kernels[kernel] = KernelOptions(kernel, dict(options), default, _require(path, where, spec, "source", str),
                                             dict(labels), dict(since))
-        own = tuple(table.get("own_arithmetic", ()))
-        if own and not all(isinstance(a, str) for a in own):
-            raise error_at(path, (key, "own_arithmetic"), "expected a list of algorithm names")
-        source = _require(path, key, table, "own_arithmetic_source", str) if own else ""
         out[key] = Library(key, _require(path, key, table, "library", str), _require(path, key, table, "closed", bool),
-                           kernels, own, source)
+                           kernels)
     return out
 
 

@@ -120,6 +120,13 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
         if not (isinstance(algorithms, list) and all(isinstance(a, str) for a in algorithms)):
             raise error_at(path, ("libraries", i, "algorithms"), "expected a list of algorithm names, "
                            f"got {algorithms!r}")
+        predict = rule.get("predict", [])
+        if not (isinstance(predict, list) and all(v in rule["variants"] for v in predict)):
+            raise error_at(path, ("libraries", i, "predict"), f"expected a list of the rule's variants "
+                           f"({', '.join(rule['variants'])}), got {predict!r}")
+        if predict and not (isinstance(rule.get("predict_why"), str) and rule["predict_why"]):
+            raise error_at(path, ("libraries", i, "predict_why"), "expected why the predicted variants are the "
+                           f"library's own shape, got {rule.get('predict_why')!r}")
     exp = data["exponentiation"]
     for key in ("windows", "rsa_public_exponent", "subgroup_bits", "dsa_n_bits"):
         if key not in exp:
@@ -1211,24 +1218,36 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     return tuple(out), ""
 
 
-def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
-    """The kernel variants a library of figure ``f``'s kind ships, and why (pubkey_costs.toml
-    ``[[libraries]]``, the first rule whose library, math and asm texts the figure's contain and,
-    when the rule lists ``algorithms``, one of which begins the figure's algorithm)."""
+def _library_rule(f: Figure) -> dict[str, Any]:
+    """pubkey_costs.toml ``[[libraries]]``: the first rule whose library, math and asm texts figure
+    ``f``'s contain and, when the rule lists ``algorithms``, one of which begins the figure's algorithm."""
     for rule in load_costs()["libraries"]:
         if (rule["library"].lower() in f.library.lower() and rule["match"].lower() in (f.math or "").lower()
                 and rule["asm"].lower() in (f.asm or "").lower()
                 and (not rule.get("algorithms") or f.algorithm.startswith(tuple(rule["algorithms"])))):
-            return tuple(rule["variants"]), rule["why"]
+            return rule
     raise ValueError(f"{COSTS_PATH}: [[libraries]]: no rule matches {f.library!r} / {f.math!r} / {f.asm!r} "
                      "(the last rule should match every figure)")
+
+
+def library_variants(f: Figure) -> tuple[tuple[str, ...], str]:
+    """The kernel variants a library of figure ``f``'s kind ships (the candidates), and why."""
+    rule = _library_rule(f)
+    return tuple(rule["variants"]), rule["why"]
+
+
+def predicted_variants(f: Figure) -> tuple[tuple[str, ...], str]:
+    """The candidates that are the library's own shape, from which figure ``f``'s prediction is made
+    (the rule's ``predict``, and why), or ((), "") when the rule names none."""
+    rule = _library_rule(f)
+    return tuple(rule.get("predict", ())), rule.get("predict_why", "")
 
 
 __all__ = ["CALL", "DSA_Q_SIDE", "SELECT", "SEPARATE_VERIFY", "SP_TABLE_READ", "SP_TABLE_READ_ENTRIES", "REF10_ROW_READ",
            "TABLE_READ_OPS", "Counts", "dsa_q_side_work", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
            "library_exponent", "library_modexp_recipes", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
-           "kinds_for", "load_costs", "own_edwards", "own_edwards_counts",
+           "kinds_for", "predicted_variants", "load_costs", "own_edwards", "own_edwards_counts",
            "recipes", "ref10_counts", "ref10_rule", "reference_counts", "separate_verify_counts", "sliding_digits",
            "small_build", "sp_window_counts", "sp_window_rule", "with_calls",
            "WHOLE_LADDERS"]

@@ -1,9 +1,11 @@
 """A floor any code must pay for a public-key operation: its 32x32-bit products at the core's best
 multiply throughput, plus the words every field operation must read and write.
 
-A closed library (ST CMOX) or hand-written assembly (wolfSSL "SP-ASM Cortex-M") may be faster than
-every composed C candidate (:mod:`refbench.sanity.pubkey_plan`), so such a figure is flagged only
-below this floor. For each kernel call of a recipe's work (:mod:`refbench.sanity.pubkey_cost`),
+The floor is for closed libraries (ST CMOX): their code is not public, so they may be faster than
+every composed C candidate (:mod:`refbench.sanity.pubkey_plan`) and such a figure is flagged only
+below this floor. An open library is bounded by kernels of its own code (pubkey_costs.toml
+[[libraries]]); its figure meets the floor only while its page claims hand-written assembly of
+which no kernel runs. For each kernel call of a recipe's work (:mod:`refbench.sanity.pubkey_cost`),
 on n 32-bit limbs:
 
 * products: a product of two n-limb numbers needs at least K(n) 32x32 products, K(1) = 1,
@@ -39,10 +41,12 @@ from functools import cache
 
 from refbench.sanity.code_bounds import issue_width
 
-#: What the floor is for: code whose arithmetic no kernel variant models or bounds from below.
-FLOOR_SCOPE = ("code no kernel variant bounds from below: closed libraries (ST CMOX, refbench/sanity/libraries.toml "
-               "closed), and until their kernels bound them, hand-written assembly the page claims and a library's own "
-               "field code (libraries.toml own_arithmetic)")
+#: What the floor is for: closed libraries, whose code no kernel can model. An open library's figure is
+#: bounded by the kernels of its own code; it falls back to the floor only where its page claims
+#: hand-written assembly and no kernel of that operation's instructions runs (the figure's reason says so).
+FLOOR_SCOPE = ("closed libraries (ST CMOX, refbench/sanity/libraries.toml closed: code not public, so no kernel models "
+               "it); an open library is bounded by kernels of its own code and meets this floor only where its page "
+               "claims hand-written assembly of which no kernel runs")
 
 #: Cycles per 32x32->64 product at best, by core (the module docstring gives each source).
 PRODUCT_CYCLES = {"m0": 3, "m0plus": 3, "m3": 3, "m4": 1, "m7": 1, "m33": 1}

@@ -54,8 +54,12 @@ VARIANT_NAMES = {"umaal": "UMAAL multiply-accumulate", "umlal": "UMULL/UMLAL mul
                  "umaal_asm_ladder": "UMAAL, the whole X25519 ladder in hand-written assembly, measured whole",
                  "c29": "CycloneCRYPTO's limb shapes (2^255 - 19: 9 of 29 bits; 2^448 - 2^224 - 1: 16 of 28 bits)",
                  "umull_asm": "UMULL only, Montgomery in hand-written assembly (wolfSSL SP small's shape)",
+                 "umull_asm_bytecopy": "UMULL only, Montgomery in hand-written assembly (wolfSSL SP small's shape up to "
+                                       "5.3.0: the product copied by newlib's byte-loop memcpy)",
                  "umull_umaal_asm": "UMULL products, UMAAL reduction, Montgomery in hand-written assembly "
                                     "(wolfSSL SP small's shape from 5.6.4)",
+                 "cy_asm": "CycloneCRYPTO's mpiMulAccCore in its MPI_ASM_SUPPORT shape (UMLAL, ADDS/ADC per word), "
+                           "hand-written assembly",
                  "m0_asm": "16x16 MULS, 2^255 - 19, the P-256 product and Montgomery (wolfSSL SP Thumb small's shape) "
                            "in hand-written ARMv6-M assembly"}
 
@@ -155,18 +159,12 @@ def _claims(f: Figure) -> str:
 
 def _not_bounded_by_candidates(f: Figure) -> str:
     """Why the composed C candidates do not bound ``f`` from below, "" when they do: its library is
-    closed, or writes this algorithm's field code its own way (refbench/sanity/libraries.toml
-    ``closed``, ``own_arithmetic``)."""
+    closed (refbench/sanity/libraries.toml ``closed``). An open library's field code is modelled by
+    the kernels of its shape (pubkey_costs.toml [[libraries]]), which bound it."""
     lib = library_of(f)
-    if lib is None:
-        return ""
-    if lib.closed:
+    if lib is not None and lib.closed:
         return (f"{f.library} is a closed library (precompiled, code not public; refbench/sanity/libraries.toml), "
                 "so C candidates do not bound it")
-    if any(f.algorithm.startswith(a) for a in lib.own_arithmetic):
-        return (f"{lib.name} computes {f.algorithm} with field code of its own that no bignum kernel models "
-                f"({lib.own_arithmetic_source}; refbench/sanity/libraries.toml), so the composed candidates do "
-                "not bound it")
     return ""
 
 

@@ -125,7 +125,12 @@ static void cy_shift_right_1(uint32_t *r, uint32_t size)
     r[m] >>= 1;
 }
 
-/* mpiMulAccCore: r += a[0..m) * b, the carry propagated into r beyond m while it is not zero. */
+/* mpiMulAccCore: r += a[0..m) * b, the carry propagated into r beyond m while it is not zero.
+ * With CY_MUL_ACC_ASM (variant cy_asm) it is cy_asm/mul_acc.S, in the shape of the assembly the library
+ * builds with MPI_ASM_SUPPORT enabled; otherwise the library's default C (mpi.c:2117-2174). */
+#ifdef CY_MUL_ACC_ASM
+void cy_mul_acc_core(uint32_t *r, const uint32_t *a, uint32_t m, uint32_t b);
+#else
 static void cy_mul_acc_core(uint32_t *r, const uint32_t *a, uint32_t m, uint32_t b)
 {
     uint32_t c = 0, u, v, i;
@@ -149,6 +154,7 @@ static void cy_mul_acc_core(uint32_t *r, const uint32_t *a, uint32_t m, uint32_t
         c = r[i] < c;
     }
 }
+#endif
 
 /* r = a b 2^(-32k) mod n (a < n, b < n of b_words words), mpiMontgomeryMul's steps. */
 static void cy_montgomery(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b,

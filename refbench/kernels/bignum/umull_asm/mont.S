@@ -35,13 +35,30 @@
  * of wolfSSL's reduction from 5.6.4 (wolfSSL/wolfssl pull request #6770; 5.7.0, byan-2/wolfssl
  * 6021e6b6ead29c8666d1b1a41d81ee7e4dc27da6 sp_cortexm.c:6233 sp_2048_mont_reduce_64: LDR, LDR,
  * UMAAL, STR per word), while the product stays UMULL with ADDS/ADCS/ADC (5.7.0 sp_2048_mul_64
- * :2294 and sp_2048_sqr_64 :2394 under WOLFSSL_SP_SMALL). */
+ * :2294 and sp_2048_sqr_64 :2394 under WOLFSSL_SP_SMALL).
+ *
+ * With MONT_MUL_COPY_BYTES (variant umull_asm_bytecopy) bn_mont_mul writes the product into a second
+ * stack buffer and copies its 8 limbs bytes into t by a call of memcpy_bytes (umull_asm/memcpy_bytes.S,
+ * newlib's byte loop as STM32CubeIDE's toolchain builds it) before the reduction: up to 5.3.0
+ * sp_2048_mul_64 and sp_2048_mul_32 under WOLFSSL_SP_SMALL write "sp_digit tmp_arr[64 * 2]" (32 * 2)
+ * and end "XMEMCPY(r, tmp_arr, sizeof(tmp_arr));" (wolfSSL/wolfssl 29401334d312c5530ff24f97e60e3e83c47ab0bc
+ * sp_cortexm.c :2432/:2511, :2756/:2832; 4.4.1, 19fba3648cbfe7be47bd6d4c0756159b90335b11 :2155/:2221,
+ * :2430/:2493; both as carried by boicotinho/wolfssl_clone), while 5.7.0's store the product from the
+ * stack with an LDM/STM loop ("L_sp_2048_mul_64_store", byan-2/wolfssl 6021e6b6 :2294) and its
+ * sp_cortexm.c calls XMEMCPY in no product, square or reduction. The squarings copy nothing (no XMEMCPY
+ * in sp_2048_sqr_64 / sqr_32 at any of the three). */
 	.syntax unified
 	.thumb
 	.text
 
-/* The frame both functions build: [sp] ctx, [sp, #4] r, t (2 * 128 words) at [sp, #16]. */
+/* The frame both functions build: [sp] ctx, [sp, #4] r, t (2 * 128 words) at [sp, #16]; with
+ * MONT_MUL_COPY_BYTES bn_mont_mul's product buffer (2 * 128 words) above t, at [sp, #TMP]. */
+#ifdef MONT_MUL_COPY_BYTES
+#define TMP (16 + 8 * 128)
+#define FRAME (16 + 16 * 128)
+#else
 #define FRAME (16 + 8 * 128)
+#endif
 
 /* void bn_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b) */
 	.global bn_mont_mul
@@ -57,7 +74,11 @@ bn_mont_mul:
 	mov r0, r2				@ a
 	mov r1, r3				@ b
 	lsl r2, r4, #2				@ 4 limbs
+#ifdef MONT_MUL_COPY_BYTES
+	add r12, sp, #TMP			@ the product buffer, written column by column
+#else
 	add r12, sp, #16			@ t, written column by column
+#endif
 	mov r3, #0				@ accumulator r5:r4:r3
 	mov r4, #0
 	mov r5, #0
@@ -93,6 +114,12 @@ bn_mont_mul:
 	cmp r11, r10
 	bne 1b
 	str r3, [r12]				@ t_(2 limbs - 1)
+#ifdef MONT_MUL_COPY_BYTES
+	add r0, sp, #16				@ XMEMCPY(t, product, 8 limbs): the C library's memcpy
+	add r1, sp, #TMP
+	lsl r2, r2, #1				@ 8 limbs bytes
+	bl memcpy_bytes
+#endif
 	b .Lreduce
 	.size bn_mont_mul, . - bn_mont_mul
 
