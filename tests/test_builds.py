@@ -232,7 +232,7 @@ def test_the_sp_assembly_rule_prices_p256_by_its_reduction_and_verifies_with_sep
 
 def test_a_bad_verify_method_or_curve_kinds_names_the_field(tmp_path: Path):
     for old, new, field in (('verify = "separate"', 'verify = "shamir"', "verify"),
-                            ('curve_kinds = { "P-256" = "montgomery_mp1" }', 'curve_kinds = { "P-256" = 1 }', "curve_kinds")):
+                            ('curve_kinds = { "P-256" = "montgomery_mp1_fused" }', 'curve_kinds = { "P-256" = 1 }', "curve_kinds")):
         bad = tmp_path / "builds.toml"
         bad.write_text(BUILDS_PATH.read_text(encoding="utf-8").replace(old, new, 1), encoding="utf-8")
         with pytest.raises(ValueError, match=rf"builds.toml:\d+: field 'pubkey\[1\].{field}'"):

@@ -56,7 +56,8 @@ OTHER_OPS = ("mont-exp", "cy-mont-mul", "cy-mont-red", "cy-mod", "cy-p256-mul", 
              "cy-p521-mul", "cy-p521-sqr", "cy-ec-add", "cy-ec-sub", "cy-bp-mul", "cy-bp-sqr", "x25519", "p256-base-mult",
              "ed25519-base-mult", "ed25519-double-mult", "25519-mul-a24", "448-mul-const", "select", "25519-cswap", "call",
              "p256-mont-mul", "p256-mont-sqr", "p256-base-mult-ct", "p256-scalar-mult",  # tests/test_kernels_p256.py
-             "p256-ecdsa-sign", "p256-ecdsa-verify", "p256-order-mul", "p256-order-sqr", "p256-halve")  # tests/test_kernels_ecdsa.py
+             "p256-ecdsa-sign", "p256-ecdsa-verify", "p256-order-mul", "p256-order-sqr", "p256-halve",  # tests/test_kernels_ecdsa.py
+             "sp-table-read", "ref10-cmov-table")  # tests/test_kernels_table_read.py
 
 
 def cases(operations: tuple[str, ...], cores: tuple[str, ...]) -> list[tuple[str, str, str]]:

@@ -229,6 +229,9 @@ def test_an_order_kind_prices_the_order_inversions_with_its_own_arithmetic():
     assert mp1[("p256-mul", 32)] == counts.mul + field_m and mp1[("p256-sqr", 32)] == counts.sqr + field_s
     assert mp1[("mont-mul", 32)] == order_m and mp1[("mont-sqr", 32)] == order_s
     assert field_work("P-256", "montgomery_mp1", reference_counts("P-256", "keygen")).get(("mont-mul", 32)) is None
+    fused = field_work("P-256", "montgomery_mp1_fused", counts)  # from 5.6.4: the fused Montgomery routines
+    assert fused[("p256-mont-mul", 32)] == counts.mul + field_m and fused[("p256-mont-sqr", 32)] == counts.sqr + field_s
+    assert fused[("mont-mul", 32)] == order_m and ("p256-mul", 32) not in fused
 
 
 def test_separate_verify_adds_a_comb_and_a_fixed_window_and_compares_projectively():
@@ -263,26 +266,29 @@ def test_an_order_kind_the_field_lacks_is_named(tmp_path):
         load_costs(bad)
 
 
-def test_cache_resistant_table_reads_are_selects_from_the_release_that_has_them():
+def test_cache_resistant_table_reads_are_sp_table_reads_from_the_release_that_has_them():
     base = dataclasses.replace(FIGURES["000-0025"], math="SP math, Cortex-M assembly", operation="keygen",
                                algorithm="ECC-P256", curve="P-256")
 
-    def selects(version: str, operation: str = "keygen") -> dict[str, int]:
+    def reads(version: str, operation: str = "keygen", bytes_: int = 64) -> dict[str, int]:
         f = dataclasses.replace(base, version=version, operation=operation,
                                 algorithm="ECC-P256" if operation == "keygen" else "ECDSA-P256")
-        return {r.name.split(", ")[1]: dict(((o, s), n) for o, s, n in r.work).get(("select", 32), 0)
+        return {r.name.split(", ")[1]: dict(((o, s), n) for o, s, n in r.work).get(("sp-table-read", bytes_), 0)
                 for r in recipes(f)[0] if r.name.startswith("Montgomery with")}
 
-    new = selects("5.6.4")
-    assert new["4-bit comb base point"] == 64 * 15 * 2 and new["8-bit comb base point"] == 32 * 255 * 2
-    assert new["6-bit comb base point"] == 0 and new["4-bit fixed window"] == 64 * 15 * 3
-    assert set(selects("4.4.1").values()) == {0}  # 4.4.1 indexes its tables
-    assert set(selects("5.6.4", "verify").values()) == {0}  # verify reads with ct = 0
+    new = reads("5.6.4")  # x and y of an affine entry: 64 bytes; one call per 15 entries scanned
+    assert new["4-bit comb base point"] == 64 and new["8-bit comb base point"] == 32 * 255 // 15
+    assert new["6-bit comb base point"] == 0 and new["4-bit fixed window"] == 0
+    assert reads("5.6.4", bytes_=96)["4-bit fixed window"] == 64  # x, y and z of a projective point
+    assert set(reads("4.4.1").values()) == {0}  # 4.4.1 indexes its tables
+    assert set(reads("5.6.4", "verify").values()) == {0}  # verify reads with ct = 0
+    assert all(("select", 32) not in dict(((o, s), n) for o, s, n in r.work)
+               for r in recipes(dataclasses.replace(base, version="5.6.4"))[0] if "comb" in r.name)
     p384 = dataclasses.replace(base, algorithm="ECC-P384", curve="P-384", version="5.6.4")
-    assert {dict(((o, s), n) for o, s, n in r.work).get(("select", 48)) for r in recipes(p384)[0]
-            if "4-bit comb" in r.name} == {96 * 15 * 2}
+    assert {dict(((o, s), n) for o, s, n in r.work).get(("sp-table-read", 96)) for r in recipes(p384)[0]
+            if "4-bit comb" in r.name} == {96}
     other = dataclasses.replace(base, library="CycloneCRYPTO", math=None, version="2.6.2")
-    assert all(("select", 32) not in dict(((o, s), n) for o, s, n in r.work) for r in recipes(other)[0])
+    assert all(o != "sp-table-read" for r in recipes(other)[0] for o, _, _ in r.work)
 
 
 def test_a_malformed_table_scan_is_named(tmp_path):
@@ -290,6 +296,11 @@ def test_a_malformed_table_scan_is_named(tmp_path):
     bad = tmp_path / "pubkey_costs.toml"
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"field 'scalar_mult.table_scans\[0\].reads.window': expected \[reads, entries, coordinates\]"):
+        load_costs(bad)
+    bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace("window = [64, 15, 3]", "window = [64, 16, 3]"),
+                   encoding="utf-8")
+    with pytest.raises(ValueError, match=r"field 'scalar_mult.table_scans\[0\].reads.window': expected a number of "
+                                         r"entries that is a multiple of 15"):
         load_costs(bad)
 
 
@@ -343,3 +354,25 @@ def test_a_math_kind_the_field_lacks_is_named(tmp_path):
     bad.write_text(text, encoding="utf-8")
     with pytest.raises(ValueError, match=r"fields.P-256.math_kinds.montgomery_mp2"):
         load_costs(bad)
+
+
+def test_the_fused_montgomery_kind_is_a_candidate_from_its_release_on():
+    """[fields.P-256] since_kinds: wolfSSL's fused sp_256_mont_mul_8 (from 5.6.4) prices the Cortex-M assembly builds
+    of 5.6.4 and later only; an older figure keeps the kinds its release has."""
+    from refbench.sanity.pubkey_cost import kinds_for
+
+    math = "SP math, Cortex-M assembly (small)"
+    assert "montgomery_mp1_fused" in kinds_for("P-256", "wolfSSL", math, "5.6.6")
+    assert "montgomery_mp1_fused" in kinds_for("P-256", "wolfSSL", math, "5.6.4")
+    assert "montgomery_mp1_fused" not in kinds_for("P-256", "wolfSSL", math, "5.6.0")
+    assert "montgomery_mp1" in kinds_for("P-256", "wolfSSL", math, "5.6.0")
+    assert "montgomery_mp1_fused" not in kinds_for("P-256", "wolfSSL", "SP math, C 32-bit", "5.6.6")
+
+
+def test_a_bad_since_kind_is_named(tmp_path):
+    for old, new in (('since_kinds = { montgomery_mp1_fused = "5.6.4" }', 'since_kinds = { montgomery_mp9 = "5.6.4" }'),
+                     ('since_kinds = { montgomery_mp1_fused = "5.6.4" }', 'since_kinds = { montgomery_mp1_fused = "soon" }')):
+        bad = tmp_path / "pubkey_costs.toml"
+        bad.write_text(COSTS_PATH.read_text(encoding="utf-8").replace(old, new), encoding="utf-8")
+        with pytest.raises(ValueError, match=r"field 'fields.P-256.since_kinds.montgomery_mp"):
+            load_costs(bad)

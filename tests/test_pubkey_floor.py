@@ -19,6 +19,9 @@ def test_call_floors_by_operation():
     assert call_floor("mont-sqr", 32) == (27 + 27, 16)
     assert call_floor("25519-add", 32) == call_floor("select", 32) == (0, 24)
     assert call_floor("25519-mul-a24", 32) == (0, 16)
+    assert call_floor("p256-mont-mul", 32) == call_floor("p256-mul", 32)  # a reduction without products
+    assert call_floor("sp-table-read", 96) == (0, 16 * 24)  # 15 entries read, one written
+    assert call_floor("ref10-cmov-table", 96) == (0, 9 * 24)  # 8 entries read, one written
     with pytest.raises(ValueError, match="Invalid operation 'x25519' for the any-code floor"):
         call_floor("x25519", 32)
 

@@ -165,12 +165,15 @@ def test_ref10_keygen_is_63_mixed_additions_64_row_reads_and_one_encoding():
     counts, reads = ref10_counts(rule, "keygen", asm_base=True)
     assert counts.mul == 63 * (madd[0] + to_p3[0]) + encode[0] and counts.sqr == 0 and counts.inv == 1
     entries, entry_bytes = rule["select"]
-    assert reads == {("select", entry_bytes): 64 * entries, ("call", 32): 64 * entries}
-    c_path, _ = ref10_counts(rule, "keygen", asm_base=False)  # the C path doubles 4 times between its passes
+    # the assembly read (fe_cmov_table) is one call per row, its negation inside: no subtraction per read
+    assert reads == {("ref10-cmov-table", entry_bytes): 64, ("call", 32): 64}
+    c_path, c_reads = ref10_counts(rule, "keygen", asm_base=False)  # the C path doubles 4 times between its passes
     assert c_path.sqr == 4 * rule["group_ops"]["p2_dbl"][1] and c_path.mul > counts.mul
+    assert c_reads == {("select", entry_bytes): 64 * entries, ("call", 32): 64 * entries}  # a select per entry
+    assert c_path.sub - counts.sub == 64 + 4 * rule["group_ops"]["p2_dbl"][3]  # and a negation per read
     assert ref10_counts(rule, "sign", asm_base=True) == (counts, reads)  # sign: R only, the public key read
     (name, work), = _works(dataclasses.replace(f, asm="WOLFSSL_ARMASM (Thumb-2)")).items()
-    assert "WOLFSSL_ARMASM" in name and work[("select", entry_bytes)] == 64 * entries
+    assert "WOLFSSL_ARMASM" in name and work[("ref10-cmov-table", entry_bytes)] == 64 and ("select", entry_bytes) not in work
     (name, _), = _works(dataclasses.replace(f, asm=None)).items()
     assert "WOLFSSL_ARMASM" not in name
 
@@ -225,8 +228,9 @@ def test_wolfssl_sp_ecdh_is_its_fixed_window_with_its_own_point_formulas():
     assert abs((counts.mul + counts.sqr) - (reference.mul + reference.sqr)) < 0.05 * (reference.mul + reference.sqr)
     assert counts.add + counts.sub < reference.add + reference.sub  # small multiples as one operation each
     names = [n for n in _works(f) if n.startswith("Montgomery with")]
-    assert names == ["Montgomery with a reduction by word additions (mp = 1), 4-bit fixed window, wolfSSL's point "
-                     "formulas, constant-time table reads (2880 selects)"]
+    method = "4-bit fixed window, wolfSSL's point formulas, constant-time table reads (64 x 15 entries of 96 bytes)"
+    assert names == [f"Montgomery with a reduction by word additions (mp = 1), {method}",
+                     f"Montgomery with the product and a fused reduction by word additions (mp = 1), {method}"]
 
 
 def test_a_malformed_sp_window_rule_is_named(tmp_path):

@@ -10,6 +10,7 @@ written once per operation, not once per kernel.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Callable
 
 from refbench.errors import InvalidSignature
@@ -283,6 +284,76 @@ PREPARE: dict[str, Callable[[Inputs], Inputs]] = {"mont-mul": prepare_mont, "mon
                                                   "mont-exp": prepare_mont, "mont-add": prepare_mont,
                                                   "mont-sub": prepare_mont, "mont-mod-wide": prepare_mont, "mont-red": prepare_mont,
                                                   "mod-mul": prepare_barrett, "mod-sqr": prepare_barrett}
+#: The entry sizes of the SP table read (bignum sp-table-read, table.h): P-256 x, y (64 bytes), x, y, z (96) and
+#: P-384 x, y, z (144); P-384 x, y is 96 bytes too
+SP_TABLE_ENTRY_BYTES = (64, 96, 144)
+
+
+def prepare_sp_table(a: Inputs) -> Inputs:
+    """The SP table read's operands: ``a`` an entry's length (64, 96 or 144 bytes; its first byte's low
+    four bits the index), ``b`` the 16-entry table: 16 times a's length, or a's length, then taken as
+    the seed of a table of SHAKE256 bytes."""
+    size = len(a["a"])
+    if size not in SP_TABLE_ENTRY_BYTES:
+        raise ValueError(f"Invalid operand length ({size} bytes) for the SP table read; accepted: "
+                         f"{', '.join(map(str, SP_TABLE_ENTRY_BYTES))} bytes (an entry)")
+    table = a["b"]
+    if len(table) == size:
+        table = hashlib.shake_256(b"sp-table-read/" + bytes(table)).digest(16 * size)
+    elif len(table) != 16 * size:
+        raise ValueError(f"Invalid b length ({len(table)} bytes) for the SP table read; accepted: {16 * size} "
+                         f"bytes (16 entries of {size}) or {size} bytes (a seed)")
+    return {**a, "b": table}
+
+
+def _sp_table_read(a: Inputs) -> Outputs:
+    """Entry (a[0] & 15) of the 16-entry table b, zero for index 0 (wolfSSL SP's entry 0, never read)."""
+    a = prepare_sp_table(a)
+    size, index = len(a["a"]), a["a"][0] & 15
+    return {"r": bytes(a["b"][index * size:(index + 1) * size]) if index else bytes(size)}
+
+
+def prepare_ref10_row(a: Inputs) -> Inputs:
+    """The Ed25519 row read's operands: ``a`` 96 bytes whose first byte is the signed digit (-8..8 kept,
+    another byte v made (v mod 17) - 8), ``b`` the row of 8 points (yplusx, yminusx, xy2d, each mod
+    2^255 - 19): 768 bytes, or 96 taken as the seed of SHAKE256 bytes."""
+    if len(a["a"]) != 96:
+        raise ValueError(f"Invalid operand length ({len(a['a'])} bytes) for the Ed25519 row read; accepted: 96 bytes")
+    digit = int.from_bytes(a["a"][:1], "little", signed=True)
+    if not -8 <= digit <= 8:
+        digit = a["a"][0] % 17 - 8
+    row = a["b"]
+    if len(row) == 96:
+        row = hashlib.shake_256(b"ref10-cmov-table/" + bytes(row)).digest(768)
+    elif len(row) != 768:
+        raise ValueError(f"Invalid b length ({len(row)} bytes) for the Ed25519 row read; accepted: 768 bytes "
+                         "(8 entries of 96) or 96 bytes (a seed)")
+    p = FIELDS["25519"][0]
+    row = b"".join((_le(row[i:i + 32]) % p).to_bytes(32, "little") for i in range(0, 768, 32))
+    return {**a, "a": (digit & 0xFF).to_bytes(1, "little") + a["a"][1:], "b": row}
+
+
+def _ref10_cmov_table(a: Inputs) -> Outputs:
+    """Entry |d| - 1 of the row (the neutral point yplusx = yminusx = 1, xy2d = 0 for d = 0); for d < 0 its
+    negation: yplusx and yminusx exchanged, xy2d replaced by p - xy2d (ref10 ge_select, wolfSSL fe_cmov_table)."""
+    a = prepare_ref10_row(a)
+    digit = int.from_bytes(a["a"][:1], "little", signed=True)
+    if digit == 0:
+        yplusx, yminusx, xy2d = 1, 1, 0
+    else:
+        e = a["b"][96 * (abs(digit) - 1):96 * abs(digit)]
+        yplusx, yminusx, xy2d = _le(e[:32]), _le(e[32:64]), _le(e[64:])
+    if digit < 0:
+        yplusx, yminusx, xy2d = yminusx, yplusx, FIELDS["25519"][0] - xy2d
+    return {"r": b"".join(v.to_bytes(32, "little") for v in (yplusx, yminusx, xy2d))}
+
+
+REFERENCES["sp-table-read"] = _sp_table_read
+PREPARE["sp-table-read"] = prepare_sp_table
+REFERENCES["ref10-cmov-table"] = _ref10_cmov_table
+PREPARE["ref10-cmov-table"] = prepare_ref10_row
+
+
 for _field in FIELDS:
     REFERENCES[f"fe-{_field}-mul"] = _field_op(_field, square=False)
     REFERENCES[f"fe-{_field}-sqr"] = _field_op(_field, square=True)

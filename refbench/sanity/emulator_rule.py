@@ -61,7 +61,7 @@ from refbench.sanity.prediction import (
     resolution_term,
     run_to_run_term,
 )
-from refbench.sanity.pubkey_cost import CALL, SELECT
+from refbench.sanity.pubkey_cost import CALL, TABLE_READ_OPS
 from refbench.sanity.pubkey_plan import PubkeyPlan, judge_pubkey
 from refbench.sanity.verdicts import Finding, Verdict
 from refbench.sanity.workloads import KERNEL_COMPILER, kernel_build
@@ -354,7 +354,7 @@ def pubkey_prediction(p: PubkeyPlan, e: Emulation) -> Emulation:
         # the caller's side of each call ([pricing] call) and the selects of table reads are no arithmetic:
         # the most-called field operation is; a whole operation measured whole is itself
         steps = (recipe.whole if measured_whole(r) else recipe.work) if recipe else ()
-        calls = [w for w in steps if w[0] not in (CALL, SELECT)]
+        calls = [w for w in steps if w[0] != CALL and w[0] not in TABLE_READ_OPS]
         return max(calls, key=lambda w: w[2])[0] if calls else r.operation
 
     assembly = claims.startswith("hand-written")

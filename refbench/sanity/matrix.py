@@ -50,6 +50,8 @@ NOT_APPLICABLE = "not applicable"
 BIGNUM_SIZES = {"mont-mul": (32, 256), "mont-sqr": (32, 256), "mont-add": (32, 256), "mont-sub": (32, 256),
                 "mont-exp": (32,), "select": (32, 68), "ed25519-double-mult": (64,), "p256-ecdsa-sign": (64,),
                 "p256-ecdsa-verify": (64,),
+                # table reads (table.h): an entry's bytes, P-256 x y / x y z and P-384 x y z; a 2^255 - 19 row entry
+                "sp-table-read": (64, 96, 144), "ref10-cmov-table": (96,),
                 # CycloneCRYPTO's shape (mpi_cyclone.h); cy-mod is bit-serial, some 10^7 cycles at 256 bytes
                 "cy-mont-mul": (32, 256), "cy-mont-red": (32, 256), "cy-mod": (32,)}
 _FIELD_BYTES = {"p256": 32, "p384": 48, "p521": 68, "25519": 32, "448": 56, "x25519": 32}

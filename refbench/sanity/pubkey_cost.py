@@ -47,6 +47,15 @@ COSTS_PATH = Path(__file__).with_name("pubkey_costs.toml")
 #: The kernel operation that prices a conditional swap where the field has no swap operation
 #: (two per swap: [pricing] cswap).
 SELECT = "select"
+#: The kernel operation of wolfSSL SP's constant-time read of a 16-entry point table (bignum sp-table-read,
+#: table.h: entries 1..15 scanned, an entry's bytes the measured size) and how many entries one call scans.
+SP_TABLE_READ = "sp-table-read"
+SP_TABLE_READ_ENTRIES = 15
+#: The kernel operation of wolfSSL's WOLFSSL_ARMASM Ed25519 row read (bignum ref10-cmov-table, table.h, in the
+#: shape of fe_cmov_table: 8 entries of 96 bytes, the negation inside), one call per ref10 row read.
+REF10_ROW_READ = "ref10-cmov-table"
+#: The operations that read tables (no arithmetic: the emulator rule's main operation is never one of them).
+TABLE_READ_OPS = (SELECT, SP_TABLE_READ, REF10_ROW_READ)
 #: The name of the verify method that multiplies u1 G and u2 Q separately ([scalar_mult] separate_verify).
 SEPARATE_VERIFY = "separate multiplications"
 #: The kernel operation that prices the caller's side of every kernel call ([pricing] call).
@@ -162,6 +171,10 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (isinstance(shape, list) and len(shape) == 3 and all(isinstance(n, int) and n > 0 for n in shape)):
                 raise error_at(path, ("scalar_mult", "table_scans", i, "reads", method),
                                f"expected [reads, entries, coordinates], got {shape!r}")
+            if shape[1] % SP_TABLE_READ_ENTRIES:
+                raise error_at(path, ("scalar_mult", "table_scans", i, "reads", method),
+                               f"expected a number of entries that is a multiple of {SP_TABLE_READ_ENTRIES} (the "
+                               f"entries one {SP_TABLE_READ} call scans), got {shape[1]}")
     for i, rule in enumerate(data["scalar_mult"].get("ref10", [])):
         where = ("scalar_mult", "ref10", i)
         for key, kind in (("library", str), ("curve", str), ("small_option", str), ("asm_option", str),
@@ -190,6 +203,11 @@ def _check(path: Path, data: dict[str, Any]) -> dict[str, Any]:
             if not (len(ops) == 4 and all(isinstance(n, int) and n >= 0 for n in ops)):
                 raise error_at(path, (*where, key), f"expected [mul, sqr, add, sub], got {ops!r}")
     for name, field in data["fields"].items():
+        for kind, since in field.get("since_kinds", {}).items():
+            if kind not in field["kinds"] or not isinstance(since, str) or release(since) is None:
+                raise error_at(path, ("fields", name, "since_kinds", kind),
+                               f"expected one of this field's kinds ({', '.join(field['kinds'])}) and a release such "
+                               f"as \"5.6.4\", got {kind!r} = {since!r}")
         for kind, text in field.get("math_kinds", {}).items():
             if kind not in field["kinds"] or not isinstance(text, str) or not text:
                 raise error_at(path, ("fields", name, "math_kinds", kind),
@@ -533,7 +551,8 @@ def _ref10_counts_cached(rule_key: str, operation: str, asm_base: bool) -> tuple
         base = (base + Counts(1, 0, 0, 0) + _ops(rule, "p2_dbl", 4) + _ops(rule, "p1p1_to_p2", 3)
                 + _ops(rule, "p1p1_to_p3"))
     reads = 64
-    return base + Counts(0, 0, 0, 0, sub=reads) + _ops(rule, "encode") + one_inversion, reads
+    # the C path negates by one subtraction per read; the assembly read (asm_read) negates inside it
+    return base + Counts(0, 0, 0, 0, sub=0 if asm_base else reads) + _ops(rule, "encode") + one_inversion, reads
 
 
 def ref10_rule(f: Figure, curve: str) -> dict[str, Any] | None:
@@ -548,14 +567,18 @@ def ref10_rule(f: Figure, curve: str) -> dict[str, Any] | None:
 
 def ref10_counts(rule: dict[str, Any], operation: str, asm_base: bool) -> tuple[Counts, Work]:
     """The field operations of ``operation`` (keygen, sign, verify) by ``rule``'s ref10 schedules
-    (pubkey_costs.toml [[scalar_mult.ref10]]), and the work of its constant-time table reads (one bignum
-    select of an entry's bytes per entry, and its call); ``asm_base``: the assembly build's base-point path.
-    Verify's digit counts are those of the reference's own signature scalars (:func:`sliding_digits`)."""
+    (pubkey_costs.toml [[scalar_mult.ref10]]), and the work of its constant-time table reads: on the C
+    path one bignum select of an entry's bytes per entry, and its call; with ``asm_base`` (the assembly
+    build's base-point path) one call of :data:`REF10_ROW_READ` per read, the library's row read in its
+    shape, negation included. Verify's digit counts are those of the reference's own
+    signature scalars (:func:`sliding_digits`)."""
     counts, reads = _ref10_counts_cached(rule["library"] + "/" + rule["curve"], operation, asm_base)
     if not reads:
         return counts, {}
     entries, entry_bytes = rule["select"]
     size = load_costs()["fields"][rule["curve"]]["bytes"]
+    if asm_base:
+        return counts, {(REF10_ROW_READ, entry_bytes): reads, (CALL, size): reads}
     return counts, {(SELECT, entry_bytes): reads * entries, (CALL, size): reads * entries}
 
 
@@ -685,6 +708,7 @@ def compose(work: Mapping[tuple[str, int], int], cycles: Mapping[tuple[str, int]
 
 _KIND_NAMES = {"special": "special-form reduction", "montgomery": "Montgomery",
                "montgomery_mp1": "Montgomery with a reduction by word additions (mp = 1)",
+               "montgomery_mp1_fused": "Montgomery with the product and a fused reduction by word additions (mp = 1)",
                "montgomery_mp1_loops": "Montgomery with product loops and a reduction by word additions (mp = 1)",
                "cyclone": "CycloneCRYPTO's Comba product and curve reduction"}
 
@@ -773,14 +797,18 @@ def sp_window_counts(rule: dict[str, Any], bits: int) -> Counts:
 
 
 def table_scan_work(rule: dict[str, Any], method: str, size: int) -> Work:
-    """The selects and calls of ``rule``'s table reads in a multiplication by ``method`` (a recipe's
-    method name: "<w>-bit comb base point" or "4-bit fixed window"), at field size ``size``."""
+    """The calls of ``rule``'s table reads in a multiplication by ``method`` (a recipe's method name:
+    "<w>-bit comb base point" or "4-bit fixed window"), at field size ``size``: one bignum
+    ``sp-table-read`` of an entry's bytes (its coordinates times ``size``) and its call per
+    :data:`SP_TABLE_READ_ENTRIES` entries scanned (a 255-entry table as 17 such scans: from above by
+    the clearing of the result each further call repeats)."""
     comb = re.search(r"(\d+)-bit comb base point", method)
     key = comb[1] if comb else ("window" if method.startswith("4-bit fixed window") else None)
     if key is None or key not in rule["reads"]:
         return {}
     reads, entries, coordinates = rule["reads"][key]
-    return {(SELECT, size): reads * entries * coordinates, (CALL, size): reads}
+    calls = reads * (entries // SP_TABLE_READ_ENTRIES)
+    return {(SP_TABLE_READ, coordinates * size): calls, (CALL, size): calls}
 
 
 @cache
@@ -794,11 +822,12 @@ def edwards_small_counts(curve: str, bits: int, selects_per_bit: int) -> Counts:
     return (step + Counts(0, 0, 0, 0, cswap=selects_per_bit // 2)).times(bits)
 
 
-def kinds_for(curve: str, library: str, math: str = "") -> tuple[str, ...]:
+def kinds_for(curve: str, library: str, math: str = "", version: str | None = None) -> tuple[str, ...]:
     """The field kinds (pubkey_costs.toml ``[fields]``) that price ``curve`` for a figure of ``library`` whose
     math option is ``math``: the field's ``library_kinds`` for that library where it names one, else every kind
     no library claims, less the ``math_kinds`` whose text ``math`` does not contain (a kind in one build's
-    shape: a candidate for that build only)."""
+    shape: a candidate for that build only) and the ``since_kinds`` whose first release is after ``version``
+    (a kind in the shape of a later release; a figure without a version keeps it)."""
     field = load_costs()["fields"][curve]
     own = field.get("library_kinds", {})
     for name, kinds in own.items():
@@ -806,7 +835,10 @@ def kinds_for(curve: str, library: str, math: str = "") -> tuple[str, ...]:
             return tuple(kinds)
     claimed = {k for kinds in own.values() for k in kinds}
     only = {k: text.lower() for k, text in field.get("math_kinds", {}).items()}
-    return tuple(k for k in field["kinds"] if k not in claimed and (k not in only or only[k] in math.lower()))
+    got = release(version) if version else None
+    later = {k for k, since in field.get("since_kinds", {}).items() if got is not None and got < (release(since) or ())}
+    return tuple(k for k in field["kinds"] if k not in claimed and k not in later
+                 and (k not in only or only[k] in math.lower()))
 
 
 def own_edwards(f: Figure, curve: str) -> dict[str, Any] | None:
@@ -1168,18 +1200,19 @@ def recipes(f: Figure) -> tuple[tuple[Recipe, ...], str]:
     out = []
     scans = table_scan_rule(f, curve, operation) if curve in _WEIERSTRASS else None
     ladder = reference_counts(curve, "agree") if curve in WHOLE_LADDERS else None
-    for kind in kinds_for(curve, f.library, f.math or ""):
+    for kind in kinds_for(curve, f.library, f.math or "", f.version):
         for method, counts in methods:
             work = field_work(curve, kind, counts, f.library)
             # keygen (X25519(k, 9)) and agree are each one ladder, the whole operation's own counts
             whole = ((*WHOLE_LADDERS[curve], 1),) if ladder is not None and counts == ladder else ()
             if method in extra:
                 work = merge(work, extra[method])
-            scan = table_scan_work(scans, method, costs["fields"][curve]["bytes"]) if scans else {}
+            scan = table_scan_work(scans, method, size) if scans else {}
             if scan:
                 work = merge(work, scan)
-                method = (f"{method}, constant-time table reads ({scan[(SELECT, costs['fields'][curve]['bytes'])]} "
-                          "selects)")
+                (_, entry_bytes), calls = next((k, n) for k, n in scan.items() if k[0] == SP_TABLE_READ)
+                method = (f"{method}, constant-time table reads ({calls} x {SP_TABLE_READ_ENTRIES} entries of "
+                          f"{entry_bytes} bytes)")
             out.append(Recipe(f"{kind_name(kind)}, {method}",
                               tuple((o, s, n) for (o, s), n in work.items()), whole))
     return tuple(out), ""
@@ -1210,7 +1243,8 @@ def predicted_variants(f: Figure) -> tuple[tuple[str, ...], str]:
     return tuple(rule.get("predict", ())), rule.get("predict_why", "")
 
 
-__all__ = ["CALL", "DSA_Q_SIDE", "SELECT", "SEPARATE_VERIFY", "Counts", "dsa_q_side_work", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
+__all__ = ["CALL", "DSA_Q_SIDE", "SELECT", "SEPARATE_VERIFY", "SP_TABLE_READ", "SP_TABLE_READ_ENTRIES", "REF10_ROW_READ",
+           "TABLE_READ_OPS", "Counts", "dsa_q_side_work", "co_z_ladder_counts", "exp_library_rule", "library_exp_counts", "scalar_method_rule", "twin_verify_counts", "library_exp_work",
            "library_exponent", "library_modexp_recipes", "Recipe", "Work", "compose", "exp_work", "family_of", "fermat_counts",
            "field_work", "inversion_counts", "is_no_crt", "kind_name", "ladder_rule", "ladder_work", "library_variants",
            "kinds_for", "predicted_variants", "load_costs", "own_edwards", "own_edwards_counts",

@@ -68,6 +68,10 @@ _SAME_RESULT = {"cy-mont-mul": "mont-mul", "cy-mont-red": "p256-mul", "cy-bp-mul
                 "p256-mont-mul": "p256-mul", "p256-mont-sqr": "p256-sqr"}
 
 
+#: Entries one call of a table read scans (bignum sp-table-read, ref10-cmov-table: table.h); ``size`` is an entry's bytes
+_TABLE_READ_ENTRIES = {"sp-table-read": 15, "ref10-cmov-table": 8}
+
+
 def call_floor(operation: str, size: int) -> tuple[int, int]:
     """(products, words moved) at least, of one call of kernel ``operation`` on ``size``-byte operands."""
     operation = _SAME_RESULT.get(operation, operation.removeprefix("cy-"))
@@ -89,11 +93,13 @@ def call_floor(operation: str, size: int) -> tuple[int, int]:
         return 0, 3 * n
     if operation.endswith("-cswap"):
         return 0, 4 * n  # reads both elements, writes both
+    if operation in _TABLE_READ_ENTRIES:
+        return 0, (_TABLE_READ_ENTRIES[operation] + 1) * n  # a constant-time read reads every entry, writes one
     if operation == "call":
         return 0, 0  # the caller's side of a call: code that inlines pays none
     raise ValueError(f"Invalid operation {operation!r} for the any-code floor; accepted: mont-mul, mont-sqr, "
                      f"<field>-mul/-sqr/-add/-sub/-mul-a24/-mul-const/-cswap for {', '.join(_SPECIAL_FIELDS)}, mont-add, mont-sub, "
-                     "select, call")
+                     "select, sp-table-read, ref10-cmov-table, call")
 
 
 def core_name(core: str) -> str:

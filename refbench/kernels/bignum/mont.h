@@ -154,4 +154,7 @@ __attribute__((naked)) void bn_call(uint32_t *r, const uint32_t *a, const uint32
 /* CycloneCRYPTO mpi.c in its own shape, over the same context (cy_mont_mul, cy_mpi_mod) */
 #include "mpi_cyclone.h"
 
+/* constant-time table reads in wolfSSL's shapes (bn_sp_table_read, bn_ref10_cmov_table) */
+#include "table.h"
+
 #endif
