@@ -197,52 +197,7 @@ bn_mont_sqr:
 	adds r6, #4				@ 4 limbs
 	adds r6, r0, r6
 	mov r9, r6				@ &t_(i+limbs)
-	adds r1, #8				@ n
-	movs r4, #0				@ c
-	movs r7, #0
-6:	ldr r3, [r0]				@ t_(i+j) + c + mu n_j, below 2^64: no carry leaves r4
-	ldm r1!, {r2}				@ n_j
-	adds r3, r4
-	movs r4, #0
-	adcs r4, r7
-	mov r5, r10
-	uxth r6, r2
-	uxth r5, r5
-	muls r6, r5				@ mul nl
-	adds r3, r6
-	adcs r4, r7
-	lsrs r6, r2, #16
-	muls r5, r6				@ mul nh, weight 2^16
-	lsrs r6, r5, #16
-	lsls r5, r5, #16
-	adds r3, r5
-	adcs r4, r6
-	mov r5, r10
-	lsrs r6, r2, #16
-	lsrs r5, r5, #16
-	muls r6, r5				@ muh nh, weight 2^32
-	adds r4, r6
-	uxth r6, r2
-	muls r5, r6				@ muh nl, weight 2^16
-	lsrs r6, r5, #16
-	lsls r5, r5, #16
-	adds r3, r5
-	adcs r4, r6
-	stm r0!, {r3}				@ t_(i+j)
-	cmp r0, r9
-	blo 6b
-	ldr r3, [r0]				@ t_(i+limbs) += c + ca; ca = the carries out
-	adds r3, r4
-	movs r2, #0
-	adcs r2, r7
-	mov r6, r11
-	adds r3, r6
-	adcs r2, r7
-	str r3, [r0]
-	mov r11, r2
-	mov r0, r8
-	adds r0, #4
-	mov r8, r0
+	redc_row				@ t_(i+j) += mu n_j + c, t_(i+limbs) += c + ca; i += 1 (mul16.inc)
 	ldr r6, [sp, #8]
 	add r6, sp
 	adds r6, #20				@ &t_limbs = sp + 16 + 4 limbs
