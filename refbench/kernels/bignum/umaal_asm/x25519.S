@@ -32,31 +32,11 @@
 #endif
 	.text
 
-/* canon: as in fe25519.S (the canonical value of (R mod 2^255) + 19 top) */
-	.macro canon R0, R1, R2, R3, R4, R5, R6, R7, top, c19, tmp
-	bic \R7, \R7, #0x80000000
-	mla \top, \top, \c19, \c19		@ 19 top + 19
-	adds \R0, \R0, \top			@ S = U + 19
-	adcs \R1, \R1, #0
-	adcs \R2, \R2, #0
-	adcs \R3, \R3, #0
-	adcs \R4, \R4, #0
-	adcs \R5, \R5, #0
-	adcs \R6, \R6, #0
-	adcs \R7, \R7, #0
-	lsr \tmp, \R7, #31			@ q = bit 255 of S: U >= p
-	bic \R7, \R7, #0x80000000		@ S - 2^255 q
-	sub \tmp, \tmp, #1
-	and \tmp, \tmp, #19			@ 19 (1 - q)
-	subs \R0, \R0, \tmp
-	sbcs \R1, \R1, #0
-	sbcs \R2, \R2, #0
-	sbcs \R3, \R3, #0
-	sbcs \R4, \R4, #0
-	sbcs \R5, \R5, #0
-	sbcs \R6, \R6, #0
-	sbcs \R7, \R7, #0
-	.endm
+/* canon: the canonical value of (R mod 2^255) + 19 top (fe25519.inc) */
+#include "fe25519.inc"
+
+/* sqr8_cross coff: the 28 cross products a_i a_j (i < j) of a0..a7 in r2..r9 (words8.inc) */
+#include "words8.inc"
 
 /* fold19 R0..R7, c, k19, t: (R mod 2^255) + 19 (2 c + bit 255 of R), the residue of R + 2^256 c
  * (2^255 = 19 mod p), for R = R0..R7 below 2^256 and c < 2^26: below 2^255 + 2^32, so one carry
@@ -264,49 +244,7 @@ fe25519_mul:
  * add sp, #40 and its pop. */
 	.macro sqr_product
 	sub sp, #32				@ C1..C7 at [sp, #0..24]
-@ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
-	umull r0, r10, r2, r3			@ column 1: a0 a1
-	str r0, [sp, #0]
-	mov r0, #0				@ column 2
-	umaal r0, r10, r2, r4			@ a0 a2
-	str r0, [sp, #4]
-	umull r0, r11, r3, r4			@ column 3: a1 a2
-	umaal r0, r10, r2, r5			@ a0 a3
-	str r0, [sp, #8]
-	mov r0, #0				@ column 4
-	umaal r0, r10, r2, r6			@ a0 a4
-	umaal r0, r11, r3, r5			@ a1 a3
-	str r0, [sp, #12]
-	umull r0, r12, r4, r5			@ column 5: a2 a3
-	umaal r0, r10, r2, r7			@ a0 a5
-	umaal r0, r11, r3, r6			@ a1 a4
-	str r0, [sp, #16]
-	mov r0, #0				@ column 6
-	umaal r0, r10, r2, r8			@ a0 a6
-	umaal r0, r11, r3, r7			@ a1 a5
-	umaal r0, r12, r4, r6			@ a2 a4
-	str r0, [sp, #20]
-	umull r0, lr, r5, r6			@ column 7: a3 a4
-	umaal r0, r10, r2, r9			@ a0 a7
-	umaal r0, r11, r3, r8			@ a1 a6
-	umaal r0, r12, r4, r7			@ a2 a5
-	str r0, [sp, #24]
-	umaal r10, r11, r3, r9			@ column 8: a1 a7 (C8 in r10)
-	umaal r10, r12, r4, r8			@ a2 a6
-	umaal r10, lr, r5, r7			@ a3 a5
-	umaal r11, r12, r4, r9			@ column 9: a2 a7 (C9 in r11)
-	umaal r11, lr, r5, r8			@ a3 a6
-	umaal r12, lr, r5, r9			@ column 10: a3 a7 (C10 in r12, C11 in lr)
-@ rows 4..6 (row carries r0, r1, r6)
-	mov r0, #0
-	mov r1, #0
-	umaal r11, r0, r6, r7			@ column 9: a4 a5
-	umaal r12, r0, r6, r8			@ column 10: a4 a6
-	umaal lr, r0, r6, r9			@ column 11: a4 a7
-	umaal lr, r1, r7, r8			@ a5 a6
-	umaal r0, r1, r7, r9			@ column 12: a5 a7 (C12 in r0)
-	mov r6, #0
-	umaal r1, r6, r8, r9			@ column 13: a6 a7 (C13 in r1, C14 in r6)
+	sqr8_cross 0				@ C1..C7 at [sp, #0..24]; C8..C14 in r10, r11, r12, lr, r0, r1, r6 (words8.inc)
 @ E = C0..C7 + 38 C8..C15 in r2, r3, r4, r5, r7, r10, r11, r12; carry word r8
 	ldm sp, {r3, r4, r5, r7}		@ C1..C4
 	mov r9, #38
