@@ -571,30 +571,12 @@ kara_mont_reduce:
 	adds r1, #8				@ n
 	ldr r5, [sp, #8]
 	lsrs r5, r5, #2				@ limbs
-	movs r7, #1				@ C = 1: no borrow yet
-7:	lsrs r7, r7, #1
-	ldm r0!, {r3}
-	ldm r1!, {r4}
-	sbcs r3, r4
-	stm r2!, {r3}
-	adcs r7, r7
-	subs r5, #1
-	bne 7b
-	mov r6, r11				@ subtract when ca or no borrow (C = 1): mask all ones
-	orrs r7, r6
-	negs r7, r7
+	redc_sub				@ r = T - n; r7 = all ones when ca or T >= n (mul16.inc)
 	ldr r2, [sp, #4]
 	mov r0, r8
 	ldr r5, [sp, #8]
 	lsrs r5, r5, #2
-8:	ldm r0!, {r3}				@ r_j = t_j ^ ((t_j ^ d_j) & mask)
-	ldr r4, [r2]
-	eors r4, r3
-	ands r4, r7
-	eors r4, r3
-	stm r2!, {r4}
-	subs r5, #1
-	bne 8b
+	redc_select				@ r = T - n under the mask, else T (mul16.inc)
 	add sp, #16
 	pop {r4-r7}
 	mov r8, r4

@@ -89,33 +89,12 @@
 	movs r5, #0
 	.endm
 
-/* colstart: r0 = &a_(i_lo), i_lo = max(0, k - limbs + 1) (a borrow mask, no branch), r6 = 4 (k - i_lo);
- * r2 = 0 */
-	.macro colstart
-	mov r0, r8
-	ldr r6, [sp, #8]
-	subs r0, r0, r6
-	sbcs r6, r6
-	mvns r6, r6
-	ands r0, r6				@ 4 i_lo
-	mov r6, r8
-	subs r6, r6, r0
-	add r0, r9
-	movs r2, #0
+/* The column bounds for mul16.inc's colstart and colend, from the frame (a run-time length) */
+	.macro col_last
+	ldr r6, [sp, #8]			@ 4 (limbs - 1)
 	.endm
-
-/* colend: t_k = r3, the accumulator shifts down a word, k += 1; the flags say whether k < 2 limbs - 1 */
-	.macro colend
-	mov r6, r11
-	mov r7, r8
-	str r3, [r6, r7]			@ t_k
-	movs r3, r4
-	movs r4, r5
-	movs r5, #0
-	adds r7, #4
-	mov r8, r7
-	ldr r6, [sp, #12]
-	cmp r7, r6
+	.macro col_end
+	ldr r6, [sp, #12]			@ 4 (2 limbs - 1)
 	.endm
 
 /* void bn_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b) */
@@ -212,31 +191,13 @@ bn_mont_sqr:
 	ldr r5, [sp, #8]
 	lsrs r5, r5, #2
 	adds r5, #1				@ limbs
-	movs r7, #1				@ C = 1: no borrow yet
-7:	lsrs r7, r7, #1
-	ldm r0!, {r3}
-	ldm r1!, {r4}
-	sbcs r3, r4
-	stm r2!, {r3}
-	adcs r7, r7
-	subs r5, #1
-	bne 7b
-	mov r6, r11				@ subtract when ca or no borrow (C = 1): mask all ones
-	orrs r7, r6
-	negs r7, r7
+	redc_sub				@ r = T - n; r7 = all ones when ca or T >= n (mul16.inc)
 	ldr r2, [sp, #4]
 	mov r0, r8
 	ldr r5, [sp, #8]
 	lsrs r5, r5, #2
 	adds r5, #1
-8:	ldm r0!, {r3}				@ r_j = t_j ^ ((t_j ^ d_j) & mask)
-	ldr r4, [r2]
-	eors r4, r3
-	ands r4, r7
-	eors r4, r3
-	stm r2!, {r4}
-	subs r5, #1
-	bne 8b
+	redc_select				@ r = T - n under the mask, else T (mul16.inc)
 	movs r4, #(FRAME / 16)
 	lsls r4, r4, #4
 	add sp, r4

@@ -82,33 +82,12 @@
 	movs r5, #0
 	.endm
 
-/* colstart: r0 = &a_(i_lo), i_lo = max(0, k - 7) (a borrow mask, no branch), r6 = 4 (k - i_lo);
- * r2 = 0 */
-	.macro colstart
-	mov r0, r8
-	movs r6, #28
-	subs r0, r0, r6
-	sbcs r6, r6
-	mvns r6, r6
-	ands r0, r6
-	mov r6, r8
-	subs r6, r6, r0
-	add r0, r9
-	movs r2, #0
+/* The column bounds for mul16.inc's colstart and colend, immediates at eight limbs */
+	.macro col_last
+	movs r6, #28				@ 4 (8 - 1)
 	.endm
-
-/* colend: t_k = r3, the accumulator shifts down a word, k += 1; the flags say whether k < 15 */
-	.macro colend
-	mov r6, r11
-	mov r7, r8
-	str r3, [r6, r7]
-	movs r3, r4
-	movs r4, r5
-	movs r5, #0
-	adds r7, #4
-	mov r8, r7
-	movs r6, #60
-	cmp r7, r6
+	.macro col_end
+	movs r6, #60				@ 4 (16 - 1)
 	.endm
 
 /* void p256_mont_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
