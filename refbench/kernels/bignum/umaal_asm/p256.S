@@ -694,6 +694,24 @@ fe_p256_sub:
 	.endif
 	.endm
 
+/* sqr_hi_step cur, prev, coff, aoff, op, acc: one word j (8..14) of the high half of a^2 in
+ * sqr_tail: cur = C_j from [sp, #coff]; T_j = ((C_j << 1) | (C_j-1 >> 31)) + a_i^2 + k by one
+ * UMAAL (r6 = T_j, lr = k, the carry word), a_i = the word at [r12, #aoff] for even j, none (0) for
+ * odd j (aoff left blank); then acc op= T_j (op: ADDS for the first word, ADCS after: the one
+ * carry chain of S = V + T_hi). r7 clobbered; prev holds C_j-1. */
+	.macro sqr_hi_step cur, prev, coff, aoff, op, acc
+	ldr \cur, [sp, #\coff]
+	.ifb \aoff
+	mov r7, #0
+	.else
+	ldr r7, [r12, #\aoff]
+	.endif
+	lsl r6, \cur, #1
+	orr r6, r6, \prev, lsr #31
+	umaal r6, lr, r7, r7
+	\op \acc, \acc, r6
+	.endm
+
 /* p256_square8: the cross products C = sum over i < j of a_i a_j 2^(32(i+j)) of a (r1) (28 UMAALs
  * in rows with their own carry registers), after the caller pushed r0 (the result pointer, at
  * [sp, #68] below) and lr, with or without r4-r11; leaves C8..C11 at [sp, #0..12], C1..C7 at
@@ -758,48 +776,13 @@ fe_p256_sub:
 @ and T_j in r6, a_i (even j) or 0 (odd j) in r7, the pointer a in r12
 	ldr r12, [sp, #64]
 	ldr r3, [sp, #44]			@ C7
-	ldr r5, [sp, #0]			@ C8
-	ldr r7, [r12, #16]			@ a4
-	lsl r6, r5, #1
-	orr r6, r6, r3, lsr #31
-	umaal r6, lr, r7, r7			@ T8
-	adds r8, r8, r6				@ S = V + T_hi starts
-	ldr r3, [sp, #4]			@ C9
-	mov r7, #0
-	lsl r6, r3, #1
-	orr r6, r6, r5, lsr #31
-	umaal r6, lr, r7, r7			@ T9
-	adcs r11, r11, r6
-	ldr r5, [sp, #8]			@ C10
-	ldr r7, [r12, #20]			@ a5
-	lsl r6, r5, #1
-	orr r6, r6, r3, lsr #31
-	umaal r6, lr, r7, r7			@ T10
-	adcs r0, r0, r6
-	ldr r3, [sp, #12]			@ C11
-	mov r7, #0
-	lsl r6, r3, #1
-	orr r6, r6, r5, lsr #31
-	umaal r6, lr, r7, r7			@ T11
-	adcs r10, r10, r6
-	ldr r5, [sp, #48]			@ C12
-	ldr r7, [r12, #24]			@ a6
-	lsl r6, r5, #1
-	orr r6, r6, r3, lsr #31
-	umaal r6, lr, r7, r7			@ T12
-	adcs r2, r2, r6
-	ldr r3, [sp, #52]			@ C13
-	mov r7, #0
-	lsl r6, r3, #1
-	orr r6, r6, r5, lsr #31
-	umaal r6, lr, r7, r7			@ T13
-	adcs r9, r9, r6
-	ldr r5, [sp, #56]			@ C14
-	ldr r7, [r12, #28]			@ a7
-	lsl r6, r5, #1
-	orr r6, r6, r3, lsr #31
-	umaal r6, lr, r7, r7			@ T14
-	adcs r4, r4, r6
+	sqr_hi_step r5, r3, 0, 16, adds, r8	@ C8, T8 (a4)
+	sqr_hi_step r3, r5, 4, , adcs, r11	@ C9, T9
+	sqr_hi_step r5, r3, 8, 20, adcs, r0	@ C10, T10 (a5)
+	sqr_hi_step r3, r5, 12, , adcs, r10	@ C11, T11
+	sqr_hi_step r5, r3, 48, 24, adcs, r2	@ C12, T12 (a6)
+	sqr_hi_step r3, r5, 52, , adcs, r9	@ C13, T13
+	sqr_hi_step r5, r3, 56, 28, adcs, r4	@ C14, T14 (a7)
 	lsr r6, r5, #31				@ T15 = (C14 >> 31) + k (no carry out: a^2 < 2^512)
 	add r6, r6, lr
 	adcs r1, r1, r6

@@ -238,6 +238,23 @@ fe25519_mul:
 	pop {r4-r11, pc}
 	.size fe25519_mul, . - fe25519_mul
 
+/* sqr_out_pair off, o0, o1, op: two words of out = 2 E + 38 D_hi + D_lo in sqr_product: with
+ * i = off / 4, D_2i, D_2i+1 = a_i^2 and D_2i+8, D_2i+9 = a_(i+4)^2 (UMULL, a from the pointer at
+ * [sp, #36]); o0 = o0 + 38 D_2i+8 + D_2i, o1 = o1 + 38 D_2i+9 + D_2i+1, the UMAAL chain by 38 (r9)
+ * carried in r8, the additions in the carry flag (op: ADDS for the first pair, ADCS after).
+ * r0, r1, r6 and lr clobbered. */
+	.macro sqr_out_pair off, o0, o1, op
+	ldr lr, [sp, #36]			@ a
+	ldr r0, [lr, #\off]			@ a_i
+	ldr r6, [lr, #(\off + 16)]		@ a_(i+4)
+	umull r0, r1, r0, r0			@ D_2i, D_2i+1
+	umull r6, lr, r6, r6			@ D_2i+8, D_2i+9
+	umaal \o0, r8, r6, r9
+	\op \o0, \o0, r0
+	umaal \o1, r8, lr, r9
+	adcs \o1, \o1, r1
+	.endm
+
 /* sqr_product: a^2 (a0..a7 in r2-r9) reduced as below to eight words in r2, r3, r4, r5, r7, r10,
  * r11, r12 with their carry word (weight 2^256, below 2^9) in r8, for a caller that pushed r0, r1
  * first (the result and operand pointers, then at [sp, #32] and [sp, #36]) and leaves with
@@ -273,42 +290,10 @@ fe25519_mul:
 	adc r8, r8, r8
 	mul r8, r8, r9
 @ out_i = 2 E_i + 38 D_(i+8) + D_i: chain r8 (UMAAL by 38), then the carry flag (ADCS)
-	ldr lr, [sp, #36]			@ a
-	ldr r0, [lr, #0]			@ a0
-	ldr r6, [lr, #16]			@ a4
-	umull r0, r1, r0, r0			@ D0, D1
-	umull r6, lr, r6, r6			@ D8, D9
-	umaal r2, r8, r6, r9
-	adds r2, r2, r0				@ out0
-	umaal r3, r8, lr, r9
-	adcs r3, r3, r1				@ out1
-	ldr lr, [sp, #36]
-	ldr r0, [lr, #4]			@ a1
-	ldr r6, [lr, #20]			@ a5
-	umull r0, r1, r0, r0			@ D2, D3
-	umull r6, lr, r6, r6			@ D10, D11
-	umaal r4, r8, r6, r9
-	adcs r4, r4, r0				@ out2
-	umaal r5, r8, lr, r9
-	adcs r5, r5, r1				@ out3
-	ldr lr, [sp, #36]
-	ldr r0, [lr, #8]			@ a2
-	ldr r6, [lr, #24]			@ a6
-	umull r0, r1, r0, r0			@ D4, D5
-	umull r6, lr, r6, r6			@ D12, D13
-	umaal r7, r8, r6, r9
-	adcs r7, r7, r0				@ out4
-	umaal r10, r8, lr, r9
-	adcs r10, r10, r1			@ out5
-	ldr lr, [sp, #36]
-	ldr r0, [lr, #12]			@ a3
-	ldr r6, [lr, #28]			@ a7
-	umull r0, r1, r0, r0			@ D6, D7
-	umull r6, lr, r6, r6			@ D14, D15
-	umaal r11, r8, r6, r9
-	adcs r11, r11, r0			@ out6
-	umaal r12, r8, lr, r9
-	adcs r12, r12, r1			@ out7
+	sqr_out_pair 0, r2, r3, adds		@ out0, out1
+	sqr_out_pair 4, r4, r5, adcs		@ out2, out3
+	sqr_out_pair 8, r7, r10, adcs		@ out4, out5
+	sqr_out_pair 12, r11, r12, adcs		@ out6, out7
 	adc r8, r8, #0				@ the carries, weight 2^256
 	.endm
 
