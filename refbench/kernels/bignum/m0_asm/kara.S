@@ -420,15 +420,7 @@ kara_mul_8:
 	kenter
 	mov r10, r2
 1:	kcolumn
-2:	mulacc
-	adds r0, #4
-	subs r1, #4
-	cmp r0, r12				@ past a_7
-	beq 3f
-	mov r6, r8
-	add r6, r9
-	cmp r0, r6				@ past a_k
-	bls 2b
+	mul_col					@ a_i b_(k-i) up the column (mul16.inc)
 3:	kstore
 	bne 1b
 	kleave
@@ -442,21 +434,7 @@ kara_sqr_8:
 	kenter
 	mov r10, r1
 1:	kcolumn
-2:	cmp r1, r0
-	beq 4f
-	mulacc2					@ i < k - i: the cross product, twice
-	b 5f
-4:	sqracc					@ i = k - i: the square
-5:	adds r0, #4
-	subs r1, #4
-	cmp r0, r12
-	beq 3f
-	cmp r0, r1				@ past the middle of the column
-	bhi 3f
-	mov r7, r8
-	add r7, r9
-	cmp r0, r7
-	bls 2b
+	sqr_col					@ a_i a_(k-i) up to the middle of the column (mul16.inc)
 3:	kstore
 	bne 1b
 	kleave

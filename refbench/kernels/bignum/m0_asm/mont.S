@@ -109,15 +109,7 @@ bn_mont_mul:
 1:	colstart				@ column k: a_i b_(k-i) for i_lo <= i <= min(k, limbs - 1)
 	mov r1, r10
 	adds r1, r1, r6				@ &b_(k - i_lo), walking down
-2:	mulacc
-	adds r0, #4
-	subs r1, #4
-	cmp r0, r12				@ past a_(limbs - 1)
-	beq 3f
-	mov r6, r8
-	add r6, r9
-	cmp r0, r6				@ past a_k
-	bls 2b
+	mul_col					@ a_i b_(k-i) up the column (mul16.inc)
 3:	colend
 	blo 1b
 	b .Lreduce
@@ -134,21 +126,7 @@ bn_mont_sqr:
 1:	colstart				@ column k: a_i a_(k-i) for i_lo <= i <= k - i
 	mov r1, r9
 	adds r1, r1, r6				@ &a_(k - i_lo), walking down
-2:	cmp r1, r0
-	beq 4f
-	mulacc2					@ i < k - i: the cross product, twice
-	b 5f
-4:	sqracc					@ i = k - i: the square
-5:	adds r0, #4
-	subs r1, #4
-	cmp r0, r12
-	beq 3f
-	cmp r0, r1				@ past the middle of the column
-	bhi 3f
-	mov r7, r8
-	add r7, r9
-	cmp r0, r7
-	bls 2b
+	sqr_col					@ a_i a_(k-i) up to the middle of the column (mul16.inc)
 3:	colend
 	blo 1b
 	@ falls through to the reduction

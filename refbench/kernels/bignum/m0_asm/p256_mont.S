@@ -101,15 +101,7 @@ p256_mont_mul:
 1:	colstart				@ column k: a_i b_(k-i) for i_lo <= i <= min(k, 7)
 	mov r1, r10
 	adds r1, r1, r6
-2:	mulacc
-	adds r0, #4
-	subs r1, #4
-	cmp r0, r12				@ past a_7
-	beq 3f
-	mov r6, r8
-	add r6, r9
-	cmp r0, r6				@ past a_k
-	bls 2b
+	mul_col					@ a_i b_(k-i) up the column (mul16.inc)
 3:	colend
 	blo 1b
 	mov r6, r11
@@ -152,21 +144,7 @@ p256_mont_sqr:
 1:	colstart				@ column k: a_i a_(k-i) for i_lo <= i <= k - i
 	mov r1, r9
 	adds r1, r1, r6
-2:	cmp r1, r0
-	beq 4f
-	mulacc2					@ i < k - i: the cross product, twice
-	b 5f
-4:	sqracc					@ i = k - i: the square
-5:	adds r0, #4
-	subs r1, #4
-	cmp r0, r12
-	beq 3f
-	cmp r0, r1				@ past the middle of the column
-	bhi 3f
-	mov r7, r8
-	add r7, r9
-	cmp r0, r7
-	bls 2b
+	sqr_col					@ a_i a_(k-i) up to the middle of the column (mul16.inc)
 3:	colend
 	blo 1b
 	mov r6, r11
