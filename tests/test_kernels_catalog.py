@@ -166,3 +166,22 @@ def test_source_digest_follows_included_sources():
     from refbench.kernels.catalog import _read_paths
     read = {p.relative_to(catalog.KERNELS).as_posix() for p in _read_paths(catalog.family("bignum").variant("m0_kara"))}
     assert {"bignum/m0_asm/mont.S", "bignum/m0/bignum.c", "bignum/m0_asm/kara.S", "bignum/ct.h"} <= read
+
+
+def test_assembly_includes_are_in_the_source_digest_and_guarded():
+    """The macros several assembly files share live once in a .inc beside them (e.g. bignum/m0_asm/mul16.inc),
+    pulled in by a quoted #include: every variant whose sources include it reads it (its digest covers it, so
+    an edit is a new build), and its include guard lets two of a variant's files include it."""
+    incs = sorted(KERNELS.glob("**/*.inc"))
+    assert incs, "no .inc under refbench/kernels"
+    for inc in incs:
+        assert re.search(r"^#ifndef (\w+)\n#define \1$", inc.read_text(encoding="utf-8"), re.M), f"{inc} has no include guard"
+        users = {s.resolve() for s in inc.parent.glob("*.S") if f'#include "{inc.name}"' in s.read_text(encoding="utf-8")}
+        assert users, f"{inc} is included by no .S beside it"
+        checked = 0
+        for fam in catalog.families().values():
+            for variant in fam.variants.values():
+                if users & {Path(s).resolve() for s in variant.sources}:
+                    assert inc.resolve() in catalog._read_paths(variant), f"{variant.path} does not read {inc}"
+                    checked += 1
+        assert checked, f"no variant builds a source that includes {inc}"

@@ -420,15 +420,7 @@ kara_mul_8:
 	kenter
 	mov r10, r2
 1:	kcolumn
-2:	mulacc
-	adds r0, #4
-	subs r1, #4
-	cmp r0, r12				@ past a_7
-	beq 3f
-	mov r6, r8
-	add r6, r9
-	cmp r0, r6				@ past a_k
-	bls 2b
+	mul_col					@ a_i b_(k-i) up the column (mul16.inc)
 3:	kstore
 	bne 1b
 	kleave
@@ -442,21 +434,7 @@ kara_sqr_8:
 	kenter
 	mov r10, r1
 1:	kcolumn
-2:	cmp r1, r0
-	beq 4f
-	mulacc2					@ i < k - i: the cross product, twice
-	b 5f
-4:	sqracc					@ i = k - i: the square
-5:	adds r0, #4
-	subs r1, #4
-	cmp r0, r12
-	beq 3f
-	cmp r0, r1				@ past the middle of the column
-	bhi 3f
-	mov r7, r8
-	add r7, r9
-	cmp r0, r7
-	bls 2b
+	sqr_col					@ a_i a_(k-i) up to the middle of the column (mul16.inc)
 3:	kstore
 	bne 1b
 	kleave
@@ -560,52 +538,7 @@ kara_mont_reduce:
 	ldr r6, [sp, #8]
 	adds r6, r0, r6
 	mov r9, r6				@ &t_(i+limbs)
-	adds r1, #8				@ n
-	movs r4, #0				@ c
-	movs r7, #0
-6:	ldr r3, [r0]				@ t_(i+j) + c + mu n_j, below 2^64
-	ldm r1!, {r2}				@ n_j
-	adds r3, r4
-	movs r4, #0
-	adcs r4, r7
-	mov r5, r10
-	uxth r6, r2
-	uxth r5, r5
-	muls r6, r5				@ mul nl
-	adds r3, r6
-	adcs r4, r7
-	lsrs r6, r2, #16
-	muls r5, r6				@ mul nh, weight 2^16
-	lsrs r6, r5, #16
-	lsls r5, r5, #16
-	adds r3, r5
-	adcs r4, r6
-	mov r5, r10
-	lsrs r6, r2, #16
-	lsrs r5, r5, #16
-	muls r6, r5				@ muh nh, weight 2^32
-	adds r4, r6
-	uxth r6, r2
-	muls r5, r6				@ muh nl, weight 2^16
-	lsrs r6, r5, #16
-	lsls r5, r5, #16
-	adds r3, r5
-	adcs r4, r6
-	stm r0!, {r3}				@ t_(i+j)
-	cmp r0, r9
-	blo 6b
-	ldr r3, [r0]				@ t_(i+limbs) += c + ca; ca = the carries out
-	adds r3, r4
-	movs r2, #0
-	adcs r2, r7
-	mov r6, r11
-	adds r3, r6
-	adcs r2, r7
-	str r3, [r0]
-	mov r11, r2
-	mov r0, r8
-	adds r0, #4
-	mov r8, r0
+	redc_row				@ t_(i+j) += mu n_j + c, t_(i+limbs) += c + ca; i += 1 (mul16.inc)
 	ldr r6, [sp, #12]
 	cmp r0, r6
 	bne 5b
@@ -616,30 +549,12 @@ kara_mont_reduce:
 	adds r1, #8				@ n
 	ldr r5, [sp, #8]
 	lsrs r5, r5, #2				@ limbs
-	movs r7, #1				@ C = 1: no borrow yet
-7:	lsrs r7, r7, #1
-	ldm r0!, {r3}
-	ldm r1!, {r4}
-	sbcs r3, r4
-	stm r2!, {r3}
-	adcs r7, r7
-	subs r5, #1
-	bne 7b
-	mov r6, r11				@ subtract when ca or no borrow (C = 1): mask all ones
-	orrs r7, r6
-	negs r7, r7
+	redc_sub				@ r = T - n; r7 = all ones when ca or T >= n (mul16.inc)
 	ldr r2, [sp, #4]
 	mov r0, r8
 	ldr r5, [sp, #8]
 	lsrs r5, r5, #2
-8:	ldm r0!, {r3}				@ r_j = t_j ^ ((t_j ^ d_j) & mask)
-	ldr r4, [r2]
-	eors r4, r3
-	ands r4, r7
-	eors r4, r3
-	stm r2!, {r4}
-	subs r5, #1
-	bne 8b
+	redc_select				@ r = T - n under the mask, else T (mul16.inc)
 	add sp, #16
 	pop {r4-r7}
 	mov r8, r4

@@ -51,106 +51,8 @@
  * words) at [sp, #16]; below the saved r8-r11 and r4-r7, lr. */
 #define FRAME (16 + 8 * 128)
 
-/* mulacc: r3:r4:r5 += (word at r0) * (word at r1), four 16x16 products: the low halves by LDRH, the
- * high ones by LDR and LSRS #16, as the "# Multiply Start" block loads them; r2 = 0; r6, r7 clobbered */
-	.macro mulacc
-	ldrh r6, [r0]				@ al
-	ldrh r7, [r1]				@ bl
-	muls r7, r6				@ al bl
-	adds r3, r7
-	adcs r4, r2
-	adcs r5, r2
-	ldr r7, [r1]
-	lsrs r7, r7, #16			@ bh
-	muls r6, r7				@ al bh, weight 2^16
-	lsrs r7, r6, #16
-	lsls r6, r6, #16
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	ldr r6, [r0]
-	ldr r7, [r1]
-	lsrs r6, r6, #16			@ ah
-	lsrs r7, r7, #16			@ bh
-	muls r7, r6				@ ah bh, weight 2^32
-	adds r4, r7
-	adcs r5, r2
-	ldrh r7, [r1]				@ bl
-	muls r6, r7				@ ah bl, weight 2^16
-	lsrs r7, r6, #16
-	lsls r6, r6, #16
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	.endm
-
-/* mulacc2: r3:r4:r5 += 2 (word at r0) (word at r1): the same four products, each added twice
- * (the "# Multiply * 2" block) */
-	.macro mulacc2
-	ldrh r6, [r0]
-	ldrh r7, [r1]
-	muls r7, r6				@ al bl
-	adds r3, r7
-	adcs r4, r2
-	adcs r5, r2
-	adds r3, r7
-	adcs r4, r2
-	adcs r5, r2
-	ldr r7, [r1]
-	lsrs r7, r7, #16
-	muls r6, r7				@ al bh
-	lsrs r7, r6, #16
-	lsls r6, r6, #16
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	ldr r6, [r0]
-	ldr r7, [r1]
-	lsrs r6, r6, #16
-	lsrs r7, r7, #16
-	muls r7, r6				@ ah bh
-	adds r4, r7
-	adcs r5, r2
-	adds r4, r7
-	adcs r5, r2
-	ldrh r7, [r1]
-	muls r6, r7				@ ah bl
-	lsrs r7, r6, #16
-	lsls r6, r6, #16
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	.endm
-
-/* sqracc: r3:r4:r5 += (word at r0)^2 from three products (the "# Square" block): al al, ah ah, and
- * al ah shifted left by 17 (twice at weight 2^16) */
-	.macro sqracc
-	ldr r6, [r0]
-	lsrs r7, r6, #16			@ ah
-	uxth r6, r6				@ al
-	muls r6, r6				@ al al
-	adds r3, r6
-	adcs r4, r2
-	adcs r5, r2
-	muls r7, r7				@ ah ah, weight 2^32
-	adds r4, r7
-	adcs r5, r2
-	ldr r6, [r0]
-	lsrs r7, r6, #16
-	uxth r6, r6
-	muls r6, r7				@ al ah
-	lsrs r7, r6, #15
-	lsls r6, r6, #17
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	.endm
+/* mulacc, mulacc2, sqracc: the word products (r3:r4:r5 += a b, 2 a b, a^2; r0 = &a, r1 = &b, r2 = 0) */
+#include "mul16.inc"
 
 /* enter: saves r4-r11 and lr, builds the frame, stores ctx (r0), r (r1), 4 (limbs - 1) and
  * 4 (2 limbs - 1); sets r8 = 0 (4 k, the column), r9 = a (r2), r11 = &t, r12 = &a_limbs (the end of a), r4 = r5 = 0;
@@ -187,33 +89,12 @@
 	movs r5, #0
 	.endm
 
-/* colstart: r0 = &a_(i_lo), i_lo = max(0, k - limbs + 1) (a borrow mask, no branch), r6 = 4 (k - i_lo);
- * r2 = 0 */
-	.macro colstart
-	mov r0, r8
-	ldr r6, [sp, #8]
-	subs r0, r0, r6
-	sbcs r6, r6
-	mvns r6, r6
-	ands r0, r6				@ 4 i_lo
-	mov r6, r8
-	subs r6, r6, r0
-	add r0, r9
-	movs r2, #0
+/* The column bounds for mul16.inc's colstart and colend, from the frame (a run-time length) */
+	.macro col_last
+	ldr r6, [sp, #8]			@ 4 (limbs - 1)
 	.endm
-
-/* colend: t_k = r3, the accumulator shifts down a word, k += 1; the flags say whether k < 2 limbs - 1 */
-	.macro colend
-	mov r6, r11
-	mov r7, r8
-	str r3, [r6, r7]			@ t_k
-	movs r3, r4
-	movs r4, r5
-	movs r5, #0
-	adds r7, #4
-	mov r8, r7
-	ldr r6, [sp, #12]
-	cmp r7, r6
+	.macro col_end
+	ldr r6, [sp, #12]			@ 4 (2 limbs - 1)
 	.endm
 
 /* void bn_mont_mul(const bn_mont_ctx *ctx, uint32_t *r, const uint32_t *a, const uint32_t *b) */
@@ -228,15 +109,7 @@ bn_mont_mul:
 1:	colstart				@ column k: a_i b_(k-i) for i_lo <= i <= min(k, limbs - 1)
 	mov r1, r10
 	adds r1, r1, r6				@ &b_(k - i_lo), walking down
-2:	mulacc
-	adds r0, #4
-	subs r1, #4
-	cmp r0, r12				@ past a_(limbs - 1)
-	beq 3f
-	mov r6, r8
-	add r6, r9
-	cmp r0, r6				@ past a_k
-	bls 2b
+	mul_col					@ a_i b_(k-i) up the column (mul16.inc)
 3:	colend
 	blo 1b
 	b .Lreduce
@@ -253,21 +126,7 @@ bn_mont_sqr:
 1:	colstart				@ column k: a_i a_(k-i) for i_lo <= i <= k - i
 	mov r1, r9
 	adds r1, r1, r6				@ &a_(k - i_lo), walking down
-2:	cmp r1, r0
-	beq 4f
-	mulacc2					@ i < k - i: the cross product, twice
-	b 5f
-4:	sqracc					@ i = k - i: the square
-5:	adds r0, #4
-	subs r1, #4
-	cmp r0, r12
-	beq 3f
-	cmp r0, r1				@ past the middle of the column
-	bhi 3f
-	mov r7, r8
-	add r7, r9
-	cmp r0, r7
-	bls 2b
+	sqr_col					@ a_i a_(k-i) up to the middle of the column (mul16.inc)
 3:	colend
 	blo 1b
 	@ falls through to the reduction
@@ -295,52 +154,7 @@ bn_mont_sqr:
 	adds r6, #4				@ 4 limbs
 	adds r6, r0, r6
 	mov r9, r6				@ &t_(i+limbs)
-	adds r1, #8				@ n
-	movs r4, #0				@ c
-	movs r7, #0
-6:	ldr r3, [r0]				@ t_(i+j) + c + mu n_j, below 2^64: no carry leaves r4
-	ldm r1!, {r2}				@ n_j
-	adds r3, r4
-	movs r4, #0
-	adcs r4, r7
-	mov r5, r10
-	uxth r6, r2
-	uxth r5, r5
-	muls r6, r5				@ mul nl
-	adds r3, r6
-	adcs r4, r7
-	lsrs r6, r2, #16
-	muls r5, r6				@ mul nh, weight 2^16
-	lsrs r6, r5, #16
-	lsls r5, r5, #16
-	adds r3, r5
-	adcs r4, r6
-	mov r5, r10
-	lsrs r6, r2, #16
-	lsrs r5, r5, #16
-	muls r6, r5				@ muh nh, weight 2^32
-	adds r4, r6
-	uxth r6, r2
-	muls r5, r6				@ muh nl, weight 2^16
-	lsrs r6, r5, #16
-	lsls r5, r5, #16
-	adds r3, r5
-	adcs r4, r6
-	stm r0!, {r3}				@ t_(i+j)
-	cmp r0, r9
-	blo 6b
-	ldr r3, [r0]				@ t_(i+limbs) += c + ca; ca = the carries out
-	adds r3, r4
-	movs r2, #0
-	adcs r2, r7
-	mov r6, r11
-	adds r3, r6
-	adcs r2, r7
-	str r3, [r0]
-	mov r11, r2
-	mov r0, r8
-	adds r0, #4
-	mov r8, r0
+	redc_row				@ t_(i+j) += mu n_j + c, t_(i+limbs) += c + ca; i += 1 (mul16.inc)
 	ldr r6, [sp, #8]
 	add r6, sp
 	adds r6, #20				@ &t_limbs = sp + 16 + 4 limbs
@@ -355,31 +169,13 @@ bn_mont_sqr:
 	ldr r5, [sp, #8]
 	lsrs r5, r5, #2
 	adds r5, #1				@ limbs
-	movs r7, #1				@ C = 1: no borrow yet
-7:	lsrs r7, r7, #1
-	ldm r0!, {r3}
-	ldm r1!, {r4}
-	sbcs r3, r4
-	stm r2!, {r3}
-	adcs r7, r7
-	subs r5, #1
-	bne 7b
-	mov r6, r11				@ subtract when ca or no borrow (C = 1): mask all ones
-	orrs r7, r6
-	negs r7, r7
+	redc_sub				@ r = T - n; r7 = all ones when ca or T >= n (mul16.inc)
 	ldr r2, [sp, #4]
 	mov r0, r8
 	ldr r5, [sp, #8]
 	lsrs r5, r5, #2
 	adds r5, #1
-8:	ldm r0!, {r3}				@ r_j = t_j ^ ((t_j ^ d_j) & mask)
-	ldr r4, [r2]
-	eors r4, r3
-	ands r4, r7
-	eors r4, r3
-	stm r2!, {r4}
-	subs r5, #1
-	bne 8b
+	redc_select				@ r = T - n under the mask, else T (mul16.inc)
 	movs r4, #(FRAME / 16)
 	lsls r4, r4, #4
 	add sp, r4

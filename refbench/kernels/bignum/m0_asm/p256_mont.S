@@ -56,106 +56,8 @@
 
 #define FRAME 136
 
-/* mulacc: r3:r4:r5 += (word at r0) * (word at r1), four 16x16 products (the "# Multiply Start"
- * block); r2 = 0; r6, r7 clobbered */
-	.macro mulacc
-	ldrh r6, [r0]
-	ldrh r7, [r1]
-	muls r7, r6				@ al bl
-	adds r3, r7
-	adcs r4, r2
-	adcs r5, r2
-	ldr r7, [r1]
-	lsrs r7, r7, #16
-	muls r6, r7				@ al bh, weight 2^16
-	lsrs r7, r6, #16
-	lsls r6, r6, #16
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	ldr r6, [r0]
-	ldr r7, [r1]
-	lsrs r6, r6, #16
-	lsrs r7, r7, #16
-	muls r7, r6				@ ah bh, weight 2^32
-	adds r4, r7
-	adcs r5, r2
-	ldrh r7, [r1]
-	muls r6, r7				@ ah bl, weight 2^16
-	lsrs r7, r6, #16
-	lsls r6, r6, #16
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	.endm
-
-/* mulacc2: r3:r4:r5 += 2 (word at r0) (word at r1), each partial product added twice (the
- * "# Multiply * 2" block) */
-	.macro mulacc2
-	ldrh r6, [r0]
-	ldrh r7, [r1]
-	muls r7, r6
-	adds r3, r7
-	adcs r4, r2
-	adcs r5, r2
-	adds r3, r7
-	adcs r4, r2
-	adcs r5, r2
-	ldr r7, [r1]
-	lsrs r7, r7, #16
-	muls r6, r7
-	lsrs r7, r6, #16
-	lsls r6, r6, #16
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	ldr r6, [r0]
-	ldr r7, [r1]
-	lsrs r6, r6, #16
-	lsrs r7, r7, #16
-	muls r7, r6
-	adds r4, r7
-	adcs r5, r2
-	adds r4, r7
-	adcs r5, r2
-	ldrh r7, [r1]
-	muls r6, r7
-	lsrs r7, r6, #16
-	lsls r6, r6, #16
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	.endm
-
-/* sqracc: r3:r4:r5 += (word at r0)^2 from al al, ah ah and al ah shifted left by 17 (the
- * "# Square" block) */
-	.macro sqracc
-	ldr r6, [r0]
-	lsrs r7, r6, #16
-	uxth r6, r6
-	muls r6, r6
-	adds r3, r6
-	adcs r4, r2
-	adcs r5, r2
-	muls r7, r7
-	adds r4, r7
-	adcs r5, r2
-	ldr r6, [r0]
-	lsrs r7, r6, #16
-	uxth r6, r6
-	muls r6, r7
-	lsrs r7, r6, #15
-	lsls r6, r6, #17
-	adds r3, r6
-	adcs r4, r7
-	adcs r5, r2
-	.endm
+/* mulacc, mulacc2, sqracc: the word products (r3:r4:r5 += a b, 2 a b, a^2; r0 = &a, r1 = &b, r2 = 0) */
+#include "mul16.inc"
 
 /* enter: saves r4-r11 and lr, builds the frame, stores r (r0); r8 = 0 (4 k, the column),
  * r9 = a (r1), r11 = &t, r12 = &a_8 (the end of a); the accumulator r3 = r4 = r5 = 0 */
@@ -180,33 +82,12 @@
 	movs r5, #0
 	.endm
 
-/* colstart: r0 = &a_(i_lo), i_lo = max(0, k - 7) (a borrow mask, no branch), r6 = 4 (k - i_lo);
- * r2 = 0 */
-	.macro colstart
-	mov r0, r8
-	movs r6, #28
-	subs r0, r0, r6
-	sbcs r6, r6
-	mvns r6, r6
-	ands r0, r6
-	mov r6, r8
-	subs r6, r6, r0
-	add r0, r9
-	movs r2, #0
+/* The column bounds for mul16.inc's colstart and colend, immediates at eight limbs */
+	.macro col_last
+	movs r6, #28				@ 4 (8 - 1)
 	.endm
-
-/* colend: t_k = r3, the accumulator shifts down a word, k += 1; the flags say whether k < 15 */
-	.macro colend
-	mov r6, r11
-	mov r7, r8
-	str r3, [r6, r7]
-	movs r3, r4
-	movs r4, r5
-	movs r5, #0
-	adds r7, #4
-	mov r8, r7
-	movs r6, #60
-	cmp r7, r6
+	.macro col_end
+	movs r6, #60				@ 4 (16 - 1)
 	.endm
 
 /* void p256_mont_mul(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]) */
@@ -220,15 +101,7 @@ p256_mont_mul:
 1:	colstart				@ column k: a_i b_(k-i) for i_lo <= i <= min(k, 7)
 	mov r1, r10
 	adds r1, r1, r6
-2:	mulacc
-	adds r0, #4
-	subs r1, #4
-	cmp r0, r12				@ past a_7
-	beq 3f
-	mov r6, r8
-	add r6, r9
-	cmp r0, r6				@ past a_k
-	bls 2b
+	mul_col					@ a_i b_(k-i) up the column (mul16.inc)
 3:	colend
 	blo 1b
 	mov r6, r11
@@ -271,21 +144,7 @@ p256_mont_sqr:
 1:	colstart				@ column k: a_i a_(k-i) for i_lo <= i <= k - i
 	mov r1, r9
 	adds r1, r1, r6
-2:	cmp r1, r0
-	beq 4f
-	mulacc2					@ i < k - i: the cross product, twice
-	b 5f
-4:	sqracc					@ i = k - i: the square
-5:	adds r0, #4
-	subs r1, #4
-	cmp r0, r12
-	beq 3f
-	cmp r0, r1				@ past the middle of the column
-	bhi 3f
-	mov r7, r8
-	add r7, r9
-	cmp r0, r7
-	bls 2b
+	sqr_col					@ a_i a_(k-i) up to the middle of the column (mul16.inc)
 3:	colend
 	blo 1b
 	mov r6, r11

@@ -26,33 +26,11 @@
 #endif
 	.text
 
-/* canon R0..R7, top, c19, tmp: the canonical value of (R mod 2^255) + 19 top, for
- * R = R0..R7 (least significant first) below 2^256 and 19 top + 19 below 2^255: R0..R7 get the
- * result. c19 holds 19; top and tmp are clobbered. */
-	.macro canon R0, R1, R2, R3, R4, R5, R6, R7, top, c19, tmp
-	bic \R7, \R7, #0x80000000
-	mla \top, \top, \c19, \c19		@ 19 top + 19
-	adds \R0, \R0, \top			@ S = U + 19
-	adcs \R1, \R1, #0
-	adcs \R2, \R2, #0
-	adcs \R3, \R3, #0
-	adcs \R4, \R4, #0
-	adcs \R5, \R5, #0
-	adcs \R6, \R6, #0
-	adcs \R7, \R7, #0
-	lsr \tmp, \R7, #31			@ q = bit 255 of S: U >= p
-	bic \R7, \R7, #0x80000000		@ S - 2^255 q
-	sub \tmp, \tmp, #1
-	and \tmp, \tmp, #19			@ 19 (1 - q)
-	subs \R0, \R0, \tmp
-	sbcs \R1, \R1, #0
-	sbcs \R2, \R2, #0
-	sbcs \R3, \R3, #0
-	sbcs \R4, \R4, #0
-	sbcs \R5, \R5, #0
-	sbcs \R6, \R6, #0
-	sbcs \R7, \R7, #0
-	.endm
+/* canon R0..R7, top, c19, tmp: the canonical value of (R mod 2^255) + 19 top (fe25519.inc) */
+#include "fe25519.inc"
+
+/* sub8_regs mask: a - b mod 2^256 and its borrow mask (words8.inc) */
+#include "words8.inc"
 
 /* void fe25519_add(uint32_t r[8], const uint32_t a[8], const uint32_t b[8]): S = a + b + 19 in one
  * UMAAL chain (word i: a_i + b_i * 1 + the carry word, which starts at 19 and stays below 3),
@@ -103,18 +81,7 @@ fe25519_add:
 	.align 2
 fe25519_sub:
 	push {r4-r11, lr}
-	ldm r1, {r3-r10}
-	ldm r2!, {r1, r11, r12, lr}
-	subs r3, r3, r1
-	sbcs r4, r4, r11
-	sbcs r5, r5, r12
-	sbcs r6, r6, lr
-	ldm r2, {r1, r11, r12, lr}
-	sbcs r7, r7, r1
-	sbcs r8, r8, r11
-	sbcs r9, r9, r12
-	sbcs r10, r10, lr
-	sbc r1, r1, r1				@ all ones when a < b
+	sub8_regs r1				@ r3..r10 = a - b mod 2^256; r1 = all ones when a < b (words8.inc)
 	and r11, r1, #19
 	subs r3, r3, r11
 	sbcs r4, r4, #0

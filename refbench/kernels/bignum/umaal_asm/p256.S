@@ -33,6 +33,10 @@
 #endif
 	.text
 
+/* sub8_regs mask: a - b mod 2^256 and its borrow mask; sqr8_cross coff: the 28 cross products a_i a_j
+ * (i < j) of a0..a7 in r2..r9 (words8.inc) */
+#include "words8.inc"
+
 /* p256_product8: the 512-bit product of a (r1) and b (r2), after the caller pushed r0 (the result
  * pointer, then at [sp, #52]) and lr, with r4-r11 (the exported functions) or without them (the
  * internal calls of the point formulas below); leaves T0..T11 at [sp, #0..44], T12..T15 in r10,
@@ -562,18 +566,7 @@ fe_p256_add:
 
 /* p256_sub_body: the body of fe_p256_sub (r0 = r, r1 = a, r2 = b; uses r1-r12 and lr), inlined in the point formulas below */
 	.macro p256_sub_body
-	ldm r1, {r3-r10}
-	ldm r2!, {r1, r11, r12, lr}
-	subs r3, r3, r1
-	sbcs r4, r4, r11
-	sbcs r5, r5, r12
-	sbcs r6, r6, lr
-	ldm r2, {r1, r11, r12, lr}
-	sbcs r7, r7, r1
-	sbcs r8, r8, r11
-	sbcs r9, r9, r12
-	sbcs r10, r10, lr
-	sbc r2, r2, r2				@ all ones when a < b
+	sub8_regs r2				@ r3..r10 = a - b mod 2^256; r2 = all ones when a < b (words8.inc)
 	and r1, r2, #1
 	adds r3, r3, r2
 	adcs r4, r4, r2
@@ -701,6 +694,24 @@ fe_p256_sub:
 	.endif
 	.endm
 
+/* sqr_hi_step cur, prev, coff, aoff, op, acc: one word j (8..14) of the high half of a^2 in
+ * sqr_tail: cur = C_j from [sp, #coff]; T_j = ((C_j << 1) | (C_j-1 >> 31)) + a_i^2 + k by one
+ * UMAAL (r6 = T_j, lr = k, the carry word), a_i = the word at [r12, #aoff] for even j, none (0) for
+ * odd j (aoff left blank); then acc op= T_j (op: ADDS for the first word, ADCS after: the one
+ * carry chain of S = V + T_hi). r7 clobbered; prev holds C_j-1. */
+	.macro sqr_hi_step cur, prev, coff, aoff, op, acc
+	ldr \cur, [sp, #\coff]
+	.ifb \aoff
+	mov r7, #0
+	.else
+	ldr r7, [r12, #\aoff]
+	.endif
+	lsl r6, \cur, #1
+	orr r6, r6, \prev, lsr #31
+	umaal r6, lr, r7, r7
+	\op \acc, \acc, r6
+	.endm
+
 /* p256_square8: the cross products C = sum over i < j of a_i a_j 2^(32(i+j)) of a (r1) (28 UMAALs
  * in rows with their own carry registers), after the caller pushed r0 (the result pointer, at
  * [sp, #68] below) and lr, with or without r4-r11; leaves C8..C11 at [sp, #0..12], C1..C7 at
@@ -710,49 +721,7 @@ fe_p256_sub:
 	sub sp, #68				@ C8..C11 at [sp, #0..12], C1..C7 at [sp, #20..44], C12..C14 at [sp, #48..56], a at [sp, #64]
 	ldm r1, {r2-r9}				@ a0..a7
 	str r1, [sp, #64]
-@ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
-	umull r0, r10, r2, r3			@ column 1: a0 a1
-	str r0, [sp, #20]
-	mov r0, #0				@ column 2
-	umaal r0, r10, r2, r4			@ a0 a2
-	str r0, [sp, #24]
-	umull r0, r11, r3, r4			@ column 3: a1 a2
-	umaal r0, r10, r2, r5			@ a0 a3
-	str r0, [sp, #28]
-	mov r0, #0				@ column 4
-	umaal r0, r10, r2, r6			@ a0 a4
-	umaal r0, r11, r3, r5			@ a1 a3
-	str r0, [sp, #32]
-	umull r0, r12, r4, r5			@ column 5: a2 a3
-	umaal r0, r10, r2, r7			@ a0 a5
-	umaal r0, r11, r3, r6			@ a1 a4
-	str r0, [sp, #36]
-	mov r0, #0				@ column 6
-	umaal r0, r10, r2, r8			@ a0 a6
-	umaal r0, r11, r3, r7			@ a1 a5
-	umaal r0, r12, r4, r6			@ a2 a4
-	str r0, [sp, #40]
-	umull r0, lr, r5, r6			@ column 7: a3 a4
-	umaal r0, r10, r2, r9			@ a0 a7
-	umaal r0, r11, r3, r8			@ a1 a6
-	umaal r0, r12, r4, r7			@ a2 a5
-	str r0, [sp, #44]
-	umaal r10, r11, r3, r9			@ column 8: a1 a7 (C8 in r10)
-	umaal r10, r12, r4, r8			@ a2 a6
-	umaal r10, lr, r5, r7			@ a3 a5
-	umaal r11, r12, r4, r9			@ column 9: a2 a7 (C9 in r11)
-	umaal r11, lr, r5, r8			@ a3 a6
-	umaal r12, lr, r5, r9			@ column 10: a3 a7 (C10 in r12, C11 in lr)
-@ rows 4..6 (row carries r0, r1, r6)
-	mov r0, #0
-	mov r1, #0
-	umaal r11, r0, r6, r7			@ column 9: a4 a5
-	umaal r12, r0, r6, r8			@ column 10: a4 a6
-	umaal lr, r0, r6, r9			@ column 11: a4 a7
-	umaal lr, r1, r7, r8			@ a5 a6
-	umaal r0, r1, r7, r9			@ column 12: a5 a7 (C12 in r0)
-	mov r6, #0
-	umaal r1, r6, r8, r9			@ column 13: a6 a7 (C13 in r1, C14 in r6)
+	sqr8_cross 20				@ C1..C7 at [sp, #20..44]; C8..C14 in r10, r11, r12, lr, r0, r1, r6 (words8.inc)
 	strd r0, r1, [sp, #48]			@ C12, C13
 	str r6, [sp, #56]			@ C14
 	stm sp, {r10, r11, r12, lr}		@ C8..C11
@@ -807,48 +776,13 @@ fe_p256_sub:
 @ and T_j in r6, a_i (even j) or 0 (odd j) in r7, the pointer a in r12
 	ldr r12, [sp, #64]
 	ldr r3, [sp, #44]			@ C7
-	ldr r5, [sp, #0]			@ C8
-	ldr r7, [r12, #16]			@ a4
-	lsl r6, r5, #1
-	orr r6, r6, r3, lsr #31
-	umaal r6, lr, r7, r7			@ T8
-	adds r8, r8, r6				@ S = V + T_hi starts
-	ldr r3, [sp, #4]			@ C9
-	mov r7, #0
-	lsl r6, r3, #1
-	orr r6, r6, r5, lsr #31
-	umaal r6, lr, r7, r7			@ T9
-	adcs r11, r11, r6
-	ldr r5, [sp, #8]			@ C10
-	ldr r7, [r12, #20]			@ a5
-	lsl r6, r5, #1
-	orr r6, r6, r3, lsr #31
-	umaal r6, lr, r7, r7			@ T10
-	adcs r0, r0, r6
-	ldr r3, [sp, #12]			@ C11
-	mov r7, #0
-	lsl r6, r3, #1
-	orr r6, r6, r5, lsr #31
-	umaal r6, lr, r7, r7			@ T11
-	adcs r10, r10, r6
-	ldr r5, [sp, #48]			@ C12
-	ldr r7, [r12, #24]			@ a6
-	lsl r6, r5, #1
-	orr r6, r6, r3, lsr #31
-	umaal r6, lr, r7, r7			@ T12
-	adcs r2, r2, r6
-	ldr r3, [sp, #52]			@ C13
-	mov r7, #0
-	lsl r6, r3, #1
-	orr r6, r6, r5, lsr #31
-	umaal r6, lr, r7, r7			@ T13
-	adcs r9, r9, r6
-	ldr r5, [sp, #56]			@ C14
-	ldr r7, [r12, #28]			@ a7
-	lsl r6, r5, #1
-	orr r6, r6, r3, lsr #31
-	umaal r6, lr, r7, r7			@ T14
-	adcs r4, r4, r6
+	sqr_hi_step r5, r3, 0, 16, adds, r8	@ C8, T8 (a4)
+	sqr_hi_step r3, r5, 4, , adcs, r11	@ C9, T9
+	sqr_hi_step r5, r3, 8, 20, adcs, r0	@ C10, T10 (a5)
+	sqr_hi_step r3, r5, 12, , adcs, r10	@ C11, T11
+	sqr_hi_step r5, r3, 48, 24, adcs, r2	@ C12, T12 (a6)
+	sqr_hi_step r3, r5, 52, , adcs, r9	@ C13, T13
+	sqr_hi_step r5, r3, 56, 28, adcs, r4	@ C14, T14 (a7)
 	lsr r6, r5, #31				@ T15 = (C14 >> 31) + k (no carry out: a^2 < 2^512)
 	add r6, r6, lr
 	adcs r1, r1, r6

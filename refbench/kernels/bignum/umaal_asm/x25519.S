@@ -32,31 +32,11 @@
 #endif
 	.text
 
-/* canon: as in fe25519.S (the canonical value of (R mod 2^255) + 19 top) */
-	.macro canon R0, R1, R2, R3, R4, R5, R6, R7, top, c19, tmp
-	bic \R7, \R7, #0x80000000
-	mla \top, \top, \c19, \c19		@ 19 top + 19
-	adds \R0, \R0, \top			@ S = U + 19
-	adcs \R1, \R1, #0
-	adcs \R2, \R2, #0
-	adcs \R3, \R3, #0
-	adcs \R4, \R4, #0
-	adcs \R5, \R5, #0
-	adcs \R6, \R6, #0
-	adcs \R7, \R7, #0
-	lsr \tmp, \R7, #31			@ q = bit 255 of S: U >= p
-	bic \R7, \R7, #0x80000000		@ S - 2^255 q
-	sub \tmp, \tmp, #1
-	and \tmp, \tmp, #19			@ 19 (1 - q)
-	subs \R0, \R0, \tmp
-	sbcs \R1, \R1, #0
-	sbcs \R2, \R2, #0
-	sbcs \R3, \R3, #0
-	sbcs \R4, \R4, #0
-	sbcs \R5, \R5, #0
-	sbcs \R6, \R6, #0
-	sbcs \R7, \R7, #0
-	.endm
+/* canon: the canonical value of (R mod 2^255) + 19 top (fe25519.inc) */
+#include "fe25519.inc"
+
+/* sqr8_cross coff: the 28 cross products a_i a_j (i < j) of a0..a7 in r2..r9 (words8.inc) */
+#include "words8.inc"
 
 /* fold19 R0..R7, c, k19, t: (R mod 2^255) + 19 (2 c + bit 255 of R), the residue of R + 2^256 c
  * (2^255 = 19 mod p), for R = R0..R7 below 2^256 and c < 2^26: below 2^255 + 2^32, so one carry
@@ -258,55 +238,30 @@ fe25519_mul:
 	pop {r4-r11, pc}
 	.size fe25519_mul, . - fe25519_mul
 
+/* sqr_out_pair off, o0, o1, op: two words of out = 2 E + 38 D_hi + D_lo in sqr_product: with
+ * i = off / 4, D_2i, D_2i+1 = a_i^2 and D_2i+8, D_2i+9 = a_(i+4)^2 (UMULL, a from the pointer at
+ * [sp, #36]); o0 = o0 + 38 D_2i+8 + D_2i, o1 = o1 + 38 D_2i+9 + D_2i+1, the UMAAL chain by 38 (r9)
+ * carried in r8, the additions in the carry flag (op: ADDS for the first pair, ADCS after).
+ * r0, r1, r6 and lr clobbered. */
+	.macro sqr_out_pair off, o0, o1, op
+	ldr lr, [sp, #36]			@ a
+	ldr r0, [lr, #\off]			@ a_i
+	ldr r6, [lr, #(\off + 16)]		@ a_(i+4)
+	umull r0, r1, r0, r0			@ D_2i, D_2i+1
+	umull r6, lr, r6, r6			@ D_2i+8, D_2i+9
+	umaal \o0, r8, r6, r9
+	\op \o0, \o0, r0
+	umaal \o1, r8, lr, r9
+	adcs \o1, \o1, r1
+	.endm
+
 /* sqr_product: a^2 (a0..a7 in r2-r9) reduced as below to eight words in r2, r3, r4, r5, r7, r10,
  * r11, r12 with their carry word (weight 2^256, below 2^9) in r8, for a caller that pushed r0, r1
  * first (the result and operand pointers, then at [sp, #32] and [sp, #36]) and leaves with
  * add sp, #40 and its pop. */
 	.macro sqr_product
 	sub sp, #32				@ C1..C7 at [sp, #0..24]
-@ cross products, rows 0..3 (row carries r10, r11, r12, lr; column word r0)
-	umull r0, r10, r2, r3			@ column 1: a0 a1
-	str r0, [sp, #0]
-	mov r0, #0				@ column 2
-	umaal r0, r10, r2, r4			@ a0 a2
-	str r0, [sp, #4]
-	umull r0, r11, r3, r4			@ column 3: a1 a2
-	umaal r0, r10, r2, r5			@ a0 a3
-	str r0, [sp, #8]
-	mov r0, #0				@ column 4
-	umaal r0, r10, r2, r6			@ a0 a4
-	umaal r0, r11, r3, r5			@ a1 a3
-	str r0, [sp, #12]
-	umull r0, r12, r4, r5			@ column 5: a2 a3
-	umaal r0, r10, r2, r7			@ a0 a5
-	umaal r0, r11, r3, r6			@ a1 a4
-	str r0, [sp, #16]
-	mov r0, #0				@ column 6
-	umaal r0, r10, r2, r8			@ a0 a6
-	umaal r0, r11, r3, r7			@ a1 a5
-	umaal r0, r12, r4, r6			@ a2 a4
-	str r0, [sp, #20]
-	umull r0, lr, r5, r6			@ column 7: a3 a4
-	umaal r0, r10, r2, r9			@ a0 a7
-	umaal r0, r11, r3, r8			@ a1 a6
-	umaal r0, r12, r4, r7			@ a2 a5
-	str r0, [sp, #24]
-	umaal r10, r11, r3, r9			@ column 8: a1 a7 (C8 in r10)
-	umaal r10, r12, r4, r8			@ a2 a6
-	umaal r10, lr, r5, r7			@ a3 a5
-	umaal r11, r12, r4, r9			@ column 9: a2 a7 (C9 in r11)
-	umaal r11, lr, r5, r8			@ a3 a6
-	umaal r12, lr, r5, r9			@ column 10: a3 a7 (C10 in r12, C11 in lr)
-@ rows 4..6 (row carries r0, r1, r6)
-	mov r0, #0
-	mov r1, #0
-	umaal r11, r0, r6, r7			@ column 9: a4 a5
-	umaal r12, r0, r6, r8			@ column 10: a4 a6
-	umaal lr, r0, r6, r9			@ column 11: a4 a7
-	umaal lr, r1, r7, r8			@ a5 a6
-	umaal r0, r1, r7, r9			@ column 12: a5 a7 (C12 in r0)
-	mov r6, #0
-	umaal r1, r6, r8, r9			@ column 13: a6 a7 (C13 in r1, C14 in r6)
+	sqr8_cross 0				@ C1..C7 at [sp, #0..24]; C8..C14 in r10, r11, r12, lr, r0, r1, r6 (words8.inc)
 @ E = C0..C7 + 38 C8..C15 in r2, r3, r4, r5, r7, r10, r11, r12; carry word r8
 	ldm sp, {r3, r4, r5, r7}		@ C1..C4
 	mov r9, #38
@@ -335,42 +290,10 @@ fe25519_mul:
 	adc r8, r8, r8
 	mul r8, r8, r9
 @ out_i = 2 E_i + 38 D_(i+8) + D_i: chain r8 (UMAAL by 38), then the carry flag (ADCS)
-	ldr lr, [sp, #36]			@ a
-	ldr r0, [lr, #0]			@ a0
-	ldr r6, [lr, #16]			@ a4
-	umull r0, r1, r0, r0			@ D0, D1
-	umull r6, lr, r6, r6			@ D8, D9
-	umaal r2, r8, r6, r9
-	adds r2, r2, r0				@ out0
-	umaal r3, r8, lr, r9
-	adcs r3, r3, r1				@ out1
-	ldr lr, [sp, #36]
-	ldr r0, [lr, #4]			@ a1
-	ldr r6, [lr, #20]			@ a5
-	umull r0, r1, r0, r0			@ D2, D3
-	umull r6, lr, r6, r6			@ D10, D11
-	umaal r4, r8, r6, r9
-	adcs r4, r4, r0				@ out2
-	umaal r5, r8, lr, r9
-	adcs r5, r5, r1				@ out3
-	ldr lr, [sp, #36]
-	ldr r0, [lr, #8]			@ a2
-	ldr r6, [lr, #24]			@ a6
-	umull r0, r1, r0, r0			@ D4, D5
-	umull r6, lr, r6, r6			@ D12, D13
-	umaal r7, r8, r6, r9
-	adcs r7, r7, r0				@ out4
-	umaal r10, r8, lr, r9
-	adcs r10, r10, r1			@ out5
-	ldr lr, [sp, #36]
-	ldr r0, [lr, #12]			@ a3
-	ldr r6, [lr, #28]			@ a7
-	umull r0, r1, r0, r0			@ D6, D7
-	umull r6, lr, r6, r6			@ D14, D15
-	umaal r11, r8, r6, r9
-	adcs r11, r11, r0			@ out6
-	umaal r12, r8, lr, r9
-	adcs r12, r12, r1			@ out7
+	sqr_out_pair 0, r2, r3, adds		@ out0, out1
+	sqr_out_pair 4, r4, r5, adcs		@ out2, out3
+	sqr_out_pair 8, r7, r10, adcs		@ out4, out5
+	sqr_out_pair 12, r11, r12, adcs		@ out6, out7
 	adc r8, r8, #0				@ the carries, weight 2^256
 	.endm
 
