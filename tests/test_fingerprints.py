@@ -142,20 +142,20 @@ def test_a_figure_far_outside_its_claim_and_inside_another_is_flagged_with_both(
     assert rule_code_path_claim(figures, PARTS) == []
 
 
-def test_a_note_naming_the_accelerated_operations_decides_the_claim_of_the_others(monkeypatch):
+def test_a_note_naming_the_accelerated_operations_decides_the_claim_of_the_others():
     # a synthetic note over the U585 PKA section (no page note names operations today: the one that did
     # was contradicted by wolfSSL's source, refbench/published/notes.toml wolfssl-pka-signs-and-verifies-only)
     real = next(n for n in load_notes() if n.id == "wolfssl-pka-signs-and-verifies-only")
     note = dataclasses.replace(real, id="syn-signs-only", explains="code-path", operations=("sign", "verify"))
-    monkeypatch.setattr("refbench.sanity.claims._notes", lambda: (note,))
     template = next(f for f in FIGURES if note.covers(f) and f.algorithm.startswith("ECDSA"))
     keygen = synthetic(template, "k", operation="keygen", algorithm="ECC-P256", hw=(note.hardware,),
                        implementation="hardware")
     sign = synthetic(template, "s", operation="sign", hw=(note.hardware,), implementation="hardware")
-    assert claims_of(keygen).engine is None and claims_of(keygen).statements[0].note == note
-    assert claims_of(sign).engine == note.hardware
+    notes = (note,)
+    assert claims_of(keygen, notes).engine is None and claims_of(keygen, notes).statements[0].note == note
+    assert claims_of(sign, notes).engine == note.hardware
     # the quoted note is evidence, not part of the claim: the same code is claimed without it
-    assert claims_of(keygen) == dataclasses.replace(claims_of(keygen), statements=())
+    assert claims_of(keygen, notes) == dataclasses.replace(claims_of(keygen, notes), statements=())
 
 
 _ARMASM = "WOLFSSL_ARMASM (Thumb-2 assembly for AES/SHA, no HW crypto instructions)"

@@ -18,8 +18,9 @@ DEFAULT_BOARD_SIZES: tuple[int, ...] = (1024,)
 DEFAULT_HOST_SIZES: tuple[int, ...] = (16, 1024)
 #: Operand sizes (bytes) tried, smallest first, for an operation that takes none of the selected
 #: message sizes when no --refbench-size is given: the fields' own lengths (P-256 and 2^255 - 19:
-#: 32, P-384: 48, 2^448 - 2^224 - 1: 56, P-521's 17 limbs: 68) and Montgomery lengths.
-OPERAND_SIZES: tuple[int, ...] = (16, 32, 48, 56, 64, 68, 128, 256, 512)
+#: 32, P-384: 48, 2^448 - 2^224 - 1: 56, P-521's 17 limbs: 68, an Ed25519 table row's point: 96) and
+#: Montgomery lengths.
+OPERAND_SIZES: tuple[int, ...] = (16, 32, 48, 56, 64, 68, 96, 128, 256, 512)
 #: Sizes, optimisation levels of ``--refbench-full``.
 FULL_SIZES: tuple[int, ...] = (16, 64, 256, 1024, 4096)
 FULL_OPTS: tuple[str, ...] = ("Os", "O2")

@@ -87,9 +87,9 @@ def page_statements(source: str) -> list[Statement]:
     return [Statement(n) for n in _notes() if n.source == source]
 
 
-def statements_for(f: Figure) -> list[Statement]:
-    """The notes whose scope holds figure ``f``."""
-    return [Statement(n) for n in _notes() if n.covers(f)]
+def statements_for(f: Figure, notes: tuple[Note, ...] | None = None) -> list[Statement]:
+    """The notes (the pages' notes.toml unless ``notes`` is given) whose scope holds figure ``f``."""
+    return [Statement(n) for n in (_notes() if notes is None else notes) if n.covers(f)]
 
 
 def _math_family(math: str | None, asm: str | None) -> str | None:
@@ -118,11 +118,12 @@ def asm_applies(f: Figure) -> bool:
     return any(build.assembly_covers(kernel) for kernel in {k for k, _, _ in operations_for(target.reference)})
 
 
-def claims_of(f: Figure) -> Claims:
-    """The claim for figure ``f``'s algorithm and operation (see the module doc)."""
+def claims_of(f: Figure, notes: tuple[Note, ...] | None = None) -> Claims:
+    """The claim for figure ``f``'s algorithm and operation (see the module doc), read with the pages'
+    notes (refbench/published/notes.toml) or with ``notes``."""
     engine = next((p for p in f.hw if p != "RNG"), None) if f.implementation == "hardware" else None
     used: list[Statement] = []
-    for statement in statements_for(f):
+    for statement in statements_for(f, notes):
         note = statement.note
         if not note.operations or not is_public_key(f):
             continue

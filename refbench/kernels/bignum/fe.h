@@ -31,9 +31,6 @@
 
 #include "limbs.h"
 
-typedef int int32_t;
-typedef long long int64_t;
-
 /* Every field operation stays a function of its own, called by the curve code: libraries compile
  * their field arithmetic apart from the curve code (wolfSSL fe_operations.c under curve25519.c,
  * sp_256_mont_mul_8 under the point functions), so the compiler cannot inline it there; and the

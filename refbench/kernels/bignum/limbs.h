@@ -14,6 +14,11 @@
 #include "kernel.h"
 #include "ct.h"
 
+/* the signed fixed-width types the bignum code uses beside kernel.h's unsigned ones (not <stdint.h>: see ct.h) */
+typedef signed char int8_t;
+typedef int int32_t;
+typedef long long int64_t;
+
 #define MAC(hi, lo, a, b, c, d)                   \
     do {                                          \
         uint32_t h_, l_;                          \

@@ -21,9 +21,7 @@
 #ifndef REFBENCH_BIGNUM_TABLE_H
 #define REFBENCH_BIGNUM_TABLE_H
 
-#include <stdint.h>
-
-#include "ct.h"
+#include "limbs.h" /* the fixed-width types (not <stdint.h>: see ct.h) and ct.h */
 
 /* r = entry idx (1..15) of the 16-entry table t of W-word entries, zero for idx 0 (entry 0 is
  * never read: the library's entry 0 is the point at infinity, its flag set by the caller) */
