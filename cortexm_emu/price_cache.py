@@ -128,3 +128,21 @@ class PriceCache:
             # said once per folder: every file of an unwritable folder fails alike
             _say_once(self.path.parent, "write", f"cannot be written ({exc.strerror or exc}): prices kept in "
                                                  "memory only")
+
+
+#: the price caches open in this process, by file and state: one per file, however many machines
+_OPEN: dict[tuple[Path, bool], PriceCache] = {}
+
+
+def price_cache_for(version: str) -> PriceCache:
+    """This process's price cache of model ``version``: one object per file, so every machine of the
+    process shares one loaded copy (the file holds every block any earlier run priced with that model:
+    tens of MB in memory, which each machine loading its own copy multiplied)."""
+    cache = PriceCache(version)
+    return _OPEN.setdefault((cache.path, cache.enabled), cache)
+
+
+def forget_price_caches() -> None:
+    """Forget the price caches this process opened: the next machine reads its file again, as a
+    new process would (after the file was moved, edited or removed)."""
+    _OPEN.clear()

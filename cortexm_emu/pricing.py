@@ -41,7 +41,7 @@ from cortexm_emu.errors import FaultSite, IllegalInstruction
 from cortexm_emu.faults import alignment_checks
 from cortexm_emu.memory import MemorySystem
 from cortexm_emu.memory_map import align_down
-from cortexm_emu.price_cache import PriceCache
+from cortexm_emu.price_cache import price_cache_for
 
 _MULTI_ACCESS = frozenset(
     {"ldrd", "strd", "ldm", "ldmia", "ldmdb", "stm", "stmia", "stmdb", "push", "pop"}
@@ -159,7 +159,7 @@ class Pricing:
         self.blocks: dict[int, Block] = {}
         self.edges: dict[tuple[int | None, int], EdgeInfo] = {}
         #: prices of earlier runs on disk (model version + block address and bytes)
-        self.price_cache = PriceCache(str(getattr(timing, "version", "")))
+        self.price_cache = price_cache_for(str(getattr(timing, "version", "")))
         self.access_seq: tuple[int, int] = (-1, 0)  # (block number, PC) of the last PPB access
         #: how many times a known block was found with other code (every edge repriced then)
         self.code_changes = 0

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from cortexm_emu.machine import Buffer, Machine
-from cortexm_emu.price_cache import PriceCache
+from cortexm_emu.price_cache import PriceCache, forget_price_caches
 from cortexm_emu.timing import registry
 from cortexm_emu.toolchain import build
 
@@ -21,7 +21,9 @@ def _elf() -> Path:
 
 
 def _fresh_machine(core: str = "m7") -> Machine:
-    """A Machine whose timing model is new (no in-memory block prices), as in a new process."""
+    """A Machine whose timing model is new (no in-memory block prices) and whose price cache is read
+    from its file again, as in a new process."""
+    forget_price_caches()
     options = (("prediction", "dynamic"),) if core == "m7" else ()
     m = Machine(core, timing=registry._model.__wrapped__(core, options))
     m.load_elf(_elf())
@@ -81,3 +83,14 @@ def test_an_illegal_block_is_never_stored(tmp_path, monkeypatch, accounting):
         m.load_elf(elf)
         with pytest.raises(IllegalInstruction, match="modelled without its FPU"):
             m.call("park_single", Buffer.zeros(64))
+
+
+def test_the_machines_of_one_process_share_one_loaded_price_cache(tmp_path, monkeypatch):
+    """The file holds every block priced with the model (tens of MB for the kernels): each machine loading
+    its own copy once took a test worker past 12 GB. Machines of one model share one object."""
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path))
+    first = _fresh_machine()
+    second = Machine("m7", timing=first.timing)
+    assert second.pricing.price_cache is first.pricing.price_cache
+    monkeypatch.setenv("CORTEXM_EMU_CACHE", str(tmp_path / "other"))
+    assert Machine("m7", timing=first.timing).pricing.price_cache is not first.pricing.price_cache
