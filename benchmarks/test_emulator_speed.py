@@ -111,6 +111,7 @@ def _accounted_seconds(machine: Machine, kernel: str, rounds: int = 3) -> float:
 def _first_call_seconds(core: str, kernel: str, elf: Path, cached: bool, tmp: Path, rounds: int = 3) -> float:
     """Best-of-``rounds`` CPU time of the first call on a new Machine with a new timing model,
     with no price cache (``cached`` False) or with the one an earlier call left in ``tmp``."""
+    from cortexm_emu.price_cache import forget_price_caches
     from cortexm_emu.timing import registry
 
     function, _n = CASES[kernel]
@@ -122,6 +123,7 @@ def _first_call_seconds(core: str, kernel: str, elf: Path, cached: bool, tmp: Pa
             warmup = Machine(core, timing=registry._model.__wrapped__(core, _options(core)))
             warmup.load_elf(elf)
             warmup.call(function, *_arguments(kernel))
+        forget_price_caches()  # a new process: the price file is read again
         machine = Machine(core, timing=registry._model.__wrapped__(core, _options(core)))
         machine.load_elf(elf)
         start = time.process_time()

@@ -161,8 +161,11 @@ def test_a_compiler_that_fails_printing_nothing_gives_a_message(tmp_path, emu_ca
 
 
 def _m7_cycles() -> int:
+    """The cycles of one call on a machine of a new process (a new timing model, the price file read again)."""
+    from cortexm_emu.price_cache import forget_price_caches
     from cortexm_emu.timing import registry
 
+    forget_price_caches()
     m = Machine("m7", timing=registry._model.__wrapped__("m7", (("prediction", "dynamic"),)))
     m.load_elf(build([M7_SOURCE], "m7", opt="Os", extra_flags=["-Wl,--entry=cortexm_emu_halt"]).elf)
     return m.call("alu_pairs", Buffer.zeros(64)).cycles
