@@ -296,8 +296,7 @@ ASM_COVERS = {"umaal_asm": ("25519-", "p256-", "mont-"), "umaal_asm_ladder": ("2
               "umull_asm_bytecopy": ("mont-mul", "mont-sqr"),
               "m0_asm": ("25519-", "p256-mul", "p256-sqr", "p256-mont-mul", "p256-mont-sqr", "p256-add", "p256-sub",
                          "mont-mul", "mont-sqr"),
-              "m0_kara": ("25519-", "p256-mul", "p256-sqr", "mont-mul", "mont-sqr"),
-              "m0_kara_loop": ("25519-", "p256-mul", "p256-sqr", "mont-mul", "mont-sqr")}
+              **dict.fromkeys(("m0_kara", "m0_kara_loop"), ("25519-", "p256-mul", "p256-sqr", "mont-mul", "mont-sqr"))}
 
 
 def _assembly_modelled(r: VariantResult, main: str) -> bool:

@@ -629,18 +629,18 @@ def field_work(curve: str, kind: str, counts: Counts, library: str = "") -> Work
     mul_op, sqr_op, add_op, sub_op, *const_op = field["kinds"][kind]
     size = field["bytes"]
     inv_s, inv_m = inversion_counts(curve, library)
+    # the inversions modulo n apart (mul op, sqr op, squarings, multiplications): the library's own scalar
+    # arithmetic, else the kind's order arithmetic by Fermat; None: priced like field inversions
+    order = order_inversion(curve, library) if counts.inv_order else None
     order_kind = costs["pricing"].get("order_kinds", {}).get(kind)
-    own_order = order_inversion(curve, library) if counts.inv_order else None
-    field_inv = counts.inv - counts.inv_order if order_kind or own_order else counts.inv
+    if order is None and order_kind and counts.inv_order:
+        order = (*field["kinds"][order_kind][:2], *fermat_counts(_WEIERSTRASS[curve].n))
+    field_inv = counts.inv - counts.inv_order if order else counts.inv
     mul = counts.mul + (0 if const_op else counts.mul_const) + field_inv * inv_m
     sqr = counts.sqr + field_inv * inv_s
     work = {(mul_op, size): mul, (sqr_op, size): sqr}
-    if (order_kind or own_order) and counts.inv_order:
-        if own_order:
-            o_mul, o_sqr, o_s, o_m = own_order
-        else:
-            o_mul, o_sqr = field["kinds"][order_kind][:2]
-            o_s, o_m = fermat_counts(_WEIERSTRASS[curve].n)
+    if order:
+        o_mul, o_sqr, o_s, o_m = order
         for key, n in (((o_mul, size), counts.inv_order * o_m), ((o_sqr, size), counts.inv_order * o_s)):
             work[key] = work.get(key, 0) + n
     for key, n in (((const_op[0] if const_op else mul_op, size), counts.mul_const if const_op else 0),
